@@ -1,0 +1,14 @@
+"""Build the solver's compiled core; everything else is declared in pyproject.toml."""
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extensions = [
+    Extension(
+        "eightoff.solver._core",
+        ["src/eightoff/solver/_core.pyx"],
+        extra_compile_args=["-O3"],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, language_level=3, quiet=True))

@@ -1,0 +1,90 @@
+"""Numbered deals: deal #N of a variant is PySolFC's deal #N of that game.
+
+The cards come from the ``pysol_cards`` package (Shlomi Fish's reimplementation of
+PySolFC's shuffles): numbers up to 32000 follow Microsoft's FreeCell generator,
+larger ones PySolFC's Mersenne-Twister shuffle.
+
+Eight Off and Eight Off Easy use PySolFC's Eight Off deal (48 cards in eight
+columns of six, the last four in the first four cells: PySolFC shows them in
+cells 1, 3, 5, 7, which is the same game since cells are interchangeable).
+Seahaven Towers keeps PySolFC's cells 2 and 3.
+
+Double FreeCell (two packs, eight foundations) is not PySolFC's "Double FreeCell"
+(that game has four wrapping foundations and deals the Aces out first), so it has
+its own documented deal: the 104 cards of two packs in ``pysol_cards``' order,
+shuffled by the same generator with the deal number as seed, dealt round-robin
+into ten columns left to right (four columns of 11, six of 10).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from pysol_cards.cards import createCards
+from pysol_cards.deal_game import Game as PysolGame
+from pysol_cards.random import RandomBase
+from pysol_cards.random import shuffle as pysol_shuffle
+
+from eightoff.cards import Card
+from eightoff.position import Position
+from eightoff.rules import Rules, preset
+
+MIN_DEAL: Final = 1
+MAX_DEAL: Final = 10**20 - 1  # PySolFC's largest game number (20 digits)
+MS_DEALS: Final = 32000
+
+
+class DealNumberError(ValueError):
+    """A deal number outside 1 … 10^20 − 1."""
+
+
+def check_deal_number(number: int) -> int:
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise DealNumberError(f"deal number {number!r} is not a whole number")
+    if not MIN_DEAL <= number <= MAX_DEAL:
+        raise DealNumberError(
+            f"deal number {number} is out of range: deals are numbered {MIN_DEAL}"
+            f" to {MAX_DEAL:,}".replace(",", " ")
+        )
+    return number
+
+
+def _card(pc: object) -> Card:
+    return Card.of(pc.rank, pc.suit)  # type: ignore[attr-defined]
+
+
+def deal(variant: Rules | str, number: int) -> Position:
+    """The starting position of deal ``number`` of a variant."""
+    rules = preset(variant) if isinstance(variant, str) else variant
+    check_deal_number(number)
+    if rules.pysol_game is not None:
+        order = _pysol_order(rules.pysol_game, number)
+    else:
+        cards = pysol_shuffle(createCards(rules.decks), number, RandomBase.DEALS_PYSOLFC)
+        cards.reverse()
+        order = [_card(c) for c in cards]
+    return layout(rules, order)
+
+
+def _pysol_order(game_id: str, number: int) -> list[Card]:
+    """The cards of PySolFC's deal in dealing order (as pysol_cards deals them)."""
+    game = PysolGame(game_id, number, RandomBase.DEALS_PYSOLFC)
+    game.deal()
+    return [_card(c) for c in game.cards]
+
+
+def layout(rules: Rules, order: list[Card]) -> Position:
+    """Deal cards in order: round-robin into the columns, the rest into the dealt cells."""
+    n = rules.dealt_to_columns
+    columns = tuple(tuple(order[i:n:rules.columns]) for i in range(rules.columns))
+    cells: list[Card | None] = [None] * rules.cells
+    for cell, c in zip(rules.dealt_cells, order[n:], strict=True):
+        cells[cell] = c
+    return Position(rules, columns, tuple(cells), (0,) * rules.foundations)
+
+
+def random_deal_number(rng: random.Random | None = None, *, ms_range: bool = False) -> int:
+    """A deal number for a new random game (so that every game can be replayed)."""
+    r = rng or random.SystemRandom()
+    return r.randint(MIN_DEAL, MS_DEALS if ms_range else 10**9)

@@ -1,0 +1,558 @@
+"""Positions, moves, the legal-move generator and move notation.
+
+This module is the one place where the rules of every variant are implemented;
+it reads its parameters from :class:`eightoff.rules.Rules`.
+
+Move notation (round-trips: ``Move.parse(str(m)) == m``)::
+
+    columns   1 2 3 4 5 6 7 8 9 0      (0 is the tenth column)
+    cells     a b c d e f g i          (h is skipped: h is home)
+    home      h                        (as a target: the foundation that takes the card)
+    foundation as a source             h1 … h8  (foundation retrieval only)
+    group     a suffix "x" + count when more than one card moves: 37x3
+
+In 4-cell variants this is the standard FreeCell notation (``3a``, ``a7``, ``5h``);
+in 8-cell variants the cells are a–g and i, so that ``h`` is always home.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from eightoff.cards import KING, SUIT_SYMBOLS, Card
+from eightoff.rules import Build, EmptyColumn, Rules
+
+COLUMN_LABELS: Final = "1234567890"
+CELL_LABELS: Final = "abcdefgi"
+HOME_LABEL: Final = "h"
+
+
+class MoveSyntaxError(ValueError):
+    """A move's text could not be read (nothing about the position)."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules forbid in this position; the message says why."""
+
+
+class Kind(Enum):
+    COLUMN = "column"
+    CELL = "cell"
+    FOUNDATION = "foundation"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A column, a cell or a foundation, 0-based; ``HOME`` is "whichever foundation takes it"."""
+
+    kind: Kind
+    index: int | None
+
+    @staticmethod
+    def column(index: int) -> Place:
+        return Place(Kind.COLUMN, index)
+
+    @staticmethod
+    def cell(index: int) -> Place:
+        return Place(Kind.CELL, index)
+
+    @staticmethod
+    def foundation(index: int) -> Place:
+        return Place(Kind.FOUNDATION, index)
+
+    @property
+    def label(self) -> str:
+        """Notation of this place: "3", "a", "h" (home) or "h2" (foundation 2)."""
+        if self.kind is Kind.COLUMN:
+            assert self.index is not None
+            return COLUMN_LABELS[self.index]
+        if self.kind is Kind.CELL:
+            assert self.index is not None
+            return CELL_LABELS[self.index]
+        return HOME_LABEL if self.index is None else f"{HOME_LABEL}{self.index + 1}"
+
+    @property
+    def title(self) -> str:
+        """For people: "Column 3", "Cell 2", "Foundation 1", "the foundations"."""
+        if self.index is None:
+            return "the foundations"
+        return f"{self.kind.value.capitalize()} {self.index + 1}"
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return "HOME"
+        return f"Place.{self.kind.value}({self.index})"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+HOME: Final = Place(Kind.FOUNDATION, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move ``count`` cards from ``source`` to ``target``."""
+
+    source: Place
+    target: Place
+    count: int = 1
+
+    def __str__(self) -> str:
+        text = self.source.label + self.target.label
+        return text if self.count == 1 else f"{text}x{self.count}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Read a move in the notation; raise MoveSyntaxError saying what is wrong."""
+        raw = text
+        t = text.strip().lower().replace(" ", "")
+        count = 1
+        if "x" in t:
+            t, _, n = t.partition("x")
+            if not n.isdigit() or int(n) < 1:
+                raise MoveSyntaxError(f"{raw!r}: the count after 'x' must be a number, e.g. 37x3")
+            count = int(n)
+        source, rest = _parse_place(t, raw, as_source=True)
+        if not rest:
+            raise MoveSyntaxError(f"{raw!r}: a move names a source and a target, e.g. 3a or 5h")
+        target, rest = _parse_place(rest, raw, as_source=False)
+        if rest:
+            raise MoveSyntaxError(f"{raw!r}: unexpected {rest!r} after the target")
+        return Move(source, target, count)
+
+
+def _parse_place(t: str, raw: str, *, as_source: bool) -> tuple[Place, str]:
+    if not t:
+        raise MoveSyntaxError(f"{raw!r}: empty move")
+    ch = t[0]
+    if ch in COLUMN_LABELS:
+        return Place.column(COLUMN_LABELS.index(ch)), t[1:]
+    if ch in CELL_LABELS:
+        return Place.cell(CELL_LABELS.index(ch)), t[1:]
+    if ch == HOME_LABEL:
+        if as_source:
+            if len(t) < 2 or not t[1].isdigit() or t[1] == "0":
+                raise MoveSyntaxError(
+                    f"{raw!r}: a card taken back from a foundation is written h1…h8 (the"
+                    " foundation's number) then the target, e.g. h23"
+                )
+            return Place.foundation(int(t[1]) - 1), t[2:]
+        return HOME, t[1:]
+    raise MoveSyntaxError(
+        f"{raw!r}: {ch!r} is not a place (columns 1–9 and 0, cells a–g and i, home h)"
+    )
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An immutable, hashable game position.
+
+    ``columns`` list each column bottom card first; ``cells`` hold a card or None;
+    ``foundations[f]`` is the top rank (0 = empty) of foundation ``f``, which takes
+    suit ``f % 4`` (♣ ♠ ♥ ♦).
+    """
+
+    rules: Rules
+    columns: tuple[tuple[Card, ...], ...]
+    cells: tuple[Card | None, ...]
+    foundations: tuple[int, ...]
+
+    # ----- queries -------------------------------------------------------------
+    @property
+    def empty_cells(self) -> int:
+        return sum(1 for c in self.cells if c is None)
+
+    @property
+    def empty_columns(self) -> int:
+        return sum(1 for col in self.columns if not col)
+
+    @property
+    def cards_home(self) -> int:
+        return sum(self.foundations)
+
+    def is_won(self) -> bool:
+        return self.cards_home == self.rules.cards
+
+    def is_lost(self) -> bool:
+        """No legal move (moving a card between cells changes nothing, so it does not count)."""
+        return not self.is_won() and not any(
+            not (m.source.kind is Kind.CELL and m.target.kind is Kind.CELL)
+            for m in self.legal_moves()
+        )
+
+    def group_limit(self, to_empty_column: bool = False) -> int:
+        return self.rules.group_limit(self.empty_cells, self.empty_columns, to_empty_column)
+
+    def group_limit_words(self, to_empty_column: bool = False) -> str:
+        """E.g. "5 cards: 4 empty cells + 1"."""
+        return self.rules.group_limit_words(
+            self.empty_cells, self.empty_columns, to_empty_column
+        )
+
+    def stacks(self, card: int, onto: int) -> bool:
+        """May ``card`` lie on ``onto`` in a column (by the build rule)?"""
+        if (card >> 2) + 1 != (onto >> 2):
+            return False
+        if self.rules.build is Build.SUIT:
+            return (card & 3) == (onto & 3)
+        return ((card ^ onto) & 2) != 0
+
+    def run_length(self, column: int) -> int:
+        """Length of the built run at the end of a column (0 if empty)."""
+        col = self.columns[column]
+        if not col:
+            return 0
+        n = 1
+        while n < len(col) and self.stacks(col[-n], col[-n - 1]):
+            n += 1
+        return n
+
+    def foundation_for(self, card: int) -> int | None:
+        """The foundation that takes ``card`` now, or None."""
+        rank, suit = card >> 2, card & 3
+        for f in range(suit, len(self.foundations), 4):
+            if self.foundations[f] == rank - 1:
+                return f
+        return None
+
+    def card_at(self, place: Place) -> Card | None:
+        """The exposed card of a place (None when empty)."""
+        if place.index is None:
+            return None
+        if place.kind is Kind.COLUMN:
+            col = self.columns[place.index]
+            return col[-1] if col else None
+        if place.kind is Kind.CELL:
+            return self.cells[place.index]
+        rank = self.foundations[place.index]
+        return Card.of(rank, place.index % 4) if rank else None
+
+    def moving_card(self, move: Move) -> Card:
+        """The deepest card of the moved group (the one that lands on the target)."""
+        if move.source.kind is Kind.COLUMN:
+            assert move.source.index is not None
+            return self.columns[move.source.index][-move.count]
+        card = self.card_at(move.source)
+        assert card is not None
+        return card
+
+    def resolve_target(self, move: Move) -> Place:
+        """The concrete target; for HOME, the foundation that takes the card."""
+        if move.target.index is not None:
+            return move.target
+        f = self.foundation_for(self.moving_card(move))
+        assert f is not None
+        return Place.foundation(f)
+
+    # ----- legality ------------------------------------------------------------
+    def check(self, move: Move) -> None:
+        """Raise IllegalMoveError saying why ``move`` is illegal; return None if legal."""
+        rules = self.rules
+        src, dst, count = move.source, move.target, move.count
+        self._check_place(src, "from")
+        if dst.index is not None:
+            self._check_place(dst, "to")
+        if count < 1:
+            raise IllegalMoveError("A move takes at least one card")
+        if src == dst:
+            raise IllegalMoveError(f"The card is already in {src.title}")
+        # what moves
+        if src.kind is Kind.COLUMN:
+            assert src.index is not None
+            col = self.columns[src.index]
+            if not col:
+                raise IllegalMoveError(f"{src.title} is empty")
+            if count > len(col):
+                raise IllegalMoveError(
+                    f"{src.title} has only {_plural(len(col), 'card')}, not {count}"
+                )
+            if count > self.run_length(src.index):
+                build = "in suit" if rules.build is Build.SUIT else "in alternate colours"
+                raise IllegalMoveError(
+                    f"{col[-count].symbol} and the cards on it are not a run built down {build}"
+                )
+        elif src.kind is Kind.CELL:
+            assert src.index is not None
+            if self.cells[src.index] is None:
+                raise IllegalMoveError(f"{src.title} is empty")
+        else:
+            if src.index is None:
+                raise IllegalMoveError("Name the foundation a card comes back from, e.g. h2")
+            if not rules.foundation_retrieval:
+                raise IllegalMoveError("Cards on the foundations stay there in this game")
+            if self.foundations[src.index] == 0:
+                raise IllegalMoveError(f"{src.title} is empty")
+        if count > 1 and src.kind is not Kind.COLUMN:
+            raise IllegalMoveError("Only one card comes from a cell or a foundation")
+        card = self.moving_card(move)
+        # where it goes
+        if dst.kind is Kind.FOUNDATION:
+            if src.kind is Kind.FOUNDATION:
+                raise IllegalMoveError("A card does not move between foundations")
+            if count > 1:
+                raise IllegalMoveError("Only single cards go home")
+            f = self.foundation_for(card)
+            if f is None or (dst.index is not None and dst.index != f):
+                if dst.index is not None and dst.index % 4 != card.suit:
+                    raise IllegalMoveError(f"{dst.title} takes {SUIT_SYMBOLS[dst.index % 4]}")
+                if card.rank == 1:
+                    raise IllegalMoveError(f"{card.symbol} needs an empty foundation")
+                prev = Card.of(card.rank - 1, card.suit)
+                raise IllegalMoveError(f"{card.symbol} can go home only after the {prev.symbol}")
+            return
+        if dst.kind is Kind.CELL:
+            assert dst.index is not None
+            if self.cells[dst.index] is not None:
+                raise IllegalMoveError(f"{dst.title} is not empty")
+            if count > 1:
+                raise IllegalMoveError("A cell holds one card")
+            return
+        assert dst.index is not None
+        target_col = self.columns[dst.index]
+        if target_col:
+            onto = target_col[-1]
+            if not self.stacks(card, onto):
+                raise IllegalMoveError(self._needs(card))
+            if count > self.group_limit(to_empty_column=False):
+                raise IllegalMoveError(self._limit_message(False))
+            return
+        if rules.empty_column is EmptyColumn.KINGS and card.rank != KING:
+            raise IllegalMoveError("Only a King may fill an empty column")
+        if count > self.group_limit(to_empty_column=True):
+            raise IllegalMoveError(self._limit_message(True))
+
+    def _limit_message(self, to_empty_column: bool) -> str:
+        """E.g. "Only 3 cards can move: 2 empty cells + 1"."""
+        cards, _, why = self.group_limit_words(to_empty_column).partition(": ")
+        return f"Only {cards} can move: {why}"
+
+    def _needs(self, card: Card) -> str:
+        """Why ``card`` cannot lie there: "7♥ needs the 8♥" / "7♥ needs a black 8"."""
+        if card.rank == KING:
+            return f"{card.symbol} can only go to an empty column"
+        higher = Card.of(card.rank + 1, card.suit)
+        if self.rules.build is Build.SUIT:
+            return f"{card.symbol} needs the {higher.symbol}"
+        colour = "black" if card.is_red else "red"
+        return f"{card.symbol} needs a {colour} {higher.symbol[:-1]}"
+
+    def _check_place(self, place: Place, word: str) -> None:
+        if place.index is None:
+            return
+        n = {
+            Kind.COLUMN: len(self.columns),
+            Kind.CELL: len(self.cells),
+            Kind.FOUNDATION: len(self.foundations),
+        }[place.kind]
+        if not 0 <= place.index < n:
+            raise IllegalMoveError(
+                f"There is no {place.title} to move {word}: this game has"
+                f" {_plural(n, place.kind.value)}"
+            )
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.check(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    # ----- move generation -----------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each target cell and empty column listed separately."""
+        return list(self._generate())
+
+    def _generate(self) -> Iterator[Move]:
+        rules = self.rules
+        cols, cells = self.columns, self.cells
+        empty_cells = [i for i, c in enumerate(cells) if c is None]
+        empty_cols = [i for i, col in enumerate(cols) if not col]
+        limit_full = self.group_limit(False)
+        limit_empty = self.group_limit(True)
+        kings_only = rules.empty_column is EmptyColumn.KINGS
+        stacks = self.stacks
+        for s, col in enumerate(cols):
+            if not col:
+                continue
+            top = col[-1]
+            if self.foundation_for(top) is not None:
+                yield Move(Place.column(s), HOME)
+            for c in empty_cells:
+                yield Move(Place.column(s), Place.cell(c))
+            run = self.run_length(s)
+            for t, tcol in enumerate(cols):
+                if t == s:
+                    continue
+                if tcol:
+                    onto = tcol[-1]
+                    for n in range(1, min(run, limit_full) + 1):
+                        if stacks(col[-n], onto):
+                            yield Move(Place.column(s), Place.column(t), n)
+                            break
+                else:
+                    for n in range(1, min(run, limit_empty) + 1):
+                        if kings_only and col[-n].rank != KING:
+                            continue
+                        yield Move(Place.column(s), Place.column(t), n)
+        singles: list[tuple[Place, Card]] = [
+            (Place.cell(i), c) for i, c in enumerate(cells) if c is not None
+        ]
+        if rules.foundation_retrieval:
+            singles += [
+                (Place.foundation(f), Card.of(r, f % 4))
+                for f, r in enumerate(self.foundations)
+                if r
+            ]
+        for place, card in singles:
+            is_cell = place.kind is Kind.CELL
+            if is_cell and self.foundation_for(card) is not None:
+                yield Move(place, HOME)
+            for c in empty_cells:
+                yield Move(place, Place.cell(c))
+            for t, tcol in enumerate(cols):
+                if tcol:
+                    if stacks(card, tcol[-1]):
+                        yield Move(place, Place.column(t))
+                elif not kings_only or card.rank == KING:
+                    yield Move(place, Place.column(t))
+
+    # ----- applying moves ------------------------------------------------------
+    def apply(self, move: Move) -> Position:
+        """The position after a legal move; raise IllegalMoveError otherwise."""
+        self.check(move)
+        return self.apply_unchecked(move)
+
+    def apply_unchecked(self, move: Move) -> Position:
+        """Apply a move known to be legal (from :meth:`legal_moves` or checked)."""
+        src, dst, n = move.source, move.target, move.count
+        columns = list(self.columns)
+        cells = list(self.cells)
+        foundations = list(self.foundations)
+        moved: tuple[Card, ...]
+        if src.kind is Kind.COLUMN:
+            assert src.index is not None
+            col = columns[src.index]
+            moved = col[-n:]
+            columns[src.index] = col[:-n]
+        elif src.kind is Kind.CELL:
+            assert src.index is not None
+            card = cells[src.index]
+            assert card is not None
+            moved = (card,)
+            cells[src.index] = None
+        else:
+            assert src.index is not None
+            rank = foundations[src.index]
+            moved = (Card.of(rank, src.index % 4),)
+            foundations[src.index] = rank - 1
+        if dst.kind is Kind.COLUMN:
+            assert dst.index is not None
+            columns[dst.index] = columns[dst.index] + moved
+        elif dst.kind is Kind.CELL:
+            assert dst.index is not None
+            cells[dst.index] = moved[0]
+        else:
+            f = dst.index if dst.index is not None else self.foundation_for(moved[0])
+            assert f is not None
+            foundations[f] = moved[0] >> 2
+        return Position(self.rules, tuple(columns), tuple(cells), tuple(foundations))
+
+    # ----- safe auto-moves -----------------------------------------------------
+    def is_safe_home(self, card: int) -> bool:
+        """May this card go home without any risk of needing it later?
+
+        With same-suit building every card that can go home is safe. With
+        alternate colours a card is safe when it is an Ace or a 2, or when every
+        opposite-colour card one rank lower is already home.
+        """
+        if self.foundation_for(card) is None:
+            return False
+        if self.rules.build is Build.SUIT:
+            return True
+        rank = card >> 2
+        if rank <= 2:
+            return True
+        opposite = 0 if card & 2 else 2
+        return all(
+            self.foundations[f] >= rank - 1
+            for f in range(len(self.foundations))
+            if (f % 4) & 2 == opposite
+        )
+
+    def safe_auto_move(self) -> Move | None:
+        """One card that may safely go home now (cells first, then columns), or None."""
+        for i, c in enumerate(self.cells):
+            if c is not None and self.is_safe_home(c):
+                return Move(Place.cell(i), HOME)
+        for i, col in enumerate(self.columns):
+            if col and self.is_safe_home(col[-1]):
+                return Move(Place.column(i), HOME)
+        return None
+
+    # ----- text ----------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """Read a move typed by a player: "37" moves the run that fits when no count is given.
+
+        Raises MoveSyntaxError for bad text, IllegalMoveError when no such move is legal.
+        """
+        move = Move.parse(text)
+        if "x" in text.lower() or move.source.kind is not Kind.COLUMN:
+            self.check(move)
+            return move
+        if move.target.kind is not Kind.COLUMN:
+            self.check(move)
+            return move
+        candidates = [
+            m for m in self.legal_moves() if m.source == move.source and m.target == move.target
+        ]
+        if not candidates:
+            self.check(move)  # raises with the reason for a single card
+            # a single card would be legal but no run fits: explain the largest run
+            raise IllegalMoveError(f"No cards from {move.source.title} fit {move.target.title}")
+        return max(candidates, key=lambda m: m.count)
+
+    def describe(self, move: Move) -> str:
+        """For people: "7♥ from Column 3 to Cell 2", "3 cards (9♠…7♠) from Column 1 to Column 4"."""
+        card = self.moving_card(move)
+        target = self.resolve_target(move)
+        if move.count == 1:
+            what = card.symbol
+        else:
+            assert move.source.index is not None
+            top = self.columns[move.source.index][-1]
+            what = f"{move.count} cards ({card.symbol}…{top.symbol})"
+        where = "home" if target.kind is Kind.FOUNDATION else f"to {target.title}"
+        return f"{what} from {move.source.title} {where}"
+
+    def key(self) -> tuple[object, ...]:
+        """A canonical key: equal for positions that differ only by the order of cells
+        (and of columns, which are interchangeable)."""
+        return (
+            tuple(sorted(self.columns)),
+            tuple(sorted(c for c in self.cells if c is not None)),
+            self.foundations,
+        )
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the position, foundations included (for checks)."""
+        out: list[Card] = [c for col in self.columns for c in col]
+        out += [c for c in self.cells if c is not None]
+        for f, rank in enumerate(self.foundations):
+            out += [Card.of(r, f % 4) for r in range(1, rank + 1)]
+        return out
+
+    def __str__(self) -> str:
+        from eightoff.boards import format_fcs
+
+        return format_fcs(self)

@@ -1,0 +1,268 @@
+"""The rules of the FreeCell family as data: one frozen description, named presets.
+
+Variants differ only by these parameters; :mod:`eightoff.position` holds the one
+implementation of the rules that reads them.
+
+>>> r = preset("eightoff")
+>>> r.cells, r.columns, r.build.value, r.empty_column.value
+(8, 8, 'suit', 'kings')
+>>> r.group_limit(empty_cells=4, empty_columns=0)
+5
+>>> r.group_limit_words(empty_cells=4, empty_columns=0)
+'5 cards: 4 empty cells + 1'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+
+class Build(Enum):
+    """How a card is placed on a column's exposed card (always one rank lower)."""
+
+    SUIT = "suit"
+    """Same suit."""
+    ALTERNATE = "alternate"
+    """Opposite colour."""
+
+
+class EmptyColumn(Enum):
+    """What an empty column accepts."""
+
+    ANY = "any"
+    """Any card, or any movable run."""
+    KINGS = "kings"
+    """Only a King, or a run led by a King."""
+
+
+class GroupLimit(Enum):
+    """How many cards a run may move as one group."""
+
+    CELLS = "cells"
+    """E + 1: empty cells plus one (empty columns do not help)."""
+    SUPERMOVE = "supermove"
+    """(E + 1) · 2^C: empty cells plus one, doubled for each empty column that is not the target."""
+
+
+class UnknownVariantError(ValueError):
+    """No preset has this id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every parameter of a FreeCell-family game."""
+
+    id: str
+    name: str
+    columns: int
+    cells: int
+    build: Build
+    empty_column: EmptyColumn
+    group_move: GroupLimit
+    decks: int = 1
+    dealt_to_columns: int = 52
+    """Cards dealt round-robin into the columns, left to right; the rest go to cells."""
+    dealt_cells: tuple[int, ...] = ()
+    """The cells (0-based) that receive the cards left over after the columns."""
+    foundation_retrieval: bool = False
+    """A foundation's top card may come back to a column or a cell."""
+    strict_single: bool = False
+    """Only one card moves at a time (no group moves)."""
+    announce_group_limit: bool = False
+    """The table shows the group limit before each move (SuperMove FreeCell)."""
+    pysol_game: str | None = None
+    """The ``pysol_cards`` game whose deal #N is this variant's deal #N."""
+    summary: str = ""
+
+    @property
+    def foundations(self) -> int:
+        """Foundations in all: four per pack."""
+        return 4 * self.decks
+
+    @property
+    def cards(self) -> int:
+        return 52 * self.decks
+
+    def with_options(
+        self,
+        *,
+        foundation_retrieval: bool | None = None,
+        strict_single: bool | None = None,
+    ) -> Rules:
+        """The same variant with an option switched on or off."""
+        changes: dict[str, bool] = {}
+        if foundation_retrieval is not None:
+            changes["foundation_retrieval"] = foundation_retrieval
+        if strict_single is not None:
+            changes["strict_single"] = strict_single
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def group_limit(self, empty_cells: int, empty_columns: int, to_empty_column: bool = False) -> int:
+        """Most cards that may move as one group.
+
+        ``empty_columns`` counts all empty columns; when the target is itself an
+        empty column it is not counted (it cannot hold part of the run).
+        """
+        if self.strict_single:
+            return 1
+        if self.group_move is GroupLimit.CELLS:
+            return empty_cells + 1
+        spare_columns = max(0, empty_columns - (1 if to_empty_column else 0))
+        return (empty_cells + 1) << spare_columns
+
+    def group_limit_words(
+        self, empty_cells: int, empty_columns: int, to_empty_column: bool = False
+    ) -> str:
+        """The group limit with its reason, e.g. "5 cards: 4 empty cells + 1"."""
+        n = self.group_limit(empty_cells, empty_columns, to_empty_column)
+        cards = f"{n} card" + ("" if n == 1 else "s")
+        if self.strict_single:
+            return f"{cards}: single-card moves only"
+        cells = f"{empty_cells} empty cell" + ("" if empty_cells == 1 else "s")
+        if self.group_move is GroupLimit.CELLS:
+            return f"{cards}: {cells} + 1"
+        spare = max(0, empty_columns - (1 if to_empty_column else 0))
+        if spare == 0:
+            return f"{cards}: {cells} + 1"
+        cols = f"{spare} empty column" + ("" if spare == 1 else "s")
+        return f"{cards}: ({cells} + 1) doubled for {cols}"
+
+    def formula_words(self) -> str:
+        """The group-limit formula in words, for status lines and help."""
+        if self.strict_single:
+            return "one card at a time"
+        if self.group_move is GroupLimit.CELLS:
+            return "free cells + one"
+        return "(free cells + one) × 2 per empty column"
+
+    def describe(self) -> str:
+        """The rules in one line."""
+        build = "down in suit" if self.build is Build.SUIT else "down in alternate colours"
+        empty = (
+            "only Kings (or King-led runs) fill an empty column"
+            if self.empty_column is EmptyColumn.KINGS
+            else "any card or run fills an empty column"
+        )
+        deal = f"{self.cards} cards in {self.columns} columns"
+        if self.dealt_cells:
+            deal += f", {len(self.dealt_cells)} in cells"
+        extras = []
+        if self.foundation_retrieval:
+            extras.append("foundation cards may come back")
+        return "; ".join(
+            [
+                deal,
+                f"{self.cells} free cells",
+                f"build {build}",
+                empty,
+                f"group moves: {self.formula_words()}",
+                f"{self.foundations} foundations, Ace to King by suit",
+                *extras,
+            ]
+        )
+
+
+PRESETS: Final[dict[str, Rules]] = {
+    r.id: r
+    for r in (
+        Rules(
+            id="eightoff",
+            name="Eight Off",
+            columns=8,
+            cells=8,
+            build=Build.SUIT,
+            empty_column=EmptyColumn.KINGS,
+            group_move=GroupLimit.CELLS,
+            dealt_to_columns=48,
+            dealt_cells=(0, 1, 2, 3),
+            pysol_game="eight_off",
+            summary="The elder of the family: eight cells, build in suit, Kings fill spaces.",
+        ),
+        Rules(
+            id="eightoff-easy",
+            name="Eight Off Easy",
+            columns=8,
+            cells=8,
+            build=Build.SUIT,
+            empty_column=EmptyColumn.ANY,
+            group_move=GroupLimit.SUPERMOVE,
+            dealt_to_columns=48,
+            dealt_cells=(0, 1, 2, 3),
+            pysol_game="eight_off",
+            summary="Eight Off (Einfach): any card fills an empty column.",
+        ),
+        Rules(
+            id="freecell",
+            name="FreeCell",
+            columns=8,
+            cells=4,
+            build=Build.ALTERNATE,
+            empty_column=EmptyColumn.ANY,
+            group_move=GroupLimit.SUPERMOVE,
+            pysol_game="freecell",
+            summary="The classic: four cells, build in alternate colours.",
+        ),
+        Rules(
+            id="supermove-freecell",
+            name="SuperMove FreeCell",
+            columns=8,
+            cells=4,
+            build=Build.ALTERNATE,
+            empty_column=EmptyColumn.ANY,
+            group_move=GroupLimit.SUPERMOVE,
+            announce_group_limit=True,
+            pysol_game="freecell",
+            summary="FreeCell with the group limit shown before each move.",
+        ),
+        Rules(
+            id="bakers-game",
+            name="Baker's Game",
+            columns=8,
+            cells=4,
+            build=Build.SUIT,
+            empty_column=EmptyColumn.ANY,
+            group_move=GroupLimit.SUPERMOVE,
+            pysol_game="bakers_game",
+            summary="FreeCell built in suit.",
+        ),
+        Rules(
+            id="seahaven-towers",
+            name="Seahaven Towers",
+            columns=10,
+            cells=4,
+            build=Build.SUIT,
+            empty_column=EmptyColumn.KINGS,
+            group_move=GroupLimit.CELLS,
+            dealt_to_columns=50,
+            dealt_cells=(1, 2),
+            pysol_game="seahaven_towers",
+            summary="Ten columns of five, two cards in cells, Kings fill spaces.",
+        ),
+        Rules(
+            id="double-freecell",
+            name="Double FreeCell",
+            columns=10,
+            cells=6,
+            build=Build.ALTERNATE,
+            empty_column=EmptyColumn.ANY,
+            group_move=GroupLimit.SUPERMOVE,
+            decks=2,
+            dealt_to_columns=104,
+            summary="Two packs, ten columns, six cells, eight foundations.",
+        ),
+    )
+}
+
+DEFAULT_VARIANT: Final = "eightoff"
+
+
+def preset(variant: str = DEFAULT_VARIANT) -> Rules:
+    """The rules of a named variant; raise UnknownVariantError naming the known ids."""
+    try:
+        return PRESETS[variant]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise UnknownVariantError(f"unknown variant {variant!r}; choose one of: {known}") from None

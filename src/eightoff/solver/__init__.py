@@ -1,0 +1,1 @@
+"""The solver: proven verdicts for positions of every variant."""
