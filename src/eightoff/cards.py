@@ -158,4 +158,3 @@ def card(text: str) -> Card:
 def deck(decks: int = 1) -> list[Card]:
     """All cards of ``decks`` packs, suit by suit, Ace to King."""
     return [Card.of(r, s) for _ in range(decks) for s in SUITS for r in range(ACE, KING + 1)]
-

@@ -123,7 +123,9 @@ def cmd_deal(args: argparse.Namespace) -> int:
         print(json.dumps(to_json(position)))
     else:
         rules = position.rules
-        Console(highlight=False).print(render_board(position, f"{rules.name} · deal #{args.number}"))
+        Console(highlight=False).print(
+            render_board(position, f"{rules.name} · deal #{args.number}")
+        )
     return 0
 
 

@@ -77,7 +77,7 @@ def _pysol_order(game_id: str, number: int) -> list[Card]:
 def layout(rules: Rules, order: list[Card]) -> Position:
     """Deal cards in order: round-robin into the columns, the rest into the dealt cells."""
     n = rules.dealt_to_columns
-    columns = tuple(tuple(order[i:n:rules.columns]) for i in range(rules.columns))
+    columns = tuple(tuple(order[i : n : rules.columns]) for i in range(rules.columns))
     cells: list[Card | None] = [None] * rules.cells
     for cell, c in zip(rules.dealt_cells, order[n:], strict=True):
         cells[cell] = c

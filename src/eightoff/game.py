@@ -47,7 +47,9 @@ class Game:
                 self._positions.append(self._replay(self._positions[-1], turn))
 
     @classmethod
-    def new(cls, variant: Rules | str = "eightoff", number: int = 1, *, auto_move: bool = True) -> Game:
+    def new(
+        cls, variant: Rules | str = "eightoff", number: int = 1, *, auto_move: bool = True
+    ) -> Game:
         rules = preset(variant) if isinstance(variant, str) else variant
         return cls(deal(rules, number), number, auto_move)
 
@@ -154,7 +156,9 @@ class Game:
     def undo_to(self, n_turns: int) -> None:
         """Undo until ``n_turns`` turns remain."""
         if not 0 <= n_turns <= len(self.turns):
-            raise IllegalMoveError(f"cannot go back to turn {n_turns}: the game has {len(self.turns)}")
+            raise IllegalMoveError(
+                f"cannot go back to turn {n_turns}: the game has {len(self.turns)}"
+            )
         while len(self.turns) > n_turns:
             self.undo()
 

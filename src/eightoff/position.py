@@ -196,9 +196,7 @@ class Position:
 
     def group_limit_words(self, to_empty_column: bool = False) -> str:
         """E.g. "5 cards: 4 empty cells + 1"."""
-        return self.rules.group_limit_words(
-            self.empty_cells, self.empty_columns, to_empty_column
-        )
+        return self.rules.group_limit_words(self.empty_cells, self.empty_columns, to_empty_column)
 
     def stacks(self, card: int, onto: int) -> bool:
         """May ``card`` lie on ``onto`` in a column (by the build rule)?"""
@@ -370,62 +368,31 @@ class Position:
 
     # ----- move generation -----------------------------------------------------
     def legal_moves(self) -> list[Move]:
-        """Every legal move, each target cell and empty column listed separately."""
-        return list(self._generate())
+        """Every legal move, each target cell and empty column listed separately.
 
-    def _generate(self) -> Iterator[Move]:
-        rules = self.rules
-        cols, cells = self.columns, self.cells
-        empty_cells = [i for i, c in enumerate(cells) if c is None]
-        empty_cols = [i for i, col in enumerate(cols) if not col]
-        limit_full = self.group_limit(False)
-        limit_empty = self.group_limit(True)
-        kings_only = rules.empty_column is EmptyColumn.KINGS
-        stacks = self.stacks
-        for s, col in enumerate(cols):
-            if not col:
-                continue
-            top = col[-1]
-            if self.foundation_for(top) is not None:
-                yield Move(Place.column(s), HOME)
-            for c in empty_cells:
-                yield Move(Place.column(s), Place.cell(c))
-            run = self.run_length(s)
-            for t, tcol in enumerate(cols):
-                if t == s:
-                    continue
-                if tcol:
-                    onto = tcol[-1]
-                    for n in range(1, min(run, limit_full) + 1):
-                        if stacks(col[-n], onto):
-                            yield Move(Place.column(s), Place.column(t), n)
-                            break
-                else:
-                    for n in range(1, min(run, limit_empty) + 1):
-                        if kings_only and col[-n].rank != KING:
-                            continue
-                        yield Move(Place.column(s), Place.column(t), n)
-        singles: list[tuple[Place, Card]] = [
-            (Place.cell(i), c) for i, c in enumerate(cells) if c is not None
+        The candidates are filtered by :meth:`check`, so the rules live in one place.
+        """
+        return [m for m in self._candidates() if self.is_legal(m)]
+
+    def _candidates(self) -> Iterator[Move]:
+        """Every move of the right shape: each source's card (or run, by length) to
+        home, each cell and each other column."""
+        n_cols, n_cells = len(self.columns), len(self.cells)
+        sources: list[tuple[Place, int]] = [
+            (Place.column(i), self.run_length(i)) for i, col in enumerate(self.columns) if col
         ]
-        if rules.foundation_retrieval:
-            singles += [
-                (Place.foundation(f), Card.of(r, f % 4))
-                for f, r in enumerate(self.foundations)
-                if r
-            ]
-        for place, card in singles:
-            is_cell = place.kind is Kind.CELL
-            if is_cell and self.foundation_for(card) is not None:
-                yield Move(place, HOME)
-            for c in empty_cells:
-                yield Move(place, Place.cell(c))
-            for t, tcol in enumerate(cols):
-                if tcol:
-                    if stacks(card, tcol[-1]):
-                        yield Move(place, Place.column(t))
-                elif not kings_only or card.rank == KING:
-                    yield Move(place, Place.column(t))
+        sources += [(Place.cell(i), 1) for i, c in enumerate(self.cells) if c is not None]
+        if self.rules.foundation_retrieval:
+            sources += [(Place.foundation(f), 1) for f, r in enumerate(self.foundations) if r]
+        for src, run in sources:
+            if src.kind is not Kind.FOUNDATION:
+                yield Move(src, HOME)
+            for c in range(n_cells):
+                if self.cells[c] is None:
+                    yield Move(src, Place.cell(c))
+            for t in range(n_cols):
+                for n in range(1, run + 1):
+                    yield Move(src, Place.column(t), n)
 
     # ----- applying moves ------------------------------------------------------
     def apply(self, move: Move) -> Position:

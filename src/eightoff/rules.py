@@ -100,7 +100,9 @@ class Rules:
             changes["strict_single"] = strict_single
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
-    def group_limit(self, empty_cells: int, empty_columns: int, to_empty_column: bool = False) -> int:
+    def group_limit(
+        self, empty_cells: int, empty_columns: int, to_empty_column: bool = False
+    ) -> int:
         """Most cards that may move as one group.
 
         ``empty_columns`` counts all empty columns; when the target is itself an

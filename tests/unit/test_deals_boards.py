@@ -1,0 +1,159 @@
+"""Deal #N is PySolFC's deal #N; board text in and out."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pysol_cards.cards import CardRenderer
+from pysol_cards.deal_game import Game as PysolGame
+from pysol_cards.random import RandomBase
+
+from eightoff.boards import BoardError, format_fcs, from_json, parse_board, parse_fcs, to_json
+from eightoff.cards import Card
+from eightoff.deals import DealNumberError, deal
+from eightoff.rules import PRESETS, preset
+
+NUMBERED = {
+    "eightoff": "eight_off",
+    "eightoff-easy": "eight_off",
+    "freecell": "freecell",
+    "supermove-freecell": "freecell",
+    "bakers-game": "bakers_game",
+    "seahaven-towers": "seahaven_towers",
+}
+
+
+def pysol_layout(game_id: str, number: int) -> tuple[list[list[str]], list[str | None]]:
+    """PySolFC's deal as pysol_cards prints it: its columns and its cells."""
+    text = PysolGame(game_id, number, RandomBase.DEALS_PYSOLFC).calc_layout_string(
+        CardRenderer(True)
+    )
+    columns: list[list[str]] = []
+    cells: list[str | None] = []
+    for line in text.splitlines():
+        if line.startswith("Freecells:"):
+            cells = [None if t == "-" else t for t in line.split(":")[1].split()]
+        elif line.strip():
+            columns.append(line.split())
+    return columns, cells
+
+
+@pytest.mark.parametrize("variant", list(NUMBERED))
+def test_deals_1_to_100_are_pysolfc_deals(variant: str) -> None:
+    for number in [*range(1, 101), 32000, 32001, 123456789]:
+        position = deal(variant, number)
+        columns, cells = pysol_layout(NUMBERED[variant], number)
+        assert [[str(c) for c in col] for col in position.columns] == columns, number
+        ours = [str(c) if c is not None else None for c in position.cells]
+        if variant.startswith("eightoff"):
+            # PySolFC shows the four spare cards in cells 1, 3, 5, 7; we show them in 1–4.
+            assert ours[:4] == [c for c in cells if c is not None]
+            assert ours[4:] == [None] * 4
+        else:
+            assert ours == cells + [None] * (len(ours) - len(cells))
+
+
+def test_microsoft_freecell_deal_1_is_the_published_layout() -> None:
+    rows = [
+        "JD 2D 9H JC 5D 7H 7C 5H",
+        "KD KC 9S 5S AD QC KH 3H",
+        "2S KS 9D QD JS AS AH 3C",
+        "4C 5C TS QH 4H AC 4D 7S",
+        "3S TD 4S TH 8H 2C JH 7D",
+        "6D 8S 8D QS 6C 3D 8C TC",
+        "6S 9C 2H 6H",
+    ]
+    expected: list[list[str]] = [[] for _ in range(8)]
+    for row in rows:
+        for i, token in enumerate(row.split()):
+            expected[i].append(token)
+    assert [[str(c) for c in col] for col in deal("freecell", 1).columns] == expected
+
+
+def test_eightoff_deal_shape() -> None:
+    p = deal("eightoff", 7)
+    assert [len(c) for c in p.columns] == [6] * 8
+    assert [c is not None for c in p.cells] == [True] * 4 + [False] * 4
+    s = deal("seahaven-towers", 7)
+    assert [len(c) for c in s.columns] == [5] * 10
+    assert [c is not None for c in s.cells] == [False, True, True, False]
+
+
+def test_double_freecell_deal_is_reproducible_two_packs() -> None:
+    a, b = deal("double-freecell", 42), deal("double-freecell", 42)
+    assert a == b and a != deal("double-freecell", 43)
+    assert sorted(len(c) for c in a.columns) == [10] * 6 + [11] * 4
+    cards = a.all_cards()
+    assert len(cards) == 104 and all(cards.count(c) == 2 for c in set(cards))
+
+
+@pytest.mark.parametrize("bad", [0, -5, 10**20])
+def test_deal_numbers_out_of_range_are_refused(bad: int) -> None:
+    with pytest.raises(DealNumberError, match="out of range"):
+        deal("eightoff", bad)
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+def test_board_text_round_trips(variant: str) -> None:
+    p = deal(variant, 5)
+    assert parse_fcs(format_fcs(p), variant) == p
+    assert from_json(json.dumps(to_json(p))) == p
+    assert parse_board(json.dumps(to_json(p))) == p
+
+
+def test_fcs_text_reads_tens_either_way_and_empty_columns() -> None:
+    text = format_fcs(deal("freecell", 1)).replace("TC", "10C")
+    assert parse_fcs(text, "freecell") == deal("freecell", 1)
+    p = deal("eightoff", 1)
+    fcs = format_fcs(p)
+    assert fcs.splitlines()[0] == "Foundations: H-0 C-0 D-0 S-0"
+    assert fcs.splitlines()[1] == "Freecells: 6S 9C 2H 6H - - - -"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("JD", "XD", 1), r"line 3: 'XD' is not a card"),
+        (lambda t: t.replace("KD", "JD", 1), r"line 3: 'JD' — the J♦ is already on the board"),
+        (lambda t: t.replace(" 6D\n", "\n", 1), "1 card\\(s\\) missing from the board: 6D"),
+        (lambda t: t + ": 5S\n", "a column beyond the 8 that Eight Off has"),
+        (lambda t: t.replace("Freecells: ", "Freecells: - "), "9 cells given but Eight Off has 8"),
+        (lambda t: t.replace("H-0", "X-0"), "'X-0' is not a foundation"),
+        (lambda t: t.replace("Freecells:", "Cellz:"), "'Cellz' is not a board line"),
+    ],
+)
+def test_malformed_fcs_names_line_and_token(edit, message: str) -> None:  # type: ignore[no-untyped-def]
+    text = edit(format_fcs(deal("eightoff", 1)))
+    with pytest.raises(BoardError, match=message):
+        parse_fcs(text, "eightoff")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(variant="spider"), "variant: unknown variant 'spider'"),
+        (lambda d: d["columns"][2].__setitem__(0, "ZZ"), r"columns\[2\]\[0\]: 'ZZ' is not a card"),
+        (lambda d: d["columns"].append([]), "columns: 9 given but Eight Off has 8"),
+        (lambda d: d.update(cells=[None] * 9), "cells: 9 given but Eight Off has 8"),
+        (lambda d: d["foundations"].update(X=1), "foundations: 'X' is not a suit"),
+        (lambda d: d["foundations"].update(S=14), r"foundations.S: 14 is not a top rank"),
+        (lambda d: d["cells"].__setitem__(4, "JD"), "more often than the pack holds them: J♦"),
+    ],
+)
+def test_malformed_json_board_names_the_field(edit, message: str) -> None:  # type: ignore[no-untyped-def]
+    data = to_json(deal("eightoff", 1))
+    edit(data)
+    with pytest.raises(BoardError, match=message):
+        from_json(data)
+
+
+def test_foundations_in_board_text_take_their_cards_off_the_board() -> None:
+    p = deal("eightoff", 3)
+    # play the four Aces... simpler: a board with all spades home but the King
+    text = "Foundations: S-Q\nFreecells: KS\n" + "\n".join(
+        ": " + " ".join(str(Card.of(r, s)) for r in range(1, 14)) for s in (0, 2, 3)
+    )
+    board = parse_fcs(text, preset("eightoff"))
+    assert board.foundations[1] == 12 and str(board.cells[0]) == "KS"
+    assert p != board
