@@ -1,0 +1,350 @@
+"""Surveys: a proven verdict for every deal of a range, stored so that no work is lost.
+
+>>> from eightoff.survey import run_survey, build_report         # doctest: +SKIP
+>>> run_survey(1, 10_000, "eightoff", db="survey.sqlite3")        # doctest: +SKIP
+>>> build_report("survey.sqlite3", "eightoff").ci95               # doctest: +SKIP
+
+* Work goes out in batches of deal numbers (runs of consecutive numbers, never
+  Positions): each worker deals the cards itself, solves, and sends back compact
+  rows; the parent stores each finished batch in one transaction.
+* Locally a pool of worker processes, one per core by default; with
+  ``scheduler="tcp://host:port"`` the same batches go to an existing Dask
+  ``distributed`` cluster (the ``eightoff[dask]`` extra) and give the same rows.
+* Deals already stored are skipped: running the same survey again completes
+  exactly what is missing. Ctrl+C keeps every finished batch (it raises
+  :class:`SurveyInterrupted`, which says what was saved); SIGKILL loses at most
+  the batches in flight.
+* Batch size adapts to the solver's speed so each batch takes about two seconds
+  (five on a cluster), between 1 and 2000 deals, smaller near the end of the range
+  so that every worker stays busy.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, NamedTuple, Protocol
+
+from eightoff.deals import deal as deal_position
+from eightoff.rules import Rules, UnknownVariantError, preset
+from eightoff.solver import DEFAULT_LIMITS, Limits, solve
+from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
+from eightoff.survey.store import (
+    MAX_STORED_DEAL,
+    Counts,
+    Row,
+    StoreError,
+    SurveyStore,
+    default_store_path,
+    rules_signature,
+)
+
+__all__ = [
+    "MAX_BATCH",
+    "BatchResult",
+    "Counts",
+    "Progress",
+    "StoreError",
+    "SurveyError",
+    "SurveyInterrupted",
+    "SurveyRangeError",
+    "SurveyReport",
+    "SurveyRun",
+    "SurveyStore",
+    "SurveyUnavailableError",
+    "SurveyWorkerError",
+    "UnknownVariantError",
+    "build_report",
+    "check_range",
+    "default_store_path",
+    "default_workers",
+    "rules_signature",
+    "run_survey",
+    "solve_batch",
+    "solver_version",
+    "wilson_interval",
+    "write_png",
+]
+
+MAX_BATCH: Final = 2000
+LOCAL_BATCH_SECONDS: Final = 2.0
+CLUSTER_BATCH_SECONDS: Final = 5.0
+
+
+class SurveyError(Exception):
+    """A survey could not run; the message says what was wrong."""
+
+
+class SurveyRangeError(SurveyError, ValueError):
+    """START…END is not a range of deal numbers."""
+
+
+class SurveyUnavailableError(SurveyError):
+    """The requested way of running (Dask, a scheduler) is not available."""
+
+
+class SurveyWorkerError(SurveyError):
+    """A worker failed while solving; finished batches are kept."""
+
+
+class BatchResult(NamedTuple):
+    """What a worker sends back for one batch."""
+
+    rows: list[Row]
+    seconds: float
+    """Wall time of the whole batch in the worker (dealing included)."""
+
+
+def solver_version() -> str:
+    """The version of the solver that decides the verdicts, stored with every row.
+
+    ``eightoff.solver.SOLVER_VERSION`` (or its ``__version__``) when the solver
+    module declares one, else the eightoff package version.
+    """
+    import eightoff
+    import eightoff.solver as solver_module
+
+    for name in ("SOLVER_VERSION", "__version__"):
+        value = getattr(solver_module, name, None)
+        if value:
+            return str(value)
+    return f"eightoff {eightoff.__version__}"
+
+
+def solve_batch(rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits) -> BatchResult:
+    """Deal and solve every deal in ``runs`` (inclusive (first, last) pairs).
+
+    This is the task a worker runs, locally or on a Dask cluster.
+    """
+    t0 = time.perf_counter()
+    rows: list[Row] = []
+    for first, last in runs:
+        for number in range(first, last + 1):
+            try:
+                result = solve(deal_position(rules, number), limits)
+            except Exception as exc:
+                raise RuntimeError(
+                    f"deal {number} of {rules.id}: {type(exc).__name__}: {exc}"
+                ) from exc
+            length = len(result.moves) if result.verdict == "solved" else None
+            rows.append((number, result.verdict, length, result.states, result.seconds))
+    return BatchResult(rows, time.perf_counter() - t0)
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a survey stands; passed to the progress callback after each batch."""
+
+    total: int
+    """Deals in the range."""
+    done: int
+    """Deals of the range stored (before this run and by it)."""
+    new: Counts
+    """Verdicts stored by this run so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class SurveyRun:
+    """What one call of :func:`run_survey` did."""
+
+    variant: str
+    start: int
+    end: int
+    db: str
+    already: int
+    """Deals of the range that were stored before (skipped)."""
+    new: Counts
+    """Verdicts this run stored."""
+    seconds: float
+    """Wall time of this run."""
+    backend: str
+    interrupted: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.end - self.start + 1
+
+    @property
+    def complete(self) -> bool:
+        return self.already + self.new.total >= self.total
+
+    @property
+    def rate(self) -> float:
+        """Deals solved per second of wall time in this run."""
+        return self.new.total / self.seconds if self.seconds > 0 else 0.0
+
+
+class SurveyInterrupted(KeyboardInterrupt):
+    """Ctrl+C (or SIGTERM) stopped a survey; ``run`` says what was saved."""
+
+    def __init__(self, run: SurveyRun) -> None:
+        super().__init__(f"interrupted: {run.new.total} deals saved this run")
+        self.run = run
+
+
+class _Backend(Protocol):
+    @property
+    def capacity(self) -> int: ...
+
+    @property
+    def description(self) -> str: ...
+
+    def submit(
+        self, key: int, rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits
+    ) -> None: ...
+
+    def wait(self, timeout: float) -> list[tuple[int, BatchResult]]: ...
+
+    def close(self, abort: bool) -> None: ...
+
+
+def check_range(start: int, end: int) -> None:
+    """Raise SurveyRangeError unless 1 ≤ start ≤ end ≤ the store's largest deal."""
+    for name, value in (("START", start), ("END", end)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SurveyRangeError(f"{name} must be a whole deal number, not {value!r}")
+    if start < 1:
+        raise SurveyRangeError(f"START must be at least 1 (deals are numbered from 1), not {start}")
+    if end < start:
+        raise SurveyRangeError(f"END ({end}) is before START ({start})")
+    if end > MAX_STORED_DEAL:
+        raise SurveyRangeError(
+            f"END must be at most {MAX_STORED_DEAL} (the store's largest integer), not {end}"
+        )
+
+
+def _resolve_rules(variant: str | Rules) -> Rules:
+    return preset(variant) if isinstance(variant, str) else variant
+
+
+def run_survey(
+    start: int,
+    end: int,
+    variant: str | Rules = "eightoff",
+    *,
+    db: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    batch_size: int | None = None,
+    retry_unknown: bool = False,
+    progress: Callable[[Progress], None] | None = None,
+    on_start: Callable[[Progress], None] | None = None,
+) -> SurveyRun:
+    """Give every deal of start…end a verdict and store it in ``db``.
+
+    Deals already stored are skipped (with ``retry_unknown``, deals stored as
+    'unknown' are solved again and upgraded). ``progress`` is called after every
+    stored batch, ``on_start`` once before solving starts (both with a
+    :class:`Progress`). Raises :class:`SurveyRangeError`, ``UnknownVariantError``,
+    :class:`StoreError`, :class:`SurveyUnavailableError`, :class:`SurveyWorkerError`;
+    Ctrl+C raises :class:`SurveyInterrupted` after the finished batches are stored.
+    """
+    check_range(start, end)
+    rules = _resolve_rules(variant)
+    if workers is not None and workers < 1:
+        raise SurveyError(f"workers must be at least 1, not {workers}")
+    if batch_size is not None and batch_size < 1:
+        raise SurveyError(f"batch size must be at least 1, not {batch_size}")
+    if scheduler is not None and workers is not None:
+        raise SurveyError("workers is for local runs; a Dask cluster brings its own workers")
+    path = default_store_path() if db is None else Path(db)
+    t0 = time.perf_counter()
+    with SurveyStore(path) as store:
+        signature = store.register_rules(rules)
+        pending = store.pending(rules.id, signature, start, end, retry_unknown=retry_unknown)
+        total = end - start + 1
+        already = total - pending.remaining
+        new = Counts()
+        if on_start is not None:
+            on_start(Progress(total, already, new))
+        if not pending:
+            return SurveyRun(rules.id, start, end, str(path), already, new, 0.0, "none")
+
+        backend: _Backend
+        if scheduler is not None:
+            from eightoff.survey.cluster import DaskBackend
+
+            backend = DaskBackend(scheduler)
+            target = CLUSTER_BATCH_SECONDS
+        else:
+            from eightoff.survey.local import LocalPool
+
+            backend = LocalPool(workers or default_workers())
+            target = LOCAL_BATCH_SECONDS
+        run_id = store.start_run(
+            solver_version=solver_version(),
+            time_limit=limits.seconds,
+            state_limit=limits.states,
+            backend=backend.description,
+        )
+
+        in_flight = 0
+        next_key = 0
+        work_seconds = 0.0
+        work_deals = 0
+        tally = {"solved": 0, "lost": 0, "unknown": 0}
+
+        def next_size() -> int:
+            if batch_size is not None:
+                return batch_size
+            if work_deals == 0:
+                size = 4  # small first batches measure the solver's speed
+            else:
+                per_deal = max(work_seconds / work_deals, 1e-6)
+                size = round(target / per_deal)
+            # Near the end, smaller batches so that all workers stay busy.
+            share = math.ceil(pending.remaining / backend.capacity)
+            return max(1, min(size, MAX_BATCH, share))
+
+        def summary(interrupted: bool = False) -> SurveyRun:
+            return SurveyRun(
+                rules.id,
+                start,
+                end,
+                str(path),
+                already,
+                Counts(tally["solved"], tally["lost"], tally["unknown"]),
+                time.perf_counter() - t0,
+                backend.description,
+                interrupted,
+            )
+
+        try:
+            while True:
+                while pending and in_flight < backend.capacity:
+                    backend.submit(next_key, rules, pending.take(next_size()), limits)
+                    next_key += 1
+                    in_flight += 1
+                if in_flight == 0:
+                    break
+                for _key, result in backend.wait(0.5):
+                    in_flight -= 1
+                    store.write(rules.id, signature, run_id, result.rows)
+                    work_seconds += result.seconds
+                    work_deals += len(result.rows)
+                    for row in result.rows:
+                        tally[row[1]] += 1
+                    if progress is not None:
+                        done = already + sum(tally.values())
+                        progress(Progress(total, done, summary().new))
+        except KeyboardInterrupt:
+            backend.close(abort=True)
+            raise SurveyInterrupted(summary(interrupted=True)) from None
+        except BaseException:
+            backend.close(abort=True)
+            raise
+        backend.close(abort=False)
+        return summary()

@@ -1,0 +1,126 @@
+"""The local backend: worker processes on this machine, two batches queued per worker.
+
+Each worker is a ``forkserver`` (or ``spawn``) process holding one end of a pipe;
+it never inherits the parent's other pipes, so when the parent dies (even by
+SIGKILL) the worker sees end-of-file and exits by itself after its current batch.
+Workers ignore SIGINT: Ctrl+C goes to the parent, which stores what is finished
+and then kills the workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from eightoff.rules import Rules
+from eightoff.solver import Limits
+
+PER_WORKER = 2
+"""Batches queued per worker: one being solved, one waiting, so no worker idles."""
+
+
+def _worker_main(conn: Connection) -> None:
+    """A worker's loop: receive (key, rules, runs, limits), send (key, result, error)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from eightoff.survey import solve_batch
+
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if message is None:
+            return
+        key, rules, runs, limits = message
+        try:
+            reply: tuple[int, Any, str | None] = (key, solve_batch(rules, runs, limits), None)
+        except Exception as exc:
+            reply = (key, None, str(exc) or type(exc).__name__)
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Worker:
+    def __init__(self, ctx: Any) -> None:
+        self.conn: Connection
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process: BaseProcess = ctx.Process(
+            target=_worker_main, args=(child,), daemon=True, name="eightoff-survey-worker"
+        )
+        self.process.start()
+        child.close()
+        self.outstanding: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+class LocalPool:
+    """``workers`` processes; see the module docstring."""
+
+    def __init__(self, workers: int) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        self._workers = [_Worker(ctx) for _ in range(workers)]
+        self.capacity = PER_WORKER * workers
+        self.description = f"local:{workers}"
+
+    def submit(
+        self, key: int, rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits
+    ) -> None:
+        worker = min(self._workers, key=lambda w: len(w.outstanding))
+        worker.conn.send((key, rules, runs, limits))
+        worker.outstanding[key] = runs
+
+    def wait(self, timeout: float) -> list[tuple[int, Any]]:
+        from eightoff.survey import SurveyWorkerError
+
+        busy = [w for w in self._workers if w.outstanding]
+        by_handle: dict[Any, _Worker] = {}
+        for w in busy:
+            by_handle[w.conn] = w
+            by_handle[w.process.sentinel] = w
+        done: list[tuple[int, Any]] = []
+        for handle in wait(list(by_handle), timeout):
+            w = by_handle[handle]
+            if handle is not w.conn:
+                continue  # a sentinel: handled below if its pipe has nothing left
+            try:
+                while w.conn.poll():
+                    key, result, error = w.conn.recv()
+                    runs = w.outstanding.pop(key)
+                    if error is not None:
+                        raise SurveyWorkerError(f"a worker failed on {_runs_text(runs)}: {error}")
+                    done.append((key, result))
+            except (EOFError, OSError):
+                pass  # the worker died; reported below
+        for w in busy:
+            if w.outstanding and not w.process.is_alive():
+                runs = next(iter(w.outstanding.values()))
+                raise SurveyWorkerError(
+                    f"a worker process died (exit code {w.process.exitcode}) while solving"
+                    f" {_runs_text(runs)}; finished batches are stored, rerun to continue"
+                )
+        return done
+
+    def close(self, abort: bool) -> None:
+        for w in self._workers:
+            if abort:
+                w.process.kill()
+            else:
+                with contextlib.suppress(BrokenPipeError, OSError):
+                    w.conn.send(None)
+        for w in self._workers:
+            w.process.join(timeout=None if abort else 10)
+            if w.process.is_alive():
+                w.process.kill()
+                w.process.join()
+            w.conn.close()
+
+
+def _runs_text(runs: tuple[tuple[int, int], ...]) -> str:
+    parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs]
+    return "deals " + ", ".join(parts)

@@ -1,0 +1,259 @@
+"""What a survey found: counts, winnability with its Wilson 95% interval, lost deals,
+and a PNG of the solution lengths and solve times.
+
+Unknown verdicts (a limit stopped the search) widen the interval the way Blake &
+Gent (JAIR 2026) count them: as wins for the upper bound and as losses for the
+lower bound. The point estimate is the share of decided deals that are winnable.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from eightoff.rules import Rules, preset
+from eightoff.survey.store import SurveyStore, rules_signature
+
+Z95: Final = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n`` ((0, 1) when n = 0)."""
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be between 0 and n = {n}, not {successes}")
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = (z / denom) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def survey_interval(solved: int, lost: int, unknown: int) -> tuple[float, float]:
+    """The 95% interval of winnability: the Wilson lower bound with the unknowns
+    counted as losses, the Wilson upper bound with them counted as wins."""
+    n = solved + lost + unknown
+    return (wilson_interval(solved, n)[0], wilson_interval(solved + unknown, n)[1])
+
+
+def _weighted_median(hist: Mapping[int, int]) -> int | None:
+    total = sum(hist.values())
+    if total == 0:
+        return None
+    half = (total + 1) // 2
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen >= half:
+            return value
+    return None  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class SurveyReport:
+    variant: str
+    name: str
+    signature: str
+    solved: int
+    lost: int
+    unknown: int
+    lost_deals: list[int]
+    unknown_deals: list[int]
+    length_hist: dict[int, int] = field(repr=False)
+    """Solution length → solved deals."""
+    time_hist: dict[int, int] = field(repr=False)
+    """Solve time in whole microseconds → deals."""
+    total_seconds: float = 0.0
+    solver_versions: dict[str, int] = field(default_factory=dict)
+    other_rules_rows: int = 0
+    """Rows of this variant stored under other rules (not counted here)."""
+
+    @property
+    def deals(self) -> int:
+        return self.solved + self.lost + self.unknown
+
+    @property
+    def winnability(self) -> float | None:
+        """Share of the decided deals that are winnable (None if none is decided)."""
+        decided = self.solved + self.lost
+        return self.solved / decided if decided else None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return survey_interval(self.solved, self.lost, self.unknown)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.ci95
+        return {
+            "variant": self.variant,
+            "deals": self.deals,
+            "solved": self.solved,
+            "lost": self.lost,
+            "unknown": self.unknown,
+            "winnability": self.winnability,
+            "ci95": [low, high],
+            "lost_deals": self.lost_deals,
+        }
+
+    def text(self) -> str:
+        """The report for people."""
+        if self.deals == 0:
+            return f"{self.name} ({self.variant}): no deals surveyed yet"
+        w = self.winnability
+        low, high = self.ci95
+        lines = [
+            f"{self.name} ({self.variant}): {self.deals} deals surveyed",
+            f"  solved   {self.solved:>12}",
+            f"  lost     {self.lost:>12}",
+            f"  unknown  {self.unknown:>12}",
+            "  winnable "
+            + ("      n/a" if w is None else f"{100 * w:>12.4f}%")
+            + f"   95% interval {100 * low:.4f}% – {100 * high:.4f}% (Wilson"
+            + (", unknowns as losses/wins)" if self.unknown else ")"),
+        ]
+        if self.length_hist:
+            n = sum(self.length_hist.values())
+            mean = sum(k * v for k, v in self.length_hist.items()) / n
+            lines.append(
+                f"  solution length: median {_weighted_median(self.length_hist)},"
+                f" mean {mean:.1f}, min {min(self.length_hist)}, max {max(self.length_hist)} moves"
+            )
+        if self.time_hist:
+            med = _weighted_median(self.time_hist) or 0
+            lines.append(
+                f"  solve time: median {_fmt_seconds(med / 1e6)},"
+                f" mean {_fmt_seconds(self.total_seconds / self.deals)},"
+                f" max {_fmt_seconds(max(self.time_hist) / 1e6)},"
+                f" total {_fmt_seconds(self.total_seconds)} of solver time"
+            )
+        lines.append(f"  lost deals ({len(self.lost_deals)}): " + _deal_list(self.lost_deals))
+        if self.unknown_deals:
+            lines.append(
+                f"  unknown deals ({len(self.unknown_deals)}): " + _deal_list(self.unknown_deals)
+            )
+        versions = ", ".join(f"{v} ({n} deals)" for v, n in self.solver_versions.items())
+        lines.append(f"  solver: {versions}; rules signature {self.signature}")
+        if self.other_rules_rows:
+            lines.append(
+                f"  ({self.other_rules_rows} stored rows of {self.variant} under other rules"
+                " are not counted)"
+            )
+        return "\n".join(lines)
+
+
+def _fmt_seconds(s: float) -> str:
+    if s >= 3600:
+        return f"{s / 3600:.2f} h"
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s * 1e6:.0f} µs"
+
+
+def _deal_list(deals: list[int], limit: int = 200) -> str:
+    if not deals:
+        return "none"
+    shown = " ".join(map(str, deals[:limit]))
+    return shown + (
+        f" … and {len(deals) - limit} more (--json lists all)" if len(deals) > limit else ""
+    )
+
+
+def build_report(
+    db: SurveyStore | str | os.PathLike[str], variant: str | Rules = "eightoff"
+) -> SurveyReport:
+    """The report of one variant (under its current rules) from a survey store."""
+    rules = preset(variant) if isinstance(variant, str) else variant
+    if isinstance(db, SurveyStore):
+        return _build(db, rules)
+    with SurveyStore(db, create=False) as store:
+        return _build(store, rules)
+
+
+def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
+    sig = rules_signature(rules)
+    counts = store.counts(rules.id, sig)
+    others = sum(n for s, n in store.signatures(rules.id).items() if s != sig)
+    return SurveyReport(
+        variant=rules.id,
+        name=rules.name,
+        signature=sig,
+        solved=counts.solved,
+        lost=counts.lost,
+        unknown=counts.unknown,
+        lost_deals=store.deals_with(rules.id, sig, "lost"),
+        unknown_deals=store.deals_with(rules.id, sig, "unknown"),
+        length_hist=store.length_histogram(rules.id, sig),
+        time_hist=store.time_histogram(rules.id, sig),
+        total_seconds=store.total_seconds(rules.id, sig),
+        solver_versions=store.solver_versions(rules.id, sig),
+        other_rules_rows=others,
+    )
+
+
+def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
+    """Histograms of solution length (solved deals) and solve time (all deals)."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(11, 4.6), dpi=110)
+    FigureCanvasAgg(fig)
+    ax_len, ax_time = fig.subplots(1, 2)
+    w = report.winnability
+    low, high = report.ci95
+    fig.suptitle(
+        f"{report.name}: {report.deals:,} deals — "
+        + ("no decided deals" if w is None else f"{100 * w:.4f}% winnable")
+        + f" (95% CI {100 * low:.4f}–{100 * high:.4f}%), {report.lost:,} lost,"
+        f" {report.unknown:,} unknown"
+    )
+
+    if report.length_hist:
+        lengths = np.array(sorted(report.length_hist), dtype=float)
+        counts = np.array([report.length_hist[int(k)] for k in lengths], dtype=float)
+        lo, hi = int(lengths.min()), int(lengths.max())
+        width = max(1, math.ceil((hi - lo + 1) / 80))
+        bins = np.arange(lo, hi + width + 1, width) - 0.5
+        ax_len.hist(lengths, bins=bins, weights=counts, color="#3a6ea5")
+        med = _weighted_median(report.length_hist)
+        ax_len.axvline(med, color="#c0392b", linestyle="--", label=f"median {med}")
+        ax_len.legend()
+    else:
+        ax_len.text(
+            0.5, 0.5, "no solved deals", ha="center", va="center", transform=ax_len.transAxes
+        )
+    ax_len.set_title("Solution length (solved deals)")
+    ax_len.set_xlabel("moves (each card sent home counts)")
+    ax_len.set_ylabel("deals")
+
+    if report.time_hist:
+        us = np.array(sorted(report.time_hist), dtype=float)
+        counts = np.array([report.time_hist[int(k)] for k in us], dtype=float)
+        secs = np.maximum(us, 1.0) / 1e6
+        lo, hi = secs.min(), secs.max()
+        if hi <= lo:
+            hi = lo * 2
+        bins = np.geomspace(lo, hi * 1.0001, 60)
+        ax_time.hist(secs, bins=bins, weights=counts, color="#27ae60")
+        ax_time.set_xscale("log")
+        med_time = (_weighted_median(report.time_hist) or 1) / 1e6
+        ax_time.axvline(
+            med_time, color="#c0392b", linestyle="--", label=f"median {_fmt_seconds(med_time)}"
+        )
+        ax_time.legend()
+    ax_time.set_title("Solve time (all deals)")
+    ax_time.set_xlabel("seconds (log scale)")
+    ax_time.set_ylabel("deals")
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, format="png")
+    return out

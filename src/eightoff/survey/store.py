@@ -1,0 +1,432 @@
+"""The survey store: one SQLite file of per-deal verdicts, safe to kill at any moment.
+
+Tables (all prefixed ``survey_``, so the file could live beside other tables):
+
+``survey_results``
+    One row per (variant, rules signature, deal) — the primary key, so a deal can
+    never be counted twice. verdict, solution length (solved only), states
+    searched, solve seconds, and the run that produced it.
+``survey_runs``
+    One row per ``eightoff survey`` invocation: when, the solver's version, the
+    limits and where it ran. Every result row names its run, so every deal carries
+    the solver version and limits it was decided with.
+``survey_rules``
+    The rules each signature stands for (their fields as canonical JSON).
+
+Durability: WAL journal, ``synchronous=NORMAL`` and one transaction per batch.
+A process killed with SIGKILL loses at most the batch being written; the file is
+never left half-written (SQLite's journal guarantees it), so rerunning resumes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Final, Literal
+
+from eightoff.rules import Rules
+
+Verdict = Literal["solved", "lost", "unknown"]
+VERDICTS: Final[tuple[Verdict, ...]] = ("solved", "lost", "unknown")
+
+MAX_STORED_DEAL: Final = 2**63 - 1
+"""SQLite integers are 64-bit: the largest deal number the store can hold."""
+
+SCHEMA_VERSION: Final = 1
+
+# Fields of Rules that do not change the game (names and presentation).
+_COSMETIC_FIELDS: Final = frozenset({"id", "name", "summary", "announce_group_limit"})
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS survey_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS survey_rules (
+    signature  TEXT PRIMARY KEY,
+    variant    TEXT NOT NULL,
+    rules_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS survey_runs (
+    id             INTEGER PRIMARY KEY,
+    started_at     TEXT NOT NULL,
+    solver_version TEXT NOT NULL,
+    time_limit     REAL,
+    state_limit    INTEGER,
+    backend        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS survey_results (
+    variant TEXT    NOT NULL,
+    rules   TEXT    NOT NULL REFERENCES survey_rules(signature),
+    deal    INTEGER NOT NULL CHECK (deal >= 1),
+    verdict TEXT    NOT NULL CHECK (verdict IN ('solved', 'lost', 'unknown')),
+    length  INTEGER CHECK (length IS NULL OR length >= 0),
+    states  INTEGER NOT NULL,
+    seconds REAL    NOT NULL,
+    run     INTEGER NOT NULL REFERENCES survey_runs(id),
+    PRIMARY KEY (variant, rules, deal)
+) WITHOUT ROWID;
+"""
+
+# A decided verdict replaces an unknown one (a retry with larger limits); nothing
+# else is ever overwritten, so a deal stored twice by two runs is still one row.
+_UPSERT: Final = """
+INSERT INTO survey_results (variant, rules, deal, verdict, length, states, seconds, run)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (variant, rules, deal) DO UPDATE SET
+    verdict = excluded.verdict, length = excluded.length, states = excluded.states,
+    seconds = excluded.seconds, run = excluded.run
+WHERE survey_results.verdict = 'unknown'
+"""
+
+Row = tuple[int, str, int | None, int, float]
+"""One solved deal as workers return it: (deal, verdict, length, states, seconds)."""
+
+CSV_COLUMNS: Final = (
+    "variant",
+    "deal",
+    "verdict",
+    "length",
+    "states",
+    "seconds",
+    "solver_version",
+    "rules",
+    "time_limit",
+    "state_limit",
+    "run",
+    "run_started_at",
+)
+
+
+class StoreError(Exception):
+    """The survey store cannot be opened or is not a survey store; the message says why."""
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def rules_json(rules: Rules) -> str:
+    """The rules that decide play, as canonical JSON (names and presentation left out)."""
+    fields = {
+        f.name: _plain(getattr(rules, f.name))
+        for f in dataclasses.fields(rules)
+        if f.name not in _COSMETIC_FIELDS
+    }
+    return json.dumps(fields, sort_keys=True, separators=(",", ":"))
+
+
+def rules_signature(rules: Rules) -> str:
+    """A short stable name of the rules: the first 16 hex digits of SHA-256 of
+    :func:`rules_json`. Same game, same signature; any change of play, a new one."""
+    return hashlib.sha256(rules_json(rules).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    solved: int = 0
+    lost: int = 0
+    unknown: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.solved + self.lost + self.unknown
+
+
+class Pending:
+    """The deals of a range not yet stored, as runs of consecutive numbers, handed
+    out in batches (each batch a tuple of inclusive (first, last) runs)."""
+
+    def __init__(self, runs: Iterable[tuple[int, int]]) -> None:
+        self._runs = [(a, b) for a, b in runs if a <= b]
+        self._runs.reverse()  # pop from the end = lowest deal first
+        self.remaining = sum(b - a + 1 for a, b in self._runs)
+
+    def __bool__(self) -> bool:
+        return self.remaining > 0
+
+    def take(self, count: int) -> tuple[tuple[int, int], ...]:
+        """The next ``count`` pending deals (fewer at the end)."""
+        out: list[tuple[int, int]] = []
+        while count > 0 and self._runs:
+            a, b = self._runs.pop()
+            if b - a + 1 > count:
+                out.append((a, a + count - 1))
+                self._runs.append((a + count, b))
+                self.remaining -= count
+                count = 0
+            else:
+                out.append((a, b))
+                self.remaining -= b - a + 1
+                count -= b - a + 1
+        return tuple(out)
+
+
+def default_store_path() -> Path:
+    """Where surveys are kept unless ``--db`` says otherwise."""
+    import platformdirs
+
+    return platformdirs.user_data_path("eightoff") / "survey.sqlite3"
+
+
+class SurveyStore:
+    """An open survey store. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise StoreError(f"no survey store at {self.path}: run a survey into it first")
+        if create:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder for {self.path}: {exc}") from None
+        try:
+            self._db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open survey store {self.path}: {exc}") from None
+        try:
+            self._setup(create)
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(
+                f"{self.path} is not a usable survey store ({exc}); choose another --db FILE"
+            ) from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _setup(self, create: bool) -> None:
+        db = self._db
+        db.execute("PRAGMA busy_timeout = 60000")
+        db.execute("PRAGMA foreign_keys = ON")
+        if create:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            with self.transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(
+                    "INSERT OR IGNORE INTO survey_meta (key, value) VALUES ('schema', ?)",
+                    (str(SCHEMA_VERSION),),
+                )
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "survey_results" not in tables:
+            raise StoreError(f"{self.path} holds no survey results (not a survey store)")
+        row = db.execute("SELECT value FROM survey_meta WHERE key = 'schema'").fetchone()
+        if row is None or int(row[0]) != SCHEMA_VERSION:
+            found = "none" if row is None else row[0]
+            raise StoreError(
+                f"{self.path} has survey schema version {found}; this eightoff reads"
+                f" version {SCHEMA_VERSION}"
+            )
+
+    # -- plumbing -----------------------------------------------------------------
+
+    def transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> SurveyStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ------------------------------------------------------------------
+
+    def register_rules(self, rules: Rules) -> str:
+        """Record the rules a survey runs under; return their signature."""
+        signature = rules_signature(rules)
+        with self.transaction():
+            self._db.execute(
+                "INSERT OR IGNORE INTO survey_rules (signature, variant, rules_json)"
+                " VALUES (?, ?, ?)",
+                (signature, rules.id, rules_json(rules)),
+            )
+        return signature
+
+    def start_run(
+        self,
+        *,
+        solver_version: str,
+        time_limit: float | None,
+        state_limit: int | None,
+        backend: str,
+    ) -> int:
+        """Record a survey invocation; return its id (every row it writes names it)."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self.transaction():
+            cur = self._db.execute(
+                "INSERT INTO survey_runs (started_at, solver_version, time_limit, state_limit,"
+                " backend) VALUES (?, ?, ?, ?, ?)",
+                (now, solver_version, time_limit, state_limit, backend),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def write(self, variant: str, signature: str, run: int, rows: Sequence[Row]) -> int:
+        """Store one batch in one transaction; return how many rows were new or upgraded
+        (a deal already decided is left as it is)."""
+        before = self._db.total_changes
+        with self.transaction():
+            self._db.executemany(
+                _UPSERT,
+                [(variant, signature, d, v, n, s, t, run) for d, v, n, s, t in rows],
+            )
+        return self._db.total_changes - before
+
+    # -- reading ------------------------------------------------------------------
+
+    def pending(
+        self, variant: str, signature: str, start: int, end: int, *, retry_unknown: bool = False
+    ) -> Pending:
+        """The deals of start…end with no stored verdict (or only 'unknown', when
+        ``retry_unknown``), found from the gaps between stored deal numbers."""
+        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
+        rows = self._db.execute(
+            f"""
+            SELECT deal, nxt FROM (
+                SELECT deal, LEAD(deal) OVER (ORDER BY deal) AS nxt
+                FROM survey_results
+                WHERE variant = ? AND rules = ? AND deal BETWEEN ? AND ? {skip_unknown}
+            ) WHERE nxt IS NULL OR nxt > deal + 1
+            """,
+            (variant, signature, start, end),
+        ).fetchall()
+        first = self._db.execute(
+            f"SELECT MIN(deal) FROM survey_results WHERE variant = ? AND rules = ?"
+            f" AND deal BETWEEN ? AND ? {skip_unknown}",
+            (variant, signature, start, end),
+        ).fetchone()[0]
+        if first is None:
+            return Pending([(start, end)])
+        runs = [(start, first - 1)]
+        for deal, nxt in rows:
+            runs.append((deal + 1, end if nxt is None else nxt - 1))
+        return Pending(runs)
+
+    def counts(
+        self, variant: str, signature: str, start: int | None = None, end: int | None = None
+    ) -> Counts:
+        """How many deals of each verdict are stored (within start…end if given)."""
+        lo = 1 if start is None else start
+        hi = MAX_STORED_DEAL if end is None else end
+        found = dict(
+            self._db.execute(
+                "SELECT verdict, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                " AND deal BETWEEN ? AND ? GROUP BY verdict",
+                (variant, signature, lo, hi),
+            ).fetchall()
+        )
+        return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
+
+    def deals_with(self, variant: str, signature: str, verdict: Verdict) -> list[int]:
+        """The deal numbers with this verdict, in order."""
+        return [
+            r[0]
+            for r in self._db.execute(
+                "SELECT deal FROM survey_results WHERE variant = ? AND rules = ? AND verdict = ?"
+                " ORDER BY deal",
+                (variant, signature, verdict),
+            )
+        ]
+
+    def length_histogram(self, variant: str, signature: str) -> dict[int, int]:
+        """Solution length → number of solved deals."""
+        return dict(
+            self._db.execute(
+                "SELECT length, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                " AND verdict = 'solved' GROUP BY length ORDER BY length",
+                (variant, signature),
+            ).fetchall()
+        )
+
+    def time_histogram(self, variant: str, signature: str) -> dict[int, int]:
+        """Solve time in whole microseconds → number of deals (every verdict)."""
+        return dict(
+            self._db.execute(
+                "SELECT CAST(seconds * 1000000 AS INTEGER) AS us, COUNT(*) FROM survey_results"
+                " WHERE variant = ? AND rules = ? GROUP BY us ORDER BY us",
+                (variant, signature),
+            ).fetchall()
+        )
+
+    def total_seconds(self, variant: str, signature: str) -> float:
+        row = self._db.execute(
+            "SELECT TOTAL(seconds) FROM survey_results WHERE variant = ? AND rules = ?",
+            (variant, signature),
+        ).fetchone()
+        return float(row[0])
+
+    def solver_versions(self, variant: str, signature: str) -> dict[str, int]:
+        """Solver version → number of this variant's rows it decided."""
+        return dict(
+            self._db.execute(
+                "SELECT r.solver_version, COUNT(*) FROM survey_results s"
+                " JOIN survey_runs r ON r.id = s.run WHERE s.variant = ? AND s.rules = ?"
+                " GROUP BY r.solver_version ORDER BY r.solver_version",
+                (variant, signature),
+            ).fetchall()
+        )
+
+    def signatures(self, variant: str) -> dict[str, int]:
+        """Rules signature → number of rows stored for this variant under it."""
+        return dict(
+            self._db.execute(
+                "SELECT rules, COUNT(*) FROM survey_results WHERE variant = ? GROUP BY rules",
+                (variant,),
+            ).fetchall()
+        )
+
+    def variants(self) -> dict[str, int]:
+        """Variant id → number of rows stored."""
+        return dict(
+            self._db.execute(
+                "SELECT variant, COUNT(*) FROM survey_results GROUP BY variant ORDER BY variant"
+            ).fetchall()
+        )
+
+    def export_rows(self) -> Iterator[tuple[object, ...]]:
+        """Every stored row, with its run's solver version and limits (``CSV_COLUMNS``)."""
+        yield from self._db.execute(
+            "SELECT s.variant, s.deal, s.verdict, s.length, s.states, s.seconds,"
+            " r.solver_version, s.rules, r.time_limit, r.state_limit, s.run, r.started_at"
+            " FROM survey_results s JOIN survey_runs r ON r.id = s.run"
+            " ORDER BY s.variant, s.rules, s.deal"
+        )
+
+    def integrity_check(self) -> str:
+        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT (ROLLBACK on any exception, Ctrl+C included)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> Literal[False]:
+        if exc_type is None:
+            self._db.execute("COMMIT")
+        else:
+            self._db.execute("ROLLBACK")
+        return False
