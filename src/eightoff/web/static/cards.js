@@ -1,0 +1,141 @@
+// Cards: names, colours and inline SVG faces drawn here (no images, no web fonts).
+//
+// A card code is the server's text: rank letter (A 2-9 T J Q K) + suit letter
+// (C S H D), e.g. "QH", "TD". Names match eightoff.cards.Card.name exactly:
+// "Queen of Hearts", "10 of Spades".
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export const RANKS = "_A23456789TJQK";
+const RANK_NAMES = ["", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"];
+const RANK_SHORT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const SUITS = "CSHD";
+const SUIT_NAMES = { C: "Clubs", S: "Spades", H: "Hearts", D: "Diamonds" };
+export const SUIT_SYMBOLS = { C: "♣", S: "♠", H: "♥", D: "♦" };
+
+/** Parse "QH" / "TD" / "10D" into {rank, suit}. */
+export function parseCard(code) {
+  const text = String(code).trim().toUpperCase();
+  const suit = text.slice(-1);
+  let r = text.slice(0, -1);
+  if (r === "10") r = "T";
+  const rank = RANKS.indexOf(r);
+  if (rank < 1 || !SUITS.includes(suit)) throw new Error(`not a card: ${code}`);
+  return { rank, suit };
+}
+
+export function cardCode(rank, suit) {
+  return RANKS[rank] + suit;
+}
+
+export function cardName(code) {
+  const { rank, suit } = parseCard(code);
+  return `${RANK_NAMES[rank]} of ${SUIT_NAMES[suit]}`;
+}
+
+export function cardSymbol(code) {
+  const { rank, suit } = parseCard(code);
+  return RANK_SHORT[rank] + SUIT_SYMBOLS[suit];
+}
+
+export function isRed(suit) {
+  return suit === "H" || suit === "D";
+}
+
+// ----- suit shapes, drawn on a 100×100 box ------------------------------------
+const SUIT_SHAPES = {
+  H: `<path d="M50 94 C43 86 4 60 4 31 C4 15 16 5 29 5 C40 5 47 12 50 21 C53 12 60 5 71 5 C84 5 96 15 96 31 C96 60 57 86 50 94 Z"/>`,
+  D: `<path d="M50 3 C62 21 75 36 90 50 C75 64 62 79 50 97 C38 79 25 64 10 50 C25 36 38 21 50 3 Z"/>`,
+  S: `<path d="M50 4 C58 18 96 40 96 63 C96 77 86 85 74 85 C65 85 58 80 54 73 C55 84 60 91 68 96 L32 96 C40 91 45 84 46 73 C42 80 35 85 26 85 C14 85 4 77 4 63 C4 40 42 18 50 4 Z"/>`,
+  C: `<circle cx="50" cy="27" r="21"/><circle cx="26" cy="58" r="21"/><circle cx="74" cy="58" r="21"/>` +
+    `<path d="M42 40 L58 40 L58 62 L42 62 Z"/><path d="M47 60 C47 78 42 89 33 96 L67 96 C58 89 53 78 53 60 Z"/>`,
+};
+
+let spriteInstalled = false;
+
+/** Put the four suit shapes into the page once, as <symbol>s cards <use>. */
+export function installSprite(doc = document) {
+  if (spriteInstalled) return;
+  const holder = doc.createElementNS(SVG_NS, "svg");
+  holder.setAttribute("aria-hidden", "true");
+  holder.setAttribute("width", "0");
+  holder.setAttribute("height", "0");
+  holder.style.position = "absolute";
+  holder.innerHTML = Object.entries(SUIT_SHAPES)
+    .map(([s, shape]) => `<symbol id="suit-${s}" viewBox="0 0 100 100">${shape}</symbol>`)
+    .join("");
+  doc.body.prepend(holder);
+  spriteInstalled = true;
+}
+
+export function suitIcon(suit, x, y, size, extra = "") {
+  return `<use href="#suit-${suit}" x="${x}" y="${y}" width="${size}" height="${size}"${extra}/>`;
+}
+
+// Pip positions (centre x, centre y) on the 100×140 face for 2–10.
+const L = 29, M = 50, R = 71;
+const PIPS = {
+  2: [[M, 38], [M, 102]],
+  3: [[M, 38], [M, 70], [M, 102]],
+  4: [[L, 38], [R, 38], [L, 102], [R, 102]],
+  5: [[L, 38], [R, 38], [M, 70], [L, 102], [R, 102]],
+  6: [[L, 38], [R, 38], [L, 70], [R, 70], [L, 102], [R, 102]],
+  7: [[L, 38], [R, 38], [M, 54], [L, 70], [R, 70], [L, 102], [R, 102]],
+  8: [[L, 38], [R, 38], [M, 54], [L, 70], [R, 70], [M, 86], [L, 102], [R, 102]],
+  9: [[L, 38], [R, 38], [L, 59.3], [R, 59.3], [M, 70], [L, 80.7], [R, 80.7], [L, 102], [R, 102]],
+  10: [[L, 38], [R, 38], [M, 49], [L, 59.3], [R, 59.3], [L, 80.7], [R, 80.7], [M, 91], [L, 102], [R, 102]],
+};
+
+const FACE_LETTER = { 11: "J", 12: "Q", 13: "K" };
+
+/**
+ * The SVG markup of a card face, 100×140 units.
+ * compact: a big index and one big pip, for small cards (phones).
+ */
+export function cardSVG(code, { compact = false } = {}) {
+  const { rank, suit } = parseCard(code);
+  const short = RANK_SHORT[rank];
+  const colour = isRed(suit) ? "red" : "black";
+  const parts = [];
+  parts.push(`<rect class="face" x="1" y="1" width="98" height="138" rx="8" ry="8"/>`);
+  if (compact) {
+    // Index legible even when only the top fifth shows: rank left, suit right.
+    const fs = short.length > 1 ? 34 : 38;
+    parts.push(`<text class="idx" x="6" y="33" font-size="${fs}" ${short.length > 1 ? 'textLength="44" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>`);
+    parts.push(suitIcon(suit, 58, 6, 34));
+    if (rank >= 11) {
+      parts.push(`<text class="face-letter" x="50" y="112" font-size="56" text-anchor="middle">${short}</text>`);
+      parts.push(suitIcon(suit, 62, 108, 26));
+    } else {
+      parts.push(suitIcon(suit, 22, 50, 56));
+    }
+  } else {
+    const fs = short.length > 1 ? 22 : 25;
+    parts.push(`<text class="idx" x="${short.length > 1 ? 4 : 7}" y="24" font-size="${fs}" ${short.length > 1 ? 'textLength="25" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>`);
+    parts.push(suitIcon(suit, 7.5, 27, 15));
+    parts.push(suitIcon(suit, 79, 5, 15));
+    // bottom-right index, turned
+    parts.push(`<g transform="rotate(180 50 70)"><text class="idx" x="${short.length > 1 ? 4 : 7}" y="24" font-size="${fs}" ${short.length > 1 ? 'textLength="25" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>${suitIcon(suit, 7.5, 27, 15)}</g>`);
+    if (rank === 1) {
+      parts.push(suitIcon(suit, 24, 44, 52));
+    } else if (rank >= 11) {
+      parts.push(`<rect class="court" x="22" y="30" width="56" height="80" rx="4"/>`);
+      parts.push(`<text class="face-letter" x="50" y="86" font-size="50" text-anchor="middle">${FACE_LETTER[rank]}</text>`);
+      parts.push(suitIcon(suit, 27, 34, 15));
+      parts.push(suitIcon(suit, 58, 91, 15, ` transform="rotate(180 65.5 98.5)"`));
+    } else {
+      const size = rank >= 9 ? 17 : 19;
+      for (const [x, y] of PIPS[rank]) {
+        const flip = y > 72 ? ` transform="rotate(180 ${x} ${y})"` : "";
+        parts.push(suitIcon(suit, x - size / 2, y - size / 2, size, flip));
+      }
+    }
+  }
+  return `<svg class="card-svg ${colour}" viewBox="0 0 100 140" aria-hidden="true" focusable="false">${parts.join("")}</svg>`;
+}
+
+/** An empty place's mark: a faint suit for a foundation, nothing for others. */
+export function placeholderSVG(suit) {
+  const icon = suit ? suitIcon(suit, 25, 45, 50) : "";
+  return `<svg class="slot-svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false"><rect x="2" y="2" width="96" height="136" rx="8" ry="8"/>${icon}</svg>`;
+}
