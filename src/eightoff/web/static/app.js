@@ -238,8 +238,8 @@ function renderBoard({ animate = true } = {}) {
   tBox.className = "tableau";
   const topRows = L.mode === "stack" ? 2 : 1;
   const avail = L.frameH - 2 * L.pad - topRows * (L.ch + L.gap * 1.4);
-  const defOff = L.ch * (L.compact ? 0.3 : 0.245);
-  const minOff = L.ch * (L.compact ? 0.25 : 0.19);
+  const defOff = L.ch * (L.compact ? 0.38 : 0.25);
+  const minOff = L.ch * (L.compact ? 0.27 : 0.2);
   let tallest = L.ch;
   g.columns.forEach((col, i) => {
     const place = makePlace("column", i);

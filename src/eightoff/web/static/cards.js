@@ -72,18 +72,21 @@ export function suitIcon(suit, x, y, size, extra = "") {
   return `<use href="#suit-${suit}" x="${x}" y="${y}" width="${size}" height="${size}"${extra}/>`;
 }
 
-// Pip positions (centre x, centre y) on the 100×140 face for 2–10.
-const L = 29, M = 50, R = 71;
+// Pip positions (centre x, centre y) on the 100×140 face for 2–10. Everything in the
+// middle stays below y = 36, so a covered card's visible strip shows only its index.
+const L = 31, M = 50, R = 69;
+const T = 47, B = 93, C = 70;
+const R4 = [47, 62.3, 77.7, 93];
 const PIPS = {
-  2: [[M, 38], [M, 102]],
-  3: [[M, 38], [M, 70], [M, 102]],
-  4: [[L, 38], [R, 38], [L, 102], [R, 102]],
-  5: [[L, 38], [R, 38], [M, 70], [L, 102], [R, 102]],
-  6: [[L, 38], [R, 38], [L, 70], [R, 70], [L, 102], [R, 102]],
-  7: [[L, 38], [R, 38], [M, 54], [L, 70], [R, 70], [L, 102], [R, 102]],
-  8: [[L, 38], [R, 38], [M, 54], [L, 70], [R, 70], [M, 86], [L, 102], [R, 102]],
-  9: [[L, 38], [R, 38], [L, 59.3], [R, 59.3], [M, 70], [L, 80.7], [R, 80.7], [L, 102], [R, 102]],
-  10: [[L, 38], [R, 38], [M, 49], [L, 59.3], [R, 59.3], [L, 80.7], [R, 80.7], [M, 91], [L, 102], [R, 102]],
+  2: [[M, T], [M, B]],
+  3: [[M, T], [M, C], [M, B]],
+  4: [[L, T], [R, T], [L, B], [R, B]],
+  5: [[L, T], [R, T], [M, C], [L, B], [R, B]],
+  6: [[L, T], [R, T], [L, C], [R, C], [L, B], [R, B]],
+  7: [[L, T], [R, T], [M, 58.5], [L, C], [R, C], [L, B], [R, B]],
+  8: [[L, T], [R, T], [M, 58.5], [L, C], [R, C], [M, 81.5], [L, B], [R, B]],
+  9: [...R4.flatMap((y) => [[L, y], [R, y]]), [M, C]],
+  10: [...R4.flatMap((y) => [[L, y], [R, y]]), [M, 54.6], [M, 85.4]],
 };
 
 const FACE_LETTER = { 11: "J", 12: "Q", 13: "K" };
@@ -107,24 +110,23 @@ export function cardSVG(code, { compact = false } = {}) {
       parts.push(`<text class="face-letter" x="50" y="112" font-size="56" text-anchor="middle">${short}</text>`);
       parts.push(suitIcon(suit, 62, 108, 26));
     } else {
-      parts.push(suitIcon(suit, 22, 50, 56));
+      parts.push(suitIcon(suit, 24, 56, 52));
     }
   } else {
-    const fs = short.length > 1 ? 22 : 25;
-    parts.push(`<text class="idx" x="${short.length > 1 ? 4 : 7}" y="24" font-size="${fs}" ${short.length > 1 ? 'textLength="25" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>`);
-    parts.push(suitIcon(suit, 7.5, 27, 15));
-    parts.push(suitIcon(suit, 79, 5, 15));
-    // bottom-right index, turned
-    parts.push(`<g transform="rotate(180 50 70)"><text class="idx" x="${short.length > 1 ? 4 : 7}" y="24" font-size="${fs}" ${short.length > 1 ? 'textLength="25" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>${suitIcon(suit, 7.5, 27, 15)}</g>`);
+    const fs = short.length > 1 ? 24 : 27;
+    const fit = short.length > 1 ? ' textLength="28" lengthAdjust="spacingAndGlyphs"' : "";
+    const index = `<text class="idx" x="6" y="25" font-size="${fs}"${fit}>${short}</text>${suitIcon(suit, 76, 6, 19)}`;
+    parts.push(index);
+    parts.push(`<g transform="rotate(180 50 70)">${index}</g>`);
     if (rank === 1) {
-      parts.push(suitIcon(suit, 24, 44, 52));
+      parts.push(suitIcon(suit, 23, 43, 54));
     } else if (rank >= 11) {
-      parts.push(`<rect class="court" x="22" y="30" width="56" height="80" rx="4"/>`);
-      parts.push(`<text class="face-letter" x="50" y="86" font-size="50" text-anchor="middle">${FACE_LETTER[rank]}</text>`);
-      parts.push(suitIcon(suit, 27, 34, 15));
-      parts.push(suitIcon(suit, 58, 91, 15, ` transform="rotate(180 65.5 98.5)"`));
+      parts.push(`<rect class="court" x="21" y="37" width="58" height="66" rx="5"/>`);
+      parts.push(`<text class="face-letter" x="50" y="86" font-size="46" text-anchor="middle">${FACE_LETTER[rank]}</text>`);
+      parts.push(suitIcon(suit, 25, 41, 14));
+      parts.push(suitIcon(suit, 61, 85, 14, ` transform="rotate(180 68 92)"`));
     } else {
-      const size = rank >= 9 ? 17 : 19;
+      const size = rank >= 9 ? 15.5 : 18;
       for (const [x, y] of PIPS[rank]) {
         const flip = y > 72 ? ` transform="rotate(180 ${x} ${y})"` : "";
         parts.push(suitIcon(suit, x - size / 2, y - size / 2, size, flip));
