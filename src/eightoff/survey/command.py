@@ -45,7 +45,7 @@ verdict (solved / lost / unknown) with its solution length, states, seconds,
 solver version and rules. Deals already stored are skipped: the same command run
 again completes exactly what is missing. Ctrl+C keeps every finished batch.
 
-'report' summarises a store: winnability with its Wilson 95%% interval (unknown
+'report' summarises a store: winnability with its Wilson 95% interval (unknown
 deals counted as wins for the upper bound, as losses for the lower), the lost
 deals, and with --png histograms of solution length and solve time.
 'export' writes every stored row as CSV."""

@@ -1,0 +1,241 @@
+"""Running surveys: the stored verdicts are the solver's, reruns complete exactly what
+is missing, kill -9 and Ctrl+C lose nothing finished, and a Dask cluster gives the
+same rows as the local pool.
+
+State limits keep every deal cheap whatever the solver's speed (a state limit, unlike
+a time limit, gives the same verdict on every machine).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from eightoff.deals import deal
+from eightoff.solver import Limits, solve
+from eightoff.survey import Progress, SurveyInterrupted, run_survey
+
+SMALL = Limits(seconds=None, states=300)
+
+
+def stored(db: Path) -> dict[int, tuple[str, int | None, int]]:
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT deal, verdict, length, states FROM survey_results").fetchall()
+    return {d: (v, n, s) for d, v, n, s in rows}
+
+
+def count_rows(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=30) as c:
+            return int(c.execute("SELECT COUNT(*) FROM survey_results").fetchone()[0])
+    except sqlite3.OperationalError:  # the tables are not created yet
+        return 0
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 180.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (workers, multiprocessing helpers)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {p for p, pp in parents.items() if pp in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_rows_are_the_solvers_verdicts_and_a_rerun_completes_only_what_is_missing(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    first = run_survey(1, 4, db=db, workers=2, limits=SMALL)
+    assert (first.already, first.new.total, first.complete) == (0, 4, True)
+
+    seen: list[Progress] = []
+    second = run_survey(1, 7, db=db, workers=2, limits=SMALL, progress=seen.append)
+    assert (second.already, second.new.total) == (4, 3)
+    assert seen[-1].done == seen[-1].total == 7
+
+    rows = stored(db)
+    assert sorted(rows) == list(range(1, 8))
+    for n in range(1, 8):
+        r = solve(deal("eightoff", n), SMALL)
+        assert rows[n] == (r.verdict, len(r.moves) if r.verdict == "solved" else None, r.states)
+
+    again = run_survey(1, 7, db=db, workers=2, limits=SMALL)
+    assert (again.already, again.new.total) == (7, 0)
+
+
+def test_retry_unknown_upgrades_deals_that_hit_a_limit(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    tiny = Limits(seconds=None, states=2)
+    run_survey(3, 6, db=db, workers=1, limits=tiny)
+    before = stored(db)
+    assert "unknown" in {v for v, _, _ in before.values()}
+    retry = run_survey(3, 6, db=db, workers=1, limits=SMALL, retry_unknown=True)
+    unknown_before = sum(v == "unknown" for v, _, _ in before.values())
+    assert retry.new.total == unknown_before
+    after = stored(db)
+    for n in range(3, 7):
+        if before[n][0] != "unknown":
+            assert after[n] == before[n]  # a decided verdict is never redone
+        else:
+            r = solve(deal("eightoff", n), SMALL)
+            assert after[n][0] == r.verdict
+
+
+def survey_command(db: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "eightoff.survey", *args, "--db", str(db), "--no-progress"]
+
+
+# 20000 deals, one per batch, at most 2 states each: every deal costs a millisecond or
+# so, yet the run takes 20000 round trips and transactions, so it is still running
+# when the test sees its first stored rows. The rerun uses the adaptive batch size.
+KILL_RANGE = ("1", "20000")
+KILL_ARGS = ("--workers", "2", "--batch-size", "1", "--states", "2")
+
+
+def test_kill_9_mid_run_loses_nothing_stored_and_a_rerun_completes_the_range(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "kill.sqlite3"
+    proc = subprocess.Popen(
+        survey_command(db, *KILL_RANGE, *KILL_ARGS),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for(lambda: count_rows(db) >= 5 or proc.poll() is not None, "the first rows")
+        children = descendants(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    assert children, "the survey ran no worker processes"
+    # Orphaned workers notice their parent is gone and exit by themselves.
+    wait_for(lambda: not any(alive(p) for p in children), "orphaned workers to exit", 60)
+
+    with sqlite3.connect(db) as c:
+        assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    kept = count_rows(db)
+    assert 5 <= kept < 20000, "the survey was not killed mid-run"
+
+    rerun = subprocess.run(
+        survey_command(db, *KILL_RANGE, "--states", "2"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{kept} were already stored" in rerun.stdout
+    with sqlite3.connect(db) as c:
+        deals = [d for (d,) in c.execute("SELECT deal FROM survey_results ORDER BY deal")]
+        by_run = dict(c.execute("SELECT run, COUNT(*) FROM survey_results GROUP BY run"))
+    assert deals == list(range(1, 20001))  # each deal exactly once, none missing
+    assert by_run == {1: kept, 2: 20000 - kept}
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_finished_batches(tmp_path: Path) -> None:
+    db = tmp_path / "int.sqlite3"
+    proc = subprocess.Popen(
+        survey_command(db, *KILL_RANGE, *KILL_ARGS),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for(lambda: count_rows(db) >= 5 or proc.poll() is not None, "the first rows")
+        children = descendants(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert "interrupted:" in err and "run the same command again to continue" in err
+    assert "Traceback" not in err
+    # The workers are stopped; multiprocessing's helpers follow the parent out.
+    wait_for(lambda: not any(alive(p) for p in children), "the workers to stop", 30)
+    kept = count_rows(db)
+    assert 5 <= kept < 20000
+    assert f"{kept} of 20000 stored" in err
+    with sqlite3.connect(db) as c:
+        assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_interrupt_in_the_api_reports_what_was_saved(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    calls = 0
+
+    def stop_after_two(p: Progress) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(SurveyInterrupted) as stop:
+        run_survey(
+            1, 40, db=db, workers=2, limits=Limits(states=2), batch_size=1, progress=stop_after_two
+        )
+    assert stop.value.run.interrupted and stop.value.run.new.total == 2
+    assert count_rows(db) == 2
+
+
+def test_dask_cluster_gives_the_same_rows_as_the_local_pool(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    local_db, dask_db = tmp_path / "local.sqlite3", tmp_path / "dask.sqlite3"
+    run_survey(1, 10, db=local_db, workers=2, limits=SMALL, batch_size=3)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        result = run_survey(
+            1, 10, db=dask_db, scheduler=cluster.scheduler_address, limits=SMALL, batch_size=3
+        )
+    assert result.backend.startswith("dask:") and result.new.total == 10
+    assert stored(dask_db) == stored(local_db)
+    assert sorted(stored(dask_db)) == list(range(1, 11))
+
+
+def test_dask_missing_gives_an_install_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from eightoff.survey.command import main
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    code = main(["1", "3", "--db", str(tmp_path / "s.db"), "--scheduler", "tcp://127.0.0.1:1"])
+    assert code == 69
+    assert "install eightoff[dask]" in capsys.readouterr().err

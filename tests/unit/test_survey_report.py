@@ -1,0 +1,215 @@
+"""Survey reports as a user reads them: the Wilson interval, the JSON shape, the CSV
+export, the PNG, and one-line errors for bad input.
+
+The stores here are filled with made-up verdicts (no solving), so that the counts
+the report must show are known in advance.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eightoff.rules import preset
+from eightoff.survey import build_report, wilson_interval
+from eightoff.survey.command import main
+from eightoff.survey.report import survey_interval
+from eightoff.survey.store import SurveyStore, rules_signature
+
+Z = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
+
+
+def hand_wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson's interval written the other usual way:
+    (k + z²/2 ± z·sqrt(k(n−k)/n + z²/4)) / (n + z²)."""
+    root = Z * math.sqrt(k * (n - k) / n + Z * Z / 4)
+    return ((k + Z * Z / 2 - root) / (n + Z * Z), (k + Z * Z / 2 + root) / (n + Z * Z))
+
+
+def test_wilson_interval_of_9984_wins_in_10000_deals() -> None:
+    # By hand: z² = 3.8414588; k(n−k)/n = 9984·16/10000 = 15.9744;
+    # sqrt(15.9744 + z²/4) = sqrt(16.9347647) = 4.1151871; z·that = 8.0656185;
+    # k + z²/2 = 9985.9207294; n + z² = 10003.8414588;
+    # low = 9977.8551109 / 10003.8414588 = 0.9974024,
+    # high = 9993.9863479 / 10003.8414588 = 0.9990149.
+    low, high = wilson_interval(9984, 10000)
+    assert low == pytest.approx(0.9974024, abs=1e-7)
+    assert high == pytest.approx(0.9990149, abs=1e-7)
+    assert (low, high) == pytest.approx(hand_wilson(9984, 10000), abs=1e-12)
+
+
+def test_wilson_interval_textbook_values() -> None:
+    # 5 of 10: 0.2366 – 0.7634; 0 of 10: 0 – z²/(n + z²) = 0.2775 (Wilson 1927; Newcombe 1998).
+    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, Z * Z / (10 + Z * Z)), abs=1e-12)
+    assert wilson_interval(10, 10)[1] == 1.0
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+def fill(db: Path, variant: str, verdicts: dict[int, str]) -> None:
+    """A store holding the given verdicts (length = deal + 50, seconds = deal / 1000)."""
+    rules = preset(variant)
+    with SurveyStore(db) as store:
+        sig = store.register_rules(rules)
+        run = store.start_run(
+            solver_version="test 1", time_limit=5.0, state_limit=1000, backend="test"
+        )
+        rows = [
+            (d, v, d + 50 if v == "solved" else None, 10 * d, d / 1000)
+            for d, v in sorted(verdicts.items())
+        ]
+        store.write(rules.id, sig, run, rows)
+
+
+@pytest.fixture
+def store_100(tmp_path: Path) -> Path:
+    """Deals 1–100: 90 solved, lost 7 13 29 41 88, unknown 3 50 61 77 99."""
+    lost, unknown = {7, 13, 29, 41, 88}, {3, 50, 61, 77, 99}
+    verdicts = {
+        d: "lost" if d in lost else "unknown" if d in unknown else "solved" for d in range(1, 101)
+    }
+    db = tmp_path / "s.sqlite3"
+    fill(db, "eightoff", verdicts)
+    fill(db, "freecell", {1: "lost", 2: "solved"})  # another variant: not in the report
+    return db
+
+
+def test_unknowns_count_as_losses_for_the_lower_bound_and_wins_for_the_upper(
+    store_100: Path,
+) -> None:
+    report = build_report(store_100, "eightoff")
+    assert (report.deals, report.solved, report.lost, report.unknown) == (100, 90, 5, 5)
+    assert report.winnability == pytest.approx(90 / 95)
+    low, high = report.ci95
+    assert low == pytest.approx(hand_wilson(90, 100)[0], abs=1e-12)
+    assert high == pytest.approx(hand_wilson(95, 100)[1], abs=1e-12)
+    assert survey_interval(90, 10, 0) == pytest.approx(hand_wilson(90, 100), abs=1e-12)
+
+
+def test_report_json_has_the_documented_shape(
+    store_100: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "--db", str(store_100), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == [
+        "variant",
+        "deals",
+        "solved",
+        "lost",
+        "unknown",
+        "winnability",
+        "ci95",
+        "lost_deals",
+    ]
+    assert data["variant"] == "eightoff"
+    assert (data["deals"], data["solved"], data["lost"], data["unknown"]) == (100, 90, 5, 5)
+    assert data["lost_deals"] == [7, 13, 29, 41, 88]
+    assert data["ci95"] == pytest.approx([hand_wilson(90, 100)[0], hand_wilson(95, 100)[1]])
+
+    assert main(["report", "--db", str(store_100), "--json", "--variant", "freecell"]) == 0
+    fc = json.loads(capsys.readouterr().out)
+    assert (fc["deals"], fc["lost_deals"]) == (2, [1])
+
+
+def test_report_text_and_png(
+    store_100: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    png = tmp_path / "h.png"
+    assert main(["report", "--db", str(store_100), "--png", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "100 deals surveyed" in out
+    assert "lost deals (5): 7 13 29 41 88" in out
+    assert "unknown deals (5): 3 50 61 77 99" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    import matplotlib.image
+
+    height, width, _ = matplotlib.image.imread(png).shape
+    assert width > 600 and height > 300
+
+
+def test_export_writes_every_stored_row(
+    store_100: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "all.csv"
+    assert main(["export", "--csv", str(out), "--db", str(store_100)]) == 0
+    with out.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 102
+    eight = {int(r["deal"]): r for r in rows if r["variant"] == "eightoff"}
+    assert sorted(eight) == list(range(1, 101))
+    assert eight[7]["verdict"] == "lost" and eight[7]["length"] == ""
+    assert eight[8]["verdict"] == "solved" and eight[8]["length"] == "58"
+    assert eight[8]["solver_version"] == "test 1"
+    assert eight[8]["rules"] == rules_signature(preset("eightoff"))
+    assert eight[8]["states"] == "80" and float(eight[8]["seconds"]) == 0.008
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["10", "5"], 64, "END (5) is before START (10)"),
+        (["0", "5"], 64, "START must be at least 1"),
+        (["abc"], 64, "START must be a deal number"),
+        (["7"], 64, "give the last deal too"),
+        (["1", "x"], 64, "END must be a deal number"),
+        (["1", "5", "--variant", "klondike"], 64, "unknown variant 'klondike'"),
+        (["1", "5", "--workers", "0"], 64, "--workers must be at least 1"),
+        (["1", "5", "--scheduler", "nowhere"], 64, "--scheduler must be an address"),
+        (["report", "--variant", "klondike"], 64, "unknown variant 'klondike'"),
+        (["report", "--csv", "x.csv"], 64, "--csv does not apply to 'report'"),
+        (["export"], 64, "eightoff survey export --csv FILE"),
+        (["1", "5", "--json"], 64, "--json does not apply"),
+    ],
+)
+def test_bad_input_gives_one_clear_line(
+    argv: list[str],
+    code: int,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    db = tmp_path / "never.sqlite3"
+    assert main([*argv, "--db", str(db)]) == code
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("eightoff survey: error: ")
+    assert not db.exists()  # nothing was created for a bad command
+
+
+def test_report_on_a_missing_store_or_a_file_that_is_not_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "--db", str(tmp_path / "none.sqlite3")]) == 66
+    assert "no survey store at" in capsys.readouterr().err
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database, just notes\n" * 100)
+    assert main(["report", "--db", str(junk)]) == 66
+    assert "is not a usable survey store" in capsys.readouterr().err
+    assert junk.read_text().startswith("not a database")  # untouched
+
+
+def test_errors_reach_the_terminal_without_a_traceback(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "eightoff.survey", "9", "3", "--db", str(tmp_path / "x.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 64
+    assert proc.stderr.strip() == "eightoff survey: error: END (3) is before START (9)"
+
+
+def test_survey_is_wired_into_the_eightoff_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from eightoff.cli import main as eightoff_main
+
+    assert eightoff_main(["survey", "5", "2", "--db", str(tmp_path / "x.db")]) == 64
+    assert "END (2) is before START (5)" in capsys.readouterr().err
