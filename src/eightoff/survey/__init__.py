@@ -97,6 +97,8 @@ class BatchResult(NamedTuple):
     rows: list[Row]
     seconds: float
     """Wall time of the whole batch in the worker (dealing included)."""
+    solver: str = ""
+    """The worker's :func:`solver_version` (a cluster's workers may differ from here)."""
 
 
 def solver_version() -> str:
@@ -132,7 +134,7 @@ def solve_batch(rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits)
                 ) from exc
             length = len(result.moves) if result.verdict == "solved" else None
             rows.append((number, result.verdict, length, result.states, result.seconds))
-    return BatchResult(rows, time.perf_counter() - t0)
+    return BatchResult(rows, time.perf_counter() - t0, solver_version())
 
 
 def default_workers() -> int:
@@ -284,8 +286,9 @@ def run_survey(
 
             backend = LocalPool(workers or default_workers())
             target = LOCAL_BATCH_SECONDS
+        version = solver_version()
         run_id = store.start_run(
-            solver_version=solver_version(),
+            solver_version=version,
             time_limit=limits.seconds,
             state_limit=limits.states,
             backend=backend.description,
@@ -332,6 +335,11 @@ def run_survey(
                     break
                 for _key, result in backend.wait(0.5):
                     in_flight -= 1
+                    if result.solver != version:
+                        raise SurveyWorkerError(
+                            f"the workers run solver version {result.solver!r} but this"
+                            f" machine has {version!r}: install the same eightoff on both"
+                        )
                     store.write(rules.id, signature, run_id, result.rows)
                     work_seconds += result.seconds
                     work_deals += len(result.rows)

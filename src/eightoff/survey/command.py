@@ -154,6 +154,9 @@ def run(args: argparse.Namespace) -> int:
         if args.first == "export":
             return _export(args)
         return _run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EX_INTERRUPTED
     except (UsageError, SurveyRangeError, UnknownVariantError) as exc:
         return _fail(str(exc), EX_USAGE)
     except StoreError as exc:
@@ -355,6 +358,7 @@ class _ProgressBar:
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
+            TextColumn("elapsed"),
             TimeElapsedColumn(),
             TextColumn("left"),
             TimeRemainingColumn(),

@@ -255,6 +255,10 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
     ax_time.set_title("Solve time (all deals)")
     ax_time.set_xlabel("seconds (log scale)")
     ax_time.set_ylabel("deals")
+    from matplotlib.ticker import MaxNLocator
+
+    for ax in (ax_len, ax_time):
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, format="png")

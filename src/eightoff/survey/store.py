@@ -284,11 +284,14 @@ class SurveyStore:
         """Store one batch in one transaction; return how many rows were new or upgraded
         (a deal already decided is left as it is)."""
         before = self._db.total_changes
-        with self.transaction():
-            self._db.executemany(
-                _UPSERT,
-                [(variant, signature, d, v, n, s, t, run) for d, v, n, s, t in rows],
-            )
+        try:
+            with self.transaction():
+                self._db.executemany(
+                    _UPSERT,
+                    [(variant, signature, d, v, n, s, t, run) for d, v, n, s, t in rows],
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot store results in {self.path}: {exc}") from None
         return self._db.total_changes - before
 
     # -- reading ------------------------------------------------------------------

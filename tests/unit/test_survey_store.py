@@ -1,0 +1,88 @@
+"""The survey store: what is missing from a range, each deal stored once, rules
+signatures that follow the rules of play."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from eightoff.rules import preset
+from eightoff.survey.store import Pending, StoreError, SurveyStore, rules_signature
+
+
+def open_store(tmp_path: Path) -> tuple[SurveyStore, str, int]:
+    store = SurveyStore(tmp_path / "s.sqlite3")
+    sig = store.register_rules(preset("eightoff"))
+    run = store.start_run(solver_version="t", time_limit=None, state_limit=10, backend="test")
+    return store, sig, run
+
+
+def test_pending_is_exactly_the_deals_not_yet_stored(tmp_path: Path) -> None:
+    store, sig, run = open_store(tmp_path)
+    with store:
+        rows = [(d, "solved", 100, 5, 0.1) for d in (1, 2, 5, 9, 10, 40)]
+        rows.append((7, "unknown", None, 10, 0.2))
+        store.write("eightoff", sig, run, rows)
+        pending = store.pending("eightoff", sig, 1, 12)
+        assert pending.remaining == 12 - 6
+        assert pending.take(100) == ((3, 4), (6, 6), (8, 8), (11, 12))
+        retry = store.pending("eightoff", sig, 1, 12, retry_unknown=True)
+        assert retry.take(100) == ((3, 4), (6, 8), (11, 12))
+        assert store.pending("eightoff", sig, 9, 10).remaining == 0
+        assert store.pending("eightoff", sig, 41, 41).take(5) == ((41, 41),)
+        # Another variant's rows do not count for this one.
+        fc = store.register_rules(preset("freecell"))
+        assert store.pending("freecell", fc, 1, 3).take(9) == ((1, 3),)
+
+
+def test_batches_cut_runs_in_order() -> None:
+    p = Pending([(1, 3), (7, 12)])
+    assert p.remaining == 9
+    assert p.take(2) == ((1, 2),)
+    assert p.take(3) == ((3, 3), (7, 8))
+    assert p.remaining == 4 and p
+    assert p.take(10) == ((9, 12),)
+    assert not p and p.take(1) == ()
+
+
+def test_a_deal_is_stored_once_and_only_an_unknown_is_ever_replaced(tmp_path: Path) -> None:
+    store, sig, run = open_store(tmp_path)
+    with store:
+        assert (
+            store.write(
+                "eightoff", sig, run, [(1, "solved", 90, 7, 0.1), (2, "unknown", None, 10, 1.0)]
+            )
+            == 2
+        )
+        # Writing the same deals again (a second survey running the same range):
+        assert store.write("eightoff", sig, run, [(1, "lost", None, 9, 0.3)]) == 0
+        assert store.write("eightoff", sig, run, [(2, "solved", 120, 50, 0.5)]) == 1
+        counts = store.counts("eightoff", sig)
+        assert (counts.solved, counts.lost, counts.unknown) == (2, 0, 0)
+        assert store.length_histogram("eightoff", sig) == {90: 1, 120: 1}
+        assert store.integrity_check() == "ok"
+    with sqlite3.connect(tmp_path / "s.sqlite3") as c:
+        assert c.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert c.execute("SELECT COUNT(*) FROM survey_results").fetchone()[0] == 2
+
+
+def test_rules_signature_changes_with_the_rules_of_play_only() -> None:
+    eightoff = preset("eightoff")
+    assert rules_signature(eightoff) == rules_signature(preset("eightoff"))
+    assert rules_signature(eightoff) != rules_signature(preset("eightoff-easy"))
+    assert rules_signature(eightoff) != rules_signature(
+        eightoff.with_options(foundation_retrieval=True)
+    )
+    # FreeCell and SuperMove FreeCell differ only in what the table shows: same game.
+    assert rules_signature(preset("freecell")) == rules_signature(preset("supermove-freecell"))
+
+
+def test_a_store_from_another_schema_version_is_refused(tmp_path: Path) -> None:
+    store, _, _ = open_store(tmp_path)
+    store.close()
+    with sqlite3.connect(tmp_path / "s.sqlite3") as c:
+        c.execute("UPDATE survey_meta SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(StoreError, match="schema version 99"):
+        SurveyStore(tmp_path / "s.sqlite3")
