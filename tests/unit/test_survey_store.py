@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from eightoff.rules import preset
-from eightoff.survey.store import Pending, StoreError, SurveyStore, rules_signature
+from eightoff.survey.store import Pending, Row, StoreError, SurveyStore, rules_signature
 
 
 def open_store(tmp_path: Path) -> tuple[SurveyStore, str, int]:
@@ -22,7 +22,7 @@ def open_store(tmp_path: Path) -> tuple[SurveyStore, str, int]:
 def test_pending_is_exactly_the_deals_not_yet_stored(tmp_path: Path) -> None:
     store, sig, run = open_store(tmp_path)
     with store:
-        rows = [(d, "solved", 100, 5, 0.1) for d in (1, 2, 5, 9, 10, 40)]
+        rows: list[Row] = [(d, "solved", 100, 5, 0.1) for d in (1, 2, 5, 9, 10, 40)]
         rows.append((7, "unknown", None, 10, 0.2))
         store.write("eightoff", sig, run, rows)
         pending = store.pending("eightoff", sig, 1, 12)
