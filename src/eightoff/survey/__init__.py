@@ -287,12 +287,16 @@ def run_survey(
             backend = LocalPool(workers or default_workers())
             target = LOCAL_BATCH_SECONDS
         version = solver_version()
-        run_id = store.start_run(
-            solver_version=version,
-            time_limit=limits.seconds,
-            state_limit=limits.states,
-            backend=backend.description,
-        )
+        try:
+            run_id = store.start_run(
+                solver_version=version,
+                time_limit=limits.seconds,
+                state_limit=limits.states,
+                backend=backend.description,
+            )
+        except BaseException:
+            backend.close(abort=True)
+            raise
 
         in_flight = 0
         next_key = 0
