@@ -7,6 +7,8 @@ extensions = [
     Extension(
         "eightoff.solver._core",
         ["src/eightoff/solver/_core.pyx"],
+        include_dirs=["src/eightoff/solver"],
+        depends=["src/eightoff/solver/core.h", "src/eightoff/solver/search.h"],
         extra_compile_args=["-O3"],
     )
 ]

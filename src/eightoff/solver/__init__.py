@@ -5,16 +5,22 @@
 * ``Solved``: a solution, every move explicit (each card sent home is a move),
   legal from ``position`` in order, ending with every card home.
 * ``Lost``: the search space was exhausted: a proof that no sequence of moves wins.
-* ``Unknown``: a limit (time, states) stopped the search: no verdict.
+* ``Unknown``: a limit (time, states, memory) stopped the search: no verdict.
+
+The search runs in a compiled core (``_core``, built from ``core.h`` and
+``search.h``); this module converts positions and moves at its edge.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
 
-from eightoff.position import Move, Position
+from eightoff.position import HOME, Move, Place, Position
+from eightoff.rules import Build, EmptyColumn, GroupLimit, Rules
+
+from . import _core
 
 Verdict = Literal["solved", "lost", "unknown"]
 
@@ -27,6 +33,8 @@ class Limits:
     states: int | None = 5_000_000
     short: bool = False
     """Spend more effort for a shorter solution."""
+    memory_mb: int | None = 1024
+    """Most memory the search's tables may take, in MiB."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -59,65 +67,82 @@ class Unknown:
 
 Result = Solved | Lost | Unknown
 
+SOLVED: Final = 1
+LOST: Final = 2
+
+
+def rules_tuple(rules: Rules) -> tuple[int, ...]:
+    """The rules as the compiled core reads them."""
+    return (
+        rules.columns,
+        rules.cells,
+        rules.foundations,
+        rules.build is Build.ALTERNATE,
+        rules.empty_column is EmptyColumn.KINGS,
+        rules.group_move is GroupLimit.SUPERMOVE,
+        rules.foundation_retrieval,
+        rules.strict_single,
+        rules.cards,
+    )
+
+
+def _place(code: int) -> Place:
+    if code == _core.HOME:
+        return HOME
+    if code >= _core.FOUNDATION:
+        return Place.foundation(code - _core.FOUNDATION)
+    if code >= _core.CELL:
+        return Place.cell(code - _core.CELL)
+    return Place.column(code)
+
+
+class _MoveCache(dict[int, Move]):
+    """Move objects by the core's code ``src << 16 | dst << 8 | count``, made once."""
+
+    def __missing__(self, code: int) -> Move:
+        move = Move(_place(code >> 16), _place((code >> 8) & 255), code & 255)
+        self[code] = move
+        return move
+
+
+_MOVES: Final = _MoveCache()
+
+
+def move_of(code: int) -> Move:
+    """The Move for one of the core's move codes."""
+    return _MOVES[code]
+
+
+def code_of(move: Move) -> int:
+    """The core's code for a Move (inverse of :func:`move_of`)."""
+
+    def place(p: Place) -> int:
+        if p.index is None:
+            return int(_core.HOME)
+        base = {"column": 0, "cell": _core.CELL, "foundation": _core.FOUNDATION}[p.kind.value]
+        return int(base) + p.index
+
+    return place(move.source) << 16 | place(move.target) << 8 | move.count
+
 
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     """Search for a win from ``position``; see the module docstring for the verdicts."""
-    return _python_search(position, limits)
-
-
-def _python_search(position: Position, limits: Limits) -> Result:
-    """Reference depth-first search with a transposition table (slow; the compiled core
-    replaces it)."""
     t0 = time.perf_counter()
-    seen: set[tuple[object, ...]] = set()
-    path: list[Move] = []
-    states = 0
-    deadline = None if limits.seconds is None else t0 + limits.seconds
-
-    def auto(pos: Position) -> tuple[Position, list[Move]]:
-        moves: list[Move] = []
-        while (m := pos.safe_auto_move()) is not None:
-            moves.append(m)
-            pos = pos.apply_unchecked(m)
-        return pos, moves
-
-    start, first = auto(position)
-    path.extend(first)
-    stack: list[tuple[Position, list[tuple[Move, Position, list[Move]]], int]] = []
-
-    def children(pos: Position) -> list[tuple[Move, Position, list[Move]]]:
-        out = []
-        for m in pos.legal_moves():
-            if m.source.kind is m.target.kind and m.source.kind.value == "cell":
-                continue
-            nxt, am = auto(pos.apply_unchecked(m))
-            out.append((m, nxt, am))
-        out.sort(key=lambda t: -t[1].cards_home)
-        return out
-
-    if start.is_won():
-        return Solved(tuple(path), 1, time.perf_counter() - t0)
-    seen.add(start.key())
-    stack.append((start, children(start), len(path)))
-    while stack:
-        pos, kids, depth = stack[-1]
-        if not kids:
-            stack.pop()
-            continue
-        m, nxt, am = kids.pop(0)
-        key = nxt.key()
-        if key in seen:
-            continue
-        seen.add(key)
-        states += 1
-        if limits.states is not None and states >= limits.states:
-            return Unknown(states, time.perf_counter() - t0, "state limit reached")
-        if deadline is not None and states % 256 == 0 and time.perf_counter() > deadline:
-            return Unknown(states, time.perf_counter() - t0, "time limit reached")
-        del path[depth:]
-        path.append(m)
-        path.extend(am)
-        if nxt.is_won():
-            return Solved(tuple(path), states, time.perf_counter() - t0)
-        stack.append((nxt, children(nxt), len(path)))
-    return Lost(states, time.perf_counter() - t0)
+    try:
+        status, states, codes = _core.solve(
+            rules_tuple(position.rules),
+            position.columns,
+            position.cells,
+            position.foundations,
+            0 if limits.states is None else max(1, limits.states),
+            0.0 if limits.seconds is None else max(1e-9, limits.seconds),
+            0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20,
+        )
+    except ValueError as e:
+        return Unknown(0, time.perf_counter() - t0, str(e))
+    seconds = time.perf_counter() - t0
+    if status == SOLVED:
+        return Solved(tuple(map(_MOVES.__getitem__, codes)), states, seconds)
+    if status == LOST:
+        return Lost(states, seconds)
+    return Unknown(states, seconds, _core.STATUS[status])

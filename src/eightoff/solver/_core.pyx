@@ -1,5 +1,229 @@
-# cython: language_level=3
-"""Compiled solver core (placeholder until the search lands)."""
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Compiled solver core: a thin Cython layer over core.h (rules, moves, canonical keys)
+and search.h (the search).
+
+Positions cross the boundary as plain data: ``rules`` is the tuple made by
+``eightoff.solver._rules_tuple``; ``columns`` a sequence of sequences of card codes
+(bottom first), ``cells`` a sequence of card codes with 0 (or None) for an empty
+cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
+0..9 a column, 16+i a cell, 32+f a foundation, 48 home.
+"""
+
+from libc.stdint cimport uint8_t
+from libc.string cimport memset
+
+cdef extern from "core.h":
+    enum:
+        EO_MAXCOLS
+        EO_MAXCELLS
+        EO_MAXFOUND
+        EO_COLCAP
+        EO_MAXMOVES
+        EO_MAXKEY
+        EO_HOME
+        EO_CELL
+        EO_FOUND
+
+    ctypedef struct eo_rules:
+        int ncols, ncells, nfound
+        int alt, kings_only, supermove, retrieval, strict
+        int total
+        int safe_mode
+
+    ctypedef struct eo_state:
+        uint8_t len[EO_MAXCOLS]
+        uint8_t cell[EO_MAXCELLS]
+        uint8_t found[EO_MAXFOUND]
+        int home, free_cells, free_cols
+        uint8_t col[EO_MAXCOLS][EO_COLCAP]
+
+    ctypedef struct eo_move:
+        uint8_t src, dst, n, f
+
+    void eo_apply(const eo_rules *r, eo_state *s, eo_move *m) nogil
+    void eo_recount(const eo_rules *r, eo_state *s) nogil
+    int eo_legal_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
+    int eo_key(const eo_rules *r, const eo_state *s, uint8_t *out) nogil
+    int eo_safe(const eo_rules *r, const eo_state *s, int card) nogil
+    int eo_engine_safe(const eo_rules *r, const eo_state *s, int card) nogil
+
+cdef extern from "search.h":
+    enum:
+        EO_NWEIGHTS
+
+    ctypedef struct eo_ctx:
+        eo_rules R
+        eo_state S
+        long max_states
+        double deadline
+        size_t max_mem
+        int status
+        eo_move *path
+        int plen
+        int w[EO_NWEIGHTS]
+
+    ctypedef struct eo_table:
+        size_t count
+
+    int eo_ctx_init(eo_ctx *x) nogil
+    void eo_ctx_free(eo_ctx *x) nogil
+    void eo_solve(eo_ctx *x, int shorten) nogil
+    double eo_now() nogil
+    int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
+    size_t eo_ctx_states "eo_ctx_states"(eo_ctx *x) nogil
+
+cdef extern from *:
+    """
+    static inline size_t eo_ctx_states(eo_ctx *x) { return x->T.count; }
+    """
+
+MAX_COLUMNS = EO_MAXCOLS
+MAX_CELLS = EO_MAXCELLS
+MAX_FOUNDATIONS = EO_MAXFOUND
+HOME = EO_HOME
+CELL = EO_CELL
+FOUNDATION = EO_FOUND
+
+DEFAULT_WEIGHTS = (100, 8, 20, 6, 3, 0, 0, 0)
+
+STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
+          5: "memory limit reached"}
+
 
 def core_version() -> str:
-    return "0"
+    return "1"
+
+
+cdef int load_rules(eo_rules *r, tuple rules) except -1:
+    (r.ncols, r.ncells, r.nfound, r.alt, r.kings_only, r.supermove, r.retrieval, r.strict,
+     r.total) = rules
+    if not (0 < r.ncols <= EO_MAXCOLS and 0 <= r.ncells <= EO_MAXCELLS
+            and r.nfound in (4, 8)):
+        raise ValueError("the compiled solver handles up to 10 columns, 8 cells, 2 packs")
+    r.safe_mode = 0 if r.retrieval else 1
+    return 0
+
+
+cdef int load_state(const eo_rules *r, eo_state *s, object columns, object cells,
+                    object foundations) except -1:
+    cdef int c, i, n
+    memset(s, 0, sizeof(eo_state))
+    if len(columns) != r.ncols or len(cells) != r.ncells or len(foundations) != r.nfound:
+        raise ValueError("the position does not match its rules")
+    for c in range(r.ncols):
+        col = columns[c]
+        n = len(col)
+        if n > EO_COLCAP - 14:
+            raise ValueError("a column is too long for the compiled solver")
+        s.len[c] = n
+        for i in range(n):
+            s.col[c][i] = col[i]
+    for i in range(r.ncells):
+        v = cells[i]
+        s.cell[i] = 0 if v is None else v
+    for i in range(r.nfound):
+        s.found[i] = foundations[i]
+    eo_recount(r, s)
+    return 0
+
+
+cdef tuple dump_state(const eo_rules *r, const eo_state *s):
+    cdef int c, i
+    columns = tuple(tuple(s.col[c][i] for i in range(s.len[c])) for c in range(r.ncols))
+    cells = tuple(s.cell[i] for i in range(r.ncells))
+    foundations = tuple(s.found[i] for i in range(r.nfound))
+    return columns, cells, foundations
+
+
+def legal_moves(tuple rules, columns, cells, foundations) -> list:
+    """Every legal move, as the Python engine lists them (same set)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef eo_move out[2048]
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef int k = eo_legal_moves(&r, &s, out)
+    return [(out[i].src, out[i].dst, out[i].n) for i in range(k)]
+
+
+def search_moves(tuple rules, columns, cells, foundations) -> list:
+    """The moves the search tries from a position (a subset of the legal moves)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef eo_move out[EO_MAXMOVES]
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef int k = eo_search_moves(&r, &s, out)
+    return [(out[i].src, out[i].dst, out[i].n) for i in range(k)]
+
+
+def apply_move(tuple rules, columns, cells, foundations, int src, int dst, int n) -> tuple:
+    """The position after a legal move, as (columns, cells, foundations)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef eo_move m
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    m.src = src
+    m.dst = dst
+    m.n = n
+    m.f = 0
+    eo_apply(&r, &s, &m)
+    return dump_state(&r, &s)
+
+
+def safe_cards(tuple rules, columns, cells, foundations) -> list:
+    """For each exposed card: (card, engine's safe rule, the search's safe rule)."""
+    cdef eo_rules r
+    cdef eo_state s
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    out = []
+    cdef int c, i, card
+    for c in range(r.ncols):
+        if s.len[c]:
+            card = s.col[c][s.len[c] - 1]
+            out.append((card, bool(eo_engine_safe(&r, &s, card)), bool(eo_safe(&r, &s, card))))
+    for i in range(r.ncells):
+        card = s.cell[i]
+        if card:
+            out.append((card, bool(eo_engine_safe(&r, &s, card)), bool(eo_safe(&r, &s, card))))
+    return out
+
+
+def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
+    """The bytes the transposition table stores for a position."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef uint8_t key[EO_MAXKEY]
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef int n = eo_key(&r, &s, key)
+    return bytes(key[:n])
+
+
+def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,
+          long max_memory=0, bint shorten=True, tuple weights=DEFAULT_WEIGHTS) -> tuple:
+    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit
+    and moves a list of ``src << 16 | dst << 8 | count`` codes."""
+    cdef eo_ctx x
+    cdef int i
+    load_rules(&x.R, rules)
+    load_state(&x.R, &x.S, columns, cells, foundations)
+    for i in range(EO_NWEIGHTS):
+        x.w[i] = weights[i] if i < len(weights) else 0
+    x.max_states = max_states
+    x.max_mem = max_memory
+    if eo_ctx_init(&x) != 0:
+        eo_ctx_free(&x)
+        raise MemoryError("the solver could not allocate its tables")
+    x.deadline = eo_now() + seconds if seconds > 0 else 0.0
+    with nogil:
+        eo_solve(&x, shorten)
+    status = x.status
+    states = eo_ctx_states(&x)
+    cdef list moves = []
+    if status == 1:
+        moves = [x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n for i in range(x.plen)]
+    eo_ctx_free(&x)
+    return status, states, moves

@@ -1,0 +1,50 @@
+"""Type stub of the compiled core (see _core.pyx)."""
+
+from collections.abc import Sequence
+
+_Columns = Sequence[Sequence[int]]
+_Cells = Sequence[int | None]
+_Move = tuple[int, int, int]
+
+MAX_COLUMNS: int
+MAX_CELLS: int
+MAX_FOUNDATIONS: int
+HOME: int
+CELL: int
+FOUNDATION: int
+DEFAULT_WEIGHTS: tuple[int, ...]
+STATUS: dict[int, str]
+
+def core_version() -> str: ...
+def legal_moves(
+    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+) -> list[_Move]: ...
+def search_moves(
+    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+) -> list[_Move]: ...
+def apply_move(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    src: int,
+    dst: int,
+    n: int,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]: ...
+def safe_cards(
+    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+) -> list[tuple[int, bool, bool]]: ...
+def canonical_key(
+    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+) -> bytes: ...
+def solve(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    max_states: int = 0,
+    seconds: float = 0.0,
+    max_memory: int = 0,
+    shorten: bool = True,
+    weights: tuple[int, ...] = ...,
+) -> tuple[int, int, list[int]]: ...

@@ -1,0 +1,519 @@
+/* The solver's compiled core: rules, moves, canonical states, search.
+ *
+ * A second implementation of the rules of eightoff.position, held to it move for
+ * move by tests/unit/test_core_differential.py.  Everything is plain C99, included
+ * by _core.pyx; nothing here touches Python.
+ *
+ * Cards are bytes: rank << 2 | suit (rank 1..13, suit 0..3), 0 = no card.
+ * Places in a move: 0..9 a column, 16+i a cell, 32+f a foundation (as a source,
+ * foundation retrieval), 48 = home (the foundation that takes the card; apply
+ * records which one in move.f so that undo can put it back).
+ */
+#ifndef EIGHTOFF_CORE_H
+#define EIGHTOFF_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EO_MAXCOLS 10
+#define EO_MAXCELLS 8
+#define EO_MAXFOUND 8
+#define EO_COLCAP 128
+#define EO_CELL 16
+#define EO_FOUND 32
+#define EO_HOME 48
+#define EO_KING 13
+#define EO_MAXKEY (EO_MAXFOUND + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8)
+#define EO_MAXMOVES 512
+
+typedef struct {
+    int ncols, ncells, nfound;
+    int alt;        /* build in alternate colours (else in suit) */
+    int kings_only; /* an empty column takes only a King (or a King-led run) */
+    int supermove;  /* group limit (E+1)*2^C, else E+1 */
+    int retrieval;  /* foundation cards may come back */
+    int strict;     /* single-card moves only */
+    int total;      /* cards in the game */
+    int safe_mode;  /* search's auto-moves: 0 Aces only, 1 the safe rule */
+} eo_rules;
+
+typedef struct {
+    uint8_t len[EO_MAXCOLS];
+    uint8_t cell[EO_MAXCELLS];
+    uint8_t found[EO_MAXFOUND];
+    int home, free_cells, free_cols;
+    uint8_t col[EO_MAXCOLS][EO_COLCAP];
+} eo_state;
+
+typedef struct {
+    uint8_t src, dst, n, f; /* f: the foundation a home move went to (set by apply) */
+} eo_move;
+
+/* ----- rule primitives --------------------------------------------------------- */
+static inline int eo_rank(int card) { return card >> 2; }
+
+static inline int eo_stacks(const eo_rules *r, int card, int onto) {
+    if ((card >> 2) + 1 != (onto >> 2)) return 0;
+    if (r->alt) return ((card ^ onto) & 2) != 0;
+    return (card & 3) == (onto & 3);
+}
+
+static inline int eo_run(const eo_rules *r, const eo_state *s, int c) {
+    int L = s->len[c];
+    if (!L) return 0;
+    const uint8_t *col = s->col[c];
+    int n = 1;
+    while (n < L && eo_stacks(r, col[L - n], col[L - n - 1])) n++;
+    return n;
+}
+
+static inline int eo_foundation_for(const eo_rules *r, const eo_state *s, int card) {
+    int rank = card >> 2;
+    for (int f = card & 3; f < r->nfound; f += 4)
+        if (s->found[f] == rank - 1) return f;
+    return -1;
+}
+
+static inline int eo_limit(const eo_rules *r, const eo_state *s, int to_empty) {
+    if (r->strict) return 1;
+    int e = s->free_cells;
+    if (!r->supermove) return e + 1;
+    int c = s->free_cols - (to_empty ? 1 : 0);
+    if (c < 0) c = 0;
+    if (c > 20) c = 20;
+    return (e + 1) << c;
+}
+
+/* May this exposed card go home now without any risk (the search's auto-moves)?
+ * Mirrors Position.is_safe_home for one pack, and is more conservative where that
+ * rule has no proof: two packs built in suit (both copies of the card one rank
+ * lower must be home), and foundation retrieval (Aces only). */
+static inline int eo_safe(const eo_rules *r, const eo_state *s, int card) {
+    if (eo_foundation_for(r, s, card) < 0) return 0;
+    int rank = card >> 2;
+    if (rank == 1) return 1;
+    if (r->safe_mode == 0) return 0;
+    if (!r->alt) {
+        if (r->nfound == 4) return 1;
+        if (rank <= 2) return 1;
+        for (int f = card & 3; f < r->nfound; f += 4)
+            if (s->found[f] < rank - 1) return 0;
+        return 1;
+    }
+    if (rank <= 2) return 1;
+    int opposite = (card & 2) ? 0 : 2;
+    for (int f = 0; f < r->nfound; f++)
+        if (((f & 3) & 2) == opposite && s->found[f] < rank - 1) return 0;
+    return 1;
+}
+
+/* The same rule as Position.is_safe_home (for the differential test). */
+static inline int eo_engine_safe(const eo_rules *r, const eo_state *s, int card) {
+    if (eo_foundation_for(r, s, card) < 0) return 0;
+    if (!r->alt) return 1;
+    int rank = card >> 2;
+    if (rank <= 2) return 1;
+    int opposite = (card & 2) ? 0 : 2;
+    for (int f = 0; f < r->nfound; f++)
+        if (((f & 3) & 2) == opposite && s->found[f] < rank - 1) return 0;
+    return 1;
+}
+
+/* ----- applying and undoing moves ----------------------------------------------- */
+static inline void eo_apply(const eo_rules *r, eo_state *s, eo_move *m) {
+    int src = m->src, dst = m->dst, n = m->n;
+    const uint8_t *moved;
+    uint8_t single;
+    if (src < EO_CELL) {
+        int L = s->len[src];
+        if (dst < EO_CELL) {
+            /* column to column: copy directly */
+            int T = s->len[dst];
+            if (T == 0) s->free_cols--;
+            memcpy(&s->col[dst][T], &s->col[src][L - n], (size_t)n);
+            s->len[dst] = (uint8_t)(T + n);
+            s->len[src] = (uint8_t)(L - n);
+            if (L == n) s->free_cols++;
+            return;
+        }
+        single = s->col[src][L - 1];
+        s->len[src] = (uint8_t)(L - 1);
+        if (L == 1) s->free_cols++;
+        moved = &single;
+    } else if (src < EO_FOUND) {
+        single = s->cell[src - EO_CELL];
+        s->cell[src - EO_CELL] = 0;
+        s->free_cells++;
+        moved = &single;
+    } else {
+        int f = src - EO_FOUND;
+        single = (uint8_t)(s->found[f] << 2 | (f & 3));
+        s->found[f]--;
+        s->home--;
+        moved = &single;
+    }
+    if (dst < EO_CELL) {
+        int T = s->len[dst];
+        if (T == 0) s->free_cols--;
+        s->col[dst][T] = *moved;
+        s->len[dst] = (uint8_t)(T + 1);
+    } else if (dst < EO_FOUND) {
+        s->cell[dst - EO_CELL] = *moved;
+        s->free_cells--;
+    } else {
+        int f = (dst == EO_HOME) ? eo_foundation_for(r, s, *moved) : dst - EO_FOUND;
+        m->f = (uint8_t)f;
+        s->found[f] = (uint8_t)(*moved >> 2);
+        s->home++;
+    }
+}
+
+static inline void eo_undo(eo_state *s, const eo_move *m) {
+    int src = m->src, dst = m->dst, n = m->n;
+    uint8_t card;
+    if (dst < EO_CELL) {
+        int T = s->len[dst];
+        if (src < EO_CELL) {
+            int L = s->len[src];
+            if (L == 0) s->free_cols--;
+            memcpy(&s->col[src][L], &s->col[dst][T - n], (size_t)n);
+            s->len[src] = (uint8_t)(L + n);
+            s->len[dst] = (uint8_t)(T - n);
+            if (T == n) s->free_cols++;
+            return;
+        }
+        card = s->col[dst][T - 1];
+        s->len[dst] = (uint8_t)(T - 1);
+        if (T == 1) s->free_cols++;
+    } else if (dst < EO_FOUND) {
+        card = s->cell[dst - EO_CELL];
+        s->cell[dst - EO_CELL] = 0;
+        s->free_cells++;
+    } else {
+        int f = m->f;
+        card = (uint8_t)(s->found[f] << 2 | (f & 3));
+        s->found[f]--;
+        s->home--;
+    }
+    if (src < EO_CELL) {
+        int L = s->len[src];
+        if (L == 0) s->free_cols--;
+        s->col[src][L] = card;
+        s->len[src] = (uint8_t)(L + 1);
+    } else if (src < EO_FOUND) {
+        s->cell[src - EO_CELL] = card;
+        s->free_cells--;
+    } else {
+        int f = src - EO_FOUND;
+        s->found[f]++;
+        s->home++;
+    }
+}
+
+static inline void eo_recount(const eo_rules *r, eo_state *s) {
+    s->home = 0;
+    for (int f = 0; f < r->nfound; f++) s->home += s->found[f];
+    s->free_cells = 0;
+    for (int i = 0; i < r->ncells; i++) s->free_cells += (s->cell[i] == 0);
+    s->free_cols = 0;
+    for (int c = 0; c < r->ncols; c++) s->free_cols += (s->len[c] == 0);
+}
+
+static inline eo_move eo_mv(int src, int dst, int n) {
+    eo_move m;
+    m.src = (uint8_t)src;
+    m.dst = (uint8_t)dst;
+    m.n = (uint8_t)n;
+    m.f = 0;
+    return m;
+}
+
+/* ----- every legal move, as Position.legal_moves lists them ---------------------- */
+static int eo_legal_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
+    int k = 0;
+    int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
+    for (int c = 0; c < r->ncols; c++) {
+        int L = s->len[c];
+        if (!L) continue;
+        const uint8_t *col = s->col[c];
+        if (eo_foundation_for(r, s, col[L - 1]) >= 0) out[k++] = eo_mv(c, EO_HOME, 1);
+        for (int i = 0; i < r->ncells; i++)
+            if (!s->cell[i]) out[k++] = eo_mv(c, EO_CELL + i, 1);
+        int run = eo_run(r, s, c);
+        for (int t = 0; t < r->ncols; t++) {
+            if (t == c) continue;
+            if (s->len[t]) {
+                int onto = s->col[t][s->len[t] - 1];
+                int top = run < lim_full ? run : lim_full;
+                for (int n = 1; n <= top; n++)
+                    if (eo_stacks(r, col[L - n], onto)) {
+                        out[k++] = eo_mv(c, t, n);
+                        break;
+                    }
+            } else {
+                int top = run < lim_empty ? run : lim_empty;
+                for (int n = 1; n <= top; n++) {
+                    if (r->kings_only && eo_rank(col[L - n]) != EO_KING) continue;
+                    out[k++] = eo_mv(c, t, n);
+                }
+            }
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        int nsrc = pass == 0 ? r->ncells : (r->retrieval ? r->nfound : 0);
+        for (int i = 0; i < nsrc; i++) {
+            int card, src;
+            if (pass == 0) {
+                card = s->cell[i];
+                src = EO_CELL + i;
+                if (!card) continue;
+                if (eo_foundation_for(r, s, card) >= 0) out[k++] = eo_mv(src, EO_HOME, 1);
+            } else {
+                if (!s->found[i]) continue;
+                card = s->found[i] << 2 | (i & 3);
+                src = EO_FOUND + i;
+            }
+            for (int j = 0; j < r->ncells; j++)
+                if (!s->cell[j]) out[k++] = eo_mv(src, EO_CELL + j, 1);
+            for (int t = 0; t < r->ncols; t++) {
+                if (s->len[t]) {
+                    if (eo_stacks(r, card, s->col[t][s->len[t] - 1])) out[k++] = eo_mv(src, t, 1);
+                } else if (!r->kings_only || eo_rank(card) == EO_KING) {
+                    out[k++] = eo_mv(src, t, 1);
+                }
+            }
+        }
+    }
+    return k;
+}
+
+/* ----- canonical key: foundations, sorted cells, sorted columns ------------------ */
+static inline int eo_colcmp(const eo_state *s, int a, int b) {
+    int la = s->len[a], lb = s->len[b];
+    int m = la < lb ? la : lb;
+    if (m) {
+        int d = (int)s->col[a][0] - (int)s->col[b][0];
+        if (d) return d;
+        d = memcmp(s->col[a], s->col[b], (size_t)m);
+        if (d) return d;
+    }
+    return la - lb;
+}
+
+/* The order of columns and cells in the canonical key (perm[k] = real index). */
+static inline void eo_canon_order(const eo_rules *r, const eo_state *s, int *colperm,
+                                  int *cellperm) {
+    for (int i = 0; i < r->ncols; i++) {
+        int j = i;
+        while (j > 0 && eo_colcmp(s, colperm[j - 1], i) > 0) {
+            colperm[j] = colperm[j - 1];
+            j--;
+        }
+        colperm[j] = i;
+    }
+    if (cellperm) {
+        for (int i = 0; i < r->ncells; i++) {
+            int j = i;
+            while (j > 0 && s->cell[cellperm[j - 1]] > s->cell[i]) {
+                cellperm[j] = cellperm[j - 1];
+                j--;
+            }
+            cellperm[j] = i;
+        }
+    }
+}
+
+static inline int eo_key(const eo_rules *r, const eo_state *s, uint8_t *out) {
+    uint8_t *p = out;
+    if (r->nfound == 4) {
+        memcpy(p, s->found, 4);
+        p += 4;
+    } else {
+        /* two packs: the two foundations of a suit are interchangeable */
+        for (int f = 0; f < 4; f++) {
+            int a = s->found[f], b = s->found[f + 4];
+            *p++ = (uint8_t)(a < b ? a : b);
+            *p++ = (uint8_t)(a < b ? b : a);
+        }
+    }
+    uint8_t cells[EO_MAXCELLS];
+    int nc = r->ncells;
+    for (int i = 0; i < nc; i++) {
+        uint8_t v = s->cell[i];
+        int j = i;
+        while (j > 0 && cells[j - 1] > v) {
+            cells[j] = cells[j - 1];
+            j--;
+        }
+        cells[j] = v;
+    }
+    memcpy(p, cells, (size_t)nc);
+    p += nc;
+    int perm[EO_MAXCOLS];
+    eo_canon_order(r, s, perm, NULL);
+    for (int k = 0; k < r->ncols; k++) {
+        int c = perm[k], L = s->len[c];
+        *p++ = (uint8_t)L;
+        memcpy(p, s->col[c], (size_t)L);
+        p += L;
+    }
+    return (int)(p - out);
+}
+
+static inline uint64_t eo_hash(const uint8_t *p, int n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    if (n) {
+        uint64_t w = 0;
+        memcpy(&w, p, (size_t)n);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    }
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+/* ----- the table of seen states: full keys compared on every hit ------------------ */
+typedef struct {
+    uint64_t *slots; /* (hash >> 32) << 32 | (id + 1); 0 = empty */
+    size_t mask, count;
+    uint8_t *arena; /* records: key length byte, key bytes */
+    size_t arena_len, arena_cap;
+    uint64_t *offs; /* record offset of state id */
+    size_t offs_cap;
+    int failed; /* out of memory */
+} eo_table;
+
+static int eo_table_init(eo_table *t, size_t slots) {
+    memset(t, 0, sizeof(*t));
+    size_t n = 1024;
+    while (n < slots) n <<= 1;
+    t->slots = (uint64_t *)calloc(n, sizeof(uint64_t));
+    t->mask = n - 1;
+    t->arena_cap = 1 << 16;
+    t->arena = (uint8_t *)malloc(t->arena_cap);
+    t->offs_cap = 1024;
+    t->offs = (uint64_t *)malloc(t->offs_cap * sizeof(uint64_t));
+    if (!t->slots || !t->arena || !t->offs) {
+        t->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static void eo_table_free(eo_table *t) {
+    free(t->slots);
+    free(t->arena);
+    free(t->offs);
+    memset(t, 0, sizeof(*t));
+}
+
+static inline size_t eo_table_bytes(const eo_table *t) {
+    return (t->mask + 1) * sizeof(uint64_t) + t->arena_cap + t->offs_cap * sizeof(uint64_t);
+}
+
+static int eo_table_grow(eo_table *t) {
+    size_t n = (t->mask + 1) * 2;
+    uint64_t *slots = (uint64_t *)calloc(n, sizeof(uint64_t));
+    if (!slots) return -1;
+    size_t mask = n - 1;
+    for (size_t i = 0; i <= t->mask; i++) {
+        uint64_t v = t->slots[i];
+        if (!v) continue;
+        size_t id = (size_t)(v & 0xffffffffULL) - 1;
+        const uint8_t *rec = t->arena + t->offs[id];
+        uint64_t h = eo_hash(rec + 1, rec[0]);
+        size_t j = (size_t)h & mask;
+        while (slots[j]) j = (j + 1) & mask;
+        slots[j] = v;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->mask = mask;
+    return 0;
+}
+
+/* Insert a key; return its new id, or -(existing id) - 2 if it was there, or -1 if out
+ * of memory. */
+static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
+    uint64_t h = eo_hash(key, len);
+    uint64_t tag = h & 0xffffffff00000000ULL;
+    size_t i = (size_t)h & t->mask;
+    for (;;) {
+        uint64_t v = t->slots[i];
+        if (!v) break;
+        if ((v & 0xffffffff00000000ULL) == tag) {
+            size_t id = (size_t)(v & 0xffffffffULL) - 1;
+            const uint8_t *rec = t->arena + t->offs[id];
+            if (rec[0] == len && memcmp(rec + 1, key, (size_t)len) == 0) return -(long)id - 2;
+        }
+        i = (i + 1) & t->mask;
+    }
+    size_t id = t->count;
+    if (id >= 0xfffffff0ULL) {
+        t->failed = 1;
+        return -1;
+    }
+    if (t->arena_len + (size_t)len + 1 > t->arena_cap) {
+        size_t cap = t->arena_cap * 2;
+        uint8_t *a = (uint8_t *)realloc(t->arena, cap);
+        if (!a) {
+            t->failed = 1;
+            return -1;
+        }
+        t->arena = a;
+        t->arena_cap = cap;
+    }
+    if (id >= t->offs_cap) {
+        size_t cap = t->offs_cap * 2;
+        uint64_t *o = (uint64_t *)realloc(t->offs, cap * sizeof(uint64_t));
+        if (!o) {
+            t->failed = 1;
+            return -1;
+        }
+        t->offs = o;
+        t->offs_cap = cap;
+    }
+    uint8_t *rec = t->arena + t->arena_len;
+    rec[0] = (uint8_t)len;
+    memcpy(rec + 1, key, (size_t)len);
+    t->offs[id] = t->arena_len;
+    t->arena_len += (size_t)len + 1;
+    t->slots[i] = tag | (uint64_t)(id + 1);
+    t->count++;
+    if (t->count * 2 > t->mask + 1) {
+        if (eo_table_grow(t) != 0) {
+            t->failed = 1;
+            return -1;
+        }
+    }
+    return (long)id;
+}
+
+static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len) {
+    uint64_t h = eo_hash(key, len);
+    uint64_t tag = h & 0xffffffff00000000ULL;
+    size_t i = (size_t)h & t->mask;
+    for (;;) {
+        uint64_t v = t->slots[i];
+        if (!v) return -1;
+        if ((v & 0xffffffff00000000ULL) == tag) {
+            size_t id = (size_t)(v & 0xffffffffULL) - 1;
+            const uint8_t *rec = t->arena + t->offs[id];
+            if (rec[0] == len && memcmp(rec + 1, key, (size_t)len) == 0) return (long)id;
+        }
+        i = (i + 1) & t->mask;
+    }
+}
+
+#endif

@@ -1,0 +1,145 @@
+"""The compiled core against the Python engine, move for move.
+
+The core is the only permitted second copy of the rules, so it is held to
+``eightoff.position`` on thousands of positions of every variant and option,
+reached by random legal play from random deals: the same legal moves, the same
+position after each of them, the same safe rule, and a canonical key that
+identifies exactly the positions the engine's ``key()`` identifies.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Iterator
+
+import pytest
+
+from eightoff.deals import deal
+from eightoff.position import Kind, Move, Position
+from eightoff.rules import PRESETS, Rules
+from eightoff.solver import _core, code_of, move_of, rules_tuple
+
+POSITIONS_PER_CONFIG = 300
+STEPS_PER_WALK = 80
+
+
+def configs() -> list[Rules]:
+    out = []
+    for rules in PRESETS.values():
+        out.append(rules)
+        out.append(rules.with_options(foundation_retrieval=True))
+        out.append(rules.with_options(strict_single=True))
+    return out
+
+
+def core_args(pos: Position) -> tuple[object, ...]:
+    return (rules_tuple(pos.rules), pos.columns, pos.cells, pos.foundations)
+
+
+def random_positions(rules: Rules, seed: int) -> Iterator[Position]:
+    """POSITIONS_PER_CONFIG positions met in random legal play from random deals (home
+    moves favoured, so that foundations fill and retrieval has something to take back;
+    a new deal when play is stuck or has gone on for STEPS_PER_WALK moves)."""
+    rng = random.Random(seed)
+    produced = 0
+    while produced < POSITIONS_PER_CONFIG:
+        pos = deal(rules, rng.randint(1, 32000))
+        for _ in range(STEPS_PER_WALK):
+            yield pos
+            produced += 1
+            moves = pos.legal_moves()
+            if not moves or produced == POSITIONS_PER_CONFIG:
+                break
+            home = [m for m in moves if m.target.kind is Kind.FOUNDATION]
+            move = rng.choice(home) if home and rng.random() < 0.5 else rng.choice(moves)
+            pos = pos.apply_unchecked(move)
+
+
+def config_id(rules: Rules) -> str:
+    opts = "+retrieval" if rules.foundation_retrieval else ""
+    opts += "+strict" if rules.strict_single else ""
+    return rules.id + opts
+
+
+@pytest.mark.parametrize("rules", configs(), ids=config_id)
+def test_core_moves_and_results_match_the_engine(rules: Rules) -> None:
+    """Same legal moves (as a multiset) and the same position after each one."""
+    positions = 0
+    for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode())):
+        args = core_args(pos)
+        engine = sorted(code_of(m) for m in pos.legal_moves())
+        core = sorted(src << 16 | dst << 8 | n for src, dst, n in _core.legal_moves(*args))
+        assert core == engine, f"legal moves differ in\n{pos}"
+        for code in core:
+            move = move_of(code)
+            after = pos.apply_unchecked(move)
+            src, dst, n = code >> 16, (code >> 8) & 255, code & 255
+            columns, cells, foundations = _core.apply_move(*args, src, dst, n)
+            assert columns == after.columns, f"{move} from\n{pos}"
+            assert cells == tuple(0 if c is None else c for c in after.cells), f"{move}"
+            assert foundations == after.foundations, f"{move}"
+        positions += 1
+    assert positions == POSITIONS_PER_CONFIG
+
+
+@pytest.mark.parametrize("rules", configs(), ids=config_id)
+def test_core_safe_rule_matches_the_engine(rules: Rules) -> None:
+    """The core's copy of is_safe_home agrees with the engine; the rule the search
+    uses for its automatic home moves never allows a card the engine calls unsafe."""
+    for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode()) + 7):
+        for card, engine_rule, search_rule in _core.safe_cards(*core_args(pos)):
+            assert engine_rule == pos.is_safe_home(card), f"{card} in\n{pos}"
+            assert not search_rule or engine_rule
+
+
+@pytest.mark.parametrize("rules", configs(), ids=config_id)
+def test_search_moves_reach_every_legal_result(rules: Rules) -> None:
+    """The search tries fewer moves than are legal, but every legal move leads to a
+    position the search also reaches (up to the order of cells and columns), or to
+    the same position: so leaving the others out cannot hide a win."""
+    for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode()) + 11):
+        args = core_args(pos)
+        search = _core.search_moves(*args)
+        legal = set(_core.legal_moves(*args))
+        assert set(search) <= legal
+        reached = {_core.canonical_key(args[0], *_core.apply_move(*args, *m)) for m in search}
+        reached.add(_core.canonical_key(*args))
+        for m in legal:
+            assert _core.canonical_key(args[0], *_core.apply_move(*args, *m)) in reached, (
+                f"{move_of(m[0] << 16 | m[1] << 8 | m[2])} in\n{pos}"
+            )
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_canonical_key_identifies_exactly_what_the_engine_does(variant: str) -> None:
+    """Equal core keys for positions the engine's key() calls equal, different keys
+    otherwise (two packs: the two foundations of a suit are interchangeable too)."""
+    rules = PRESETS[variant]
+    rng = random.Random(3)
+    seen: dict[bytes, tuple[object, ...]] = {}
+    seen_engine: dict[tuple[object, ...], bytes] = {}
+    for pos in random_positions(rules, seed=5):
+        key = _core.canonical_key(*core_args(pos))
+        engine_key = pos.key()
+        if rules.decks == 2:
+            engine_key = (
+                engine_key[0],
+                engine_key[1],
+                tuple(tuple(sorted(pos.foundations[f::4])) for f in range(4)),
+            )
+        assert seen.setdefault(key, engine_key) == engine_key
+        assert seen_engine.setdefault(engine_key, key) == key
+        # the same game with its columns and cells shuffled has the same key
+        columns, cells = list(pos.columns), list(pos.cells)
+        rng.shuffle(columns)
+        rng.shuffle(cells)
+        shuffled = Position(rules, tuple(columns), tuple(cells), pos.foundations)
+        assert _core.canonical_key(*core_args(shuffled)) == key
+    assert len(seen) > 50
+
+
+def test_move_codes_round_trip() -> None:
+    pos = deal("freecell", 1).apply(Move.parse("1a"))
+    for m in pos.legal_moves():
+        assert move_of(code_of(m)) == m

@@ -1,0 +1,165 @@
+"""The solver's verdicts: solutions replayed through the engine, known losses, limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from eightoff.deals import deal
+from eightoff.position import HOME, Kind, Move, Place, Position
+from eightoff.rules import PRESETS
+from eightoff.solver import Limits, Lost, Solved, Unknown, solve
+from tests.sketch import make
+
+# Found unwinnable by Freecell Solver 5 (`fc-solve --game eight_off`), and FreeCell
+# #11982, the well-known unwinnable Microsoft deal.
+LOST_EIGHTOFF = (465, 644)
+LOST_FREECELL = 11982
+
+
+def replay(start: Position, moves: tuple[Move, ...]) -> Position:
+    """Every move through the engine's checked apply; returns the final position."""
+    pos = start
+    for i, move in enumerate(moves):
+        pos = pos.apply(move)  # raises IllegalMoveError if the solver cheated
+        assert move.count == 1 or move.target.kind is Kind.COLUMN, f"move {i}: {move}"
+    return pos
+
+
+def assert_solution(start: Position, result: Solved | Lost | Unknown) -> None:
+    assert isinstance(result, Solved), result
+    assert result.verdict == "solved"
+    assert replay(start, result.moves).is_won()
+    # each card sent home is its own move: at least one move per card not yet home
+    home_moves = sum(1 for m in result.moves if m.target.kind is Kind.FOUNDATION)
+    retrievals = sum(1 for m in result.moves if m.source.kind is Kind.FOUNDATION)
+    assert home_moves - retrievals == start.rules.cards - start.cards_home
+
+
+@pytest.mark.parametrize("number", range(1, 41))
+def test_eightoff_solutions_replay(number: int) -> None:
+    start = deal("eightoff", number)
+    result = solve(start)
+    if number in LOST_EIGHTOFF:
+        assert isinstance(result, Lost)
+    else:
+        assert_solution(start, result)
+        assert result.states > 0 and result.seconds >= 0
+
+
+@pytest.mark.parametrize(
+    "variant", sorted(v for v in PRESETS if v not in ("eightoff", "double-freecell"))
+)
+def test_other_variants_solutions_replay(variant: str) -> None:
+    """A handful of deals per variant: each solved one replays to a win; the search
+    proves some Baker's Game and Seahaven deals lost, never FreeCell ones (all of
+    1–1000 are winnable)."""
+    solved = 0
+    for number in range(1, 13):
+        start = deal(variant, number)
+        result = solve(start, Limits(seconds=30))
+        assert not isinstance(result, Unknown), (variant, number, result)
+        if isinstance(result, Solved):
+            assert_solution(start, result)
+            solved += 1
+        else:
+            assert variant in ("bakers-game", "seahaven-towers")
+    assert solved >= 6
+
+
+def test_double_freecell_gives_a_correct_verdict_or_unknown() -> None:
+    for number in (1, 2, 3):
+        start = deal("double-freecell", number)
+        result = solve(start, Limits(seconds=5, states=300_000))
+        if isinstance(result, Solved):
+            assert_solution(start, result)
+        assert not isinstance(result, Lost)  # 104 cards and 6 cells: lost would be news
+
+
+@pytest.mark.parametrize("number", LOST_EIGHTOFF)
+def test_known_lost_eightoff_deals_are_proven_lost(number: int) -> None:
+    result = solve(deal("eightoff", number))
+    assert isinstance(result, Lost)
+    assert result.verdict == "lost" and result.moves == ()
+    assert result.states > 1
+
+
+def test_freecell_11982_is_proven_lost() -> None:
+    result = solve(deal("freecell", LOST_FREECELL))
+    assert isinstance(result, Lost), result
+
+
+def test_a_dead_end_is_lost_after_few_states() -> None:
+    """Cells full of Kings and Queens, Aces at the bottom of columns built upwards:
+    a few moves of tens onto jacks are all there is."""
+    start = make("eightoff", ["*"] * 8, cells=["*"] * 8)
+    assert start.legal_moves()
+    result = solve(start)
+    assert isinstance(result, Lost)
+    assert result.states < 100
+
+
+def test_won_position_needs_no_moves() -> None:
+    start = make("eightoff", [""] * 8, cells=[None] * 8, home={s: 13 for s in "CSHD"})
+    assert start.is_won()
+    result = solve(start)
+    assert isinstance(result, Solved) and result.moves == ()
+
+
+def test_last_card_home_is_an_explicit_move() -> None:
+    home = {"C": 13, "S": 12, "H": 13, "D": 13}
+    start = make("eightoff", ["KS"] + [""] * 7, cells=[None] * 8, home=home)
+    result = solve(start)
+    assert isinstance(result, Solved)
+    assert result.moves == (Move(Place.column(0), HOME),)
+
+
+@pytest.mark.parametrize("variant", ["eightoff", "freecell", "seahaven-towers"])
+@pytest.mark.parametrize("option", ["foundation_retrieval", "strict_single"])
+def test_options_solutions_replay(variant: str, option: str) -> None:
+    rules = PRESETS[variant].with_options(**{option: True})
+    for number in (2, 5, 7):
+        start = deal(rules, number)
+        result = solve(start, Limits(seconds=30))
+        if isinstance(result, Solved):
+            assert_solution(start, result)
+            if option == "strict_single":
+                assert all(m.count == 1 for m in result.moves)
+        else:
+            assert variant == "seahaven-towers" and not isinstance(result, Unknown)
+
+
+def test_tiny_state_limit_gives_unknown() -> None:
+    result = solve(deal("eightoff", 1), Limits(states=3))
+    assert isinstance(result, Unknown)
+    assert result.verdict == "unknown" and "state" in result.reason
+    assert result.moves == ()
+
+
+def test_tiny_time_limit_gives_unknown() -> None:
+    result = solve(deal("freecell", LOST_FREECELL), Limits(seconds=1e-9, states=None))
+    assert isinstance(result, Unknown)
+    assert "time" in result.reason
+
+
+def test_tiny_memory_limit_gives_unknown() -> None:
+    result = solve(deal("freecell", LOST_FREECELL), Limits(memory_mb=1, states=None))
+    assert isinstance(result, Unknown)
+    assert "memory" in result.reason
+
+
+def test_solving_is_deterministic() -> None:
+    start = deal("eightoff", 17)
+    first, second = solve(start), solve(start)
+    assert isinstance(first, Solved) and isinstance(second, Solved)
+    assert first.moves == second.moves and first.states == second.states
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5, 6])
+def test_short_mode_replays_and_is_no_longer(number: int) -> None:
+    start = deal("eightoff", number)
+    default = solve(start)
+    short = solve(start, Limits(short=True))
+    assert isinstance(default, Solved)
+    assert_solution(start, short)
+    assert isinstance(short, Solved)
+    assert len(short.moves) <= len(default.moves)
