@@ -1,0 +1,659 @@
+"""Benchmark: our solver against Freecell Solver, in one process, on the same deals.
+
+Both solvers run in this process, on one core, one at a time, deal after deal:
+
+* ours: ``eightoff.solver.solve(position, Limits())`` and, with ``--short``,
+  ``Limits(short=True)`` ("ours --short");
+* theirs: Freecell Solver's library (``libfreecell-solver.so.0``, Debian package
+  ``libfreecell-solver0``) through the PyPI binding ``freecell_solver``, fed the board
+  text of ``eightoff.boards.format_fcs(position)``, once per ``--presets`` entry
+  (``-l te``, ``-l qsi``, … or ``single``: a complete depth-first search over single-card
+  moves, ``--method soft-dfs -to 01ABCDE``, no pruning).
+
+Every solution of either solver is replayed move by move through our engine
+(``Position.check``/``apply``, outside the timed region) and its length counted the
+same way: a group move is one move, every card sent home is one move.  See
+bench/README.md for the exact definitions.
+
+    uv run python bench/solver_vs_fcsolve.py --variant eightoff --deals 1-10000
+    uv run python bench/solver_vs_fcsolve.py --no-ours --deals 1-1000 --variant freecell
+
+Never part of the test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from eightoff.boards import format_fcs
+from eightoff.deals import deal
+from eightoff.position import HOME, IllegalMoveError, Move, Place, Position
+from eightoff.rules import PRESETS, Build, EmptyColumn, Rules, preset
+
+# ----- Freecell Solver ----------------------------------------------------------------
+
+# fc_solve_solve_process_ret_t (fcs_enums.h)
+FCS_STATE_WAS_SOLVED = 0
+FCS_STATE_IS_NOT_SOLVEABLE = 1
+FCS_STATE_EXCEEDS_MAX_NUM_TIMES = 3
+FCS_STATE_SUSPEND_PROCESS = 5
+FCS_STATE_INVALID_STATE = 8
+FCS_STATE_FLARES_PLAN_ERROR = 12
+
+# fcs_move_t.c[0] (fcs_move.h)
+STACK_TO_STACK, STACK_TO_FREECELL, FREECELL_TO_STACK, FREECELL_TO_FREECELL = 0, 1, 2, 3
+STACK_TO_FOUNDATION, FREECELL_TO_FOUNDATION = 4, 5
+SEQ_TO_FOUNDATION, CANONIZE, SEPARATOR, NULL_MOVE = 11, 12, 13, 14
+
+# fc-solve's own game presets, where one matches our variant exactly.
+FCS_GAMES = {
+    "eightoff": "eight_off",
+    "freecell": "freecell",
+    "supermove-freecell": "freecell",
+    "bakers-game": "bakers_game",
+    "seahaven-towers": "seahaven_towers",
+}
+
+# --presets names that are not fc-solve "-l" presets.
+SPECIAL_PRESETS = {
+    # A complete search: every single-card move (0 1: to the foundations; A-E: column to
+    # empty column, column to parent, column to cell, cell to parent, cell to empty
+    # column), soft DFS, no pruning.  Group moves are shortcuts for single-card moves,
+    # so when this search is exhausted the deal is lost.
+    "single": ["--method", "soft-dfs", "-to", "01ABCDE"],
+}
+
+
+class BenchError(Exception):
+    """Something that stops the benchmark; the message says what and how to fix it."""
+
+
+def fcs_game_args(rules: Rules) -> list[str]:
+    """fc-solve's command-line arguments that describe a variant's rules."""
+    if rules.foundation_retrieval or rules.strict_single:
+        raise BenchError(f"{rules.id}: fc-solve has no equivalent of our rule options")
+    if rules.id in FCS_GAMES:
+        return ["--game", FCS_GAMES[rules.id]]
+    return [
+        "--freecells-num", str(rules.cells),
+        "--stacks-num", str(rules.columns),
+        "--decks-num", str(rules.decks),
+        "--sequences-are-built-by",
+        "suit" if rules.build is Build.SUIT else "alternate_color",
+        "--empty-stacks-filled-by",
+        "kings" if rules.empty_column is EmptyColumn.KINGS else "all",
+        "--sequence-move", "limited",
+    ]  # fmt: skip
+
+
+def fcs_preset_args(name: str) -> list[str]:
+    return SPECIAL_PRESETS.get(name, ["-l", name])
+
+
+def fcs_move(raw: bytes) -> Move:
+    """Our Move for one fcs_move_t (4 bytes: type, source, destination, cards)."""
+    kind, src, dst, count = raw[0], raw[1], raw[2], raw[3]
+    if kind == STACK_TO_STACK:
+        return Move(Place.column(src), Place.column(dst), max(count, 1))
+    if kind == STACK_TO_FREECELL:
+        return Move(Place.column(src), Place.cell(dst))
+    if kind == FREECELL_TO_STACK:
+        return Move(Place.cell(src), Place.column(dst))
+    if kind == FREECELL_TO_FREECELL:
+        return Move(Place.cell(src), Place.cell(dst))
+    if kind == STACK_TO_FOUNDATION:
+        return Move(Place.column(src), HOME)
+    if kind == FREECELL_TO_FOUNDATION:
+        return Move(Place.cell(src), HOME)
+    raise BenchError(f"fc-solve returned a move of type {kind}, which this benchmark cannot read")
+
+
+@dataclass
+class Outcome:
+    verdict: str  # solved | lost | unknown
+    ns: int
+    moves: list[Move] | None
+    states: int
+    detail: str = ""
+
+
+class FcSolve:
+    """One Freecell Solver instance configured for a variant and a preset."""
+
+    def __init__(self, rules: Rules, preset_name: str, limit_states: int | None) -> None:
+        try:
+            from freecell_solver import FreecellSolver
+        except (ImportError, OSError) as e:
+            raise BenchError(
+                f"cannot load Freecell Solver ({e}): `uv sync` installs the binding;"
+                " `apt-get install -y libfreecell-solver0` the library"
+            ) from None
+        self.name = preset_name
+        self.label = f"fc-solve {preset_name}"
+        self.args = fcs_game_args(rules) + fcs_preset_args(preset_name)
+        self.fcs = FreecellSolver()
+        parsed = self.fcs.input_cmd_line(self.args)
+        if parsed["last_arg"] != len(self.args):
+            bad = self.args[parsed["last_arg"]] if parsed["last_arg"] < len(self.args) else "?"
+            raise BenchError(
+                f"fc-solve did not accept {' '.join(self.args)!r} (stopped at {bad!r});"
+                " presets live in /usr/share/freecell-solver/presetrc"
+            )
+        if limit_states is not None:
+            self.fcs.limit_iterations(limit_states)
+        self._solve_board = self.fcs.lib.freecell_solver_user_solve_board
+        self._user = self.fcs.user
+        self._ffi = self.fcs.ffi
+
+    def run(self, position: Position, board: str, number: int) -> Outcome:
+        text = board.encode()
+        t0 = time.perf_counter_ns()
+        ret = self._solve_board(self._user, text)
+        ns = time.perf_counter_ns() - t0
+        states = int(self.fcs.get_num_times())
+        try:
+            if ret == FCS_STATE_WAS_SOLVED:
+                moves = []
+                while (m := self.fcs.get_next_move()) is not None:
+                    raw = bytes(self._ffi.buffer(m, 4))
+                    if raw[0] in (CANONIZE, SEPARATOR, NULL_MOVE):
+                        continue
+                    moves.append(fcs_move(raw))
+                return Outcome("solved", ns, moves, states)
+            if ret == FCS_STATE_IS_NOT_SOLVEABLE:
+                return Outcome("lost", ns, None, states)
+            if ret in (FCS_STATE_SUSPEND_PROCESS, FCS_STATE_EXCEEDS_MAX_NUM_TIMES):
+                return Outcome("unknown", ns, None, states, f"fc-solve stopped (code {ret})")
+            if ret == FCS_STATE_INVALID_STATE:
+                raise BenchError(
+                    f"deal {number}: fc-solve rejected the board text of format_fcs:\n{board}"
+                )
+            raise BenchError(f"deal {number}: fc-solve returned code {ret} ({self.label})")
+        finally:
+            self.fcs.recycle()
+
+
+# ----- ours ---------------------------------------------------------------------------
+class Ours:
+    def __init__(self, short: bool, limit_states: int | None, seconds: float | None) -> None:
+        from eightoff.solver import Limits, solve
+
+        base = Limits()
+        self.limits = Limits(
+            seconds=base.seconds if seconds is None else seconds,
+            states=base.states if limit_states is None else limit_states,
+            short=short,
+        )
+        self._solve = solve
+        self.name = "ours-short" if short else "ours"
+        self.label = "ours --short" if short else "ours"
+
+    def run(self, position: Position, board: str, number: int) -> Outcome:
+        t0 = time.perf_counter_ns()
+        result = self._solve(position, self.limits)
+        ns = time.perf_counter_ns() - t0
+        moves = list(result.moves) if result.verdict == "solved" else None
+        detail = getattr(result, "reason", "")
+        return Outcome(result.verdict, ns, moves, int(result.states), detail)
+
+
+Solver = FcSolve | Ours
+
+
+# ----- checking solutions -------------------------------------------------------------
+@dataclass
+class Replay:
+    valid: bool
+    length: int
+    implied: int = 0
+    error: str = ""
+
+
+def replay(start: Position, moves: Sequence[Move]) -> Replay:
+    """Play a solution through our engine; count its moves (one per Move, home moves too).
+
+    Cards a solver left out at the end (sent home implicitly) are added as safe
+    auto-moves and counted in ``length`` and in ``implied``.
+    """
+    pos = start
+    for i, move in enumerate(moves, start=1):
+        try:
+            pos = pos.apply(move)
+        except IllegalMoveError as e:
+            return Replay(False, len(moves), 0, f"move {i} {move}: {e}")
+    implied = 0
+    while not pos.is_won() and (m := pos.safe_auto_move()) is not None:
+        pos = pos.apply(m)
+        implied += 1
+    if not pos.is_won():
+        return Replay(False, len(moves), implied, "the moves do not end with every card home")
+    return Replay(True, len(moves) + implied, implied)
+
+
+# ----- rows and statistics ------------------------------------------------------------
+@dataclass
+class Row:
+    variant: str
+    deal: int
+    solver: str
+    verdict: str
+    ms: float
+    states: int
+    length: int | None = None
+    valid: bool | None = None
+    implied: int = 0
+    detail: str = ""
+    rss_mb: float = 0.0
+
+
+@dataclass
+class Summary:
+    label: str
+    rows: list[Row] = field(default_factory=list)
+    rss_growth_mb: float = 0.0
+
+    def count(self, verdict: str) -> int:
+        return sum(r.verdict == verdict for r in self.rows)
+
+    @property
+    def times(self) -> list[float]:
+        return [r.ms for r in self.rows]
+
+    @property
+    def lengths(self) -> list[int]:
+        return [r.length for r in self.rows if r.valid and r.length is not None]
+
+    @property
+    def invalid(self) -> int:
+        return sum(r.valid is False for r in self.rows)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0…100)."""
+    s = sorted(values)
+    if not s:
+        return math.nan
+    k = max(1, math.ceil(q / 100 * len(s)))
+    return s[k - 1]
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else math.nan
+
+
+def mean(values: Sequence[float]) -> float:
+    return statistics.fmean(values) if values else math.nan
+
+
+def ratio(a: float, b: float) -> float:
+    return a / b if b and not math.isnan(a) and not math.isnan(b) else math.nan
+
+
+def fmt(x: float, digits: int = 3) -> str:
+    if math.isnan(x):
+        return "–"
+    if x >= 100:
+        return f"{x:,.0f}".replace(",", " ")
+    return f"{x:.{digits}g}" if x < 1 else f"{x:.{max(1, digits - 1)}f}".rstrip("0").rstrip(".")
+
+
+# ----- the run ------------------------------------------------------------------------
+def parse_deals(text: str) -> list[int]:
+    """'1-100,200 300-310' → numbers (in order, no repeats)."""
+    out: list[int] = []
+    seen: set[int] = set()
+    for part in text.replace(",", " ").split():
+        lo, dash, hi = part.partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if dash else a
+        except ValueError:
+            raise BenchError(f"--deals: {part!r} is not a number or a range like 1-100") from None
+        if a < 1 or b < a:
+            raise BenchError(f"--deals: {part!r} is not a range of deal numbers ≥ 1")
+        for n in range(a, b + 1):
+            if n not in seen:
+                seen.add(n)
+                out.append(n)
+    if not out:
+        raise BenchError("--deals: no deals given")
+    return out
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def pin_to_one_core(cpu: int | None) -> str:
+    if cpu is not None and cpu < 0:
+        return "not pinned"
+    allowed = sorted(os.sched_getaffinity(0))
+    chosen = allowed[0] if cpu is None else cpu
+    os.sched_setaffinity(0, {chosen})
+    return f"pinned to CPU {chosen}"
+
+
+def run(
+    rules: Rules,
+    numbers: list[int],
+    solvers: list[Solver],
+    console: Console,
+    on_row: Callable[[Row], None],
+) -> dict[str, Summary]:
+    summaries = {s.name: Summary(s.label) for s in solvers}
+    # Warm up each solver once (imports, first allocations), not recorded.
+    first = deal(rules, numbers[0])
+    for s in solvers:
+        s.run(first, format_fcs(first), numbers[0])
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    with progress:
+        task = progress.add_task(f"{rules.name}", total=len(numbers), status="")
+        for number in numbers:
+            position = deal(rules, number)
+            board = format_fcs(position)
+            for s in solvers:
+                before = peak_rss_mb()
+                out = s.run(position, board, number)
+                after = peak_rss_mb()
+                summary = summaries[s.name]
+                summary.rss_growth_mb += after - before
+                row = Row(
+                    rules.id, number, s.name, out.verdict, out.ns / 1e6, out.states,
+                    detail=out.detail, rss_mb=after,
+                )  # fmt: skip
+                if out.moves is not None:
+                    rp = replay(position, out.moves)
+                    row.valid, row.length, row.implied = rp.valid, rp.length, rp.implied
+                    if rp.error:
+                        row.detail = rp.error
+                summary.rows.append(row)
+                on_row(row)
+            progress.update(
+                task,
+                advance=1,
+                status=f"deal {number}  "
+                + " ".join(f"{s.name}:{summaries[s.name].rows[-1].verdict[0]}" for s in solvers),
+            )
+    return summaries
+
+
+# ----- report -------------------------------------------------------------------------
+def report(
+    rules: Rules,
+    numbers: list[int],
+    summaries: dict[str, Summary],
+    console: Console,
+    markdown: bool,
+    setup: str,
+) -> list[int]:
+    """Print the tables; return the deals where verdicts differ."""
+    style = box.MARKDOWN if markdown else box.SIMPLE_HEAVY
+    span = (
+        f"{numbers[0]}–{numbers[-1]}"
+        if numbers == list(range(numbers[0], numbers[-1] + 1))
+        else f"{len(numbers)} deals"
+    )
+    console.print(f"\n{rules.name} ({rules.id}), deals {span} ({len(numbers)} deals); {setup}\n")
+
+    t = Table(box=style, title=None)
+    for col in (
+        "solver", "solved", "lost", "unknown", "median ms", "mean ms", "p99 ms", "max ms",
+        "median moves", "mean moves", "median states", "bad solutions", "RSS growth MB",
+    ):  # fmt: skip
+        t.add_column(col, justify="left" if col == "solver" else "right")
+    for s in summaries.values():
+        states = [float(r.states) for r in s.rows]
+        t.add_row(
+            s.label,
+            str(s.count("solved")),
+            str(s.count("lost")),
+            str(s.count("unknown")),
+            fmt(median(s.times)),
+            fmt(mean(s.times)),
+            fmt(percentile(s.times, 99)),
+            fmt(max(s.times)),
+            fmt(median([float(x) for x in s.lengths])),
+            fmt(mean([float(x) for x in s.lengths])),
+            fmt(median(states)),
+            str(s.invalid),
+            fmt(s.rss_growth_mb),
+        )
+    console.print(t)
+
+    ours = [k for k in summaries if k.startswith("ours")]
+    theirs = [k for k in summaries if not k.startswith("ours")]
+    if ours and theirs:
+        r = Table(box=style)
+        for col in ("ours ÷ theirs", "median time", "mean time", "p99 time", "max time",
+                    "median moves"):  # fmt: skip
+            r.add_column(col, justify="left" if col == "ours ÷ theirs" else "right")
+        for o in ours:
+            for th in theirs:
+                a, b = summaries[o], summaries[th]
+                r.add_row(
+                    f"{a.label} ÷ {b.label}",
+                    fmt(ratio(median(a.times), median(b.times))),
+                    fmt(ratio(mean(a.times), mean(b.times))),
+                    fmt(ratio(percentile(a.times, 99), percentile(b.times, 99))),
+                    fmt(ratio(max(a.times), max(b.times))),
+                    fmt(ratio(median([float(x) for x in a.lengths]),
+                              median([float(x) for x in b.lengths]))),
+                )  # fmt: skip
+        console.print(r)
+
+    console.print(f"peak memory of the process (ru_maxrss): {fmt(peak_rss_mb())} MB")
+
+    # Deals where the verdicts differ.
+    by_deal: dict[int, dict[str, str]] = {}
+    for key, s in summaries.items():
+        for row in s.rows:
+            by_deal.setdefault(row.deal, {})[key] = row.verdict
+    differ = [n for n, v in by_deal.items() if len(set(v.values())) > 1]
+    contradictions = [n for n in differ if {"solved", "lost"} <= set(by_deal[n].values())]
+    if differ:
+        console.print(
+            f"verdicts differ on {len(differ)} deal(s)"
+            f" ({len(contradictions)} solved-vs-lost contradiction(s)):"
+        )
+        for n in differ[:100]:
+            flag = "  CONTRADICTION" if n in contradictions else ""
+            v = by_deal[n]
+            console.print(f"  {n}: " + ", ".join(f"{summaries[k].label}={v[k]}" for k in v) + flag)
+        if len(differ) > 100:
+            console.print(f"  … and {len(differ) - 100} more (see --json)")
+    else:
+        console.print("verdicts agree on every deal")
+    for s in summaries.values():
+        bad = [r for r in s.rows if r.valid is False]
+        for row in bad[:10]:
+            console.print(f"  {s.label}: deal {row.deal}: solution rejected: {row.detail}")
+        implied = sum(r.implied for r in s.rows)
+        if implied:
+            console.print(f"  {s.label}: {implied} card(s) left to go home implicitly (counted)")
+    return differ
+
+
+def write_lost(
+    path: Path,
+    rules: Rules,
+    numbers: list[int],
+    summaries: dict[str, Summary],
+    command: str,
+    confirm_states: int,
+    console: Console,
+) -> int:
+    """Write the deals fc-solve proved lost; refuse on any doubt.
+
+    A deal goes in the file when every fc-solve preset of the run exhausted it and the
+    complete single-card search ("single", no pruning) exhausts it too within
+    ``confirm_states`` states.  Every other deal must have a solution that our engine
+    accepted move by move (itself a proof that the deal is won).
+    """
+    theirs = {k: s for k, s in summaries.items() if not k.startswith("ours")}
+    if not theirs:
+        raise BenchError("--write-lost needs fc-solve in the run (--presets te)")
+    rows: dict[int, list[Row]] = {}
+    for s in theirs.values():
+        for r in s.rows:
+            rows.setdefault(r.deal, []).append(r)
+    lost, doubt = [], []
+    for n, rs in rows.items():
+        verdicts = {r.verdict for r in rs}
+        if verdicts == {"lost"}:
+            lost.append(n)
+        elif not any(r.verdict == "solved" and r.valid for r in rs) or "lost" in verdicts:
+            doubt.append(n)
+    if doubt:
+        raise BenchError(f"not writing {path}: no proven verdict or disagreement on {doubt[:20]}")
+    single = FcSolve(rules, "single", confirm_states)
+    for n in lost:
+        position = deal(rules, n)
+        out = single.run(position, format_fcs(position), n)
+        console.print(f"deal {n}: single-card search: {out.verdict} after {out.states} states")
+        if out.verdict != "lost":
+            raise BenchError(
+                f"not writing {path}: deal {n} exhausted by fc-solve's presets but the complete"
+                f" single-card search says {out.verdict} after {out.states} states"
+            )
+    lost.sort()
+    span = f"{numbers[0]}-{numbers[-1]}"
+    presets = ", ".join(f"`{' '.join(fcs_game_args(rules) + fcs_preset_args(k))}`" for k in theirs)
+    header = [
+        f"# {rules.name} ({rules.id}): the deals among {span} that cannot be won,",
+        f"# by PySolFC deal number ({len(lost)} of {len(numbers)}), one per line.",
+        "# Produced with Freecell Solver 5.0 (Debian libfreecell-solver0, in-process via",
+        "# the PyPI binding freecell_solver), bench/solver_vs_fcsolve.py --write-lost:",
+        f"# {presets} exhausted each of these deals",
+        "# (FCS_STATE_IS_NOT_SOLVEABLE), and so did a complete depth-first search over",
+        f"# every single-card move without pruning (`{' '.join(fcs_preset_args('single'))}`);",
+        "# every other deal was solved and its solution replayed through our engine.",
+        f"# Command: {command}",
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(header + [str(n) for n in lost]) + "\n")
+    return len(lost)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        description="Our solver against Freecell Solver, in one process, on the same deals."
+    )
+    p.add_argument("--variant", default="eightoff", choices=sorted(PRESETS))
+    p.add_argument("--deals", default="1-10000", help="numbers and ranges: 1-10000 or 1-10,42")
+    p.add_argument(
+        "--presets",
+        default="te,qsi",
+        help="fc-solve presets, comma-separated (-l names, or 'single' for a complete"
+        " single-card search: slow and memory-hungry on hard deals); 'none': no fc-solve",
+    )
+    p.add_argument("--ours", action=argparse.BooleanOptionalAction, default=True,
+                   help="run our solver (default: yes)")  # fmt: skip
+    p.add_argument("--short", action=argparse.BooleanOptionalAction, default=True,
+                   help="also run 'ours --short', Limits(short=True) (default: yes)")  # fmt: skip
+    p.add_argument("--limit-states", type=int, default=None, metavar="N",
+                   help="stop each search after N states (ours: Limits.states; fc-solve:"
+                        " iterations); default: ours' default, fc-solve unlimited")  # fmt: skip
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="ours: Limits.seconds (default: ours' default)")  # fmt: skip
+    p.add_argument("--json", type=Path, default=None, metavar="FILE",
+                   help="write one JSON object per deal and solver (JSON lines)")  # fmt: skip
+    p.add_argument("--write-lost", type=Path, default=None, metavar="FILE",
+                   help="write the deals fc-solve proved lost, each confirmed by the"
+                        " complete single-card search")  # fmt: skip
+    p.add_argument("--confirm-states", type=int, default=2_000_000, metavar="N",
+                   help="--write-lost: states allowed to the confirming search")  # fmt: skip
+    p.add_argument(
+        "--cpu",
+        type=int,
+        default=None,
+        help="CPU to pin to (default: the first allowed one; -1: do not pin)",
+    )
+    p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    args = p.parse_args(argv)
+
+    err = Console(stderr=True)
+    out = Console(width=220)
+    try:
+        rules = preset(args.variant)
+        numbers = parse_deals(args.deals)
+        names = [] if args.presets.strip().lower() == "none" else [
+            x.strip() for x in args.presets.split(",") if x.strip()
+        ]  # fmt: skip
+        pinned = pin_to_one_core(args.cpu)
+        solvers: list[Solver] = []
+        if args.ours:
+            solvers.append(Ours(False, args.limit_states, args.time_limit))
+            if args.short:
+                solvers.append(Ours(True, args.limit_states, args.time_limit))
+        for name in names:
+            solvers.append(FcSolve(rules, name, args.limit_states))
+        if not solvers:
+            raise BenchError("nothing to run: give --ours or some --presets")
+        sink = args.json.open("w") if args.json else None
+        try:
+
+            def on_row(row: Row) -> None:
+                if sink is not None:
+                    sink.write(json.dumps(asdict(row)) + "\n")
+
+            summaries = run(rules, numbers, solvers, err, on_row)
+        finally:
+            if sink is not None:
+                sink.close()
+        limits = "; ".join(
+            f"ours {s.limits}" for s in solvers if isinstance(s, Ours)
+        ) or "ours not run"  # fmt: skip
+        fcs = ", ".join(f"{s.label} = `{' '.join(s.args)}`" for s in solvers
+                        if isinstance(s, FcSolve))  # fmt: skip
+        setup = f"{pinned}, one solver at a time; {limits}; {fcs or 'fc-solve not run'}"
+        report(rules, numbers, summaries, out, args.markdown, setup)
+        if args.write_lost:
+            command = "uv run python bench/solver_vs_fcsolve.py " + " ".join(
+                sys.argv[1:] if argv is None else argv
+            )
+            n = write_lost(
+                args.write_lost, rules, numbers, summaries, command, args.confirm_states, err
+            )
+            err.print(f"wrote {n} lost deal(s) to {args.write_lost}")
+    except BenchError as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 64
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
