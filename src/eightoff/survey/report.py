@@ -222,12 +222,21 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
     if report.length_hist:
         lengths = np.array(sorted(report.length_hist), dtype=float)
         counts = np.array([report.length_hist[int(k)] for k in lengths], dtype=float)
-        lo, hi = int(lengths.min()), int(lengths.max())
+        # A few very long solutions would squash the rest: show up to the 99.9th
+        # percentile and say how many are beyond.
+        cut = int(lengths[np.searchsorted(np.cumsum(counts), 0.999 * counts.sum())])
+        beyond = int(counts[lengths > cut].sum())
+        lo, hi = int(lengths.min()), cut
         width = max(1, math.ceil((hi - lo + 1) / 80))
         bins = np.arange(lo, hi + width + 1, width) - 0.5
-        ax_len.hist(lengths, bins=bins, weights=counts, color="#3a6ea5")
+        shown = lengths <= cut
+        ax_len.hist(lengths[shown], bins=bins, weights=counts[shown], color="#3a6ea5")
         med = _weighted_median(report.length_hist)
         ax_len.axvline(med, color="#c0392b", linestyle="--", label=f"median {med}")
+        if beyond:
+            ax_len.plot(
+                [], [], " ", label=f"{beyond:,} longer, up to {int(lengths.max())}, not shown"
+            )
         ax_len.legend()
     else:
         ax_len.text(
