@@ -302,6 +302,7 @@ def run_survey(
         next_key = 0
         work_seconds = 0.0
         work_deals = 0
+        largest_done = 0
         tally = {"solved": 0, "lost": 0, "unknown": 0}
 
         def next_size() -> int:
@@ -311,7 +312,10 @@ def run_survey(
                 size = 4  # small first batches measure the solver's speed
             else:
                 per_deal = max(work_seconds / work_deals, 1e-6)
-                size = round(target / per_deal)
+                # Solve times are heavy-tailed (a few deals take 10^4 times the median),
+                # so the estimate from a few easy deals is too low: grow at most 2× per
+                # finished batch while the mean settles.
+                size = min(round(target / per_deal), 2 * largest_done)
             # Near the end, smaller batches so that all workers stay busy.
             share = math.ceil(pending.remaining / backend.capacity)
             return max(1, min(size, MAX_BATCH, share))
@@ -347,6 +351,7 @@ def run_survey(
                     store.write(rules.id, signature, run_id, result.rows)
                     work_seconds += result.seconds
                     work_deals += len(result.rows)
+                    largest_done = max(largest_done, len(result.rows))
                     for row in result.rows:
                         tally[row[1]] += 1
                     if progress is not None:
