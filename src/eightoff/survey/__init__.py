@@ -99,6 +99,9 @@ class BatchResult(NamedTuple):
     """Wall time of the whole batch in the worker (dealing included)."""
     solver: str = ""
     """The worker's :func:`solver_version` (a cluster's workers may differ from here)."""
+    cpu_seconds: float = 0.0
+    """CPU time the worker spent on the batch (unlike wall time, not inflated when
+    other programs share the cores)."""
 
 
 def solver_version() -> str:
@@ -123,6 +126,7 @@ def solve_batch(rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits)
     This is the task a worker runs, locally or on a Dask cluster.
     """
     t0 = time.perf_counter()
+    c0 = time.thread_time()
     rows: list[Row] = []
     for first, last in runs:
         for number in range(first, last + 1):
@@ -134,7 +138,7 @@ def solve_batch(rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits)
                 ) from exc
             length = len(result.moves) if result.verdict == "solved" else None
             rows.append((number, result.verdict, length, result.states, result.seconds))
-    return BatchResult(rows, time.perf_counter() - t0, solver_version())
+    return BatchResult(rows, time.perf_counter() - t0, solver_version(), time.thread_time() - c0)
 
 
 def default_workers() -> int:
@@ -173,6 +177,8 @@ class SurveyRun:
     """Wall time of this run."""
     backend: str
     interrupted: bool = False
+    cpu_seconds: float = 0.0
+    """CPU time the workers spent on this run's deals (dealing and solving)."""
 
     @property
     def total(self) -> int:
@@ -301,6 +307,7 @@ def run_survey(
         in_flight = 0
         next_key = 0
         work_seconds = 0.0
+        work_cpu = 0.0
         work_deals = 0
         largest_done = 0
         tally = {"solved": 0, "lost": 0, "unknown": 0}
@@ -331,6 +338,7 @@ def run_survey(
                 time.perf_counter() - t0,
                 backend.description,
                 interrupted,
+                work_cpu,
             )
 
         try:
@@ -350,6 +358,7 @@ def run_survey(
                         )
                     store.write(rules.id, signature, run_id, result.rows)
                     work_seconds += result.seconds
+                    work_cpu += result.cpu_seconds
                     work_deals += len(result.rows)
                     largest_done = max(largest_done, len(result.rows))
                     for row in result.rows:

@@ -296,8 +296,10 @@ def _run(args: argparse.Namespace) -> int:
     else:
         print(
             f"{rules.name} {start}–{end}: {n.total} deals solved in {result.seconds:.1f} s"
-            f" ({result.rate:.1f} deals/s, {result.backend}): {n.solved} solved, {n.lost} lost,"
-            f" {n.unknown} unknown; {result.already} were already stored{where}"
+            f" ({result.rate:.1f} deals/s, {result.backend};"
+            f" {1000 * result.cpu_seconds / n.total:.2f} ms of worker CPU per deal):"
+            f" {n.solved} solved, {n.lost} lost, {n.unknown} unknown;"
+            f" {result.already} were already stored{where}"
         )
     return EX_OK
 
