@@ -55,6 +55,12 @@ function inProgress() {
   const g = state.game;
   return Boolean(g && !g.finished && !g.won && g.moves_made > 0);
 }
+/** The lesson of a game (the server sends the lesson object), or null. */
+function lessonOf(g) {
+  if (!g || g.lesson === null || g.lesson === undefined) return null;
+  if (typeof g.lesson === "object") return g.lesson;
+  return state.lessons.find((l) => l.id === g.lesson) || { id: g.lesson, title: `Lesson ${g.lesson}`, goal: "", guidance: [] };
+}
 function foundationCode(f) {
   return f.top ? RANKS[f.top] + f.suit : null;
 }
@@ -68,9 +74,16 @@ function cardsOf(place, g = state.game) {
 
 // ----- one request at a time, in order ----------------------------------------------
 let queue = Promise.resolve();
+let pending = 0;
 function enqueue(task) {
+  pending += 1;
+  document.body.dataset.busy = "true";
   const run = queue.then(task, task);
   queue = run.catch(() => {});
+  queue.then(() => {
+    pending -= 1;
+    if (pending === 0) document.body.dataset.busy = "false";
+  });
   return run;
 }
 
@@ -348,15 +361,19 @@ function movingCode(place, count) {
 function renderStatus() {
   const g = state.game;
   if (!g) return;
-  const deal = g.lesson ? `Lesson ${g.lesson}` : g.deal !== null && g.deal !== undefined ? `Deal ${g.deal}` : "Custom deal";
+  const lesson = lessonOf(g);
+  const deal = lesson ? `Lesson ${lesson.id}` : g.deal !== null && g.deal !== undefined ? `Deal ${g.deal}` : "Custom deal";
   $("st-deal").textContent = `${deal} · ${g.variant_name || variantName(g.variant)}`;
   $("st-moves").textContent = `Moves: ${g.moves_made}`;
   const gl = g.group_limit || {};
   $("st-limit").textContent = `Group limit: ${plural(gl.cards ?? 1, "card")} · ${gl.formula || ""}`;
   $("st-limit").title = gl.words || "";
-  $("btn-undo").disabled = !g.can_undo;
-  $("btn-redo").disabled = !g.can_redo;
-  $("btn-restart").disabled = !g.can_undo;
+  const over = Boolean(g.finished);
+  $("btn-undo").disabled = over || !g.can_undo;
+  $("btn-redo").disabled = over || !g.can_redo;
+  $("btn-restart").disabled = over || !g.can_undo;
+  $("btn-hint").disabled = over;
+  $("btn-solve").disabled = over;
   document.title = `${deal} · ${g.variant_name || "Eight Off"}`;
   const sel = $("variant");
   if (sel.value !== g.variant) sel.value = g.variant;
@@ -372,15 +389,8 @@ function setVerdict(st) {
 
 function renderFinishButton() {
   const g = state.game;
-  const st = state.verdict;
-  const certain = Boolean(g && !g.won && st && (st.certain || st.verdict === "winnable" && isWinCertain(g)));
-  $("btn-finish").hidden = !certain;
-}
-
-/** The win is certain when every column is in order (each card can go home in turn). */
-function isWinCertain(g) {
-  if (typeof g.win_certain === "boolean") return g.win_certain;
-  return false;
+  // the server says when the win is certain (every column in order)
+  $("btn-finish").hidden = !(g && !g.finished && g.can_auto_complete);
 }
 
 async function refreshStatus() {
@@ -403,7 +413,7 @@ async function refreshStatus() {
     }
     if (token !== state.statusToken) return;
     setVerdict(st);
-    if (st.verdict !== "checking") return;
+    if (st.verdict !== "checking" && !st.pending) return;
     await sleep(delay);
     if (token !== state.statusToken) return;
     delay = Math.min(delay * 1.5, 1500);
@@ -424,6 +434,7 @@ function setGame(game, { announce = null, animate = true, fromReplay = false } =
   renderBoard({ animate: animate && sameGame });
   renderStatus();
   renderLesson();
+  renderFinishButton();
   if (announce) say(announce);
   refreshStatus();
   if (game.won && state.wonShownFor !== game.id) {
@@ -433,7 +444,7 @@ function setGame(game, { announce = null, animate = true, fromReplay = false } =
 }
 
 function onWon(game) {
-  if (game.lesson) return; // the lesson panel says it
+  if (lessonOf(game)) return; // the lesson panel says it
   $("won-text").textContent = `${game.variant_name} ${game.deal !== null && game.deal !== undefined ? `deal ${game.deal}` : ""} won in ${plural(game.moves_made, "move")}.`;
   say(`You won in ${plural(game.moves_made, "move")}.`);
   setTimeout(() => {
@@ -449,6 +460,11 @@ function moveBody(source, target, count) {
     target: { kind: target.kind, index: target.index ?? null },
     count: count || 1,
   };
+}
+
+/** A move known to be legal that goes home is sent as "home" (h): the server picks the foundation. */
+function homeward(target) {
+  return target.kind === "foundation" ? { kind: "foundation", index: null } : target;
 }
 
 function tryMove(source, target, count) {
@@ -502,9 +518,10 @@ function moveSelectionTo(place) {
     const home = options.find(
       (m) => m.target.kind === "foundation" && (m.target.index === null || m.target.index === undefined || m.target.index === place.index),
     );
-    if (home) target = home.target;
+    if (home) target = homeward(home.target);
   }
   let count = sel.count;
+  if (target.kind === "foundation") count = 1; // only single cards go home
   if (count === null || count === undefined) {
     const fits = options.filter((m) => samePlace(m.target, target)).map((m) => m.count);
     count = fits.length ? Math.max(...fits) : sel.shown || 1;
@@ -851,7 +868,7 @@ async function startGame(body, { confirm = true } = {}) {
       state.wonShownFor = null;
       setGame(next, {
         animate: false,
-        announce: next.lesson ? `Lesson ${next.lesson}` : `New game: ${next.variant_name} deal ${next.deal}`,
+        announce: lessonOf(next) ? `Lesson ${lessonOf(next).id}: ${lessonOf(next).title}` : `New game: ${next.variant_name} deal ${next.deal}`,
       });
       dealAnimation();
       return true;
@@ -900,24 +917,27 @@ async function changeVariant() {
   if (!ok && state.game) $("variant").value = state.game.variant;
 }
 
-async function saveSettings() {
-  const body = { auto_move: $("opt-auto").checked, winnable_only: $("opt-winnable").checked };
-  try {
-    state.settings = await api("PUT", "/api/settings", body);
-  } catch (e) {
-    showMessage(e.message, "error");
-  }
-  $("opt-auto").checked = state.settings.auto_move;
-  $("opt-winnable").checked = state.settings.winnable_only;
-  if (state.game) {
-    // the game follows the table's auto-move setting from now on
+function saveSettings() {
+  return enqueue(async () => {
+    const body = { auto_move: $("opt-auto").checked, winnable_only: $("opt-winnable").checked };
     try {
-      const g = await api("GET", `/api/games/${state.game.id}`);
-      setGame(g, { animate: true });
-    } catch {
-      /* keep what we have */
+      state.settings = await api("PUT", "/api/settings", body);
+      say(`Auto-move ${state.settings.auto_move ? "on" : "off"}; ${state.settings.winnable_only ? "winnable deals only" : "any deal"}.`);
+    } catch (e) {
+      showMessage(e.message, "error");
     }
-  }
+    $("opt-auto").checked = state.settings.auto_move;
+    $("opt-winnable").checked = state.settings.winnable_only;
+    if (state.game) {
+      // the game follows the table's auto-move setting from now on
+      try {
+        const g = await api("GET", `/api/games/${state.game.id}`);
+        setGame(g, { animate: true, fromReplay: true });
+      } catch {
+        /* keep what we have */
+      }
+    }
+  });
 }
 
 // ----- hints ------------------------------------------------------------------------
@@ -1026,20 +1046,26 @@ async function openReplay() {
   }
   if (!state.replay || state.game !== g) return;
   state.replay.loading = false;
-  const moves = sol.moves || [];
-  if (!moves.length) {
+  // Steps are turns: a move plus the cards the solver sends home right after it, exactly
+  // what auto-move would send; a move whose follow-up differs is played without auto-move.
+  // With auto-move off every move is a step of its own.
+  const stepwise = !state.settings.auto_move || !(sol.turns && sol.turns.length);
+  const turns = stepwise ? (sol.moves || []).map((m) => [m]) : sol.turns;
+  if (!turns.length) {
     state.replay = null;
     $("replay-info").textContent =
+      sol.reason ||
       sol.message ||
-      (sol.verdict === "lost" || sol.verdict === "not_winnable"
+      (sol.verdict === "not_winnable"
         ? "No solution from here: this position cannot be won. Undo to go back."
         : "The solver found no solution within its limits.");
     renderReplay();
     return;
   }
-  state.replay.moves = moves;
+  state.replay.moves = turns;
+  state.replay.total = turns.reduce((n, t) => n + t.length, 0);
   renderReplay();
-  say(`Solution found: ${plural(moves.length, "move")}. Step forward with the right arrow.`);
+  say(`Solution found: ${plural(state.replay.total, "move")} in ${plural(turns.length, "step")}. Step forward with the right arrow.`);
 }
 
 function renderReplay() {
@@ -1052,8 +1078,8 @@ function renderReplay() {
     return;
   }
   const n = r.moves.length;
-  $("replay-info").textContent = r.index >= n ? `Done: all ${plural(n, "move")} played.` : `Move ${r.index} of ${n}`;
-  $("replay-next").textContent = r.index < n ? `Next: ${r.moves[r.index].text}` : "";
+  $("replay-info").textContent = r.index >= n ? `Done: all ${plural(n, "step")} played.` : `Step ${r.index} of ${n} (${plural(r.total, "move")} in all)`;
+  $("replay-next").textContent = r.index < n ? `Next: ${describeTurn(r.moves[r.index])}` : "";
   stepBtn.disabled = r.index >= n;
   backBtn.disabled = r.index <= 0;
   playBtn.disabled = r.index >= n;
@@ -1064,11 +1090,14 @@ function replayStep() {
   return enqueue(async () => {
     const r = state.replay;
     if (!r || r.loading || r.index >= r.moves.length) return;
-    const m = r.moves[r.index];
+    const turn = r.moves[r.index];
+    const m = turn[0];
     const g = state.game;
     r.stepping = true;
     try {
-      const next = await api("POST", `/api/games/${g.id}/move`, moveBody(m.source, m.target, m.count));
+      const body = { ...moveBody(m.source, homeward(m.target), m.count), auto: turn.length > 1 };
+      // (a one-move step never sets off auto-moves the solver did not make next)
+      const next = await api("POST", `/api/games/${g.id}/move`, body);
       r.index += 1;
       setGame(next, { announce: describeTurn(next.last_turn), fromReplay: true });
     } catch (e) {
@@ -1132,7 +1161,7 @@ function closeReplayPanel() {
   if (state.replay) state.replay.playing = false;
   state.replay = null;
   if (!$("replay-panel").hidden) {
-    if (state.game && state.game.lesson) showPanel("lesson");
+    if (lessonOf(state.game)) showPanel("lesson");
     else hidePanel();
   }
 }
@@ -1140,44 +1169,52 @@ function closeReplayPanel() {
 // ----- lessons ----------------------------------------------------------------------
 function renderLesson() {
   const g = state.game;
-  if (!g || !g.lesson) {
+  const lesson = lessonOf(g);
+  if (!lesson) {
     if (!$("lesson-panel").hidden) hidePanel();
     return;
   }
-  const lesson = state.lessons.find((l) => l.id === g.lesson) || { title: `Lesson ${g.lesson}`, goal: "", guidance: [] };
   if ($("panel").hidden || $("lesson-panel").hidden) {
     if (!state.replay) showPanel("lesson");
   }
-  $("lesson-kicker").textContent = `Lesson ${g.lesson} of ${state.lessons.length || 4}`;
+  $("lesson-kicker").textContent = `Lesson ${lesson.id} of ${state.lessons.length || 4}`;
   $("lesson-title").textContent = lesson.title;
   $("lesson-goal").textContent = lesson.goal;
-  const ul = $("lesson-guidance");
-  ul.replaceChildren(
+  $("lesson-guidance").replaceChildren(
     ...(lesson.guidance || []).map((line) => {
       const li = document.createElement("li");
       li.textContent = line;
       return li;
     }),
   );
-  const done = Boolean(g.won || g.lesson_done);
+  const done = Boolean(lesson.complete ?? g.won);
+  const wasDone = !$("lesson-success").hidden;
   $("lesson-success").hidden = !done;
   if (done) {
-    const last = g.lesson >= (state.lessons.length || 4);
-    $("lesson-success-text").textContent = lesson.success || "Well done: goal reached!";
+    const last = lesson.next === null || lesson.id >= (state.lessons.length || 4);
+    const text = last
+      ? "Well done: lesson complete! You know the rules of Eight Off. Next comes a full shuffled deal."
+      : `Well done: lesson complete! Next: ${nextLessonTitle(lesson)}.`;
+    $("lesson-success-text").textContent = text;
     $("btn-next-lesson").textContent = last ? "Play a full deal" : "Next lesson";
-    say(`${lesson.success || "Well done: goal reached!"}`);
+    if (!wasDone) say(text);
   }
 }
 
+function nextLessonTitle(lesson) {
+  const next = state.lessons.find((l) => l.id === (lesson.next ?? lesson.id + 1));
+  return next ? next.title : `lesson ${lesson.id + 1}`;
+}
+
 async function nextLesson() {
-  const g = state.game;
-  if (!g || !g.lesson) return;
-  const count = state.lessons.length || 4;
-  if (g.lesson >= count) {
+  const lesson = lessonOf(state.game);
+  if (!lesson) return;
+  const next = lesson.next === undefined ? (lesson.id < (state.lessons.length || 4) ? lesson.id + 1 : null) : lesson.next;
+  if (next === null) {
     hidePanel();
     await startGame({ variant: "eightoff", deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm: false });
   } else {
-    await startGame({ variant: "eightoff", deal: null, winnable_only: false, lesson: g.lesson + 1 }, { confirm: false });
+    await startGame({ lesson: next }, { confirm: false });
   }
 }
 
@@ -1192,7 +1229,7 @@ function openLessons() {
       b.textContent = l.title;
       b.addEventListener("click", async () => {
         $("dlg-lessons").close();
-        await startGame({ variant: "eightoff", deal: null, winnable_only: false, lesson: l.id });
+        await startGame({ lesson: l.id });
       });
       const goal = document.createElement("span");
       goal.className = "lesson-goal";
@@ -1216,9 +1253,9 @@ async function openStats() {
     body.textContent = e.message;
     return;
   }
-  const rows = Object.entries(stats || {});
+  const rows = Object.entries(stats || {}).filter(([, s]) => s.played > 0);
   if (!rows.length) {
-    body.textContent = "No games finished or started yet.";
+    body.textContent = "No games played yet.";
     return;
   }
   const table = document.createElement("table");
@@ -1230,7 +1267,7 @@ async function openStats() {
   for (const [variant, s] of rows) {
     const tr = document.createElement("tr");
     const rate = s.win_rate === null || s.win_rate === undefined ? "–" : `${Math.round((s.win_rate <= 1 ? s.win_rate * 100 : s.win_rate) * 10) / 10}%`;
-    const cells = [variantName(variant), s.played, s.won, rate, s.streak, s.best_streak, s.fewest_moves ?? "–", s.hints ?? 0];
+    const cells = [s.name || variantName(variant), s.played, s.won, rate, s.streak, s.best_streak, s.fewest_moves ?? "–", s.hints ?? 0];
     cells.forEach((v, i) => {
       const td = document.createElement(i === 0 ? "th" : "td");
       if (i === 0) td.scope = "row";

@@ -1,0 +1,463 @@
+"""The web table in a real browser: what a player sees and does.
+
+The expected boards come from the rules engine (``eightoff.game.Game`` with auto-move on,
+the table's default), played alongside the browser; the names are ``Card.name``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from eightoff.game import Game
+from eightoff.lessons import LESSONS
+from eightoff.position import IllegalMoveError, Kind, Move, Place, Position
+from eightoff.rules import PRESETS
+
+from .conftest import TablePage, move_card_name, shot
+
+SELECTED = re.compile(r"\bselected\b")
+TARGET = re.compile(r"\btarget\b")
+
+
+def pick(pos: Position, seen: set[Position]) -> Move:
+    """A move for the test to play: building moves first, never back to a seen position."""
+
+    def rank(m: Move) -> tuple[bool, bool, str]:
+        return (m.target.kind is not Kind.COLUMN, m.source.kind is not Kind.CELL, str(m))
+
+    for m in sorted(pos.legal_moves(), key=rank):
+        if pos.apply(m) not in seen:
+            return m
+    raise AssertionError("no fresh move")
+
+
+def reason(pos: Position, move: Move) -> str:
+    try:
+        pos.check(move)
+    except IllegalMoveError as e:
+        return str(e)
+    raise AssertionError(f"{move} is legal")
+
+
+def test_play_part_of_deal_1_with_clicks(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    game = Game.new("eightoff", 1)
+    table.wait_board(game.position)
+    table.screenshot("desktop-deal1-start")
+    seen = {game.position}
+    for i in range(8):
+        pos = game.position
+        move = pick(pos, seen)
+        card = table.card(move_card_name(pos, move))
+        table.pick_up(move_card_name(pos, move))
+        # the card (and the run on it) lights up, and so do the places that take it
+        expect(card).to_have_class(SELECTED)
+        target = table.place(pos.resolve_target(move).title)
+        expect(target).to_have_class(TARGET)
+        if i == 3:
+            table.screenshot("desktop-deal1-selected")
+        target.click()
+        game.play(move)
+        seen.add(game.position)
+        table.wait_board(game.position)
+        table.expect_moves(game.moves_made)
+        # the move is announced in the live region, in the engine's words
+        expect(table.page.locator("#announce")).to_contain_text(pos.describe(move))
+    expect(table.page.locator("#st-deal")).to_have_text("Deal 1 · Eight Off")
+    expect(table.page.locator("#st-limit")).to_have_text(
+        re.compile(r"^Group limit: \d+ cards? · free cells \+ one$")
+    )
+    table.screenshot("desktop-deal1-played")
+
+
+def test_drag_and_drop_moves_and_snaps_back(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    game = Game.new("eightoff", 1)
+    pos = game.position
+    # 9♣ from Cell 2 onto the 10♣ of Column 8, then the 6♦ of Column 1 into Cell 5
+    for text in ("b8", "1e"):
+        pos = game.position
+        move = pos.parse_move(text)
+        table.drag_move(pos, move)
+        game.play(move)
+        table.wait_board(game.position)
+    table.expect_moves(2)
+    # an illegal drop: the board stays as it was and the table says why
+    pos = game.position
+    bad = Move(Place.column(1), Place.column(0))
+    table.drag(move_card_name(pos, bad), "Column 1")
+    expect(table.message).to_have_text(reason(pos, bad))
+    table.wait_board(pos)
+    table.expect_moves(2)
+
+
+def test_illegal_click_shows_the_rule(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    pos = Game.new("eightoff", 1).position
+    bad = Move(Place.column(0), Place.column(1))  # 6♦ onto the 8♠
+    table.pick_up(move_card_name(pos, bad))
+    table.place("Column 2").click()
+    expect(table.message).to_be_visible()
+    expect(table.message).to_have_text(reason(pos, bad))
+    assert reason(pos, bad) == "6♦ needs the 7♦"
+    table.screenshot("desktop-illegal-move")
+    table.wait_board(pos)
+    table.expect_moves(0)
+    expect(table.page.locator("#announce")).to_have_text("6♦ needs the 7♦")
+
+
+def test_undo_redo_restart(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    game = Game.new("eightoff", 1)
+    expect(table.button("Undo")).to_be_disabled()
+    seen = {game.position}
+    positions = [game.position]
+    for _ in range(3):
+        move = pick(game.position, seen)
+        table.click_move(game.position, move)
+        game.play(move)
+        seen.add(game.position)
+        positions.append(game.position)
+        table.wait_board(game.position)
+    table.button("Undo").click()
+    table.wait_board(positions[2])
+    table.page.keyboard.press("Control+z")
+    table.wait_board(positions[1])
+    table.button("Redo").click()
+    table.wait_board(positions[2])
+    table.page.keyboard.press("Control+y")
+    table.wait_board(positions[3])
+    expect(table.button("Redo")).to_be_disabled()
+    table.button("Restart").click()
+    table.wait_board(positions[0])
+    table.expect_moves(0)
+    # a restart keeps the moves for redo
+    table.button("Redo").click()
+    table.wait_board(positions[1])
+
+
+def test_keyboard_play(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    game = Game.new("eightoff", 1)
+    kb = table.page.keyboard
+    # b = Cell 2, 8 = Column 8: the 9♣ goes onto the 10♣
+    kb.press("b")
+    expect(table.card("9 of Clubs")).to_have_class(SELECTED)
+    expect(table.place("Column 8")).to_have_class(TARGET)
+    kb.press("8")
+    game.play("b8")
+    table.wait_board(game.position)
+    # Esc puts a picked-up card back
+    kb.press("3")
+    expect(table.card("8 of Diamonds")).to_have_class(SELECTED)
+    kb.press("Escape")
+    expect(table.page.locator("#board .selected")).to_have_count(0)
+    # 1 then e: the 6♦ into Cell 5
+    kb.press("1")
+    kb.press("e")
+    game.play("1e")
+    table.wait_board(game.position)
+    kb.press("Control+z")
+    game.undo()
+    table.wait_board(game.position)
+    # ? opens the key list
+    kb.press("?")
+    expect(table.page.get_by_role("dialog", name="Keyboard")).to_be_visible()
+    table.screenshot("desktop-keys-help")
+    kb.press("Escape")
+    expect(table.page.get_by_role("dialog", name="Keyboard")).to_be_hidden()
+
+
+def test_accessible_names(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    pos = Game.new("eightoff", 1).position
+    names = sorted(c.name for c in pos.all_cards())
+    labels = table.page.eval_on_selector_all(
+        "#board .card:not(.under)", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert sorted(labels) == names
+    assert len(labels) == 52
+    for i in range(1, 9):
+        expect(table.place(f"Column {i}")).to_have_count(1)
+        expect(table.place(f"Cell {i}")).to_have_count(1)
+    for i in range(1, 5):
+        expect(table.place(f"Foundation {i}")).to_have_count(1)
+    for name in ("Undo", "Redo", "Restart", "Hint", "New game"):
+        expect(table.button(name)).to_have_count(1)
+    expect(table.place("Column 4").get_by_role("button", name="Queen of Spades")).to_be_visible()
+
+
+def test_new_game_asks_before_replacing(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    game = Game.new("eightoff", 1)
+    table.click_move(game.position, game.position.parse_move("b8"))
+    game.play("b8")
+    table.expect_moves(1)
+    table.button("New game").click()
+    dialog = table.page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Replace this position and start the selected mode?")
+    table.screenshot("desktop-confirm-replace")
+    table.button("Cancel").click()
+    table.wait_board(game.position)
+    table.expect_moves(1)
+    table.button("New game").click()
+    table.button("Replace").click()
+    table.expect_moves(0)
+    expect(table.page.locator("#st-deal")).not_to_have_text("Deal 1 · Eight Off")
+
+
+def test_other_variants_lay_out_their_own_places(table: TablePage) -> None:
+    table.open()
+    table.open_deal(11982, "freecell")
+    for i in range(1, 5):
+        expect(table.place(f"Cell {i}")).to_have_count(1)
+    expect(table.place("Cell 5")).to_have_count(0)
+    expect(table.page.locator("#st-deal")).to_have_text("Deal 11982 · FreeCell")
+    expect(table.page.locator("#st-limit")).to_have_text(
+        f"Group limit: 5 cards · {PRESETS['freecell'].formula_words()}"
+    )
+    # FreeCell #11982 is the well-known deal nobody can win
+    expect(table.verdict).to_have_text(re.compile("^Not winnable"), timeout=30_000)
+    table.screenshot("desktop-freecell-11982")
+    table.open_deal(1, "double-freecell")
+    expect(table.place("Column 10")).to_have_count(1)
+    expect(table.place("Foundation 8")).to_have_count(1)
+    expect(table.place("Cell 6")).to_have_count(1)
+    table.screenshot("desktop-double-freecell")
+    table.open_deal(1, "seahaven-towers")
+    expect(table.place("Column 10")).to_have_count(1)
+    table.screenshot("desktop-seahaven")
+
+
+def test_status_and_hints(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    expect(table.verdict).to_have_text("Winnable", timeout=30_000)
+    pos = Game.new("eightoff", 1).position
+    movable = {
+        pos.moving_card(m).name
+        for m in pos.legal_moves()
+        if not (m.source.kind is Kind.CELL and m.target.kind is Kind.CELL)
+    }
+    table.button("Hint").click()
+    hinted = table.page.locator("#board .card.hint")
+    expect(hinted).to_have_count(len(movable))
+    assert sorted(
+        hinted.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    ) == sorted(movable)
+    table.button("Hint").click()
+    expect(table.message).to_have_text(re.compile(r"^Hint: .+ from .+"), timeout=30_000)
+    table.screenshot("desktop-hint")
+    # the solver's move is one of the legal moves; its card and target light up
+    text = table.message.inner_text()
+    assert any(pos.describe(m) in text for m in pos.legal_moves())
+    expect(table.page.locator("#board .card.hint")).not_to_have_count(0)
+
+
+def test_lesson_to_completion(table: TablePage) -> None:
+    table.open()
+    table.button("Lessons").click()
+    first = LESSONS[0]
+    table.button(first.title).click()
+    panel = table.page.locator("#lesson-panel")
+    expect(panel).to_contain_text(first.title)
+    expect(panel).to_contain_text(first.goal)
+    game = Game(first.start())
+    table.wait_board(game.position)
+    table.screenshot("desktop-lesson-1")
+    for text in first.walkthrough:
+        pos = game.position
+        move = pos.parse_move(text)
+        table.click_move(pos, move)
+        game.play(move)
+        table.wait_board(game.position)
+    assert game.position.is_won()
+    expect(panel.get_by_text("Well done")).to_be_visible()
+    table.screenshot("desktop-lesson-1-done")
+    table.button("Next lesson").click()
+    expect(panel).to_contain_text(LESSONS[1].title)
+    table.wait_board(LESSONS[1].start())
+
+
+def test_solver_replay_wins_a_whole_deal(table: TablePage) -> None:
+    table.open()
+    table.open_deal(2)
+    game = Game.new("eightoff", 2)
+    table.button("Solution").click()
+    step = table.button("Step ▶")
+    expect(step).to_be_enabled(timeout=30_000)
+    info = table.page.locator("#replay-info")
+    expect(info).to_have_text(re.compile(r"^Step 0 of \d+"))
+    for _ in range(3):
+        step.click()
+    expect(info).to_have_text(re.compile(r"^Step 3 of \d+"))
+    table.button("◀ Back").click()
+    expect(info).to_have_text(re.compile(r"^Step 2 of \d+"))
+    table.screenshot("desktop-replay")
+    table.button("Play to end").click()
+    won = table.page.get_by_role("dialog", name="You won!")
+    expect(won).to_be_visible(timeout=90_000)
+    expect(won).to_contain_text("deal 2")
+    table.wait_board(_all_home(game.position))
+    table.screenshot("desktop-won")
+    table.button("Close").click()
+    table.button("Stats").click()
+    stats = table.page.get_by_role("dialog", name="Statistics")
+    row = stats.get_by_role("row", name=re.compile("^Eight Off"))
+    expect(row).to_contain_text("100%")
+    table.screenshot("desktop-stats")
+
+
+def test_auto_complete_once_the_win_is_certain(table: TablePage) -> None:
+    table.open()
+    table.open_deal(2)
+    # with auto-move off the replay steps one move at a time, and stops before the end
+    auto = table.page.get_by_label("Auto-move")
+    auto.uncheck()
+    table.wait_ready()
+    table.button("Solution").click()
+    step = table.button("Step ▶")
+    expect(step).to_be_enabled(timeout=30_000)
+    finish = table.button("Auto-complete")
+    for _ in range(200):
+        if finish.is_visible():
+            break
+        step.click()
+        table.wait_ready()
+    expect(finish).to_be_visible()
+    table.screenshot("desktop-auto-complete")
+    finish.click()
+    expect(table.page.get_by_role("dialog", name="You won!")).to_be_visible(timeout=30_000)
+
+
+def test_reload_resumes_the_game(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    game = Game.new("eightoff", 1)
+    seen = {game.position}
+    for _ in range(3):
+        move = pick(game.position, seen)
+        table.click_move(game.position, move)
+        game.play(move)
+        seen.add(game.position)
+        table.wait_board(game.position)
+    table.reload()
+    table.wait_board(game.position)
+    table.expect_moves(game.moves_made)
+    table.button("Undo").click()
+    game.undo()
+    table.wait_board(game.position)
+
+
+def test_server_killed_and_restarted_resumes(table: TablePage) -> None:
+    table.open()
+    table.open_deal(1)
+    game = Game.new("eightoff", 1)
+    seen = {game.position}
+    for _ in range(4):
+        move = pick(game.position, seen)
+        table.click_move(game.position, move)
+        game.play(move)
+        seen.add(game.position)
+        table.wait_board(game.position)
+    table.server.kill()
+    # the table says it lost its server, and does not pretend the move happened
+    pos = game.position
+    move = pick(pos, seen)
+    table.click_move(pos, move)
+    expect(table.message).to_contain_text("lost contact")
+    table.wait_board(pos)
+    table.server.start()
+    table.reload()
+    table.wait_board(game.position)
+    table.expect_moves(game.moves_made)
+    table.click_move(pos, move)
+    game.play(move)
+    table.wait_board(game.position)
+
+
+def test_phone_layout_and_taps(phone: TablePage) -> None:
+    phone.open()
+    phone.open_deal(1)
+    game = Game.new("eightoff", 1)
+    phone.wait_board(game.position)
+    page = phone.page
+    # the page itself never scrolls sideways; all eight columns are on screen
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for i in range(1, 9):
+        box = phone.place(f"Column {i}").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shot(page, "phone-deal1-start")
+    seen = {game.position}
+    for i in range(3):
+        pos = game.position
+        move = pick(pos, seen)
+        phone.pick_up(move_card_name(pos, move), tap=True)
+        if i == 1:
+            shot(page, "phone-deal1-selected")
+        phone.place(pos.resolve_target(move).title).tap()
+        game.play(move)
+        seen.add(game.position)
+        phone.wait_board(game.position)
+    # a drag by touch: the 6♦ of Column 1 into the first empty cell
+    pos = game.position
+    move = next(
+        m for m in pos.legal_moves() if m.source == Place.column(0) and m.target.kind is Kind.CELL
+    )
+    phone.touch_drag(move_card_name(pos, move), pos.resolve_target(move).title)
+    game.play(move)
+    phone.wait_board(game.position)
+    shot(page, "phone-deal1-played")
+    phone.button("Menu").click()
+    shot(page, "phone-menu")
+    # Double FreeCell is wider: its board scrolls inside the frame, not the page
+    phone.open_deal(1, "double-freecell")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    frame = page.locator("#frame")
+    assert frame.evaluate(
+        "f => f.scrollWidth <= f.clientWidth + 1 || getComputedStyle(f).overflowX === 'auto'"
+    )
+    shot(page, "phone-double-freecell")
+
+
+def test_phone_lesson_panel(phone: TablePage) -> None:
+    phone.open()
+    phone.button("Menu").click()
+    phone.button("Lessons").click()
+    phone.button(LESSONS[2].title).click()
+    expect(phone.page.locator("#lesson-panel")).to_contain_text(LESSONS[2].goal)
+    phone.wait_board(LESSONS[2].start())
+    shot(phone.page, "phone-lesson-3")
+
+
+def test_rules_page_prints(table: TablePage) -> None:
+    page = table.page
+    page.add_init_script("window.print = () => { window.__printed = (window.__printed || 0) + 1; }")
+    table.page.goto(f"{table.server.url}/rules")
+    for rules in PRESETS.values():
+        expect(page.get_by_role("heading", name=rules.name, exact=True)).to_be_visible()
+    shot(page, "desktop-rules")
+    page.get_by_role("button", name="Print / Save as PDF").click()
+    assert page.evaluate("window.__printed") == 1
+    page.emulate_media(media="print")
+    expect(page.get_by_role("button", name="Print / Save as PDF")).to_be_hidden()
+    shot(page, "desktop-rules-print")
+
+
+def _all_home(pos: Position) -> Position:
+    """The won position of a deal: every card on its foundation."""
+    return Position(
+        pos.rules,
+        tuple(() for _ in pos.columns),
+        tuple(None for _ in pos.cells),
+        tuple(13 for _ in pos.foundations),
+    )
