@@ -75,25 +75,21 @@ LESSONS: Final[tuple[Lesson, ...]] = (
     Lesson(
         id=2,
         title="Store single cards in the cells",
-        goal="Free the 9♠ under the three Queens, then get every card home.",
+        goal="Free the 9♠ at the bottom of Column 1, then get every card home.",
         guidance=(
             "Each free cell holds one card, and any exposed card may go into an empty cell.",
-            "The Queens on the 9♠ have nowhere else to go: put them in cells, one at a time.",
-            "A card leaves its cell for a column, for home, or for another cell; keep cells"
-            " free when you can, since every full cell is one card you cannot move.",
+            "The J♠ and the 10♠ have nowhere else to go: put them in cells, one at a time."
+            " The Q♠ can go onto the K♠.",
+            "A card leaves its cell for a column, for home, or for another cell. Keep cells"
+            " free when you can: every full cell is a card waiting for a place.",
         ),
         board={
             "variant": "eightoff",
-            "columns": [
-                ["9S", "QD", "QC", "QH"],
-                ["KC", "TC", "JS"],
-                ["KD", "TD", "QS"],
-                ["KH", "TH", "KS"],
-            ],
-            "cells": ["TS", "JC", "JD", "JH", None, None, None, None],
-            "foundations": {"C": 9, "S": 8, "H": 9, "D": 9},
+            "columns": [["9S", "QS", "TS", "JS"], ["KS"]],
+            "cells": [None] * 8,
+            "foundations": {"C": 13, "S": 8, "H": 13, "D": 13},
         },
-        walkthrough=("1e", "1f", "1g"),
+        walkthrough=("1a", "1b", "12"),
     ),
     Lesson(
         id=3,

@@ -296,9 +296,12 @@ class Store:
             ).fetchone()
         return None if row is None else int(row[0])
 
-    def _game_row(self, db: sqlite3.Connection, game_id: int) -> tuple[str, int, str, int, Any]:
+    def _game_row(
+        self, db: sqlite3.Connection, game_id: int
+    ) -> tuple[str, int, str, str | None, int | None]:
+        """(variant, counted, status, deal, lesson) of a game; KeyError if there is none."""
         row = db.execute(
-            "SELECT variant, counted, status, cursor, lesson FROM games WHERE id = ?", (game_id,)
+            "SELECT variant, counted, status, deal, lesson FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id}")
@@ -310,24 +313,24 @@ class Store:
         """A turn was played after ``turns_before`` turns: the line is cut there (the redo
         stack is gone) and the turn appended. ``won``/``moves_made`` describe the game after."""
         with self._write() as db:
-            variant, counted, status, _cursor, lesson = self._game_row(db, game_id)
+            variant, counted, status, deal, _lesson = self._game_row(db, game_id)
             db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ?", (game_id, turns_before))
             db.execute(
                 "INSERT INTO moves (game_id, seq, move, auto) VALUES (?, ?, ?, ?)",
                 (game_id, turns_before, str(turn.move), " ".join(str(m) for m in turn.auto)),
             )
             db.execute("UPDATE games SET cursor = ? WHERE id = ?", (turns_before + 1, game_id))
-            if not counted and lesson is None and status == "playing":
+            if not counted and deal is not None and status == "playing":
                 db.execute("UPDATE games SET counted = 1 WHERE id = ?", (game_id,))
                 self._ensure_stats(db, variant)
                 db.execute("UPDATE stats SET played = played + 1 WHERE variant = ?", (variant,))
             if won:
-                self._mark_won(db, game_id, variant, status, lesson, moves_made)
+                self._mark_won(db, game_id, variant, status, deal is None, moves_made)
 
     def record_cursor(self, game_id: int, cursor: int, *, won: bool, moves_made: int) -> None:
         """After undo, redo or restart: ``cursor`` turns of the line are on the board."""
         with self._write() as db:
-            variant, _counted, status, _cur, lesson = self._game_row(db, game_id)
+            variant, _counted, status, deal, _lesson = self._game_row(db, game_id)
             (length,) = db.execute(
                 "SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)
             ).fetchone()
@@ -335,7 +338,7 @@ class Store:
                 raise ValueError(f"cursor {cursor} is outside the game's {length} turns")
             db.execute("UPDATE games SET cursor = ? WHERE id = ?", (cursor, game_id))
             if won:
-                self._mark_won(db, game_id, variant, status, lesson, moves_made)
+                self._mark_won(db, game_id, variant, status, deal is None, moves_made)
 
     def _mark_won(
         self,
@@ -343,13 +346,13 @@ class Store:
         game_id: int,
         variant: str,
         status: str,
-        lesson: int | None,
+        uncounted: bool,
         moves_made: int,
     ) -> None:
         if status != "playing":
             return
         db.execute("UPDATE games SET status = 'won', finished = ? WHERE id = ?", (_now(), game_id))
-        if lesson is not None:
+        if uncounted:
             return
         self._ensure_stats(db, variant)
         db.execute(
@@ -362,9 +365,9 @@ class Store:
     def add_hint(self, game_id: int) -> None:
         """A hint was used (the solver's move, or its solution)."""
         with self._write() as db:
-            variant, _counted, _status, _cursor, lesson = self._game_row(db, game_id)
+            variant, _counted, _status, deal, _lesson = self._game_row(db, game_id)
             db.execute("UPDATE games SET hints = hints + 1 WHERE id = ?", (game_id,))
-            if lesson is None:
+            if deal is not None:
                 self._ensure_stats(db, variant)
                 db.execute("UPDATE stats SET hints = hints + 1 WHERE variant = ?", (variant,))
 

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from eightoff.boards import BoardError, from_json, parse_board
 from eightoff.cards import SUIT_LETTERS, Card
 from eightoff.deals import DealNumberError, check_deal_number, deal, random_deal_number
 from eightoff.game import Game, Turn
@@ -105,6 +106,7 @@ class NewGame(_Strict):
     deal: int | Annotated[str, Field(max_length=32)] | None = None
     winnable_only: bool | None = None
     lesson: int | None = None
+    board: dict[str, Any] | Annotated[str, Field(max_length=20_000)] | None = None
     foundation_retrieval: bool | None = None
     strict_single: bool | None = None
 
@@ -492,6 +494,11 @@ def create_app(
                 )
             s = new_session(les.start(), None, les)
             return table.game_json(s)
+        if body.board is not None:
+            if body.deal is not None:
+                raise ApiError(400, "bad_request", "Choose a board or a deal, not both")
+            s = new_session(_board(body), None, None)
+            return table.game_json(s)
         rules = preset(body.variant).with_options(
             foundation_retrieval=body.foundation_retrieval, strict_single=body.strict_single
         )
@@ -726,6 +733,26 @@ def _deal_number(value: int | str) -> int:
             raise ApiError(400, "bad_deal", f"deal {value!r} is not a number")
         value = int(text)
     return check_deal_number(value)
+
+
+def _board(body: NewGame) -> Position:
+    """The starting position of a custom board (JSON board or Freecell Solver text)."""
+    rules: Rules | None = None
+    if "variant" in body.model_fields_set or isinstance(body.board, str):
+        rules = preset(body.variant)
+    if rules is None and isinstance(body.board, dict):
+        rules = preset(str(body.board.get("variant", "eightoff")))
+    assert rules is not None
+    rules = rules.with_options(
+        foundation_retrieval=body.foundation_retrieval, strict_single=body.strict_single
+    )
+    try:
+        if isinstance(body.board, dict):
+            return from_json(body.board, rules)
+        assert body.board is not None
+        return parse_board(body.board, rules)
+    except BoardError as e:
+        raise ApiError(400, "bad_board", f"board: {e}") from None
 
 
 def _place(p: PlaceIn, role: str) -> Place:
