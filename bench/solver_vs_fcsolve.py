@@ -24,6 +24,7 @@ Never part of the test run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -133,7 +134,8 @@ def fcs_move(raw: bytes) -> Move:
 @dataclass
 class Outcome:
     verdict: str  # solved | lost | unknown
-    ns: int
+    ns: int  # wall clock
+    cpu_ns: int  # this thread's CPU time
     moves: list[Move] | None
     states: int
     detail: str = ""
@@ -169,9 +171,9 @@ class FcSolve:
 
     def run(self, position: Position, board: str, number: int) -> Outcome:
         text = board.encode()
-        t0 = time.perf_counter_ns()
+        c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
         ret = self._solve_board(self._user, text)
-        ns = time.perf_counter_ns() - t0
+        ns, cpu = time.perf_counter_ns() - t0, time.thread_time_ns() - c0
         states = int(self.fcs.get_num_times())
         try:
             if ret == FCS_STATE_WAS_SOLVED:
@@ -181,11 +183,12 @@ class FcSolve:
                     if raw[0] in (CANONIZE, SEPARATOR, NULL_MOVE):
                         continue
                     moves.append(fcs_move(raw))
-                return Outcome("solved", ns, moves, states)
+                return Outcome("solved", ns, cpu, moves, states)
             if ret == FCS_STATE_IS_NOT_SOLVEABLE:
-                return Outcome("lost", ns, None, states)
+                return Outcome("lost", ns, cpu, None, states)
             if ret in (FCS_STATE_SUSPEND_PROCESS, FCS_STATE_EXCEEDS_MAX_NUM_TIMES):
-                return Outcome("unknown", ns, None, states, f"fc-solve stopped (code {ret})")
+                msg = f"fc-solve stopped (code {ret})"
+                return Outcome("unknown", ns, cpu, None, states, msg)
             if ret == FCS_STATE_INVALID_STATE:
                 raise BenchError(
                     f"deal {number}: fc-solve rejected the board text of format_fcs:\n{board}"
@@ -201,7 +204,8 @@ class Ours:
         from eightoff.solver import Limits, solve
 
         base = Limits()
-        self.limits = Limits(
+        self.limits = dataclasses.replace(
+            base,
             seconds=base.seconds if seconds is None else seconds,
             states=base.states if limit_states is None else limit_states,
             short=short,
@@ -211,12 +215,12 @@ class Ours:
         self.label = "ours --short" if short else "ours"
 
     def run(self, position: Position, board: str, number: int) -> Outcome:
-        t0 = time.perf_counter_ns()
+        c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
         result = self._solve(position, self.limits)
-        ns = time.perf_counter_ns() - t0
+        ns, cpu = time.perf_counter_ns() - t0, time.thread_time_ns() - c0
         moves = list(result.moves) if result.verdict == "solved" else None
         detail = getattr(result, "reason", "")
-        return Outcome(result.verdict, ns, moves, int(result.states), detail)
+        return Outcome(result.verdict, ns, cpu, moves, int(result.states), detail)
 
 
 Solver = FcSolve | Ours
@@ -259,7 +263,8 @@ class Row:
     deal: int
     solver: str
     verdict: str
-    ms: float
+    ms: float  # wall clock
+    cpu_ms: float  # CPU time of the thread
     states: int
     length: int | None = None
     valid: bool | None = None
@@ -271,6 +276,7 @@ class Row:
 @dataclass
 class Summary:
     label: str
+    clock: str = "cpu"
     rows: list[Row] = field(default_factory=list)
     rss_growth_mb: float = 0.0
 
@@ -279,7 +285,7 @@ class Summary:
 
     @property
     def times(self) -> list[float]:
-        return [r.ms for r in self.rows]
+        return [r.cpu_ms if self.clock == "cpu" else r.ms for r in self.rows]
 
     @property
     def lengths(self) -> list[int]:
@@ -361,8 +367,9 @@ def run(
     solvers: list[Solver],
     console: Console,
     on_row: Callable[[Row], None],
+    clock: str,
 ) -> dict[str, Summary]:
-    summaries = {s.name: Summary(s.label) for s in solvers}
+    summaries = {s.name: Summary(s.label, clock) for s in solvers}
     # Warm up each solver once (imports, first allocations), not recorded.
     first = deal(rules, numbers[0])
     for s in solvers:
@@ -389,8 +396,8 @@ def run(
                 summary = summaries[s.name]
                 summary.rss_growth_mb += after - before
                 row = Row(
-                    rules.id, number, s.name, out.verdict, out.ns / 1e6, out.states,
-                    detail=out.detail, rss_mb=after,
+                    rules.id, number, s.name, out.verdict, out.ns / 1e6, out.cpu_ns / 1e6,
+                    out.states, detail=out.detail, rss_mb=after,
                 )  # fmt: skip
                 if out.moves is not None:
                     rp = replay(position, out.moves)
@@ -599,6 +606,9 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="CPU to pin to (default: the first allowed one; -1: do not pin)",
     )
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                   help="time the tables report: the thread's CPU time (default; not inflated"
+                        " when other processes share the core) or wall-clock")  # fmt: skip
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = p.parse_args(argv)
 
@@ -627,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
                 if sink is not None:
                     sink.write(json.dumps(asdict(row)) + "\n")
 
-            summaries = run(rules, numbers, solvers, err, on_row)
+            summaries = run(rules, numbers, solvers, err, on_row, args.clock)
         finally:
             if sink is not None:
                 sink.close()
@@ -636,7 +646,11 @@ def main(argv: list[str] | None = None) -> int:
         ) or "ours not run"  # fmt: skip
         fcs = ", ".join(f"{s.label} = `{' '.join(s.args)}`" for s in solvers
                         if isinstance(s, FcSolve))  # fmt: skip
-        setup = f"{pinned}, one solver at a time; {limits}; {fcs or 'fc-solve not run'}"
+        clock = "CPU time of the thread" if args.clock == "cpu" else "wall-clock time"
+        setup = (
+            f"{pinned}, one solver at a time, times are {clock}; {limits};"
+            f" {fcs or 'fc-solve not run'}"
+        )
         report(rules, numbers, summaries, out, args.markdown, setup)
         if args.write_lost:
             command = "uv run python bench/solver_vs_fcsolve.py " + " ".join(
