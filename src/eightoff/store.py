@@ -259,14 +259,25 @@ class Store:
             lines = self._db.execute(
                 "SELECT move, auto FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        (gid, variant, deal, lesson, start, options, status, cursor, counted, hints,
-         created, finished) = row
+        (
+            gid,
+            variant,
+            deal,
+            lesson,
+            start,
+            options,
+            status,
+            cursor,
+            counted,
+            hints,
+            created,
+            finished,
+        ) = row
         opts: dict[str, Any] = json.loads(options)
         rules = rules_with_options(variant, opts)
         start_pos = from_json(json.loads(start), rules)
         line = [
-            Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split()))
-            for m, auto in lines
+            Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split())) for m, auto in lines
         ]
         game = Game.from_turns(
             start_pos,

@@ -26,9 +26,7 @@ def play_some(game: Game, store: Store, gid: int, n: int) -> None:
     for _ in range(n):
         before = len(game.turns)
         turn = game.play(useful_moves(game)[-1])
-        store.record_turn(
-            gid, before, turn, won=game.position.is_won(), moves_made=game.moves_made
-        )
+        store.record_turn(gid, before, turn, won=game.position.is_won(), moves_made=game.moves_made)
 
 
 @pytest.fixture

@@ -332,9 +332,7 @@ class Table:
                 "to_empty_column_words": pos.group_limit_words(to_empty_column=True),
             },
             "legal_moves": [move_json(pos, m) for m in legal],
-            "last_turn": None
-            if last_turn is None
-            else moves_json(positions[-2], last_turn.moves),
+            "last_turn": None if last_turn is None else moves_json(positions[-2], last_turn.moves),
             "undone_turn": None if undone is None else moves_json(pos, undone.moves),
             "auto_move": bool(self.settings()["auto_move"]),
             "can_auto_complete": not won and win_is_certain(pos),
@@ -400,6 +398,8 @@ def create_app(
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {404: "not_found", 405: "method_not_allowed"}
         message = exc.detail if isinstance(exc.detail, str) else "Request failed"
+        if exc.status_code == 400 and message == "There was an error parsing the body":
+            return _error(422, "bad_request", "The request body could not be read as JSON")
         if exc.status_code == 404 and message == "Not Found":
             message = f"Nothing at {request.url.path}"
         return _error(exc.status_code, codes.get(exc.status_code, "http_error"), message)
@@ -586,9 +586,7 @@ def create_app(
         return table.game_json(s)
 
     @app.post("/api/games/{game_id}/auto", summary="Send safe cards home, or finish a certain win")
-    async def auto(
-        game_id: int, body: Annotated[AutoIn | None, Body()] = None
-    ) -> dict[str, Any]:
+    async def auto(game_id: int, body: Annotated[AutoIn | None, Body()] = None) -> dict[str, Any]:
         s = playing(game_id)
         complete = True if body is None else body.complete
         game = s.game
@@ -602,9 +600,7 @@ def create_app(
                 moves.append(home)
                 p = p.apply(home)
             turn = Turn(moves[0], tuple(moves[1:]))
-            s.game = Game.from_turns(
-                game.start, [*game.turns, turn], deal_number=game.deal_number
-            )
+            s.game = Game.from_turns(game.start, [*game.turns, turn], deal_number=game.deal_number)
         else:
             maybe = game.auto_home()
             if maybe is None:

@@ -197,8 +197,7 @@ class Oracle:
             return Status(
                 "unknown",
                 None,
-                "Unknown: the solver could not decide in"
-                f" {self.status_seconds:g} seconds",
+                f"Unknown: the solver could not decide in {self.status_seconds:g} seconds",
                 False,
             )
         n = len(line) - 1
@@ -234,9 +233,7 @@ class Oracle:
             if job is not None and not job.done():
                 return  # the running job looks at _wanted before each solve
             try:
-                self._jobs[game_id] = self._background.submit(
-                    self._check_line, game_id, snapshot
-                )
+                self._jobs[game_id] = self._background.submit(self._check_line, game_id, snapshot)
             except RuntimeError:  # shutting down
                 return
 
