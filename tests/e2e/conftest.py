@@ -152,6 +152,11 @@ def chromium_browser() -> Iterator[Any]:
 
 
 def shot(page: Any, name: str) -> Path:
+    """Save a screenshot once the cards have stopped moving."""
+    page.wait_for_function(
+        """() => document.getAnimations().every((a) =>
+             a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
+    )
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path))
@@ -199,14 +204,19 @@ class TablePage:
         return self.page.locator("#st-verdict")
 
     # actions
-    def open_deal(self, number: int, variant: str | None = None) -> None:
-        menu = self.button("Menu")  # on a phone the deal controls sit behind the menu
+    def show_options(self) -> None:
+        """On a phone the deal controls sit behind the Menu button."""
+        menu = self.button("Menu")
         if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
             menu.click()
+
+    def open_deal(self, number: int, variant: str | None = None) -> None:
         if variant is not None:
+            self.show_options()
             self.page.locator("#variant").select_option(variant)
             self.confirm_if_asked()
             self.wait_ready()
+        self.show_options()
         self.page.get_by_label("Deal number").fill(str(number))
         self.button("Open deal").click()
         self.confirm_if_asked()

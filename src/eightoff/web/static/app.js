@@ -58,8 +58,12 @@ function inProgress() {
 /** The lesson of a game (the server sends the lesson object), or null. */
 function lessonOf(g) {
   if (!g || g.lesson === null || g.lesson === undefined) return null;
-  if (typeof g.lesson === "object") return g.lesson;
-  return state.lessons.find((l) => l.id === g.lesson) || { id: g.lesson, title: `Lesson ${g.lesson}`, goal: "", guidance: [] };
+  const info =
+    typeof g.lesson === "object"
+      ? g.lesson
+      : g.lesson_info || state.lessons.find((l) => l.id === g.lesson) || { id: g.lesson, title: `Lesson ${g.lesson}`, goal: "", guidance: [] };
+  const complete = typeof g.lesson_done === "boolean" ? g.lesson_done : info.complete ?? g.won;
+  return { ...info, complete };
 }
 function foundationCode(f) {
   return f.top ? RANKS[f.top] + f.suit : null;
@@ -198,6 +202,8 @@ function renderBoard({ animate = true } = {}) {
     if (state.flipFrom) for (const [k, r] of state.flipFrom) before.set(k, r);
   }
   state.flipFrom = null;
+  const stagger = state.stagger || new Map();
+  state.stagger = null;
 
   const L = (state.layout = computeLayout(g));
   board.className = `board layout-${L.mode}${L.compact ? " compact" : ""}`;
@@ -284,9 +290,11 @@ function renderBoard({ animate = true } = {}) {
       const dy = old.top - now.top;
       if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
       el.classList.add("moving");
+      // cards sent home by auto-move follow one another
+      const delay = Math.min(1200, (stagger.get(el.dataset.code) || 0) * 70);
       const anim = el.animate(
         [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-        { duration: Math.min(260, 140 + Math.hypot(dx, dy) / 8), easing: "cubic-bezier(.2,.7,.3,1)" },
+        { duration: Math.min(260, 140 + Math.hypot(dx, dy) / 8), delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
       );
       anim.onfinish = anim.oncancel = () => el.classList.remove("moving");
     }
@@ -431,6 +439,8 @@ function setGame(game, { announce = null, animate = true, fromReplay = false } =
     stopReplay("The position changed. Press Solution to replay from here.");
   }
   const sameGame = previous && previous.id === game.id;
+  const turn = game.last_turn || (game.undone_turn ? [...game.undone_turn].reverse() : null);
+  state.stagger = turn ? new Map(turn.map((m, i) => [m.card, i])) : null;
   renderBoard({ animate: animate && sameGame });
   renderStatus();
   renderLesson();
@@ -865,6 +875,7 @@ async function startGame(body, { confirm = true } = {}) {
       const next = await api("POST", "/api/games", body);
       hideMessage();
       closeReplayPanel();
+      closeMenu();
       state.wonShownFor = null;
       setGame(next, {
         animate: false,
@@ -983,7 +994,9 @@ function hint() {
       const places = m.target.index === null || m.target.index === undefined ? legalTargetPlaces({ ...m.source, count: m.count }) : [m.target];
       state.hintMarks = { cards: new Set(key ? sourceRunKeys(m) : []), places };
       applyHighlights();
-      const text = `Hint: ${m.text}${h.reason ? ` — ${h.reason}` : ""}`;
+      // the reason usually starts with the move itself
+      const why = h.reason || "";
+      const text = why.startsWith(m.text) ? `Hint: ${why}` : `Hint: ${m.text}${why ? `. ${why}` : ""}`;
       showMessage(text, "hint", { sticky: true });
       say(text);
     }
@@ -1187,7 +1200,7 @@ function renderLesson() {
       return li;
     }),
   );
-  const done = Boolean(lesson.complete ?? g.won);
+  const done = Boolean(lesson.complete);
   const wasDone = !$("lesson-success").hidden;
   $("lesson-success").hidden = !done;
   if (done) {
@@ -1280,6 +1293,11 @@ async function openStats() {
   body.replaceChildren(table);
 }
 
+function closeMenu() {
+  document.body.classList.remove("menu-open");
+  $("btn-menu").setAttribute("aria-expanded", "false");
+}
+
 // ----- start-up ---------------------------------------------------------------------
 function wire() {
   const frame = $("frame");
@@ -1302,8 +1320,14 @@ function wire() {
   $("variant").addEventListener("change", changeVariant);
   $("opt-auto").addEventListener("change", saveSettings);
   $("opt-winnable").addEventListener("change", saveSettings);
-  $("btn-lessons").addEventListener("click", openLessons);
-  $("btn-stats").addEventListener("click", openStats);
+  $("btn-lessons").addEventListener("click", () => {
+    closeMenu();
+    openLessons();
+  });
+  $("btn-stats").addEventListener("click", () => {
+    closeMenu();
+    openStats();
+  });
   $("btn-keys").addEventListener("click", () => $("dlg-keys").showModal());
   $("btn-replay-step").addEventListener("click", replayStep);
   $("btn-replay-back").addEventListener("click", replayBack);
