@@ -1,0 +1,142 @@
+"""A real server (uvicorn in a subprocess) killed with SIGKILL and started again on the same
+database brings back the game in progress exactly, redo stack included."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+
+URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
+
+
+@contextmanager
+def server(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("EIGHTOFF_DB", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eightoff.web.server", "--db", str(db), "--no-browser", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed before serving starts
+        found = URL.search(line)
+        assert found, f"no URL in {line!r}; stderr: {proc.stderr.read() if proc.stderr else ''}"
+        base = found.group(0).rstrip("/")
+        _wait_ready(proc, base)
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _wait_ready(proc: subprocess.Popen[str], base: str) -> None:
+    for _ in range(600):
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited with {proc.returncode}")
+        try:
+            httpx.get(base + "/api/variants", timeout=2)
+            return
+        except httpx.TransportError:
+            proc_wait(proc, 0.05)
+    raise AssertionError("the server did not answer")
+
+
+def proc_wait(proc: subprocess.Popen[str], seconds: float) -> None:
+    with suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=seconds)
+
+
+def call(method: str, url: str, body: Any = None) -> dict[str, Any]:
+    r = httpx.request(method, url, json=body, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_a_game_survives_kill_9(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with server(db) as (proc, base):
+        g = call("POST", base + "/api/games", {"variant": "eightoff", "deal": 8})
+        gid = g["id"]
+        last = g
+        for _ in range(5):
+            last = call(
+                "POST",
+                f"{base}/api/games/{gid}/move",
+                {"move": last["legal_moves"][-1]["notation"]},
+            )
+        call("POST", f"{base}/api/games/{gid}/undo")
+        last = call("POST", f"{base}/api/games/{gid}/undo")
+        call("PUT", base + "/api/settings", {"auto_move": False})
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        assert proc.returncode == -signal.SIGKILL
+
+    with server(db) as (_proc, base):
+        back = call("GET", base + "/api/games/current")
+        assert back["id"] == gid
+        for key in ("columns", "cells", "foundations", "moves_made", "turns", "can_redo"):
+            assert back[key] == last[key], key
+        assert call("GET", base + "/api/settings")["auto_move"] is False
+        redone = call("POST", f"{base}/api/games/{gid}/redo")
+        assert redone["turns"] == last["turns"] + 1
+
+
+def test_the_server_listens_on_loopback_by_default(tmp_path: Path) -> None:
+    with server(tmp_path / "a.sqlite3") as (_proc, base):
+        assert base.startswith("http://127.0.0.1:")
+        assert call("GET", base + "/api/settings") == {"auto_move": True, "winnable_only": False}
+
+
+def test_serve_warns_about_other_hosts_and_finds_its_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In-process (nothing listens beyond loopback): the warning, the URL, EIGHTOFF_DB."""
+    import socket
+
+    import uvicorn
+
+    from eightoff.web import server as srv
+
+    ran: list[int] = []
+
+    def bind_loopback(host: str, port: int) -> socket.socket:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        return sock
+
+    monkeypatch.setattr(srv, "_bind", bind_loopback)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(1))
+    monkeypatch.setenv("EIGHTOFF_DB", str(tmp_path / "env.sqlite3"))
+    srv.serve("0.0.0.0", None, None, open_browser=False)
+    out, err = capsys.readouterr()
+    assert ran == [1]
+    assert "warning: listening on 0.0.0.0, not on loopback" in err
+    assert "http://127.0.0.1:" in out and str(tmp_path / "env.sqlite3") in out
+    assert (tmp_path / "env.sqlite3").exists()
+    # --db wins over the environment; without either, the user data directory
+    assert srv.resolve_db(str(tmp_path / "flag.sqlite3")) == tmp_path / "flag.sqlite3"
+    monkeypatch.delenv("EIGHTOFF_DB")
+    assert srv.resolve_db(None) == srv.default_db()
+    assert srv.default_db().name == "eightoff.sqlite3"
+    srv.serve("127.0.0.1", None, str(tmp_path / "quiet.sqlite3"), open_browser=False)
+    assert "warning" not in capsys.readouterr().err
