@@ -461,3 +461,65 @@ def _all_home(pos: Position) -> Position:
         tuple(None for _ in pos.cells),
         tuple(13 for _ in pos.foundations),
     )
+
+
+def test_double_click_sends_a_card_home_and_settings_persist(table: TablePage) -> None:
+    table.open()
+    # auto-move off: a card that can go home waits for the player
+    table.page.get_by_label("Auto-move").uncheck()
+    table.wait_ready()
+    table.page.get_by_label("Winnable deals only").check()
+    table.wait_ready()
+    table.open_deal(2)
+    game = Game.new("eightoff", 2, auto_move=False)
+    pos = game.position
+    homeward = [m for m in pos.legal_moves() if m.target.kind is Kind.FOUNDATION]
+    assert homeward, "deal 2 starts with a card that can go home"
+    first = next(m for m in homeward if m.source.kind is Kind.COLUMN)
+    table.card(move_card_name(pos, first)).dblclick()
+    game.play(first)
+    table.wait_board(game.position)
+    foundation = table.place(pos.resolve_target(first).title)
+    expect(foundation.get_by_role("button", name=move_card_name(pos, first))).to_be_visible()
+    # h with nothing picked up sends the safe cards home
+    table.page.locator("#frame").focus()
+    table.page.keyboard.press("h")
+    turn = game.auto_home()
+    assert turn is not None
+    table.wait_board(game.position)
+    # the settings are the server's: a reload keeps them
+    table.reload()
+    expect(table.page.get_by_label("Auto-move")).not_to_be_checked()
+    expect(table.page.get_by_label("Winnable deals only")).to_be_checked()
+    table.wait_board(game.position)
+
+
+def test_status_says_how_far_to_undo_when_the_game_is_lost(table: TablePage) -> None:
+    from eightoff.solver import Limits, solve
+
+    table.open()
+    table.open_deal(4)
+    game = Game.new("eightoff", 4)
+    # a few careless moves into the cells, typed on the keyboard, lose deal 4
+    table.page.locator("#frame").focus()
+    for text in ("ae", "2d", "3g", "ea", "af", "8i", "8e", "ea"):
+        table.page.keyboard.press(text[0])
+        table.page.keyboard.press(text[1])
+        game.play(text)
+        table.wait_board(game.position)
+    positions = game.positions()
+    assert solve(positions[-1], Limits(seconds=30)).verdict == "lost"
+    k = next(
+        k
+        for k in range(1, len(positions))
+        if solve(positions[-1 - k], Limits(seconds=30)).verdict == "solved"
+    )
+    moves = f"{k} move" + ("" if k == 1 else "s")
+    expect(table.verdict).to_have_text(
+        f"Not winnable from here: undo {moves} to get back", timeout=30_000
+    )
+    table.screenshot("desktop-not-winnable")
+    for _ in range(k):
+        table.button("Undo").click()
+        table.wait_ready()
+    expect(table.verdict).to_have_text("Winnable", timeout=30_000)

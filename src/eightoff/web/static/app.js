@@ -1347,11 +1347,19 @@ function wire() {
     $("btn-menu").setAttribute("aria-expanded", String(open));
   });
   $("message").addEventListener("click", hideMessage);
+  // the frame changes size with the window, the panel and the status line's wrapping
   let resizeTimer = null;
-  window.addEventListener("resize", () => {
+  let lastSize = "";
+  new ResizeObserver(() => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => state.game && renderBoard({ animate: false }), 60);
-  });
+    resizeTimer = setTimeout(() => {
+      const { w, h } = frameSize();
+      const size = `${w}x${h}`;
+      if (size === lastSize || !state.game || drag) return;
+      lastSize = size;
+      renderBoard({ animate: false });
+    }, 40);
+  }).observe($("frame"));
 }
 
 async function boot() {

@@ -75,18 +75,18 @@ export function suitIcon(suit, x, y, size, extra = "") {
 // Pip positions (centre x, centre y) on the 100×140 face for 2–10. Everything in the
 // middle stays below y = 36, so a covered card's visible strip shows only its index.
 const L = 31, M = 50, R = 69;
-const T = 47, B = 93, C = 70;
-const R4 = [47, 62.3, 77.7, 93];
+const T = 46, B = 104, C = 75;
+const R4 = [46, 65.33, 84.67, 104];
 const PIPS = {
   2: [[M, T], [M, B]],
   3: [[M, T], [M, C], [M, B]],
   4: [[L, T], [R, T], [L, B], [R, B]],
   5: [[L, T], [R, T], [M, C], [L, B], [R, B]],
   6: [[L, T], [R, T], [L, C], [R, C], [L, B], [R, B]],
-  7: [[L, T], [R, T], [M, 58.5], [L, C], [R, C], [L, B], [R, B]],
-  8: [[L, T], [R, T], [M, 58.5], [L, C], [R, C], [M, 81.5], [L, B], [R, B]],
+  7: [[L, T], [R, T], [M, 60.5], [L, C], [R, C], [L, B], [R, B]],
+  8: [[L, T], [R, T], [M, 60.5], [L, C], [R, C], [M, 89.5], [L, B], [R, B]],
   9: [...R4.flatMap((y) => [[L, y], [R, y]]), [M, C]],
-  10: [...R4.flatMap((y) => [[L, y], [R, y]]), [M, 54.6], [M, 85.4]],
+  10: [...R4.flatMap((y) => [[L, y], [R, y]]), [M, 55.67], [M, 94.33]],
 };
 
 const FACE_LETTER = { 11: "J", 12: "Q", 13: "K" };
@@ -119,16 +119,16 @@ export function cardSVG(code, { compact = false } = {}) {
     parts.push(index);
     parts.push(`<g transform="rotate(180 50 70)">${index}</g>`);
     if (rank === 1) {
-      parts.push(suitIcon(suit, 23, 43, 54));
+      parts.push(suitIcon(suit, 22, 47, 56));
     } else if (rank >= 11) {
-      parts.push(`<rect class="court" x="21" y="37" width="58" height="66" rx="5"/>`);
-      parts.push(`<text class="face-letter" x="50" y="86" font-size="46" text-anchor="middle">${FACE_LETTER[rank]}</text>`);
-      parts.push(suitIcon(suit, 25, 41, 14));
-      parts.push(suitIcon(suit, 61, 85, 14, ` transform="rotate(180 68 92)"`));
+      parts.push(`<rect class="court" x="20" y="37" width="60" height="76" rx="5"/>`);
+      parts.push(`<text class="face-letter" x="50" y="91" font-size="42" text-anchor="middle">${FACE_LETTER[rank]}</text>`);
+      parts.push(suitIcon(suit, 24, 41, 13));
+      parts.push(suitIcon(suit, 63, 96, 13, ` transform="rotate(180 69.5 102.5)"`));
     } else {
-      const size = rank >= 9 ? 15.5 : 18;
+      const size = rank >= 9 ? 16 : 18;
       for (const [x, y] of PIPS[rank]) {
-        const flip = y > 72 ? ` transform="rotate(180 ${x} ${y})"` : "";
+        const flip = y > C + 1 ? ` transform="rotate(180 ${x} ${y})"` : "";
         parts.push(suitIcon(suit, x - size / 2, y - size / 2, size, flip));
       }
     }
