@@ -15,7 +15,7 @@ from eightoff.lessons import LESSONS
 from eightoff.position import IllegalMoveError, Kind, Move, Place, Position
 from eightoff.rules import PRESETS
 
-from .conftest import TablePage, move_card_name, shot
+from .conftest import SHOTS, TablePage, move_card_name, shot
 
 SELECTED = re.compile(r"\bselected\b")
 TARGET = re.compile(r"\btarget\b")
@@ -451,6 +451,10 @@ def test_rules_page_prints(table: TablePage) -> None:
     page.emulate_media(media="print")
     expect(page.get_by_role("button", name="Print / Save as PDF")).to_be_hidden()
     shot(page, "desktop-rules-print")
+    # what "Save as PDF" gives (headless chromium prints with the print stylesheet)
+    pdf = SHOTS.parent / "rules.pdf"
+    page.pdf(path=str(pdf), format="A4")
+    assert pdf.read_bytes().startswith(b"%PDF")
 
 
 def _all_home(pos: Position) -> Position:
