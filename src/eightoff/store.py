@@ -331,7 +331,7 @@ class Store:
                 (game_id, turns_before, str(turn.move), " ".join(str(m) for m in turn.auto)),
             )
             db.execute("UPDATE games SET cursor = ? WHERE id = ?", (turns_before + 1, game_id))
-            if not counted and deal is not None and status == "playing":
+            if not counted and deal is not None and status != "won":
                 db.execute("UPDATE games SET counted = 1 WHERE id = ?", (game_id,))
                 self._ensure_stats(db, variant)
                 db.execute("UPDATE stats SET played = played + 1 WHERE variant = ?", (variant,))
@@ -360,7 +360,7 @@ class Store:
         uncounted: bool,
         moves_made: int,
     ) -> None:
-        if status != "playing":
+        if status == "won":
             return
         db.execute("UPDATE games SET status = 'won', finished = ? WHERE id = ?", (_now(), game_id))
         if uncounted:

@@ -6,6 +6,7 @@ and changes nothing; a 500 means a bug (it is logged).
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -15,9 +16,10 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, ParamSpec
 
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -94,6 +96,32 @@ def _describe_validation(exc: RequestValidationError) -> str:
         else:
             parts.append(f"{where}: {msg}" if where else msg)
     return "; ".join(parts) or "The request is not valid"
+
+
+# ----- timing -------------------------------------------------------------------------------
+_timing: ContextVar[dict[str, float] | None] = ContextVar("eightoff_timing", default=None)
+P = ParamSpec("P")
+
+
+def timed(fn: Callable[P, Awaitable[Any]]) -> Callable[P, Awaitable[Response]]:
+    """Render the endpoint's answer as JSON inside the endpoint (no second encoding pass)
+    and note its time for the Server-Timing header: ``handler`` (wall) and ``cpu`` (this
+    thread's CPU time). Endpoints that do not await (all but the solver's) run without
+    interruption, so these are the request's own costs, free of event-loop queueing."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> Response:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        try:
+            result = await fn(*args, **kwargs)
+            return result if isinstance(result, Response) else JSONResponse(result)
+        finally:
+            rec = _timing.get()
+            if rec is not None:
+                rec["handler"] = (time.perf_counter() - t0) * 1000
+                rec["cpu"] = (time.thread_time() - c0) * 1000
+
+    return wrapper
 
 
 # ----- request bodies ----------------------------------------------------------------------
@@ -241,6 +269,7 @@ class Table:
         self._sessions: OrderedDict[int, Session] = OrderedDict()
         self._legal: OrderedDict[Position, tuple[list[Move], bool]] = OrderedDict()
         self.rng = random.SystemRandom()
+        self._settings: dict[str, Any] | None = None
 
     # sessions
     def session(self, game_id: int) -> Session:
@@ -266,14 +295,27 @@ class Table:
             self._sessions.pop(gid)
 
     def settings(self) -> dict[str, Any]:
-        return {**DEFAULT_SETTINGS, **self.store.settings()}
+        if self._settings is None:
+            self._settings = {**DEFAULT_SETTINGS, **self.store.settings()}
+        return dict(self._settings)
+
+    def put_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        self._settings = None
+        self.store.put_settings(values)
+        return self.settings()
 
     # positions
     def legal(self, pos: Position) -> tuple[list[Move], bool]:
         """(legal moves, lost) of a position, cached."""
         hit = self._legal.get(pos)
         if hit is None:
-            hit = (pos.legal_moves(), pos.is_lost())
+            moves = pos.legal_moves()
+            # is_lost() lists the legal moves again: ask it only when no move changes
+            # anything (a position with a column or home move is certainly not lost)
+            useful = any(
+                not (m.source.kind is Kind.CELL and m.target.kind is Kind.CELL) for m in moves
+            )
+            hit = (moves, not useful and pos.is_lost())
             self._legal[pos] = hit
             while len(self._legal) > _POSITION_CACHE:
                 self._legal.popitem(last=False)
@@ -424,11 +466,7 @@ def create_app(
         s = table.session(game_id)
         if s.status == "won":
             raise ApiError(409, "game_over", "This game is over: start a new one")
-        if s.status == "abandoned":
-            raise ApiError(
-                409, "game_replaced", "This game was replaced by a newer one: open the current game"
-            )
-        return s
+        return s  # an abandoned game may be resumed (it stays out of /api/games/current)
 
     def after_change(s: Session, write: Callable[[bool], None]) -> None:
         """Store the change (``write(won)``); on failure forget the in-memory game."""
@@ -438,7 +476,7 @@ def create_app(
         except Exception:
             table.forget(s.id)
             raise
-        if won and s.status == "playing":
+        if won and s.status != "won":
             fresh = table.store.load(s.id)
             s.status = fresh.status if fresh else "won"
             s.finished = fresh.finished if fresh else None
@@ -472,15 +510,19 @@ def create_app(
 
     # ----- reference data ------------------------------------------------------------------
     @app.get("/api/variants", summary="The variants and their rules")
+    @timed
     async def variants() -> list[dict[str, Any]]:
         return [variant_json(r) for r in PRESETS.values()]
 
     @app.get("/api/lessons", summary="The four lessons, in order")
+
+    @timed
     async def lessons() -> list[dict[str, Any]]:
         return [lesson_json(les) for les in LESSONS]
 
     # ----- games -----------------------------------------------------------------------------
     @app.post("/api/games", summary="Start a game: a deal, a random deal, or a lesson")
+    @timed
     async def new_game(body: Annotated[NewGame, Body()]) -> dict[str, Any]:
         settings = table.settings()
         extra: dict[str, Any] = {}
@@ -526,6 +568,8 @@ def create_app(
         return table.game_json(s, extra=extra)
 
     @app.get("/api/games/current", summary="The game in progress (the newest not finished)")
+
+    @timed
     async def current_game() -> dict[str, Any]:
         gid = table.store.current_game_id()
         if gid is None:
@@ -533,10 +577,14 @@ def create_app(
         return table.game_json(table.session(gid))
 
     @app.get("/api/games/{game_id}", summary="A game")
+
+    @timed
     async def get_game(game_id: int) -> dict[str, Any]:
         return table.game_json(table.session(game_id))
 
     @app.post("/api/games/{game_id}/move", summary="Make a move (then any safe auto-moves)")
+
+    @timed
     async def move(game_id: int, body: Annotated[MoveIn, Body()]) -> dict[str, Any]:
         s = playing(game_id)
         game = s.game
@@ -561,6 +609,8 @@ def create_app(
         )
 
     @app.post("/api/games/{game_id}/undo", summary="Take back the last turn")
+
+    @timed
     async def undo(game_id: int) -> dict[str, Any]:
         s = playing(game_id)
         turn = s.game.undo()
@@ -570,6 +620,8 @@ def create_app(
         return table.game_json(s, undone=turn)
 
     @app.post("/api/games/{game_id}/redo", summary="Play again the last undone turn")
+
+    @timed
     async def redo(game_id: int) -> dict[str, Any]:
         s = playing(game_id)
         turn = s.game.redo()
@@ -579,6 +631,8 @@ def create_app(
         return table.game_json(s, last_turn=turn)
 
     @app.post("/api/games/{game_id}/restart", summary="Back to the start (moves kept for redo)")
+
+    @timed
     async def restart(game_id: int) -> dict[str, Any]:
         s = playing(game_id)
         s.game.restart()
@@ -586,6 +640,8 @@ def create_app(
         return table.game_json(s)
 
     @app.post("/api/games/{game_id}/auto", summary="Send safe cards home, or finish a certain win")
+
+    @timed
     async def auto(game_id: int, body: Annotated[AutoIn | None, Body()] = None) -> dict[str, Any]:
         s = playing(game_id)
         complete = True if body is None else body.complete
@@ -616,6 +672,7 @@ def create_app(
 
     # ----- help: hints, status, solution ------------------------------------------------------
     @app.get("/api/games/{game_id}/hint", summary="Hint: 1 = legal options, 2 = the solver's move")
+    @timed
     async def hint(game_id: int, level: int = 1) -> dict[str, Any]:
         s = table.session(game_id)
         pos = s.game.position
@@ -651,6 +708,8 @@ def create_app(
         }
 
     @app.get("/api/games/{game_id}/status", summary="Winnability of the current position")
+
+    @timed
     async def status(game_id: int) -> dict[str, Any]:
         s = table.session(game_id)
         st = oracle.status(s.id, s.game.positions())
@@ -664,6 +723,8 @@ def create_app(
         }
 
     @app.get("/api/games/{game_id}/solution", summary="The solver's solution from here")
+
+    @timed
     async def solution(game_id: int) -> dict[str, Any]:
         s = table.session(game_id)
         pos = s.game.position
@@ -684,18 +745,22 @@ def create_app(
 
     # ----- settings and stats ------------------------------------------------------------------
     @app.get("/api/settings", summary="The player's settings")
+    @timed
     async def get_settings() -> dict[str, Any]:
         return table.settings()
 
     @app.put("/api/settings", summary="Change some settings")
+
+    @timed
     async def put_settings(body: Annotated[SettingsIn, Body()]) -> dict[str, Any]:
         values = body.model_dump(exclude_none=True)
         if "variant" in values:
             preset(values["variant"])
-        table.store.put_settings(values)
-        return table.settings()
+        return table.put_settings(values)
 
     @app.get("/api/stats", summary="Statistics per variant")
+
+    @timed
     async def stats() -> dict[str, Any]:
         saved = table.store.stats()
         out: dict[str, Any] = {}
@@ -859,7 +924,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class ServerTiming:
-    """Adds ``Server-Timing: app;dur=<ms>`` (time from request to response start)."""
+    """Adds ``Server-Timing: app;dur=<ms>`` (from the request reaching the app to the
+    response starting, event-loop waits included) and, for API endpoints,
+    ``handler;dur=<ms>, cpu;dur=<ms>`` (see :func:`timed`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -869,16 +936,24 @@ class ServerTiming:
             await self.app(scope, receive, send)
             return
         t0 = time.perf_counter()
+        rec: dict[str, float] = {}
+        token = _timing.set(rec)
 
         async def timed_send(message: Message) -> None:
             if message["type"] == "http.response.start":
                 ms = (time.perf_counter() - t0) * 1000
+                value = f"app;dur={ms:.3f}" + "".join(
+                    f", {k};dur={v:.3f}" for k, v in rec.items()
+                )
                 headers = list(message.get("headers", []))
-                headers.append((b"server-timing", f"app;dur={ms:.3f}".encode()))
+                headers.append((b"server-timing", value.encode()))
                 message["headers"] = headers
             await send(message)
 
-        await self.app(scope, receive, timed_send)
+        try:
+            await self.app(scope, receive, timed_send)
+        finally:
+            _timing.reset(token)
 
 
 __all__ = ["ApiError", "StoreError", "create_app", "rule_options"]

@@ -1,0 +1,285 @@
+"""Benchmark: server time per move with 50 concurrent games on loopback.
+
+A real server (``python -m eightoff.web.server``: uvicorn, one process, on 127.0.0.1)
+on a fresh database; 50 games (Eight Off deals 1…50) played at the same time by 50
+asyncio clients over HTTP/1.1 keep-alive connections. Each client picks a random useful
+legal move from the previous answer and sends it as the page does (source/target/count);
+every 10th action is an undo; a lost or won game is restarted.
+
+"Server time" is the ``Server-Timing: app;dur=…`` header: from the request reaching the
+app to the response starting (parse, engine, SQLite commit, JSON). The solver is never
+called (no status, hint or solution requests). Round trip is measured by the client.
+
+Peers measured in the same run, for ratios:
+
+* ``GET /api/settings``: the cheapest endpoint (framework + one small JSON answer);
+* ``Position.legal_moves()`` in this process, once per position the games reached:
+  the engine's share of a move (every move answer lists the new position's legal moves).
+
+    uv run python bench/web_latency.py                 # 50 games x 40 moves
+    uv run python bench/web_latency.py --games 50 --moves 100 --seed 2
+
+Never part of the test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+
+from eightoff.game import Game
+from eightoff.position import Move, Position
+
+URL = re.compile(r"http://127\.0\.0\.1:\d+/")
+
+
+@dataclass
+class Samples:
+    app: list[float] = field(default_factory=list)
+    handler: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    rtt: list[float] = field(default_factory=list)
+
+    def add(self, r: httpx.Response, rtt: float) -> None:
+        parts = dict(p.strip().split(";dur=") for p in r.headers["server-timing"].split(","))
+        self.app.append(float(parts["app"]))
+        self.handler.append(float(parts["handler"]))
+        self.cpu.append(float(parts["cpu"]))
+        self.rtt.append(rtt)
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eightoff.web.server", "--db", str(db), "--no-browser"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    found = URL.search(line)
+    if not found:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    base = found.group(0).rstrip("/")
+    for _ in range(400):
+        try:
+            httpx.get(base + "/api/variants", timeout=2)
+            return proc, base
+        except httpx.TransportError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("the server did not answer")
+
+
+def useful(game: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        m
+        for m in game["legal_moves"]
+        if not (m["source"]["kind"] == "cell" and m["target"]["kind"] == "cell")
+    ]
+
+
+async def play(
+    client: httpx.AsyncClient,
+    base: str,
+    game: dict[str, Any],
+    actions: int,
+    rng: random.Random,
+    out: dict[str, Samples],
+    lines: list[list[str]],
+    think: float,
+) -> None:
+    gid = game["id"]
+    line: list[str] = []
+    for i in range(actions):
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think) / 1000)
+        moves = useful(game)
+        if (i + 1) % 10 == 0 and game["can_undo"]:
+            kind, path, body = "undo", f"/api/games/{gid}/undo", None
+        elif game["won"] or not moves:
+            kind, path, body = "restart", f"/api/games/{gid}/restart", None
+        else:
+            m = rng.choice(moves)
+            kind, path = "move", f"/api/games/{gid}/move"
+            body = {"source": m["source"], "target": m["target"], "count": m["count"]}
+            if m["target"]["kind"] == "foundation":
+                body["target"] = {"kind": "foundation", "index": None}
+        t0 = time.perf_counter()
+        r = await client.post(base + path, json=body)
+        rtt = (time.perf_counter() - t0) * 1000
+        if r.status_code != 200:
+            raise SystemExit(f"{kind} on game {gid} answered {r.status_code}: {r.text}")
+        game = r.json()
+        out[kind].add(r, rtt)
+        if kind == "move":
+            line.append(game["last_turn"][0]["notation"])
+    lines.append(line)
+
+
+async def run(
+    base: str, games: int, actions: int, seed: int, think: float
+) -> tuple[dict[str, Samples], Any]:
+    out = {k: Samples() for k in ("create", "move", "undo", "restart", "settings")}
+    lines: list[list[str]] = []
+    limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        started = []
+        for n in range(1, games + 1):
+            t0 = time.perf_counter()
+            r = await client.post(base + "/api/games", json={"variant": "eightoff", "deal": n})
+            out["create"].add(r, (time.perf_counter() - t0) * 1000)
+            started.append(r.json())
+        t0 = time.perf_counter()
+        await asyncio.gather(
+            *(
+                play(client, base, g, actions, random.Random(seed * 1000 + i), out, lines, think)
+                for i, g in enumerate(started)
+            )
+        )
+        wall = time.perf_counter() - t0
+
+        async def settings() -> None:
+            for _ in range(10):
+                t1 = time.perf_counter()
+                r = await client.get(base + "/api/settings")
+                out["settings"].add(r, (time.perf_counter() - t1) * 1000)
+
+        await asyncio.gather(*(settings() for _ in range(games)))
+    return out, (wall, lines)
+
+
+def engine_peer(lines: list[list[str]], games: int) -> list[float]:
+    """CPU ms of Position.legal_moves() per position reached (fresh positions, this
+    process)."""
+    times: list[float] = []
+    seen: set[Position] = set()
+    for n, line in zip(range(1, games + 1), lines, strict=False):
+        g = Game.new("eightoff", n)
+        positions = [g.start]
+        for text in line:
+            try:
+                g.play(Move.parse(text))
+            except ValueError:
+                break  # the game was undone/restarted in between: stop at the divergence
+            positions.append(g.position)
+        for p in positions:
+            if p in seen:
+                continue
+            seen.add(p)
+            t0 = time.thread_time()
+            p.legal_moves()
+            times.append((time.thread_time() - t0) * 1000)
+    return times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--moves", type=int, default=40, help="actions per game")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean pause in ms before each action (uniform 0…2x); 0 = flat out",
+    )
+    args = ap.parse_args()
+    console = Console(width=150)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base = start_server(Path(tmp) / "bench.sqlite3")
+        try:
+            out, (wall, lines) = asyncio.run(
+                run(base, args.games, args.moves, args.seed, args.think)
+            )
+        finally:
+            proc.kill()
+            proc.wait()
+    engine = engine_peer(lines, args.games)
+
+    pace = "flat out" if not args.think else f"pausing {args.think:g} ms on average"
+    table = Table(
+        title=f"web latency: {args.games} concurrent games x {args.moves} actions ({pace}),"
+        " uvicorn (1 process) on 127.0.0.1, fresh SQLite (WAL)"
+    )
+    table.add_column("request")
+    table.add_column("n", justify="right")
+    for col in ("app", "handler", "cpu", "round trip"):
+        table.add_column(f"{col} p50", justify="right")
+        table.add_column(f"{col} p99", justify="right")
+    for kind, label in (
+        ("move", "POST move"),
+        ("undo", "POST undo"),
+        ("restart", "POST restart"),
+        ("create", "POST games"),
+        ("settings", "GET settings (peer)"),
+    ):
+        s = out[kind]
+        cells = [label, str(len(s.app))]
+        for values in (s.app, s.handler, s.cpu, s.rtt):
+            cells += [f"{pct(values, 50):.2f}", f"{pct(values, 99):.2f}"]
+        table.add_row(*cells)
+    table.add_row(
+        "legal_moves() (peer)",
+        str(len(engine)),
+        "",
+        "",
+        f"{pct(engine, 50):.2f}",
+        f"{pct(engine, 99):.2f}",
+        "",
+        "",
+        "",
+        "",
+    )
+    console.print(table)
+    console.print(
+        "ms. app: request in → response out, event-loop waits included; handler: the"
+        " endpoint alone (parse, engine, SQLite commit, JSON), wall time; cpu: its CPU time."
+    )
+    mv, st = out["move"], out["settings"]
+    console.print(
+        f"moves per second (all games): {len(mv.app) / wall:.0f}; move/settings handler"
+        f" p50 x{pct(mv.handler, 50) / pct(st.handler, 50):.0f};"
+        f" legal_moves() / move handler p50: {pct(engine, 50) / pct(mv.handler, 50):.0%}"
+    )
+    for name, values in (("handler", mv.handler), ("cpu", mv.cpu), ("app", mv.app)):
+        p99 = pct(values, 99)
+        console.print(
+            f"target move p99 < 5 ms (no solver call), {name} time: p99 {p99:.2f} ms:"
+            f" {'met' if p99 < 5 else 'missed'}"
+        )
+    console.print(
+        f"{os.cpu_count()} cores shared with whatever else runs (load average"
+        f" {os.getloadavg()[0]:.1f}); Python {sys.version.split()[0]};"
+        f" mean move handler {statistics.fmean(mv.handler):.2f} ms"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
