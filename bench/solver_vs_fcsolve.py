@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import math
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -352,6 +354,24 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
+def revision() -> str:
+    """The checkout measured: commit, and whether the solver's sources differ from it."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src/eightoff/solver"],
+            cwd=root, capture_output=True, text=True,
+        ).stdout.strip()  # fmt: skip
+    except OSError:
+        return "revision unknown"
+    if not head:
+        return "revision unknown"
+    return f"commit {head}" + (" + uncommitted solver changes" if dirty else "")
+
+
 def pin_to_one_core(cpu: int | None) -> str:
     if cpu is not None and cpu < 0:
         return "not pinned"
@@ -384,12 +404,15 @@ def run(
         console=console,
         transient=False,
     )
+    orders = list(itertools.permutations(solvers))
     with progress:
         task = progress.add_task(f"{rules.name}", total=len(numbers), status="")
-        for number in numbers:
+        for i, number in enumerate(numbers):
             position = deal(rules, number)
             board = format_fcs(position)
-            for s in solvers:
+            # Cycle through every order of the solvers, so that none always meets a cold
+            # cache or always follows the same one.
+            for s in orders[i % len(orders)]:
                 before = peak_rss_mb()
                 out = s.run(position, board, number)
                 after = peak_rss_mb()
@@ -431,7 +454,10 @@ def report(
         if numbers == list(range(numbers[0], numbers[-1] + 1))
         else f"{len(numbers)} deals"
     )
-    console.print(f"\n{rules.name} ({rules.id}), deals {span} ({len(numbers)} deals); {setup}\n")
+    console.print(
+        f"\n{rules.name} ({rules.id}), deals {span} ({len(numbers)} deals); {setup}\n",
+        soft_wrap=True,
+    )
 
     t = Table(box=style, title=None)
     for col in (
@@ -648,7 +674,7 @@ def main(argv: list[str] | None = None) -> int:
                         if isinstance(s, FcSolve))  # fmt: skip
         clock = "CPU time of the thread" if args.clock == "cpu" else "wall-clock time"
         setup = (
-            f"{pinned}, one solver at a time, times are {clock}; {limits};"
+            f"{revision()}; {pinned}, one solver at a time, times are {clock}; {limits};"
             f" {fcs or 'fc-solve not run'}"
         )
         report(rules, numbers, summaries, out, args.markdown, setup)
