@@ -8,7 +8,8 @@ Move notation (round-trips: ``Move.parse(str(m)) == m``)::
     columns   1 2 3 4 5 6 7 8 9 0      (0 is the tenth column)
     cells     a b c d e f g i          (h is skipped: h is home)
     home      h                        (as a target: the foundation that takes the card)
-    foundation as a source             h1 … h8  (foundation retrieval only)
+    a named foundation                 h1 … h8  (a source with foundation retrieval, or a
+                                                 target naming the foundation: "ah2")
     group     a suffix "x" + count when more than one card moves: 37x3
 
 In 4-cell variants this is the standard FreeCell notation (``3a``, ``a7``, ``5h``);
@@ -144,6 +145,8 @@ def _parse_place(t: str, raw: str, *, as_source: bool) -> tuple[Place, str]:
                     " foundation's number) then the target, e.g. h23"
                 )
             return Place.foundation(int(t[1]) - 1), t[2:]
+        if len(t) > 1 and t[1].isdigit() and t[1] != "0":
+            return Place.foundation(int(t[1]) - 1), t[2:]  # a named foundation: "ah2"
         return HOME, t[1:]
     raise MoveSyntaxError(
         f"{raw!r}: {ch!r} is not a place (columns 1–9 and 0, cells a–g and i, home h)"

@@ -148,6 +148,7 @@ def test_foundation_retrieval_on_and_off(retrieval: bool) -> None:
         ("37x3", Move(Place.column(2), Place.column(6), 3)),
         ("0a", Move(Place.column(9), Place.cell(0))),
         ("h23", Move(Place.foundation(1), Place.column(2))),
+        ("ah2", Move(Place.cell(0), Place.foundation(1))),
     ],
 )
 def test_notation_round_trips(text: str, move: Move) -> None:
