@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from eightoff.cards import Card
 from eightoff.position import Position
 from eightoff.solver import Limits, Lost, Result, Solved, Unknown
 from eightoff.web.app import create_app
@@ -75,7 +76,8 @@ def test_hint_level2_gives_a_legal_move_that_keeps_the_game_winnable(client: Tes
     h = client.get(f"/api/games/{g['id']}/hint?level=2").json()
     assert h["level"] == 2 and h["verdict"] == "winnable"
     assert h["move"]["notation"] in {m["notation"] for m in g["legal_moves"]}
-    assert h["move"]["text"] in h["reason"] and "solver wins in" in h["reason"]
+    assert Card.parse(h["move"]["card"]).symbol in h["reason"]
+    assert "The solver wins in" in h["reason"]
     after = client.post(f"/api/games/{g['id']}/move", json={"move": h["move"]["notation"]}).json()
     assert after["hints"] == 1
     assert client.get("/api/stats").json()["eightoff"]["hints"] == 1
