@@ -158,7 +158,7 @@ class Oracle:
             return Answer("not_winnable", (), 0.0)
         if v is None and tried is not None and tried >= seconds:
             return Answer("unknown", (), 0.0)
-        result = self._solver(position, Limits(seconds=seconds, states=None))
+        result = self._solver(position, Limits(seconds=seconds))  # default state cap bounds memory
         if result.verdict == "solved":
             self._record_solution(position, result.moves)
             return Answer("winnable", tuple(result.moves), result.seconds)
