@@ -67,7 +67,8 @@ cdef extern from "search.h":
 
     int eo_ctx_init(eo_ctx *x) nogil
     void eo_ctx_free(eo_ctx *x) nogil
-    void eo_solve(eo_ctx *x, int shorten) nogil
+    void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_states,
+                  long *states_out) nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     size_t eo_ctx_states "eo_ctx_states"(eo_ctx *x) nogil
@@ -84,7 +85,7 @@ HOME = EO_HOME
 CELL = EO_CELL
 FOUNDATION = EO_FOUND
 
-DEFAULT_WEIGHTS = (100, 8, 20, 6, 3, 0, 0, 0)
+DEFAULT_WEIGHTS = (100, 2, 5, 13, 12, 6, 124, 4, 27, 131, 2, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
           5: "memory limit reached"}
@@ -203,7 +204,8 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
 
 
 def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,
-          long max_memory=0, bint shorten=True, tuple weights=DEFAULT_WEIGHTS) -> tuple:
+          long max_memory=0, bint shorten=True, tuple weights=DEFAULT_WEIGHTS,
+          int method=1, int macros=0, long quick_states=20000) -> tuple:
     """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit
     and moves a list of ``src << 16 | dst << 8 | count`` codes."""
     cdef eo_ctx x
@@ -218,12 +220,29 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
     x.deadline = eo_now() + seconds if seconds > 0 else 0.0
+    cdef long states = 0
     with nogil:
-        eo_solve(&x, shorten)
+        eo_solve(&x, shorten, method, macros, quick_states, &states)
     status = x.status
-    states = eo_ctx_states(&x)
     cdef list moves = []
     if status == 1:
         moves = [x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n for i in range(x.plen)]
     eo_ctx_free(&x)
     return status, states, moves
+
+
+cdef extern from "search.h":
+    int eo_score(const eo_rules *r, const eo_state *s, const int *w) nogil
+
+
+def score(tuple rules, columns, cells, foundations, tuple weights=DEFAULT_WEIGHTS) -> int:
+    """The search's heuristic value of a position (for diagnostics and tuning)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int w[EO_NWEIGHTS]
+    cdef int i
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    for i in range(EO_NWEIGHTS):
+        w[i] = weights[i] if i < len(weights) else 0
+    return eo_score(&r, &s, w)

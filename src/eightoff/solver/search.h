@@ -1,17 +1,20 @@
-/* The search: depth-first with a transposition table of canonical states, children
- * ordered by a heuristic, safe cards sent home at once; then the solution is
- * shortened.  Plain C, included by _core.pyx after core.h.
+/* The search: a transposition table of canonical states; depth-first (children ordered
+ * by a heuristic) or best-first; safe cards sent home at once; besides single moves,
+ * "digging" steps that clear the cards above a card and move it home or onto a parent;
+ * then the solution is shortened.  Plain C, included by _core.pyx after core.h.
  *
  * Soundness (why "lost" is a proof):
  *  - every state the table holds is expanded before the search can end "lost"
- *    (children are entered into the table when generated and each frame runs
- *    through all its children), and the table compares full canonical keys;
+ *    (children are entered into the table when generated; depth-first, each frame
+ *    runs through all its children; best-first, every entered state is queued), and
+ *    the table compares full canonical keys;
  *  - the canonical key only identifies states that are the same game up to the
  *    order of columns, of cells and (two packs) of a suit's two foundations, all
  *    interchangeable by the rules;
- *  - the moves left out are those whose result is canonically the same as a move
- *    kept (to another empty cell, to another empty column, cell to cell, a whole
- *    column into an empty column);
+ *  - the single moves tried reach, up to that identification, every legal move's
+ *    result (left out: to another empty cell, to another empty column, cell to cell,
+ *    a whole column into an empty column); digging steps are sequences of legal
+ *    moves, extra edges that never replace a single move;
  *  - the cards sent home at once are those eo_safe allows (see core.h).
  */
 #ifndef EIGHTOFF_SEARCH_H
@@ -22,7 +25,16 @@
 enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_LIMIT = 4,
        EO_MEMORY_LIMIT = 5 };
 
-#define EO_NWEIGHTS 8
+#define EO_NWEIGHTS 12
+/* A search step that is not a single move: src = EO_MACRO + kind, dst = column,
+ * n = depth of the card below the top, f = target column (or 255). */
+#define EO_MACRO 64
+#define EO_DIG_HOME 1   /* clear the cards above a card that can go home; send it home */
+#define EO_DIG_PARENT 2 /* clear the cards above a card; move it (and its run) onto f */
+#define EO_DIG_EMPTY 3  /* clear the cards above a King; move it (and its run) to f, empty */
+#define EO_DIG_TARGET 4 /* clear the cards above a card; move onto it a card from f (a cell,
+                           or a column's top run) */
+#define EO_STEPMAX (EO_COLCAP + 8)
 
 typedef struct {
     eo_move m;
@@ -41,14 +53,24 @@ typedef struct {
     double deadline; /* monotonic seconds; <= 0: none */
     size_t max_mem;
     int status;
-    eo_move *path; /* moves from the root: each step = a chosen move then its auto-moves */
-    uint8_t *is_step; /* 1 where path[i] is a chosen move */
+    int macros; /* try digging steps too */
+    unsigned long work;
+    eo_move *path; /* moves from the root: each step's moves, then its auto-moves */
+    uint8_t *is_step; /* 1 where path[i] starts a step */
     int plen, pcap;
     eo_frame *fr;
     int nfr, frcap;
     eo_child *kids;
     int nkids, kcap;
     int w[EO_NWEIGHTS];
+    /* best-first search: per state id its parent, the step from the parent's canonical
+     * layout, its depth; the open list is a binary heap */
+    uint32_t *parent;
+    eo_move *pmove;
+    uint16_t *depth;
+    size_t idcap;
+    uint64_t *heap; /* score << 32 | id, biased so that a max-heap pops the best */
+    size_t nheap, heapcap;
 } eo_ctx;
 
 static inline double eo_now(void) {
@@ -83,23 +105,47 @@ again:
     return k;
 }
 
-/* The moves the search tries: every legal move except those that lead to a state
- * canonically equal to another move's (one empty cell and one empty column stand for
- * all, no cell-to-cell moves, no whole column into an empty column). */
+/* eo_autos after the moves of one step (none of them home, in a position where nothing
+ * was safe to send home): only the cards those moves exposed or moved can have become
+ * safe, unless a card went home. */
+static inline int eo_autos_after(const eo_rules *r, eo_state *s, const eo_move *ms, int n) {
+    for (int i = 0; i < n; i++) {
+        const eo_move *m = &ms[i];
+        if (m->dst >= EO_FOUND) return 1;
+        if (m->src < EO_CELL && s->len[m->src] && eo_safe(r, s, s->col[m->src][s->len[m->src] - 1]))
+            return 1;
+        int card = m->dst < EO_CELL ? (s->len[m->dst] ? s->col[m->dst][s->len[m->dst] - 1] : 0)
+                                    : s->cell[m->dst - EO_CELL];
+        if (card && eo_safe(r, s, card)) return 1;
+    }
+    return 0;
+}
+
+static inline int eo_first_empty_cell(const eo_rules *r, const eo_state *s) {
+    for (int i = 0; i < r->ncells; i++)
+        if (!s->cell[i]) return i;
+    return -1;
+}
+
+static inline int eo_first_empty_col(const eo_rules *r, const eo_state *s, int avoid) {
+    for (int c = 0; c < r->ncols; c++)
+        if (!s->len[c] && c != avoid) return c;
+    return -1;
+}
+
+/* The single moves the search tries: every legal move except those that lead to a
+ * state canonically equal to another move's (one empty cell and one empty column stand
+ * for all, no cell-to-cell moves, no whole column into an empty column). */
+static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
+
 static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     int k = 0;
-    int fec = -1, fcol = -1;
-    for (int i = 0; i < r->ncells; i++)
-        if (!s->cell[i]) {
-            fec = i;
-            break;
-        }
-    for (int c = 0; c < r->ncols; c++)
-        if (!s->len[c]) {
-            fcol = c;
-            break;
-        }
+    int fec = eo_first_empty_cell(r, s), fcol = eo_first_empty_col(r, s, -1);
     int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
+    /* where each card lies in a column's top run: column and depth (up to two copies) */
+    int8_t runcol[64][2], rundepth[64][2];
+    uint8_t nrun[64];
+    memset(nrun, 0, sizeof(nrun));
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         if (!L) continue;
@@ -107,15 +153,12 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
         if (eo_foundation_for(r, s, col[L - 1]) >= 0) out[k++] = eo_mv(c, EO_HOME, 1);
         int run = eo_run(r, s, c);
         int top = run < lim_full ? run : lim_full;
-        for (int t = 0; t < r->ncols; t++) {
-            int T = s->len[t];
-            if (t == c || !T) continue;
-            int onto = s->col[t][T - 1];
-            for (int n = 1; n <= top; n++)
-                if (eo_stacks(r, col[L - n], onto)) {
-                    out[k++] = eo_mv(c, t, n);
-                    break;
-                }
+        for (int n = 1; n <= top; n++) {
+            int card = col[L - n];
+            if (nrun[card] < 2) {
+                runcol[card][nrun[card]] = (int8_t)c;
+                rundepth[card][nrun[card]++] = (int8_t)n;
+            }
         }
         if (fcol >= 0) {
             int tope = run < lim_empty ? run : lim_empty;
@@ -126,6 +169,15 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
             }
         }
         if (fec >= 0) out[k++] = eo_mv(c, EO_CELL + fec, 1);
+    }
+    int rel[2];
+    for (int t = 0; t < r->ncols; t++) {
+        int T = s->len[t];
+        if (!T) continue;
+        int nc = eo_related(r, s->col[t][T - 1], -1, rel);
+        for (int a = 0; a < nc; a++)
+            for (int b = 0; b < nrun[rel[a]]; b++)
+                if (runcol[rel[a]][b] != t) out[k++] = eo_mv(runcol[rel[a]][b], t, rundepth[rel[a]][b]);
     }
     for (int pass = 0; pass < 2; pass++) {
         int nsrc = pass == 0 ? r->ncells : (r->retrieval ? r->nfound : 0);
@@ -153,11 +205,217 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     return k;
 }
 
-/* How promising a state looks (higher is better). */
+/* ----- digging steps ----------------------------------------------------------------- */
+
+/* The cards that can lie on `card` (children) or that it can lie on (parents) by the
+ * build rule: up to two codes. */
+static inline int eo_related(const eo_rules *r, int card, int delta, int *out) {
+    int rank = (card >> 2) + delta;
+    if (rank < 1 || rank > EO_KING) return 0;
+    if (!r->alt) {
+        out[0] = rank << 2 | (card & 3);
+        return 1;
+    }
+    int base = (card & 2) ? 0 : 2; /* the other colour's suits */
+    out[0] = rank << 2 | base;
+    out[1] = rank << 2 | (base + 1);
+    return 2;
+}
+
+/* The digging steps worth trying: for each card below the top of a column, send it
+ * home if it can go, move it onto the exposed card of another column that takes it,
+ * (a King) into an empty column, or move onto it a card from a cell or from another
+ * column's top run; each once the cards above it are cleared. */
+static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, int room) {
+    int k = 0;
+    int fcol = eo_first_empty_col(r, s, -1);
+    /* where each card is exposed (top of a column) or movable (cell, top run) */
+    int8_t topcol[64][2], src[64][2];
+    uint8_t ntop[64], nsrc[64];
+    int run[EO_MAXCOLS];
+    memset(ntop, 0, sizeof(ntop));
+    memset(nsrc, 0, sizeof(nsrc));
+    for (int t = 0; t < r->ncols; t++) {
+        int T = s->len[t];
+        run[t] = eo_run(r, s, t);
+        if (!T) continue;
+        int top = s->col[t][T - 1];
+        if (ntop[top] < 2) topcol[top][ntop[top]++] = (int8_t)t;
+        for (int q = 1; q <= run[t]; q++) {
+            int card = s->col[t][T - q];
+            if (q == T && r->kings_only) break; /* a whole King-led column stays */
+            if (nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)t;
+        }
+    }
+    for (int j = 0; j < r->ncells; j++) {
+        int card = s->cell[j];
+        if (card && nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)(EO_CELL + j);
+    }
+    int rel[2];
+    for (int c = 0; c < r->ncols; c++) {
+        int L = s->len[c];
+        if (L < 2) continue;
+        const uint8_t *col = s->col[c];
+        for (int i = L - 2; i >= 0; i--) {
+            if (k + 16 > room) return k;
+            int card = col[i], d = L - 1 - i;
+            if (eo_foundation_for(r, s, card) >= 0) {
+                eo_move m = eo_mv(EO_MACRO + EO_DIG_HOME, c, d);
+                m.f = 255;
+                out[k++] = m;
+            }
+            if (i < L - run[c] && !(i > 0 && eo_stacks(r, card, col[i - 1]))) {
+                /* below the top run and not on a parent: onto a parent elsewhere */
+                int np = eo_related(r, card, 1, rel);
+                for (int a = 0; a < np; a++)
+                    for (int b = 0; b < ntop[rel[a]]; b++) {
+                        eo_move m = eo_mv(EO_MACRO + EO_DIG_PARENT, c, d);
+                        m.f = (uint8_t)topcol[rel[a]][b];
+                        out[k++] = m;
+                    }
+                if (fcol >= 0 && i > 0 && eo_rank(card) == EO_KING) {
+                    eo_move m = eo_mv(EO_MACRO + EO_DIG_EMPTY, c, d);
+                    m.f = (uint8_t)fcol;
+                    out[k++] = m;
+                }
+            }
+            /* a card from a cell or another column's top run onto this one */
+            int nc = eo_related(r, card, -1, rel);
+            for (int a = 0; a < nc; a++)
+                for (int b = 0; b < nsrc[rel[a]]; b++) {
+                    if (src[rel[a]][b] == c) continue;
+                    eo_move m = eo_mv(EO_MACRO + EO_DIG_TARGET, c, d);
+                    m.f = (uint8_t)src[rel[a]][b];
+                    out[k++] = m;
+                }
+        }
+    }
+    return k;
+}
+
+static inline void eo_undo_all(eo_state *s, const eo_move *ms, int n) {
+    for (int j = n - 1; j >= 0; j--) eo_undo(s, &ms[j]);
+}
+
+/* Move cards off column c until its card at index k is exposed (or, with keep_run,
+ * until the top run reaches down to it): each time the top run (the part above k)
+ * onto the exposed card of another column (not `avoid`) that takes it, else the top
+ * card into a cell, else the run into an empty column (not `avoid`).  Appends the
+ * moves (applied) to out; returns how many, or -1 when stuck (s then unchanged). */
+static int eo_dig(const eo_rules *r, eo_state *s, int c, int k, int keep_run, int avoid,
+                  eo_move *out) {
+    int n = 0;
+    for (;;) {
+        int L = s->len[c];
+        if (L - 1 <= k) break;
+        int run = eo_run(r, s, c);
+        if (keep_run && L - run <= k) break;
+        int above = L - 1 - k;
+        int g = run < above ? run : above;
+        const uint8_t *col = s->col[c];
+        eo_move m;
+        int found = 0;
+        if (g <= eo_limit(r, s, 0)) {
+            for (int t = 0; t < r->ncols; t++) {
+                int T = s->len[t];
+                if (t == c || t == avoid || !T || !eo_stacks(r, col[L - g], s->col[t][T - 1]))
+                    continue;
+                m = eo_mv(c, t, g);
+                found = 1;
+                break;
+            }
+        }
+        if (!found) {
+            int cell = eo_first_empty_cell(r, s);
+            if (cell >= 0) {
+                m = eo_mv(c, EO_CELL + cell, 1);
+                found = 1;
+            }
+        }
+        if (!found) {
+            int e = eo_first_empty_col(r, s, avoid);
+            if (e >= 0 && g <= eo_limit(r, s, 1) && (!r->kings_only || eo_rank(col[L - g]) == EO_KING)) {
+                m = eo_mv(c, e, g);
+                found = 1;
+            }
+        }
+        if (!found) {
+            eo_undo_all(s, out, n);
+            return -1;
+        }
+        eo_apply(r, s, &m);
+        out[n++] = m;
+    }
+    return n;
+}
+
+/* Make a search step (a single move or a digging step) on s; write its moves to out
+ * (at most EO_STEPMAX); return how many, or -1 if a digging step cannot be made (s is
+ * then unchanged). */
+static int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
+    if (m.src < EO_MACRO) {
+        eo_apply(r, s, &m);
+        out[0] = m;
+        return 1;
+    }
+    int kind = m.src - EO_MACRO, c = m.dst, L = s->len[c], k = L - 1 - m.n;
+    int avoid = (kind == EO_DIG_HOME || (kind == EO_DIG_TARGET && m.f >= EO_CELL)) ? -1 : m.f;
+    int n = eo_dig(r, s, c, k, kind == EO_DIG_PARENT || kind == EO_DIG_EMPTY, avoid, out);
+    if (n < 0) return -1;
+    eo_move last;
+    int L2 = s->len[c];
+    if (kind == EO_DIG_TARGET) {
+        int onto = s->col[c][k];
+        if (m.f >= EO_CELL) {
+            int card = s->cell[m.f - EO_CELL];
+            if (!card || !eo_stacks(r, card, onto)) {
+                eo_undo_all(s, out, n);
+                return -1;
+            }
+            last = eo_mv(m.f, c, 1);
+        } else {
+            int t = m.f, T = s->len[t], run = eo_run(r, s, t), q = 1, lim = eo_limit(r, s, 0);
+            while (q <= run && q <= lim && !eo_stacks(r, s->col[t][T - q], onto)) q++;
+            if (q > run || q > lim) {
+                eo_undo_all(s, out, n);
+                return -1;
+            }
+            last = eo_mv(t, c, q);
+        }
+    } else if (kind == EO_DIG_HOME) {
+        if (eo_foundation_for(r, s, s->col[c][k]) < 0) {
+            eo_undo_all(s, out, n);
+            return -1;
+        }
+        last = eo_mv(c, EO_HOME, 1);
+    } else {
+        int cnt = L2 - k, t = m.f;
+        int to_empty = kind == EO_DIG_EMPTY;
+        if (cnt > eo_limit(r, s, to_empty) || (to_empty && s->len[t]) ||
+            (!to_empty && (!s->len[t] || !eo_stacks(r, s->col[c][k], s->col[t][s->len[t] - 1])))) {
+            eo_undo_all(s, out, n);
+            return -1;
+        }
+        last = eo_mv(c, t, cnt);
+    }
+    eo_apply(r, s, &last);
+    out[n++] = last;
+    return n;
+}
+
+/* ----- the heuristic ------------------------------------------------------------------ */
+
+/* How promising a state looks (higher is better): a weighted sum of features.
+ * Weights: w[0] cards home, w[1] empty cells, w[2] empty columns, -w[3] cards above
+ * the next card each foundation needs, -w[4] cards above the first break of each
+ * column's settled run, (w[5]: best-first only, per step made), -w[6] cards lying
+ * above a lower card of their suit, -w[7] ranks between cell cards and their
+ * foundations, w[8] foundations whose next card is exposed, -w[9] the smallest depth
+ * of a next card, w[10] cards on their natural parent (build rule) in columns. */
 static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
     uint8_t depth[64];
     memset(depth, 255, sizeof(depth));
-    int bad = 0;
+    int bad = 0, blockers = 0, pairs = 0;
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         if (!L) continue;
@@ -168,23 +426,63 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
             while (settled < L && eo_stacks(r, col[settled], col[settled - 1])) settled++;
         }
         bad += L - settled;
+        uint8_t low[4] = {14, 14, 14, 14};
         for (int j = 0; j < L; j++) {
-            int d = L - 1 - j;
-            if (d < depth[col[j]]) depth[col[j]] = (uint8_t)d;
+            int card = col[j], d = L - 1 - j, rk = card >> 2, st = card & 3;
+            if (d < depth[card]) depth[card] = (uint8_t)d;
+            if (low[st] < rk)
+                blockers++;
+            else
+                low[st] = (uint8_t)rk;
+            if (j && eo_stacks(r, card, col[j - 1])) pairs++;
         }
     }
-    for (int i = 0; i < r->ncells; i++)
-        if (s->cell[i]) depth[s->cell[i]] = 0;
-    int sumdepth = 0;
+    int waiting = 0;
+    for (int i = 0; i < r->ncells; i++) {
+        int card = s->cell[i];
+        if (!card) continue;
+        depth[card] = 0;
+        int lowest = 13;
+        for (int f = card & 3; f < r->nfound; f += 4)
+            if (s->found[f] < lowest) lowest = s->found[f];
+        waiting += (card >> 2) - lowest - 1;
+    }
+    int sumdepth = 0, exposed = 0, mindepth = 99;
     for (int f = 0; f < r->nfound; f++) {
         if (s->found[f] >= EO_KING) continue;
         int need = (s->found[f] + 1) << 2 | (f & 3);
         int d = depth[need];
-        if (d != 255) sumdepth += d;
+        if (d == 255) continue;
+        sumdepth += d;
+        exposed += d == 0;
+        if (d < mindepth) mindepth = d;
     }
+    if (mindepth == 99) mindepth = 0;
     return w[0] * s->home + w[1] * s->free_cells + w[2] * s->free_cols - w[3] * sumdepth -
-           w[4] * bad;
+           w[4] * bad - w[6] * blockers - w[7] * waiting + w[8] * exposed - w[9] * mindepth +
+           w[10] * pairs;
 }
+
+/* A fixed preference between kinds of steps (higher first), for depth-first search
+ * without the heuristic. */
+static inline int eo_step_priority(eo_move m, const eo_state *s) {
+    if (m.src >= EO_MACRO) {
+        int kind = m.src - EO_MACRO;
+        if (kind == EO_DIG_HOME) return 800 - m.n;
+        if (kind == EO_DIG_PARENT) return 700 - m.n;
+        if (kind == EO_DIG_TARGET) return 650 - m.n;
+        return 400 - m.n;
+    }
+    if (m.dst == EO_HOME) return 1000;
+    if (m.dst < EO_CELL) {
+        int to_empty = s->len[m.dst] == 0;
+        if (m.src >= EO_CELL) return to_empty ? 500 : 900;
+        return to_empty ? 450 : 700;
+    }
+    return 100;
+}
+
+/* ----- the search context ------------------------------------------------------------- */
 
 static int eo_ctx_init(eo_ctx *x) {
     x->pcap = 1024;
@@ -196,6 +494,13 @@ static int eo_ctx_init(eo_ctx *x) {
     x->kids = (eo_child *)malloc((size_t)x->kcap * sizeof(eo_child));
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
+    x->work = 0;
+    x->parent = NULL;
+    x->pmove = NULL;
+    x->depth = NULL;
+    x->idcap = 0;
+    x->heap = NULL;
+    x->nheap = x->heapcap = 0;
     if (!x->path || !x->is_step || !x->fr || !x->kids) return -1;
     return eo_table_init(&x->T, 4096);
 }
@@ -205,6 +510,10 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->is_step);
     free(x->fr);
     free(x->kids);
+    free(x->parent);
+    free(x->pmove);
+    free(x->depth);
+    free(x->heap);
     eo_table_free(&x->T);
 }
 
@@ -224,19 +533,31 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
-           (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->kcap * sizeof(eo_child);
+           (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->kcap * sizeof(eo_child) +
+           x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
+           x->heapcap * sizeof(uint64_t);
 }
 
-/* Apply a chosen move and its auto-moves to the state, recording them on the path. */
-static inline int eo_push_step(eo_ctx *x, eo_move m) {
-    if (eo_path_reserve(x, 1 + x->R.total) != 0) return -1;
-    eo_apply(&x->R, &x->S, &m);
+/* Record moves already applied to x->S as one step on the path, then make and record
+ * the auto-moves. */
+static inline int eo_record_step(eo_ctx *x, const eo_move *ms, int n) {
+    if (eo_path_reserve(x, n + 1 + x->R.total) != 0) return -1;
+    memcpy(x->path + x->plen, ms, (size_t)n * sizeof(eo_move));
+    memset(x->is_step + x->plen, 0, (size_t)n);
     x->is_step[x->plen] = 1;
-    x->path[x->plen++] = m;
+    x->plen += n;
     int na = eo_autos(&x->R, &x->S, x->path + x->plen);
     memset(x->is_step + x->plen, 0, (size_t)na);
     x->plen += na;
     return 0;
+}
+
+/* Make a search step on x->S and record it (with its auto-moves) on the path. */
+static inline int eo_push_step(eo_ctx *x, eo_move m) {
+    eo_move ms[EO_STEPMAX];
+    int n = eo_step(&x->R, &x->S, m, ms);
+    if (n < 0) return -1;
+    return eo_record_step(x, ms, n);
 }
 
 /* Check the limits; set status and return nonzero when one is reached. */
@@ -249,7 +570,7 @@ static inline int eo_over_limits(eo_ctx *x) {
         x->status = EO_STATE_LIMIT;
         return 1;
     }
-    if ((x->T.count & 255) == 0) {
+    if ((++x->work & 1023) == 0) {
         if (x->deadline > 0 && eo_now() > x->deadline) {
             x->status = EO_TIME_LIMIT;
             return 1;
@@ -262,16 +583,34 @@ static inline int eo_over_limits(eo_ctx *x) {
     return 0;
 }
 
+/* All the steps to try from s: single moves, then (if enabled) digging steps. */
+static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out) {
+    int n = eo_search_moves(&x->R, s, out);
+    if (x->macros == 2) {
+        /* purposeful steps only: no single card from a column into a cell */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (!(out[i].src < EO_CELL && out[i].dst >= EO_CELL && out[i].dst < EO_FOUND))
+                out[k++] = out[i];
+        n = k;
+    }
+    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n);
+    return n;
+}
+
+/* ----- depth-first search --------------------------------------------------------------- */
+
 /* Generate, enter into the table, score and sort the children of the current state.
- * Returns 1 when a child wins (it is then applied and on the path), 0 otherwise,
- * -1 when a limit is reached. */
+ * Returns 1 when a child wins (it is then made and on the path), 0 otherwise, -1 when a
+ * limit is reached. */
 static int eo_expand(eo_ctx *x) {
     const eo_rules *r = &x->R;
     eo_state *s = &x->S;
     eo_move ms[EO_MAXMOVES];
+    eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];
     uint8_t key[EO_MAXKEY];
-    int n = eo_search_moves(r, s, ms);
+    int n = eo_all_steps(x, s, ms);
     if (x->nkids + n > x->kcap) {
         int cap = x->kcap;
         while (cap < x->nkids + n) cap *= 2;
@@ -285,13 +624,13 @@ static int eo_expand(eo_ctx *x) {
     }
     int k0 = x->nkids;
     for (int i = 0; i < n; i++) {
-        eo_move m = ms[i];
-        eo_apply(r, s, &m);
-        int na = eo_autos(r, s, au);
+        int prio = x->w[11] ? eo_step_priority(ms[i], s) : 0;
+        int ns = eo_step(r, s, ms[i], step);
+        if (ns < 0) continue;
+        int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
         if (s->home == r->total) {
-            for (int j = na - 1; j >= 0; j--) eo_undo(s, &au[j]);
-            eo_undo(s, &m);
-            if (eo_push_step(x, m) != 0) {
+            eo_undo_all(s, au, na);
+            if (eo_record_step(x, step, ns) != 0) {
                 x->status = EO_MEMORY_LIMIT;
                 return -1;
             }
@@ -302,11 +641,11 @@ static int eo_expand(eo_ctx *x) {
         long id = eo_table_insert(&x->T, key, len);
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
-            c->m = m;
-            c->score = eo_score(r, s, x->w);
+            c->m = ms[i];
+            c->score = x->w[11] ? prio : eo_score(r, s, x->w);
         }
-        for (int j = na - 1; j >= 0; j--) eo_undo(s, &au[j]);
-        eo_undo(s, &m);
+        eo_undo_all(s, au, na);
+        eo_undo_all(s, step, ns);
         if (id == -1 || eo_over_limits(x)) {
             if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
             return -1;
@@ -384,7 +723,30 @@ static void eo_dfs(eo_ctx *x) {
     x->status = EO_LOST;
 }
 
-/* ----- shortening a solution ------------------------------------------------------ */
+/* ----- best-first search ------------------------------------------------------------------ */
+
+/* The state of a canonical key (columns and cells in canonical order). */
+static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
+    const uint8_t *p = key;
+    if (r->nfound == 4) {
+        memcpy(s->found, p, 4);
+        p += 4;
+    } else {
+        for (int f = 0; f < 4; f++) {
+            s->found[f] = *p++;
+            s->found[f + 4] = *p++;
+        }
+    }
+    memcpy(s->cell, p, (size_t)r->ncells);
+    p += r->ncells;
+    for (int c = 0; c < r->ncols; c++) {
+        int L = *p++;
+        s->len[c] = (uint8_t)L;
+        memcpy(s->col[c], p, (size_t)L);
+        p += L;
+    }
+    eo_recount(r, s);
+}
 
 /* Map a move made in layout a to the canonically equal layout b. */
 static eo_move eo_map_move(const eo_rules *r, const eo_state *a, const eo_state *b, eo_move m) {
@@ -410,6 +772,168 @@ static eo_move eo_map_move(const eo_rules *r, const eo_state *a, const eo_state 
     return m;
 }
 
+/* Make on x->S (real layout) the step `m` given in the layout of `a`, canonically
+ * equal to x->S, and record it with its auto-moves. */
+static int eo_push_mapped_step(eo_ctx *x, const eo_state *a, eo_move m) {
+    eo_state canon = *a;
+    eo_move ms[EO_STEPMAX], mapped[EO_STEPMAX];
+    int n = eo_step(&x->R, &canon, m, ms);
+    if (n < 0) return -1;
+    canon = *a;
+    for (int i = 0; i < n; i++) {
+        eo_move mm = eo_map_move(&x->R, &canon, &x->S, ms[i]);
+        eo_move orig = ms[i];
+        eo_apply(&x->R, &canon, &orig);
+        eo_apply(&x->R, &x->S, &mm);
+        mapped[i] = mm;
+    }
+    return eo_record_step(x, mapped, n);
+}
+
+static inline int eo_ids_reserve(eo_ctx *x, size_t n) {
+    if (n <= x->idcap) return 0;
+    size_t cap = x->idcap ? x->idcap : 4096;
+    while (cap < n) cap *= 2;
+    uint32_t *pa = (uint32_t *)realloc(x->parent, cap * sizeof(uint32_t));
+    if (!pa) return -1;
+    x->parent = pa;
+    eo_move *pm = (eo_move *)realloc(x->pmove, cap * sizeof(eo_move));
+    if (!pm) return -1;
+    x->pmove = pm;
+    uint16_t *d = (uint16_t *)realloc(x->depth, cap * sizeof(uint16_t));
+    if (!d) return -1;
+    x->depth = d;
+    x->idcap = cap;
+    return 0;
+}
+
+static inline int eo_heap_push(eo_ctx *x, int32_t score, uint32_t id) {
+    if (x->nheap == x->heapcap) {
+        size_t cap = x->heapcap ? x->heapcap * 2 : 4096;
+        uint64_t *h = (uint64_t *)realloc(x->heap, cap * sizeof(uint64_t));
+        if (!h) return -1;
+        x->heap = h;
+        x->heapcap = cap;
+    }
+    /* ties: the newest state first */
+    uint64_t v = (uint64_t)((uint32_t)score ^ 0x80000000U) << 32 | id;
+    size_t i = x->nheap++;
+    while (i) {
+        size_t up = (i - 1) >> 1;
+        if (x->heap[up] >= v) break;
+        x->heap[i] = x->heap[up];
+        i = up;
+    }
+    x->heap[i] = v;
+    return 0;
+}
+
+static inline uint32_t eo_heap_pop(eo_ctx *x) {
+    uint64_t top = x->heap[0];
+    uint64_t v = x->heap[--x->nheap];
+    size_t n = x->nheap, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && x->heap[c + 1] > x->heap[c]) c++;
+        if (x->heap[c] <= v) break;
+        x->heap[i] = x->heap[c];
+        i = c;
+    }
+    if (n) x->heap[i] = v;
+    return (uint32_t)(top & 0xffffffffULL);
+}
+
+static inline const uint8_t *eo_key_of(const eo_table *t, uint32_t id) {
+    return t->arena + t->offs[id] + 1;
+}
+
+/* Put on the path the steps from the root (x->S, real layout, after its auto-moves)
+ * to state `id`, then `last` (a step in the canonical layout of `id`). */
+static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
+    const eo_rules *r = &x->R;
+    size_t n = 0;
+    for (uint32_t i = id; i != 0; i = x->parent[i]) n++;
+    /* ids[0] is the root, ids[n] == id; ids[j + 1] was reached from ids[j] */
+    uint32_t *ids = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
+    if (!ids) return -1;
+    size_t k = n;
+    for (uint32_t i = id; i != 0; i = x->parent[i]) ids[k--] = i;
+    ids[0] = 0;
+    eo_state canon;
+    for (size_t j = 0; j <= n; j++) {
+        eo_move m = j < n ? x->pmove[ids[j + 1]] : last;
+        eo_decode(r, eo_key_of(&x->T, ids[j]), &canon);
+        if (eo_push_mapped_step(x, &canon, m) != 0) {
+            free(ids);
+            return -1;
+        }
+    }
+    free(ids);
+    return 0;
+}
+
+/* Best-first search from x->S (root auto-moves already on the path): always expand the
+ * open state with the best score (heuristic, minus w[5] per step made). */
+static void eo_befs(eo_ctx *x) {
+    const eo_rules *r = &x->R;
+    uint8_t key[EO_MAXKEY];
+    eo_move ms[EO_MAXMOVES];
+    eo_move step[EO_STEPMAX];
+    eo_move au[2 * 52 + 8];
+    eo_state s;
+    if (x->S.home == r->total) {
+        x->status = EO_SOLVED;
+        return;
+    }
+    if (eo_table_insert(&x->T, key, eo_key(r, &x->S, key)) != 0 || eo_ids_reserve(x, 1) != 0 ||
+        eo_heap_push(x, 0, 0) != 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return;
+    }
+    x->parent[0] = 0;
+    x->depth[0] = 0;
+    while (x->nheap) {
+        uint32_t id = eo_heap_pop(x);
+        eo_decode(r, eo_key_of(&x->T, id), &s);
+        int depth = x->depth[id] + 1;
+        int n = eo_all_steps(x, &s, ms);
+        for (int i = 0; i < n; i++) {
+            int ns = eo_step(r, &s, ms[i], step);
+            if (ns < 0) continue;
+            int na = eo_autos_after(r, &s, step, ns) ? eo_autos(r, &s, au) : 0;
+            if (s.home == r->total) {
+                if (eo_befs_path(x, id, ms[i]) != 0) {
+                    x->status = EO_MEMORY_LIMIT;
+                    return;
+                }
+                x->status = EO_SOLVED;
+                return;
+            }
+            long cid = eo_table_insert(&x->T, key, eo_key(r, &s, key));
+            if (cid >= 0) {
+                if (eo_ids_reserve(x, (size_t)cid + 1) != 0 ||
+                    eo_heap_push(x, eo_score(r, &s, x->w) - x->w[5] * depth, (uint32_t)cid) != 0) {
+                    x->status = EO_MEMORY_LIMIT;
+                    return;
+                }
+                x->parent[cid] = id;
+                x->pmove[cid] = ms[i];
+                x->depth[cid] = (uint16_t)(depth < 65535 ? depth : 65535);
+            }
+            eo_undo_all(&s, au, na);
+            eo_undo_all(&s, step, ns);
+            if (cid == -1 || eo_over_limits(x)) {
+                if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
+                return;
+            }
+        }
+    }
+    x->status = EO_LOST;
+}
+
+/* ----- shortening a solution --------------------------------------------------------------- */
+
 /* Remember that the state with this key is reached after `step` steps (the latest). */
 static inline void eo_index_step(eo_table *tab, int *step_of, const uint8_t *key, int len,
                                  int step) {
@@ -422,7 +946,8 @@ static inline void eo_index_step(eo_table *tab, int *step_of, const uint8_t *key
 
 /* Rebuild the path from `root` (state after the root auto-moves, whose moves are
  * path[0..root_len)) so that from each state it jumps to the latest state of the old
- * path that one move reaches.  Returns 0, or -1 on allocation failure (path unchanged). */
+ * path that one single move reaches.  Returns 0, or -1 on allocation failure (path
+ * unchanged). */
 static int eo_shorten(eo_ctx *x, const eo_state *root, int root_len) {
     const eo_rules *r = &x->R;
     int nsteps = 0;
@@ -459,10 +984,9 @@ static int eo_shorten(eo_ctx *x, const eo_state *root, int root_len) {
         }
     }
     first[nsteps] = x->plen;
-    int olen = 0;
     memcpy(out, x->path, (size_t)root_len * sizeof(eo_move));
     memset(out_step, 0, (size_t)root_len);
-    olen = root_len;
+    int olen = root_len;
     eo_state cur = *root;
     eo_move ms[EO_MAXMOVES];
     eo_move au[2 * 52 + 8];
@@ -481,26 +1005,34 @@ static int eo_shorten(eo_ctx *x, const eo_state *root, int root_len) {
                 bestj = (int)j;
                 best = k;
             }
-            for (int q = na - 1; q >= 0; q--) eo_undo(&cur, &au[q]);
+            eo_undo_all(&cur, au, na);
             eo_undo(&cur, &m);
         }
-        eo_move m;
-        if (best >= 0) {
-            m = ms[best];
-        } else {
-            m = eo_map_move(r, &states[i], &cur, x->path[first[i]]);
-            bestj = i + 1;
-        }
-        eo_apply(r, &cur, &m);
-        out_step[olen] = 1;
-        out[olen++] = m;
-        int na = eo_autos(r, &cur, out + olen);
-        memset(out_step + olen, 0, (size_t)na);
-        olen += na;
-        i = bestj;
-        if (olen > x->plen + 4) {
+        if (olen + (first[i + 1] - first[i]) + 1 + r->total > x->plen + 8) {
             ok = 0;
             break;
+        }
+        if (best >= 0) {
+            eo_move m = ms[best];
+            eo_apply(r, &cur, &m);
+            out_step[olen] = 1;
+            out[olen++] = m;
+            int na = eo_autos(r, &cur, out + olen);
+            memset(out_step + olen, 0, (size_t)na);
+            olen += na;
+            i = bestj;
+        } else {
+            /* follow the old path's step i, mapped onto the current layout */
+            eo_state old = states[i];
+            for (int p = first[i]; p < first[i + 1]; p++) {
+                eo_move m = eo_map_move(r, &old, &cur, x->path[p]);
+                eo_move o = x->path[p];
+                eo_apply(r, &old, &o);
+                eo_apply(r, &cur, &m);
+                out_step[olen] = p == first[i];
+                out[olen++] = m;
+            }
+            i++;
         }
     }
     if (ok && cur.home == r->total && olen <= x->plen) {
@@ -518,20 +1050,73 @@ static int eo_shorten(eo_ctx *x, const eo_state *root, int root_len) {
     return 0;
 }
 
-/* Solve from x->S: root auto-moves, search, shortening.  x->status says the verdict. */
-static void eo_solve(eo_ctx *x, int shorten) {
+/* Forget a search (its table, stacks and queue) to start another from `root`. */
+static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
+    eo_table_free(&x->T);
+    if (eo_table_init(&x->T, 4096) != 0) return -1;
+    x->S = *root;
+    x->plen = root_len;
+    x->nfr = x->nkids = 0;
+    x->nheap = 0;
+    x->status = EO_RUNNING;
+    return 0;
+}
+
+/* One search from x->S with the given method (0 depth-first, 1 best-first) and steps
+ * (0 single moves, 1 and digging steps, 2 purposeful steps only: not complete). */
+static void eo_run_search(eo_ctx *x, int method, int macros) {
+    x->macros = macros;
+    if (method == 1)
+        eo_befs(x);
+    else
+        eo_dfs(x);
+}
+
+/* Solve from x->S: root auto-moves; a fast search over purposeful steps (within
+ * `quick_states` states; its exhaustion proves nothing), then, if that fails, the
+ * complete search (method 0 depth-first, 1 best-first); shortening.  x->status says
+ * the verdict; *states_out the states examined by both. */
+static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_states,
+                     long *states_out) {
     const eo_rules *r = &x->R;
     eo_state root;
+    long states = 0;
     x->plen = 0;
     if (eo_path_reserve(x, r->total + 1) != 0) {
         x->status = EO_MEMORY_LIMIT;
+        *states_out = 0;
         return;
     }
     int na = eo_autos(r, &x->S, x->path);
     memset(x->is_step, 0, (size_t)na);
     x->plen = na;
     root = x->S;
-    eo_dfs(x);
+    long max_states = x->max_states;
+    if (quick_states > 0) {
+        if (max_states <= 0 || quick_states < max_states) x->max_states = quick_states;
+        eo_run_search(x, 1, 2);
+        states = (long)x->T.count;
+        x->max_states = max_states;
+        if (x->status == EO_TIME_LIMIT || x->status == EO_MEMORY_LIMIT ||
+            (x->status == EO_STATE_LIMIT && max_states > 0 && states >= max_states)) {
+            *states_out = states;
+            return;
+        }
+        if (x->status != EO_SOLVED) {
+            if (eo_reset(x, &root, na) != 0) {
+                x->status = EO_MEMORY_LIMIT;
+                *states_out = states;
+                return;
+            }
+            if (max_states > 0) x->max_states = max_states - states > 1 ? max_states - states : 1;
+        }
+    }
+    if (x->status != EO_SOLVED) {
+        eo_run_search(x, method, macros);
+        states += (long)x->T.count;
+    }
+    x->max_states = max_states;
+    *states_out = states;
     if (x->status == EO_SOLVED && shorten) eo_shorten(x, &root, na);
 }
 
