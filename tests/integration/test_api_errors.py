@@ -308,6 +308,12 @@ NEW_GAME_BAD: list[tuple[Any, int, str, str]] = [
     ({"board": "Foundations: X-9"}, 400, "bad_board", "board"),
     ({"board": {"variant": "nope"}}, 400, "unknown_variant", "choose one of"),
     ({"board": 12}, 422, "bad_request", "board"),
+    (
+        {"board": {"columns": [], "foundations": {"C": 13, "S": 13, "H": 13, "D": 13}}},
+        400,
+        "bad_board",
+        "already home",
+    ),
     ({"board": {"columns": []}, "deal": 1}, 400, "bad_request", "not both"),
     ({"strict_single": 1}, 422, "bad_request", "strict_single"),
     ({"colour": "blue"}, 422, "bad_request", "colour"),

@@ -809,11 +809,15 @@ def _board(body: NewGame) -> Position:
     )
     try:
         if isinstance(body.board, dict):
-            return from_json(body.board, rules)
-        assert body.board is not None
-        return parse_board(body.board, rules)
+            position = from_json(body.board, rules)
+        else:
+            assert body.board is not None
+            position = parse_board(body.board, rules)
     except BoardError as e:
         raise ApiError(400, "bad_board", f"board: {e}") from None
+    if position.is_won():
+        raise ApiError(400, "bad_board", "board: every card is already home")
+    return position
 
 
 def _place(p: PlaceIn, role: str) -> Place:
