@@ -119,6 +119,19 @@ def test_status_counts_the_undos_back_to_a_winnable_position(client: TestClient)
     assert st["verdict"] == "winnable" and not st["pending"]
 
 
+def test_status_of_the_unwinnable_freecell_deal(client: TestClient) -> None:
+    g = new_game(client, variant="freecell", deal=11982)
+    st = settle(client, g["id"])
+    assert st["verdict"] == "not_winnable" and st["undo_to_winnable"] is None
+    assert st["message"] == "Not winnable from here: no play wins"
+    after = client.post(
+        f"/api/games/{g['id']}/move", json={"move": g["legal_moves"][0]["notation"]}
+    ).json()
+    assert after["turns"] == 1
+    st = client.get(f"/api/games/{g['id']}/status").json()  # follows from the start's verdict
+    assert st["message"] == "Not winnable from here, nor from the start of this game"
+
+
 def test_status_of_a_won_game(client: TestClient) -> None:
     g = new_game(client, lesson=1)
     for text in ("12", "24x2"):

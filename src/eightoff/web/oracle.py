@@ -188,6 +188,9 @@ class Oracle:
         if current.is_won():
             return Status("won", None, "Won", False)
         v = self.verdict(current)
+        if v is None and any(self.verdict(p) == "not_winnable" for p in line[:-1]):
+            v = "not_winnable"  # reached from a lost position: lost too
+            self._record(current, v)
         if v is None:
             self._schedule(game_id, line)
             return Status("checking", None, "Checking…", True)
@@ -217,10 +220,12 @@ class Oracle:
                     "not_winnable", None, "Not winnable from here (checking how far back…)", True
                 )
             saw_unknown = saw_unknown or vk == "unknown"
-        if saw_unknown or n == 0:
+        if saw_unknown:
             return Status("not_winnable", None, "Not winnable from here", False)
+        if n == 0:
+            return Status("not_winnable", None, "Not winnable from here: no play wins", False)
         return Status(
-            "not_winnable", None, "Not winnable from here, nor from the start of this deal", False
+            "not_winnable", None, "Not winnable from here, nor from the start of this game", False
         )
 
     def _schedule(self, game_id: int, line: Sequence[Position]) -> None:
