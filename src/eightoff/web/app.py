@@ -515,7 +515,6 @@ def create_app(
         return [variant_json(r) for r in PRESETS.values()]
 
     @app.get("/api/lessons", summary="The four lessons, in order")
-
     @timed
     async def lessons() -> list[dict[str, Any]]:
         return [lesson_json(les) for les in LESSONS]
@@ -568,7 +567,6 @@ def create_app(
         return table.game_json(s, extra=extra)
 
     @app.get("/api/games/current", summary="The game in progress (the newest not finished)")
-
     @timed
     async def current_game() -> dict[str, Any]:
         gid = table.store.current_game_id()
@@ -577,13 +575,11 @@ def create_app(
         return table.game_json(table.session(gid))
 
     @app.get("/api/games/{game_id}", summary="A game")
-
     @timed
     async def get_game(game_id: int) -> dict[str, Any]:
         return table.game_json(table.session(game_id))
 
     @app.post("/api/games/{game_id}/move", summary="Make a move (then any safe auto-moves)")
-
     @timed
     async def move(game_id: int, body: Annotated[MoveIn, Body()]) -> dict[str, Any]:
         s = playing(game_id)
@@ -609,7 +605,6 @@ def create_app(
         )
 
     @app.post("/api/games/{game_id}/undo", summary="Take back the last turn")
-
     @timed
     async def undo(game_id: int) -> dict[str, Any]:
         s = playing(game_id)
@@ -620,7 +615,6 @@ def create_app(
         return table.game_json(s, undone=turn)
 
     @app.post("/api/games/{game_id}/redo", summary="Play again the last undone turn")
-
     @timed
     async def redo(game_id: int) -> dict[str, Any]:
         s = playing(game_id)
@@ -631,7 +625,6 @@ def create_app(
         return table.game_json(s, last_turn=turn)
 
     @app.post("/api/games/{game_id}/restart", summary="Back to the start (moves kept for redo)")
-
     @timed
     async def restart(game_id: int) -> dict[str, Any]:
         s = playing(game_id)
@@ -640,7 +633,6 @@ def create_app(
         return table.game_json(s)
 
     @app.post("/api/games/{game_id}/auto", summary="Send safe cards home, or finish a certain win")
-
     @timed
     async def auto(game_id: int, body: Annotated[AutoIn | None, Body()] = None) -> dict[str, Any]:
         s = playing(game_id)
@@ -708,7 +700,6 @@ def create_app(
         }
 
     @app.get("/api/games/{game_id}/status", summary="Winnability of the current position")
-
     @timed
     async def status(game_id: int) -> dict[str, Any]:
         s = table.session(game_id)
@@ -723,7 +714,6 @@ def create_app(
         }
 
     @app.get("/api/games/{game_id}/solution", summary="The solver's solution from here")
-
     @timed
     async def solution(game_id: int) -> dict[str, Any]:
         s = table.session(game_id)
@@ -750,7 +740,6 @@ def create_app(
         return table.settings()
 
     @app.put("/api/settings", summary="Change some settings")
-
     @timed
     async def put_settings(body: Annotated[SettingsIn, Body()]) -> dict[str, Any]:
         values = body.model_dump(exclude_none=True)
@@ -759,7 +748,6 @@ def create_app(
         return table.put_settings(values)
 
     @app.get("/api/stats", summary="Statistics per variant")
-
     @timed
     async def stats() -> dict[str, Any]:
         saved = table.store.stats()
@@ -956,9 +944,7 @@ class ServerTiming:
         async def timed_send(message: Message) -> None:
             if message["type"] == "http.response.start":
                 ms = (time.perf_counter() - t0) * 1000
-                value = f"app;dur={ms:.3f}" + "".join(
-                    f", {k};dur={v:.3f}" for k, v in rec.items()
-                )
+                value = f"app;dur={ms:.3f}" + "".join(f", {k};dur={v:.3f}" for k, v in rec.items())
                 headers = list(message.get("headers", []))
                 headers.append((b"server-timing", value.encode()))
                 message["headers"] = headers
