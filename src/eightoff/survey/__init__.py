@@ -21,6 +21,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import os
 import time
@@ -104,11 +106,14 @@ class BatchResult(NamedTuple):
     other programs share the cores)."""
 
 
+@functools.cache
 def solver_version() -> str:
     """The version of the solver that decides the verdicts, stored with every row.
 
     ``eightoff.solver.SOLVER_VERSION`` (or its ``__version__``) when the solver
-    module declares one, else the eightoff package version.
+    module declares one. Otherwise the eightoff package version plus a fingerprint
+    of the compiled core (the first 12 hex digits of SHA-256 of the extension file),
+    so that results from two different builds are never stored as one version.
     """
     import eightoff
     import eightoff.solver as solver_module
@@ -117,7 +122,16 @@ def solver_version() -> str:
         value = getattr(solver_module, name, None)
         if value:
             return str(value)
-    return f"eightoff {eightoff.__version__}"
+    version = f"eightoff {eightoff.__version__}"
+    core = getattr(solver_module, "_core", None)
+    path = getattr(core, "__file__", None)
+    if path:
+        try:
+            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+        except OSError:
+            return version
+        version += f" core {digest}"
+    return version
 
 
 def solve_batch(rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits) -> BatchResult:
