@@ -140,3 +140,12 @@ def test_serve_warns_about_other_hosts_and_finds_its_database(
     assert srv.default_db().name == "eightoff.sqlite3"
     srv.serve("127.0.0.1", None, str(tmp_path / "quiet.sqlite3"), open_browser=False)
     assert "warning" not in capsys.readouterr().err
+
+
+def test_serve_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    from eightoff.web import server as srv
+
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database\n" * 100)
+    with pytest.raises(SystemExit, match="cannot use this file"):
+        srv.serve("127.0.0.1", None, str(bad), open_browser=False)

@@ -19,6 +19,7 @@ from pathlib import Path
 import platformdirs
 import uvicorn
 
+from eightoff.store import StoreError
 from eightoff.web.app import create_app
 
 DB_ENV = "EIGHTOFF_DB"
@@ -82,9 +83,12 @@ def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> No
             file=sys.stderr,
             flush=True,
         )
+    try:
+        app = create_app(db_path)
+    except (StoreError, OSError) as e:
+        raise SystemExit(f"eightoff: {e} (choose another file with --db or {DB_ENV})") from None
     sock = _bind(host, port or 0)
     actual_port = sock.getsockname()[1]
-    app = create_app(db_path)
     config = uvicorn.Config(
         app,
         log_level="warning",
