@@ -283,3 +283,28 @@ def test_the_database_uses_wal(db: Path) -> None:
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     con.close()
+
+
+def test_the_store_can_be_shared_by_threads(db: Path) -> None:
+    import threading
+
+    store = Store(db)
+    gid = store.create_game(Game.new("eightoff", 1).start, deal=1)
+    errors: list[BaseException] = []
+
+    def hints() -> None:
+        try:
+            for _ in range(50):
+                store.add_hint(gid)
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=hints) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    saved = store.load(gid)
+    assert saved is not None and saved.hints == 200
+    assert store.stats()["eightoff"].hints == 200
