@@ -96,6 +96,15 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     raise SystemExit("the server did not answer")
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def useful(game: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         m
@@ -214,9 +223,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         proc, base = start_server(Path(tmp) / "bench.sqlite3")
         try:
+            cpu0, own0 = process_cpu(proc.pid), time.process_time()
             out, (wall, lines) = asyncio.run(
                 run(base, args.games, args.moves, args.seed, args.think)
             )
+            server_cpu, client_cpu = process_cpu(proc.pid) - cpu0, time.process_time() - own0
         finally:
             proc.kill()
             proc.wait()
@@ -266,6 +277,12 @@ def main() -> int:
         f"moves per second (all games): {len(mv.app) / wall:.0f}; move/settings handler"
         f" p50 x{pct(mv.handler, 50) / pct(st.handler, 50):.0f};"
         f" legal_moves() / move handler p50: {pct(engine, 50) / pct(mv.handler, 50):.0%}"
+    )
+    requests = sum(len(x.app) for x in out.values())
+    console.print(
+        f"server process CPU: {server_cpu:.2f} s for {requests} requests"
+        f" ({1000 * server_cpu / requests:.2f} ms a request, uvicorn and HTTP parsing"
+        f" included); client process CPU: {client_cpu:.2f} s; wall {wall:.1f} s"
     )
     for name, values in (("handler", mv.handler), ("cpu", mv.cpu), ("app", mv.app)):
         p99 = pct(values, 99)
