@@ -233,17 +233,19 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_len.hist(lengths[shown], bins=bins, weights=counts[shown], color="#3a6ea5")
         med = _weighted_median(report.length_hist)
         ax_len.axvline(med, color="#c0392b", linestyle="--", label=f"median {med}")
+        ax_len.legend(loc="upper right", fontsize="small")
         if beyond:
-            ax_len.plot(
-                [], [], " ", label=f"{beyond:,} longer, up to {int(lengths.max())}, not shown"
+            ax_len.set_xlabel(
+                "moves (each card sent home counts)\n"
+                f"{beyond:,} longer solutions, up to {int(lengths.max())} moves, not shown"
             )
-        ax_len.legend()
     else:
         ax_len.text(
             0.5, 0.5, "no solved deals", ha="center", va="center", transform=ax_len.transAxes
         )
     ax_len.set_title("Solution length (solved deals)")
-    ax_len.set_xlabel("moves (each card sent home counts)")
+    if not ax_len.get_xlabel():
+        ax_len.set_xlabel("moves (each card sent home counts)")
     ax_len.set_ylabel("deals")
 
     if report.time_hist:
@@ -260,7 +262,7 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_time.axvline(
             med_time, color="#c0392b", linestyle="--", label=f"median {_fmt_seconds(med_time)}"
         )
-        ax_time.legend()
+        ax_time.legend(loc="upper right", fontsize="small")
     ax_time.set_title("Solve time (all deals)")
     ax_time.set_xlabel("seconds (log scale)")
     ax_time.set_ylabel("deals")
