@@ -122,6 +122,7 @@ async def play(
     out: dict[str, Samples],
     lines: list[list[str]],
     think: float,
+    errors: list[str],
 ) -> None:
     gid = game["id"]
     line: list[str] = []
@@ -140,7 +141,12 @@ async def play(
             if m["target"]["kind"] == "foundation":
                 body["target"] = {"kind": "foundation", "index": None}
         t0 = time.perf_counter()
-        r = await client.post(base + path, json=body)
+        try:
+            r = await client.post(base + path, json=body)
+        except httpx.TransportError as e:  # a connection dropped: resynchronise, go on
+            errors.append(f"{kind}: {type(e).__name__}")
+            game = (await client.get(f"{base}/api/games/{gid}")).json()
+            continue
         rtt = (time.perf_counter() - t0) * 1000
         if r.status_code != 200:
             raise SystemExit(f"{kind} on game {gid} answered {r.status_code}: {r.text}")
@@ -156,6 +162,7 @@ async def run(
 ) -> tuple[dict[str, Samples], Any]:
     out = {k: Samples() for k in ("create", "move", "undo", "restart", "settings")}
     lines: list[list[str]] = []
+    errors: list[str] = []
     limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:
         started = []
@@ -167,7 +174,17 @@ async def run(
         t0 = time.perf_counter()
         await asyncio.gather(
             *(
-                play(client, base, g, actions, random.Random(seed * 1000 + i), out, lines, think)
+                play(
+                    client,
+                    base,
+                    g,
+                    actions,
+                    random.Random(seed * 1000 + i),
+                    out,
+                    lines,
+                    think,
+                    errors,
+                )
                 for i, g in enumerate(started)
             )
         )
@@ -180,7 +197,7 @@ async def run(
                 out["settings"].add(r, (time.perf_counter() - t1) * 1000)
 
         await asyncio.gather(*(settings() for _ in range(games)))
-    return out, (wall, lines)
+    return out, (wall, lines, errors)
 
 
 def engine_peer(lines: list[list[str]], games: int) -> list[float]:
@@ -224,7 +241,7 @@ def main() -> int:
         proc, base = start_server(Path(tmp) / "bench.sqlite3")
         try:
             cpu0, own0 = process_cpu(proc.pid), time.process_time()
-            out, (wall, lines) = asyncio.run(
+            out, (wall, lines, errors) = asyncio.run(
                 run(base, args.games, args.moves, args.seed, args.think)
             )
             server_cpu, client_cpu = process_cpu(proc.pid) - cpu0, time.process_time() - own0
@@ -279,6 +296,8 @@ def main() -> int:
         f" legal_moves() / move handler p50: {pct(engine, 50) / pct(mv.handler, 50):.0%}"
     )
     requests = sum(len(x.app) for x in out.values())
+    if errors:
+        console.print(f"connection errors (action dropped, game state fetched again): {len(errors)}")
     console.print(
         f"server process CPU: {server_cpu:.2f} s for {requests} requests"
         f" ({1000 * server_cpu / requests:.2f} ms a request, uvicorn and HTTP parsing"

@@ -94,6 +94,7 @@ def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> No
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=2,
+        timeout_keep_alive=30,  # fewer idle connections closed just as a client reuses them
     )
     server = uvicorn.Server(config)
     url = url_for(host, actual_port)
