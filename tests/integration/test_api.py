@@ -159,6 +159,22 @@ def test_move_home_names_the_foundation(client: TestClient) -> None:
     assert done["foundations"][1] == {"suit": "S", "top": 2, "card": "2S"}
 
 
+def test_a_move_to_a_named_foundation_is_stored_and_comes_back(db: Path) -> None:
+    with TestClient(create_app(db)) as c:
+        g = new_game(c, lesson=1)
+        c.put("/api/settings", json={"auto_move": False})
+        move(c, g["id"], move="12")
+        done = move(
+            c,
+            g["id"],
+            source={"kind": "column", "index": 0},
+            target={"kind": "foundation", "index": 1},
+        )
+    with TestClient(create_app(db)) as c:
+        back = c.get(f"/api/games/{g['id']}").json()
+        assert back["foundations"] == done["foundations"] and back["turns"] == 2
+
+
 def test_auto_moves_follow_the_move_and_are_undone_with_it(client: TestClient) -> None:
     g = new_game(client, lesson=1)
     after = move(client, g["id"], move="12")
