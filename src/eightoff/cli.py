@@ -206,14 +206,29 @@ def play_terminal(variant: str, number: int | None, console: Console | None = No
 
 def cmd_play(args: argparse.Namespace) -> int:
     if args.terminal:
-        return play_terminal(args.variant, args.deal)
+        return play_terminal(args.variant or DEFAULT_VARIANT, args.deal)
     try:
         from eightoff.web.server import serve
     except ImportError:
         print("eightoff: the web table is not available; playing in the terminal", file=sys.stderr)
-        return play_terminal(args.variant, args.deal)
+        return play_terminal(args.variant or DEFAULT_VARIANT, args.deal)
+    if args.deal is not None or args.variant is not None:
+        _start_web_game(args.db, args.variant or DEFAULT_VARIANT, args.deal)
     serve(args.host, args.port, args.db, not args.no_browser)
     return 0
+
+
+def _start_web_game(db: str | None, variant: str, number: int | None) -> None:
+    """``play --variant/--deal`` without --terminal: the table opens on that deal."""
+    from eightoff.store import Store
+    from eightoff.web.server import resolve_db
+
+    number = number if number is not None else random_deal_number()
+    store = Store(resolve_db(db))
+    try:
+        store.create_game(deal(variant, number), deal=number)
+    finally:
+        store.close()
 
 
 def _delegate(module: str) -> tuple[object, object] | None:
@@ -246,8 +261,15 @@ def build_parser() -> argparse.ArgumentParser:
         " with --terminal, play in this terminal instead.",
     )
     p.add_argument("--terminal", action="store_true", help="play in the terminal")
-    p.add_argument("--variant", type=variant_id, default=DEFAULT_VARIANT, help="variant id")
-    p.add_argument("--deal", type=deal_number, default=None, help="deal number (default: random)")
+    p.add_argument(
+        "--variant", type=variant_id, default=None, help=f"variant id (default {DEFAULT_VARIANT})"
+    )
+    p.add_argument(
+        "--deal",
+        type=deal_number,
+        default=None,
+        help="start this deal (default: the table resumes the game in progress)",
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default: a free one)")
     p.add_argument("--db", default=None, help="SQLite file for games and stats (or EIGHTOFF_DB)")

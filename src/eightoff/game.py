@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from eightoff.deals import deal
-from eightoff.position import IllegalMoveError, Move, Position
+from eightoff.position import IllegalMoveError, Kind, Move, Position
 from eightoff.rules import Rules, preset
 
 
@@ -109,7 +109,8 @@ class Game:
             move = pos.parse_move(move)
         pos = pos.apply(move)
         auto: list[Move] = []
-        if self.auto_move:
+        # a card just taken back from a foundation is not sent straight home again
+        if self.auto_move and move.source.kind is not Kind.FOUNDATION:
             while (m := pos.safe_auto_move()) is not None:
                 auto.append(m)
                 pos = pos.apply_unchecked(m)

@@ -95,3 +95,25 @@ def test_installed_script_runs() -> None:
         check=False,
     )
     assert proc.returncode == 0 and proc.stdout.startswith("Foundations:")
+
+
+def test_play_with_a_deal_opens_the_table_on_that_deal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pytest.TempPathFactory
+) -> None:
+    import eightoff.web.server as server
+    from eightoff.store import Store
+
+    served: list[tuple[object, ...]] = []
+    monkeypatch.setattr(server, "serve", lambda *a: served.append(a))
+    db = str(tmp_path / "games.sqlite3")  # type: ignore[operator]
+    assert main(["play", "--variant", "freecell", "--deal", "617", "--db", db, "--no-browser"]) == 0
+    assert served == [("127.0.0.1", None, db, False)]
+    store = Store(db)
+    try:
+        gid = store.current_game_id()
+        assert gid is not None
+        saved = store.load(gid)
+        assert saved is not None
+        assert saved.game.start == deal("freecell", 617)
+    finally:
+        store.close()
