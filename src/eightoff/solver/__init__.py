@@ -125,19 +125,52 @@ def code_of(move: Move) -> int:
     return place(move.source) << 16 | place(move.target) << 8 | move.count
 
 
+SHORT_STATES: Final = 30_000
+"""The extra search of ``Limits(short=True)`` stops after this many states."""
+
+
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
-    """Search for a win from ``position``; see the module docstring for the verdicts."""
+    """Search for a win from ``position``; see the module docstring for the verdicts.
+
+    The search runs in two stages: a fast best-first search over purposeful steps,
+    then, if that finds nothing, a complete search, which alone can prove a loss.
+    With ``limits.short`` a solution is then looked for again with more weight on
+    its length (best-first, the moves made count against a state), and shortened.
+    """
     t0 = time.perf_counter()
+    rules = rules_tuple(position.rules)
+    max_states = 0 if limits.states is None else max(1, limits.states)
+    memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
     try:
         status, states, codes = _core.solve(
-            rules_tuple(position.rules),
+            rules,
             position.columns,
             position.cells,
             position.foundations,
-            0 if limits.states is None else max(1, limits.states),
+            max_states,
             0.0 if limits.seconds is None else max(1e-9, limits.seconds),
-            0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20,
+            memory,
         )
+        if status == SOLVED and limits.short:
+            left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
+            budget = SHORT_STATES if not max_states else min(SHORT_STATES, max_states - states)
+            if budget > 0 and (left is None or left > 0):
+                status2, states2, codes2 = _core.solve(
+                    rules,
+                    position.columns,
+                    position.cells,
+                    position.foundations,
+                    budget,
+                    0.0 if left is None else left,
+                    memory,
+                    shorten=True,
+                    weights=_core.SHORT_WEIGHTS,
+                    quick_states=budget,
+                    stages=1,
+                )
+                states += states2
+                if status2 == SOLVED and len(codes2) < len(codes):
+                    codes = codes2
     except ValueError as e:
         return Unknown(0, time.perf_counter() - t0, str(e))
     seconds = time.perf_counter() - t0

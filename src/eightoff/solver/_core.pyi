@@ -13,6 +13,7 @@ HOME: int
 CELL: int
 FOUNDATION: int
 DEFAULT_WEIGHTS: tuple[int, ...]
+SHORT_WEIGHTS: tuple[int, ...]
 STATUS: dict[int, str]
 
 def core_version() -> str: ...
@@ -45,6 +46,17 @@ def solve(
     max_states: int = 0,
     seconds: float = 0.0,
     max_memory: int = 0,
-    shorten: bool = True,
+    shorten: bool = False,
     weights: tuple[int, ...] = ...,
+    method: int = 1,
+    macros: int = 0,
+    quick_states: int = 20000,
+    stages: int = 3,
 ) -> tuple[int, int, list[int]]: ...
+def score(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    weights: tuple[int, ...] = ...,
+) -> int: ...

@@ -68,15 +68,9 @@ cdef extern from "search.h":
     int eo_ctx_init(eo_ctx *x) nogil
     void eo_ctx_free(eo_ctx *x) nogil
     void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_states,
-                  long *states_out) nogil
+                  int stages, long *states_out) nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
-    size_t eo_ctx_states "eo_ctx_states"(eo_ctx *x) nogil
-
-cdef extern from *:
-    """
-    static inline size_t eo_ctx_states(eo_ctx *x) { return x->T.count; }
-    """
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
@@ -85,7 +79,8 @@ HOME = EO_HOME
 CELL = EO_CELL
 FOUNDATION = EO_FOUND
 
-DEFAULT_WEIGHTS = (100, 2, 5, 13, 12, 6, 124, 4, 27, 131, 2, 0)
+DEFAULT_WEIGHTS = (100, 2, 5, 13, 12, 15, 124, 4, 27, 131, 2, 0)
+SHORT_WEIGHTS = (100, 2, 5, 13, 12, 150, 124, 4, 27, 131, 2, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
           5: "memory limit reached"}
@@ -204,12 +199,17 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
 
 
 def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,
-          long max_memory=0, bint shorten=True, tuple weights=DEFAULT_WEIGHTS,
-          int method=1, int macros=0, long quick_states=20000) -> tuple:
+          long max_memory=0, bint shorten=False, tuple weights=DEFAULT_WEIGHTS,
+          int method=1, int macros=0, long quick_states=20000, int stages=3) -> tuple:
     """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit
-    and moves a list of ``src << 16 | dst << 8 | count`` codes."""
+    and moves a list of ``src << 16 | dst << 8 | count`` codes.
+
+    Stage 1 (stages & 1): best-first over purposeful steps, at most quick_states states.
+    Stage 2 (stages & 2): the complete search (method 0 depth-first, 1 best-first).
+    Only stage 2 proves a loss."""
     cdef eo_ctx x
     cdef int i
+    memset(&x, 0, sizeof(eo_ctx))
     load_rules(&x.R, rules)
     load_state(&x.R, &x.S, columns, cells, foundations)
     for i in range(EO_NWEIGHTS):
@@ -222,7 +222,7 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
     x.deadline = eo_now() + seconds if seconds > 0 else 0.0
     cdef long states = 0
     with nogil:
-        eo_solve(&x, shorten, method, macros, quick_states, &states)
+        eo_solve(&x, shorten, method, macros, quick_states, stages, &states)
     status = x.status
     cdef list moves = []
     if status == 1:

@@ -773,21 +773,27 @@ static eo_move eo_map_move(const eo_rules *r, const eo_state *a, const eo_state 
 }
 
 /* Make on x->S (real layout) the step `m` given in the layout of `a`, canonically
- * equal to x->S, and record it with its auto-moves. */
+ * equal to x->S, with its auto-moves, and record them.  The auto-moves are chosen in
+ * the layout of `a` and mapped too: with two packs, which of two equal cards goes home
+ * depends on the layout, and the result must stay canonically equal to the state the
+ * search reached. */
 static int eo_push_mapped_step(eo_ctx *x, const eo_state *a, eo_move m) {
     eo_state canon = *a;
-    eo_move ms[EO_STEPMAX], mapped[EO_STEPMAX];
+    eo_move ms[EO_STEPMAX + 2 * 52 + 8];
     int n = eo_step(&x->R, &canon, m, ms);
     if (n < 0) return -1;
+    int na = eo_autos(&x->R, &canon, ms + n);
+    if (eo_path_reserve(x, n + na) != 0) return -1;
     canon = *a;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n + na; i++) {
         eo_move mm = eo_map_move(&x->R, &canon, &x->S, ms[i]);
         eo_move orig = ms[i];
         eo_apply(&x->R, &canon, &orig);
         eo_apply(&x->R, &x->S, &mm);
-        mapped[i] = mm;
+        x->is_step[x->plen] = i == 0;
+        x->path[x->plen++] = mm;
     }
-    return eo_record_step(x, mapped, n);
+    return 0;
 }
 
 static inline int eo_ids_reserve(eo_ctx *x, size_t n) {
@@ -874,7 +880,7 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
 }
 
 /* Best-first search from x->S (root auto-moves already on the path): always expand the
- * open state with the best score (heuristic, minus w[5] per step made). */
+ * open state with the best score (heuristic, minus w[5] per move made that is not home). */
 static void eo_befs(eo_ctx *x) {
     const eo_rules *r = &x->R;
     uint8_t key[EO_MAXKEY];
@@ -896,7 +902,7 @@ static void eo_befs(eo_ctx *x) {
     while (x->nheap) {
         uint32_t id = eo_heap_pop(x);
         eo_decode(r, eo_key_of(&x->T, id), &s);
-        int depth = x->depth[id] + 1;
+        int depth0 = x->depth[id];
         int n = eo_all_steps(x, &s, ms);
         for (int i = 0; i < n; i++) {
             int ns = eo_step(r, &s, ms[i], step);
@@ -911,6 +917,8 @@ static void eo_befs(eo_ctx *x) {
                 return;
             }
             long cid = eo_table_insert(&x->T, key, eo_key(r, &s, key));
+            int depth = depth0;
+            for (int j = 0; j < ns; j++) depth += step[j].dst < EO_FOUND;
             if (cid >= 0) {
                 if (eo_ids_reserve(x, (size_t)cid + 1) != 0 ||
                     eo_heap_push(x, eo_score(r, &s, x->w) - x->w[5] * depth, (uint32_t)cid) != 0) {
@@ -1072,19 +1080,21 @@ static void eo_run_search(eo_ctx *x, int method, int macros) {
         eo_dfs(x);
 }
 
-/* Solve from x->S: root auto-moves; a fast search over purposeful steps (within
- * `quick_states` states; its exhaustion proves nothing), then, if that fails, the
- * complete search (method 0 depth-first, 1 best-first); shortening.  x->status says
- * the verdict; *states_out the states examined by both. */
+/* Solve from x->S: root auto-moves; (stages & 1) a fast best-first search over
+ * purposeful steps (within `quick_states` states; its exhaustion proves nothing),
+ * then, if that fails, (stages & 2) the complete search (method 0 depth-first, 1
+ * best-first; macros 1 adds digging steps); shortening.  x->status says the verdict
+ * (stage 1 alone never says lost: it gives EO_STATE_LIMIT); *states_out the states
+ * examined. */
 static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_states,
-                     long *states_out) {
+                     int stages, long *states_out) {
     const eo_rules *r = &x->R;
     eo_state root;
     long states = 0;
     x->plen = 0;
+    *states_out = 0;
     if (eo_path_reserve(x, r->total + 1) != 0) {
         x->status = EO_MEMORY_LIMIT;
-        *states_out = 0;
         return;
     }
     int na = eo_autos(r, &x->S, x->path);
@@ -1092,26 +1102,28 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
     x->plen = na;
     root = x->S;
     long max_states = x->max_states;
-    if (quick_states > 0) {
-        if (max_states <= 0 || quick_states < max_states) x->max_states = quick_states;
+    if (stages & 1) {
+        if (quick_states > 0 && (max_states <= 0 || quick_states < max_states))
+            x->max_states = quick_states;
         eo_run_search(x, 1, 2);
         states = (long)x->T.count;
         x->max_states = max_states;
+        if (x->status == EO_LOST) x->status = EO_STATE_LIMIT; /* not a proof */
         if (x->status == EO_TIME_LIMIT || x->status == EO_MEMORY_LIMIT ||
-            (x->status == EO_STATE_LIMIT && max_states > 0 && states >= max_states)) {
+            (max_states > 0 && states >= max_states)) {
             *states_out = states;
             return;
         }
-        if (x->status != EO_SOLVED) {
+        if (x->status != EO_SOLVED && (stages & 2)) {
             if (eo_reset(x, &root, na) != 0) {
                 x->status = EO_MEMORY_LIMIT;
                 *states_out = states;
                 return;
             }
-            if (max_states > 0) x->max_states = max_states - states > 1 ? max_states - states : 1;
+            if (max_states > 0) x->max_states = max_states - states;
         }
     }
-    if (x->status != EO_SOLVED) {
+    if (x->status != EO_SOLVED && (stages & 2)) {
         eo_run_search(x, method, macros);
         states += (long)x->T.count;
     }
