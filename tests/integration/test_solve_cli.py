@@ -1,0 +1,182 @@
+"""``eightoff solve`` as a user meets it: moves that replay, JSON lines, exit codes,
+one-line errors for bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from eightoff.boards import format_fcs, to_json
+from eightoff.cli import main
+from eightoff.deals import deal
+from eightoff.position import Kind, Move, Place, Position
+
+LOST_EIGHTOFF = 465  # unwinnable per Freecell Solver (fc-solve --game eight_off)
+JSON_KEYS = {"variant", "deal", "verdict", "moves", "states", "seconds"}
+MOVE_KEYS = {"notation", "card", "count", "source", "target"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["solve", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def replay_json_moves(start: Position, moves: list[dict[str, object]]) -> Position:
+    """Apply each JSON move through the engine, checking its fields on the way."""
+    pos = start
+    for m in moves:
+        assert set(m) == MOVE_KEYS
+        src, dst = m["source"], m["target"]
+        assert isinstance(src, dict) and isinstance(dst, dict)
+        move = Move(
+            Place(Kind(src["kind"]), src["index"]),
+            Place(Kind(dst["kind"]), dst["index"]),
+            int(m["count"]),  # type: ignore[call-overload]
+        )
+        assert dst["index"] is not None  # home resolved to a concrete foundation
+        assert m["card"] == str(pos.moving_card(move))
+        assert Move.parse(str(m["notation"])).source == move.source
+        pos = pos.apply(move)
+    return pos
+
+
+def test_human_output_numbers_moves_that_replay_to_a_win(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "1", "2")
+    assert code == 0 and err == ""
+    for number, block in zip((1, 2), out.split("\n\n"), strict=True):
+        lines = block.strip().splitlines()
+        assert lines[0] == f"Eight Off · deal #{number}"
+        assert re.fullmatch(r"solved: \d+ moves, [\d ]+ states, .+", lines[-1])
+        pos = deal("eightoff", number)
+        for i, line in enumerate(lines[1:-1], start=1):
+            index, notation, words = line.split(maxsplit=2)
+            assert index == f"{i}."
+            move = Move.parse(notation)
+            assert words == pos.describe(move)
+            pos = pos.apply(move)
+        assert pos.is_won()
+        assert lines[-1].startswith(f"solved: {len(lines) - 2} moves")
+
+
+def test_json_lines_replay_and_say_lost(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "3-4", str(LOST_EIGHTOFF), "--json")
+    assert code == 1  # a deal proven lost
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["deal"] for r in rows] == [3, 4, LOST_EIGHTOFF]
+    for row in rows:
+        assert set(row) == JSON_KEYS and row["variant"] == "eightoff"
+        assert isinstance(row["states"], int) and row["states"] > 0
+        assert isinstance(row["seconds"], float)
+    for row in rows[:2]:
+        assert row["verdict"] == "solved"
+        assert replay_json_moves(deal("eightoff", row["deal"]), row["moves"]).is_won()
+    assert rows[2]["verdict"] == "lost" and rows[2]["moves"] == []
+
+
+def test_json_group_moves_and_other_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "1", "--variant", "freecell", "--json")
+    assert code == 0
+    row = json.loads(out)
+    assert row["variant"] == "freecell" and row["verdict"] == "solved"
+    assert replay_json_moves(deal("freecell", 1), row["moves"]).is_won()
+
+
+def test_short_gives_a_solution_no_longer(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "6", "--json")
+    _, short, _ = run(capsys, "6", "--json", "--short")
+    plain, shorter = json.loads(out), json.loads(short)
+    assert replay_json_moves(deal("eightoff", 6), shorter["moves"]).is_won()
+    assert len(shorter["moves"]) <= len(plain["moves"])
+
+
+def test_a_limit_gives_unknown_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "1", "--max-states", "3")
+    assert code == 2
+    assert "unknown: state limit reached" in out
+    code, out, _ = run(capsys, "1", "--max-states", "3", "--json")
+    assert code == 2 and json.loads(out)["verdict"] == "unknown"
+
+
+def test_board_file_in_both_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = deal("eightoff", 7)
+    fcs = tmp_path / "deal7.txt"
+    fcs.write_text(format_fcs(start))
+    code, out, _ = run(capsys, "--board", str(fcs), "--json")
+    row = json.loads(out)
+    assert code == 0 and row["deal"] is None and row["variant"] == "eightoff"
+    assert replay_json_moves(start, row["moves"]).is_won()
+
+    fc_start = deal("freecell", 9)
+    board = tmp_path / "fc9.json"
+    board.write_text(json.dumps(to_json(fc_start)))
+    code, out, _ = run(capsys, "--board", str(board), "--json")
+    row = json.loads(out)
+    assert code == 0 and row["variant"] == "freecell"
+    assert replay_json_moves(fc_start, row["moves"]).is_won()
+
+
+def test_board_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(format_fcs(deal("eightoff", 8))))
+    code, out, _ = run(capsys, "--board", "-")
+    assert code == 0
+    assert out.startswith("Eight Off · board -\n")
+    assert out.rstrip().splitlines()[-1].startswith("solved:")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["5-1"], "'5-1' is not a range"),
+        (["abc"], "'abc' is not a deal"),
+        (["0"], "out of range"),
+        (["1-x"], "'1-x' is not a deal"),
+        ([], "name deals to solve"),
+        (["1", "--variant", "nope"], "unknown variant 'nope'"),
+        (["1", "--time-limit", "0"], "time limit must be more than 0"),
+        (["1", "--max-states", "-5"], "state limit must be at least 1"),
+        (["1", "--board", "-"], "not both"),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_64(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:  # argparse errors exit from parse_args
+        code = main(["solve", *args])
+        raise SystemExit(code)
+    assert exited.value.code == 64
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and says in err
+    assert "Traceback" not in err
+
+
+def test_malformed_board_is_one_line_and_exit_65(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.txt"
+    text = format_fcs(deal("eightoff", 1)).replace("JD", "XX", 1)
+    bad.write_text(text)
+    code, out, err = run(capsys, "--board", str(bad))
+    assert code == 65 and out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "'XX' is not a card" in err and str(bad) in err
+
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join(format_fcs(deal("eightoff", 1)).splitlines()[:-1]) + "\n")
+    code, _, err = run(capsys, "--board", str(short))
+    assert code == 65 and "missing from the board" in err
+
+
+def test_missing_board_file_exit_66(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--board", str(tmp_path / "nope.txt"))
+    assert code == 66 and out == ""
+    assert "cannot read the board" in err and len(err.strip().splitlines()) == 1
