@@ -142,7 +142,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     max_states = 0 if limits.states is None else max(1, limits.states)
     memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
     try:
-        status, states, codes = _core.solve(
+        status, states, moves = _core.solve(
             rules,
             position.columns,
             position.cells,
@@ -150,12 +150,13 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
             max_states,
             0.0 if limits.seconds is None else max(1e-9, limits.seconds),
             memory,
+            moves_of=_MOVES,
         )
         if status == SOLVED and limits.short:
             left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
             budget = SHORT_STATES if not max_states else min(SHORT_STATES, max_states - states)
             if budget > 0 and (left is None or left > 0):
-                status2, states2, codes2 = _core.solve(
+                status2, states2, moves2 = _core.solve(
                     rules,
                     position.columns,
                     position.cells,
@@ -167,15 +168,16 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
                     weights=_core.SHORT_WEIGHTS,
                     quick_states=budget,
                     stages=1,
+                    moves_of=_MOVES,
                 )
                 states += states2
-                if status2 == SOLVED and len(codes2) < len(codes):
-                    codes = codes2
+                if status2 == SOLVED and len(moves2) < len(moves):
+                    moves = moves2
     except ValueError as e:
         return Unknown(0, time.perf_counter() - t0, str(e))
     seconds = time.perf_counter() - t0
     if status == SOLVED:
-        return Solved(tuple(map(_MOVES.__getitem__, codes)), states, seconds)
+        return Solved(moves, states, seconds)
     if status == LOST:
         return Lost(states, seconds)
     return Unknown(states, seconds, _core.STATUS[status])

@@ -1,6 +1,7 @@
 """Type stub of the compiled core (see _core.pyx)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 _Columns = Sequence[Sequence[int]]
 _Cells = Sequence[int | None]
@@ -51,8 +52,10 @@ def solve(
     method: int = 1,
     macros: int = 0,
     quick_states: int = 20000,
-    stages: int = 3,
-) -> tuple[int, int, list[int]]: ...
+    stages: int = 7,
+    dive_states: int = 300,
+    moves_of: Mapping[int, Any] | None = None,
+) -> tuple[int, int, Any]: ...
 def score(
     rules: tuple[int, ...],
     columns: _Columns,

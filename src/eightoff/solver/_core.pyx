@@ -10,6 +10,8 @@ cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
 """
 
 from libc.stdint cimport uint8_t
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memset
 
 cdef extern from "core.h":
@@ -55,6 +57,7 @@ cdef extern from "search.h":
         eo_rules R
         eo_state S
         long max_states
+        long dive_states
         double deadline
         size_t max_mem
         int status
@@ -200,15 +203,17 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
 
 def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,
           long max_memory=0, bint shorten=False, tuple weights=DEFAULT_WEIGHTS,
-          int method=1, int macros=0, long quick_states=20000, int stages=3) -> tuple:
-    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit
-    and moves a list of ``src << 16 | dst << 8 | count`` codes.
+          int method=1, int macros=0, long quick_states=20000, int stages=7,
+          long dive_states=300, object moves_of=None) -> tuple:
+    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit.
 
-    Stage 1 (stages & 1): best-first over purposeful steps, at most quick_states states.
-    Stage 2 (stages & 2): the complete search (method 0 depth-first, 1 best-first).
-    Only stage 2 proves a loss."""
+    ``moves``: the solution as a tuple of ``moves_of[code]`` for each move's code
+    ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
+    None).  Stages (see eo_solve): 4 a depth-first dive over purposeful steps
+    (dive_states), 1 best-first over purposeful steps (quick_states), 2 the complete
+    search (method 0 depth-first, 1 best-first); only stage 2 proves a loss."""
     cdef eo_ctx x
-    cdef int i
+    cdef int i, code
     memset(&x, 0, sizeof(eo_ctx))
     load_rules(&x.R, rules)
     load_state(&x.R, &x.S, columns, cells, foundations)
@@ -219,15 +224,28 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
+    x.dive_states = dive_states
     x.deadline = eo_now() + seconds if seconds > 0 else 0.0
     cdef long states = 0
     with nogil:
         eo_solve(&x, shorten, method, macros, quick_states, stages, &states)
     status = x.status
-    cdef list moves = []
-    if status == 1:
-        moves = [x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n for i in range(x.plen)]
-    eo_ctx_free(&x)
+    cdef object moves = ()
+    cdef list codes
+    try:
+        if status == 1:
+            if moves_of is None:
+                moves = [x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n
+                         for i in range(x.plen)]
+            else:
+                moves = PyTuple_New(x.plen)
+                for i in range(x.plen):
+                    code = x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n
+                    item = moves_of[code]
+                    Py_INCREF(item)
+                    PyTuple_SET_ITEM(moves, i, item)
+    finally:
+        eo_ctx_free(&x)
     return status, states, moves
 
 

@@ -292,13 +292,14 @@ static int eo_legal_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
 /* ----- canonical key: foundations, sorted cells, sorted columns ------------------ */
 static inline int eo_colcmp(const eo_state *s, int a, int b) {
     int la = s->len[a], lb = s->len[b];
+    /* bottom cards first (0 for an empty column): with one pack they differ unless both
+     * columns are empty */
+    int ka = la ? s->col[a][0] : 0, kb = lb ? s->col[b][0] : 0;
+    if (ka != kb) return ka - kb;
+    if (!ka) return 0;
     int m = la < lb ? la : lb;
-    if (m) {
-        int d = (int)s->col[a][0] - (int)s->col[b][0];
-        if (d) return d;
-        d = memcmp(s->col[a], s->col[b], (size_t)m);
-        if (d) return d;
-    }
+    int d = memcmp(s->col[a], s->col[b], (size_t)m);
+    if (d) return d;
     return la - lb;
 }
 

@@ -35,6 +35,9 @@ enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_L
 #define EO_DIG_TARGET 4 /* clear the cards above a card; move onto it a card from f (a cell,
                            or a column's top run) */
 #define EO_STEPMAX (EO_COLCAP + 8)
+#ifndef EO_DIG_SLACK
+#define EO_DIG_SLACK 0 /* dig at most this many cards more than there are empty cells */
+#endif
 
 typedef struct {
     eo_move m;
@@ -54,6 +57,7 @@ typedef struct {
     size_t max_mem;
     int status;
     int macros; /* try digging steps too */
+    long dive_states; /* eo_solve's first, depth-first stage: at most this many states */
     unsigned long work;
     eo_move *path; /* moves from the root: each step's moves, then its auto-moves */
     uint8_t *is_step; /* 1 where path[i] starts a step */
@@ -105,18 +109,24 @@ again:
     return k;
 }
 
-/* eo_autos after the moves of one step (none of them home, in a position where nothing
- * was safe to send home): only the cards those moves exposed or moved can have become
- * safe, unless a card went home. */
+/* Whether eo_autos can make a move after the moves of one step (none of them home,
+ * from a position where eo_autos made none): only the cards those moves exposed or
+ * moved can have become safe, unless a card went home. */
 static inline int eo_autos_after(const eo_rules *r, eo_state *s, const eo_move *ms, int n) {
     for (int i = 0; i < n; i++) {
         const eo_move *m = &ms[i];
         if (m->dst >= EO_FOUND) return 1;
-        if (m->src < EO_CELL && s->len[m->src] && eo_safe(r, s, s->col[m->src][s->len[m->src] - 1]))
-            return 1;
-        int card = m->dst < EO_CELL ? (s->len[m->dst] ? s->col[m->dst][s->len[m->dst] - 1] : 0)
-                                    : s->cell[m->dst - EO_CELL];
-        if (card && eo_safe(r, s, card)) return 1;
+        int ends[2] = {m->src, m->dst};
+        for (int e = 0; e < 2; e++) {
+            int v = ends[e], card;
+            if (v < EO_CELL)
+                card = s->len[v] ? s->col[v][s->len[v] - 1] : 0;
+            else if (v < EO_FOUND)
+                card = s->cell[v - EO_CELL];
+            else
+                continue;
+            if (card && eo_safe(r, s, card)) return 1;
+        }
     }
     return 0;
 }
@@ -256,7 +266,8 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
         int L = s->len[c];
         if (L < 2) continue;
         const uint8_t *col = s->col[c];
-        for (int i = L - 2; i >= 0; i--) {
+        int lowest = L - 1 - (s->free_cells + EO_DIG_SLACK);
+        for (int i = L - 2; i >= 0 && i >= lowest; i--) {
             if (k + 16 > room) return k;
             int card = col[i], d = L - 1 - i;
             if (eo_foundation_for(r, s, card) >= 0) {
@@ -416,42 +427,47 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
     uint8_t depth[64];
     memset(depth, 255, sizeof(depth));
     int bad = 0, blockers = 0, pairs = 0;
+    int alt = r->alt, kings_only = r->kings_only;
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         if (!L) continue;
         const uint8_t *col = s->col[c];
-        int settled = 0;
-        if (!r->kings_only || eo_rank(col[0]) == EO_KING) {
-            settled = 1;
-            while (settled < L && eo_stacks(r, col[settled], col[settled - 1])) settled++;
-        }
-        bad += L - settled;
+        /* settled: the bottom run, when it may stay (led by a King where only Kings
+         * fill columns) */
+        int settled = (!kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
         uint8_t low[4] = {14, 14, 14, 14};
+        int prev = 0;
         for (int j = 0; j < L; j++) {
-            int card = col[j], d = L - 1 - j, rk = card >> 2, st = card & 3;
+            int card = col[j], rk = card >> 2, st = card & 3;
+            int d = L - 1 - j;
             if (d < depth[card]) depth[card] = (uint8_t)d;
             if (low[st] < rk)
                 blockers++;
             else
                 low[st] = (uint8_t)rk;
-            if (j && eo_stacks(r, card, col[j - 1])) pairs++;
+            if (j) {
+                int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2))
+                             : (card + 4 == prev);
+                pairs += on;
+                if (settled == j && on) settled++;
+            }
+            prev = card;
         }
+        bad += L - settled;
     }
     int waiting = 0;
     for (int i = 0; i < r->ncells; i++) {
         int card = s->cell[i];
         if (!card) continue;
         depth[card] = 0;
-        int lowest = 13;
-        for (int f = card & 3; f < r->nfound; f += 4)
-            if (s->found[f] < lowest) lowest = s->found[f];
+        int lowest = s->found[card & 3];
+        if (r->nfound == 8 && s->found[(card & 3) + 4] < lowest) lowest = s->found[(card & 3) + 4];
         waiting += (card >> 2) - lowest - 1;
     }
     int sumdepth = 0, exposed = 0, mindepth = 99;
     for (int f = 0; f < r->nfound; f++) {
         if (s->found[f] >= EO_KING) continue;
-        int need = (s->found[f] + 1) << 2 | (f & 3);
-        int d = depth[need];
+        int d = depth[(s->found[f] + 1) << 2 | (f & 3)];
         if (d == 255) continue;
         sumdepth += d;
         exposed += d == 0;
@@ -557,7 +573,15 @@ static inline int eo_push_step(eo_ctx *x, eo_move m) {
     eo_move ms[EO_STEPMAX];
     int n = eo_step(&x->R, &x->S, m, ms);
     if (n < 0) return -1;
-    return eo_record_step(x, ms, n);
+    if (eo_path_reserve(x, n + 1 + x->R.total) != 0) return -1;
+    memcpy(x->path + x->plen, ms, (size_t)n * sizeof(eo_move));
+    memset(x->is_step + x->plen, 0, (size_t)n);
+    x->is_step[x->plen] = 1;
+    x->plen += n;
+    int na = eo_autos_after(&x->R, &x->S, ms, n) ? eo_autos(&x->R, &x->S, x->path + x->plen) : 0;
+    memset(x->is_step + x->plen, 0, (size_t)na);
+    x->plen += na;
+    return 0;
 }
 
 /* Check the limits; set status and return nonzero when one is reached. */
@@ -748,28 +772,42 @@ static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
     eo_recount(r, s);
 }
 
-/* Map a move made in layout a to the canonically equal layout b. */
-static eo_move eo_map_move(const eo_rules *r, const eo_state *a, const eo_state *b, eo_move m) {
+/* How layout a maps onto the canonically equal layout b: column, cell and foundation
+ * of b for each of a.  Moves made on both keep them equal under the same map. */
+typedef struct {
+    uint8_t col[EO_MAXCOLS], cell[EO_MAXCELLS], found[EO_MAXFOUND];
+} eo_layout_map;
+
+static void eo_layout_map_of(const eo_rules *r, const eo_state *a, const eo_state *b,
+                             eo_layout_map *mp) {
     int pa[EO_MAXCOLS], pb[EO_MAXCOLS], ca[EO_MAXCELLS], cb[EO_MAXCELLS];
-    int rank_col[EO_MAXCOLS], rank_cell[EO_MAXCELLS];
     eo_canon_order(r, a, pa, ca);
     eo_canon_order(r, b, pb, cb);
-    for (int k = 0; k < r->ncols; k++) rank_col[pa[k]] = k;
-    for (int k = 0; k < r->ncells; k++) rank_cell[ca[k]] = k;
+    for (int k = 0; k < r->ncols; k++) mp->col[pa[k]] = (uint8_t)pb[k];
+    for (int k = 0; k < r->ncells; k++) mp->cell[ca[k]] = (uint8_t)cb[k];
+    for (int f = 0; f < r->nfound; f++)
+        mp->found[f] = (uint8_t)((r->nfound == 8 && b->found[f] != a->found[f]) ? f ^ 4 : f);
+}
+
+static inline eo_move eo_map_by(const eo_layout_map *mp, eo_move m) {
     uint8_t *ends[2] = {&m.src, &m.dst};
     for (int e = 0; e < 2; e++) {
         int v = *ends[e];
         if (v < EO_CELL)
-            *ends[e] = (uint8_t)pb[rank_col[v]];
+            *ends[e] = mp->col[v];
         else if (v < EO_FOUND)
-            *ends[e] = (uint8_t)(EO_CELL + cb[rank_cell[v - EO_CELL]]);
-        else if (v < EO_HOME && r->nfound == 8) {
-            int f = v - EO_FOUND;
-            if (b->found[f] != a->found[f]) f ^= 4;
-            *ends[e] = (uint8_t)(EO_FOUND + f);
-        }
+            *ends[e] = (uint8_t)(EO_CELL + mp->cell[v - EO_CELL]);
+        else if (v < EO_HOME)
+            *ends[e] = (uint8_t)(EO_FOUND + mp->found[v - EO_FOUND]);
     }
     return m;
+}
+
+/* Map a move made in layout a to the canonically equal layout b. */
+static eo_move eo_map_move(const eo_rules *r, const eo_state *a, const eo_state *b, eo_move m) {
+    eo_layout_map mp;
+    eo_layout_map_of(r, a, b, &mp);
+    return eo_map_by(&mp, m);
 }
 
 /* Make on x->S (real layout) the step `m` given in the layout of `a`, canonically
@@ -784,11 +822,10 @@ static int eo_push_mapped_step(eo_ctx *x, const eo_state *a, eo_move m) {
     if (n < 0) return -1;
     int na = eo_autos(&x->R, &canon, ms + n);
     if (eo_path_reserve(x, n + na) != 0) return -1;
-    canon = *a;
+    eo_layout_map mp;
+    eo_layout_map_of(&x->R, a, &x->S, &mp);
     for (int i = 0; i < n + na; i++) {
-        eo_move mm = eo_map_move(&x->R, &canon, &x->S, ms[i]);
-        eo_move orig = ms[i];
-        eo_apply(&x->R, &canon, &orig);
+        eo_move mm = eo_map_by(&mp, ms[i]);
         eo_apply(&x->R, &x->S, &mm);
         x->is_step[x->plen] = i == 0;
         x->path[x->plen++] = mm;
@@ -1031,11 +1068,10 @@ static int eo_shorten(eo_ctx *x, const eo_state *root, int root_len) {
             i = bestj;
         } else {
             /* follow the old path's step i, mapped onto the current layout */
-            eo_state old = states[i];
+            eo_layout_map mp;
+            eo_layout_map_of(r, &states[i], &cur, &mp);
             for (int p = first[i]; p < first[i + 1]; p++) {
-                eo_move m = eo_map_move(r, &old, &cur, x->path[p]);
-                eo_move o = x->path[p];
-                eo_apply(r, &old, &o);
+                eo_move m = eo_map_by(&mp, x->path[p]);
                 eo_apply(r, &cur, &m);
                 out_step[olen] = p == first[i];
                 out[olen++] = m;
@@ -1080,17 +1116,20 @@ static void eo_run_search(eo_ctx *x, int method, int macros) {
         eo_dfs(x);
 }
 
-/* Solve from x->S: root auto-moves; (stages & 1) a fast best-first search over
- * purposeful steps (within `quick_states` states; its exhaustion proves nothing),
- * then, if that fails, (stages & 2) the complete search (method 0 depth-first, 1
- * best-first; macros 1 adds digging steps); shortening.  x->status says the verdict
- * (stage 1 alone never says lost: it gives EO_STATE_LIMIT); *states_out the states
- * examined. */
+/* Solve from x->S: root auto-moves, then up to three searches, each started afresh
+ * only if the previous one failed:
+ *   (stages & 4) a greedy depth-first dive over purposeful steps (x->dive_states
+ *                states at most): the cheapest when it works;
+ *   (stages & 1) a best-first search over purposeful steps (quick_states at most);
+ *   (stages & 2) the complete search (method 0 depth-first, 1 best-first; macros 1
+ *                adds digging steps), bounded only by the limits.
+ * The first two are not complete: their exhaustion proves nothing (EO_STATE_LIMIT);
+ * only the complete search says EO_LOST.  Then, if asked, the solution is shortened.
+ * *states_out: the states examined by all. */
 static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_states,
                      int stages, long *states_out) {
     const eo_rules *r = &x->R;
-    eo_state root;
-    long states = 0;
+    long states = 0, max_states = x->max_states;
     x->plen = 0;
     *states_out = 0;
     if (eo_path_reserve(x, r->total + 1) != 0) {
@@ -1100,32 +1139,31 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
     int na = eo_autos(r, &x->S, x->path);
     memset(x->is_step, 0, (size_t)na);
     x->plen = na;
-    root = x->S;
-    long max_states = x->max_states;
-    if (stages & 1) {
-        if (quick_states > 0 && (max_states <= 0 || quick_states < max_states))
-            x->max_states = quick_states;
-        eo_run_search(x, 1, 2);
-        states = (long)x->T.count;
-        x->max_states = max_states;
-        if (x->status == EO_LOST) x->status = EO_STATE_LIMIT; /* not a proof */
-        if (x->status == EO_TIME_LIMIT || x->status == EO_MEMORY_LIMIT ||
-            (max_states > 0 && states >= max_states)) {
-            *states_out = states;
-            return;
+    eo_state root = x->S;
+    int started = 0;
+    for (int stage = 0; stage < 3; stage++) {
+        int bit = stage == 0 ? 4 : stage == 1 ? 1 : 2;
+        if (!(stages & bit)) continue;
+        long budget = stage == 0 ? x->dive_states : stage == 1 ? quick_states : 0;
+        if (stage == 0 && budget <= 0) continue;
+        if (started && eo_reset(x, &root, na) != 0) {
+            x->status = EO_MEMORY_LIMIT;
+            break;
         }
-        if (x->status != EO_SOLVED && (stages & 2)) {
-            if (eo_reset(x, &root, na) != 0) {
-                x->status = EO_MEMORY_LIMIT;
-                *states_out = states;
-                return;
-            }
-            if (max_states > 0) x->max_states = max_states - states;
+        started = 1;
+        long left = max_states > 0 ? max_states - states : 0;
+        if (max_states > 0 && left <= 0) {
+            x->status = EO_STATE_LIMIT;
+            break;
         }
-    }
-    if (x->status != EO_SOLVED && (stages & 2)) {
-        eo_run_search(x, method, macros);
+        x->max_states = budget > 0 && (left <= 0 || budget < left) ? budget : left;
+        if (stage == 2)
+            eo_run_search(x, method, macros);
+        else
+            eo_run_search(x, stage == 0 ? 0 : 1, 2);
         states += (long)x->T.count;
+        if (stage < 2 && x->status == EO_LOST) x->status = EO_STATE_LIMIT; /* no proof */
+        if (x->status != EO_STATE_LIMIT) break; /* solved, lost, time or memory */
     }
     x->max_states = max_states;
     *states_out = states;
