@@ -25,7 +25,7 @@
 #define EO_FOUND 32
 #define EO_HOME 48
 #define EO_KING 13
-#define EO_MAXKEY (EO_MAXFOUND + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8)
+#define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8)
 #define EO_MAXMOVES 512
 
 typedef struct {
@@ -71,6 +71,7 @@ static inline int eo_run(const eo_rules *r, const eo_state *s, int c) {
 
 static inline int eo_foundation_for(const eo_rules *r, const eo_state *s, int card) {
     int rank = card >> 2;
+    if (r->nfound == 4) return s->found[card & 3] == rank - 1 ? (card & 3) : -1;
     for (int f = card & 3; f < r->nfound; f += 4)
         if (s->found[f] == rank - 1) return f;
     return -1;
@@ -339,19 +340,28 @@ static inline int eo_key(const eo_rules *r, const eo_state *s, uint8_t *out) {
             *p++ = (uint8_t)(a < b ? b : a);
         }
     }
-    uint8_t cells[EO_MAXCELLS];
     int nc = r->ncells;
-    for (int i = 0; i < nc; i++) {
-        uint8_t v = s->cell[i];
-        int j = i;
-        while (j > 0 && cells[j - 1] > v) {
-            cells[j] = cells[j - 1];
-            j--;
+    if (r->nfound == 4) {
+        /* one pack: the set of cell cards, as a bit mask */
+        uint64_t mask = 0;
+        for (int i = 0; i < nc; i++) mask |= (uint64_t)1 << s->cell[i];
+        mask &= ~(uint64_t)1;
+        memcpy(p, &mask, 8);
+        p += 8;
+    } else {
+        uint8_t cells[EO_MAXCELLS];
+        for (int i = 0; i < nc; i++) {
+            uint8_t v = s->cell[i];
+            int j = i;
+            while (j > 0 && cells[j - 1] > v) {
+                cells[j] = cells[j - 1];
+                j--;
+            }
+            cells[j] = v;
         }
-        cells[j] = v;
+        memcpy(p, cells, (size_t)nc);
+        p += nc;
     }
-    memcpy(p, cells, (size_t)nc);
-    p += nc;
     int perm[EO_MAXCOLS];
     eo_canon_order(r, s, perm, NULL);
     for (int k = 0; k < r->ncols; k++) {

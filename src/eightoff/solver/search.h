@@ -34,6 +34,7 @@ enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_L
 #define EO_DIG_EMPTY 3  /* clear the cards above a King; move it (and its run) to f, empty */
 #define EO_DIG_TARGET 4 /* clear the cards above a card; move onto it a card from f (a cell,
                            or a column's top run) */
+#define EO_DIGS_ALL (1 << EO_DIG_HOME | 1 << EO_DIG_PARENT | 1 << EO_DIG_EMPTY | 1 << EO_DIG_TARGET)
 #define EO_STEPMAX (EO_COLCAP + 8)
 #ifndef EO_DIG_SLACK
 #define EO_DIG_SLACK 0 /* dig at most this many cards more than there are empty cells */
@@ -58,6 +59,7 @@ typedef struct {
     int status;
     int macros; /* try digging steps too */
     long dive_states; /* eo_solve's first, depth-first stage: at most this many states */
+    int dig_kinds;    /* which digging steps to try: bit 1 << EO_DIG_... */
     unsigned long work;
     eo_move *path; /* moves from the root: each step's moves, then its auto-moves */
     uint8_t *is_step; /* 1 where path[i] starts a step */
@@ -236,7 +238,8 @@ static inline int eo_related(const eo_rules *r, int card, int delta, int *out) {
  * home if it can go, move it onto the exposed card of another column that takes it,
  * (a King) into an empty column, or move onto it a card from a cell or from another
  * column's top run; each once the cards above it are cleared. */
-static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, int room) {
+static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, int room,
+                          int kinds) {
     int k = 0;
     int fcol = eo_first_empty_col(r, s, -1);
     /* where each card is exposed (top of a column) or movable (cell, top run) */
@@ -270,12 +273,13 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
         for (int i = L - 2; i >= 0 && i >= lowest; i--) {
             if (k + 16 > room) return k;
             int card = col[i], d = L - 1 - i;
-            if (eo_foundation_for(r, s, card) >= 0) {
+            if ((kinds & 1 << EO_DIG_HOME) && eo_foundation_for(r, s, card) >= 0) {
                 eo_move m = eo_mv(EO_MACRO + EO_DIG_HOME, c, d);
                 m.f = 255;
                 out[k++] = m;
             }
-            if (i < L - run[c] && !(i > 0 && eo_stacks(r, card, col[i - 1]))) {
+            if ((kinds & 1 << EO_DIG_PARENT) && i < L - run[c] &&
+                !(i > 0 && eo_stacks(r, card, col[i - 1]))) {
                 /* below the top run and not on a parent: onto a parent elsewhere */
                 int np = eo_related(r, card, 1, rel);
                 for (int a = 0; a < np; a++)
@@ -291,7 +295,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
                 }
             }
             /* a card from a cell or another column's top run onto this one */
-            int nc = eo_related(r, card, -1, rel);
+            int nc = (kinds & 1 << EO_DIG_TARGET) ? eo_related(r, card, -1, rel) : 0;
             for (int a = 0; a < nc; a++)
                 for (int b = 0; b < nsrc[rel[a]]; b++) {
                     if (src[rel[a]][b] == c) continue;
@@ -618,7 +622,7 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out)
                 out[k++] = out[i];
         n = k;
     }
-    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n);
+    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds);
     return n;
 }
 
@@ -761,8 +765,19 @@ static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
             s->found[f + 4] = *p++;
         }
     }
-    memcpy(s->cell, p, (size_t)r->ncells);
-    p += r->ncells;
+    if (r->nfound == 4) {
+        uint64_t mask;
+        memcpy(&mask, p, 8);
+        p += 8;
+        int n = 0;
+        for (uint64_t m = mask; m; m &= m - 1) n++;
+        int i = 0;
+        for (; i < r->ncells - n; i++) s->cell[i] = 0;
+        for (uint64_t m = mask; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
+    } else {
+        memcpy(s->cell, p, (size_t)r->ncells);
+        p += r->ncells;
+    }
     for (int c = 0; c < r->ncols; c++) {
         int L = *p++;
         s->len[c] = (uint8_t)L;
@@ -1157,6 +1172,8 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
             break;
         }
         x->max_states = budget > 0 && (left <= 0 || budget < left) ? budget : left;
+        /* the dive leaves out the costliest kind of dig, moving a card onto a dug one */
+        x->dig_kinds = stage == 0 ? EO_DIGS_ALL & ~(1 << EO_DIG_TARGET) : EO_DIGS_ALL;
         if (stage == 2)
             eo_run_search(x, method, macros);
         else
