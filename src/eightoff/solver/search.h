@@ -133,6 +133,13 @@ static inline int eo_autos_after(const eo_rules *r, eo_state *s, const eo_move *
     return 0;
 }
 
+/* homeable[card] = 1 for each card that a foundation takes now. */
+static inline void eo_homeable(const eo_rules *r, const eo_state *s, uint8_t *homeable) {
+    memset(homeable, 0, 64);
+    for (int f = 0; f < r->nfound; f++)
+        if (s->found[f] < EO_KING) homeable[(s->found[f] + 1) << 2 | (f & 3)] = 1;
+}
+
 static inline int eo_first_empty_cell(const eo_rules *r, const eo_state *s) {
     for (int i = 0; i < r->ncells; i++)
         if (!s->cell[i]) return i;
@@ -156,13 +163,14 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
     /* where each card lies in a column's top run: column and depth (up to two copies) */
     int8_t runcol[64][2], rundepth[64][2];
-    uint8_t nrun[64];
+    uint8_t nrun[64], homeable[64];
     memset(nrun, 0, sizeof(nrun));
+    eo_homeable(r, s, homeable);
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         if (!L) continue;
         const uint8_t *col = s->col[c];
-        if (eo_foundation_for(r, s, col[L - 1]) >= 0) out[k++] = eo_mv(c, EO_HOME, 1);
+        if (homeable[col[L - 1]]) out[k++] = eo_mv(c, EO_HOME, 1);
         int run = eo_run(r, s, c);
         int top = run < lim_full ? run : lim_full;
         for (int n = 1; n <= top; n++) {
@@ -199,7 +207,7 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
                 card = s->cell[i];
                 src = EO_CELL + i;
                 if (!card) continue;
-                if (eo_foundation_for(r, s, card) >= 0) out[k++] = eo_mv(src, EO_HOME, 1);
+                if (homeable[card]) out[k++] = eo_mv(src, EO_HOME, 1);
             } else {
                 if (!s->found[i]) continue;
                 card = s->found[i] << 2 | (i & 3);
@@ -244,10 +252,11 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
     int fcol = eo_first_empty_col(r, s, -1);
     /* where each card is exposed (top of a column) or movable (cell, top run) */
     int8_t topcol[64][2], src[64][2];
-    uint8_t ntop[64], nsrc[64];
+    uint8_t ntop[64], nsrc[64], homeable[64];
     int run[EO_MAXCOLS];
     memset(ntop, 0, sizeof(ntop));
     memset(nsrc, 0, sizeof(nsrc));
+    eo_homeable(r, s, homeable);
     for (int t = 0; t < r->ncols; t++) {
         int T = s->len[t];
         run[t] = eo_run(r, s, t);
@@ -273,7 +282,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
         for (int i = L - 2; i >= 0 && i >= lowest; i--) {
             if (k + 16 > room) return k;
             int card = col[i], d = L - 1 - i;
-            if ((kinds & 1 << EO_DIG_HOME) && eo_foundation_for(r, s, card) >= 0) {
+            if ((kinds & 1 << EO_DIG_HOME) && homeable[card]) {
                 eo_move m = eo_mv(EO_MACRO + EO_DIG_HOME, c, d);
                 m.f = 255;
                 out[k++] = m;
