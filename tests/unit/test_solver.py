@@ -10,9 +10,26 @@ from eightoff.rules import PRESETS
 from eightoff.solver import Limits, Lost, Solved, Unknown, solve
 from tests.sketch import make
 
-# Found unwinnable by Freecell Solver 5 (`fc-solve --game eight_off`), and FreeCell
-# #11982, the well-known unwinnable Microsoft deal.
-LOST_EIGHTOFF = (465, 644)
+# The Eight Off deals of 1-10000 that Freecell Solver 5 (`fc-solve --game eight_off`)
+# finds unwinnable, and FreeCell #11982, the well-known unwinnable Microsoft deal.
+LOST_EIGHTOFF = (
+    465,
+    644,
+    2344,
+    3183,
+    3540,
+    3827,
+    4191,
+    5344,
+    5727,
+    6611,
+    6724,
+    7568,
+    7636,
+    7999,
+    8489,
+    9718,
+)
 LOST_FREECELL = 11982
 
 
@@ -81,6 +98,9 @@ def test_known_lost_eightoff_deals_are_proven_lost(number: int) -> None:
     assert isinstance(result, Lost)
     assert result.verdict == "lost" and result.moves == ()
     assert result.states > 1
+    # and their neighbours, winnable, are solved
+    neighbour = deal("eightoff", number + 1)
+    assert_solution(neighbour, solve(neighbour))
 
 
 def test_freecell_11982_is_proven_lost() -> None:
