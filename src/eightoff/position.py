@@ -18,7 +18,7 @@ in 8-cell variants the cells are a–g and i, so that ``h`` is always home.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -259,79 +259,91 @@ class Position:
     # ----- legality ------------------------------------------------------------
     def check(self, move: Move) -> None:
         """Raise IllegalMoveError saying why ``move`` is illegal; return None if legal."""
+        why = self._why_not(move)
+        if why is not None:
+            raise IllegalMoveError(why())
+
+    def is_legal(self, move: Move) -> bool:
+        return self._why_not(move) is None
+
+    def _why_not(self, move: Move) -> Callable[[], str] | None:
+        """None if ``move`` is legal, else a function giving the reason in words
+        (formatted only when asked for, so that move generation stays cheap)."""
         rules = self.rules
         src, dst, count = move.source, move.target, move.count
-        self._check_place(src, "from")
-        if dst.index is not None:
-            self._check_place(dst, "to")
+        why = self._place_problem(src, "from")
+        if why is None and dst.index is not None:
+            why = self._place_problem(dst, "to")
+        if why is not None:
+            return why
         if count < 1:
-            raise IllegalMoveError("A move takes at least one card")
+            return lambda: "A move takes at least one card"
         if src == dst:
-            raise IllegalMoveError(f"The card is already in {src.title}")
+            return lambda: f"The card is already in {src.title}"
         # what moves
         if src.kind is Kind.COLUMN:
             assert src.index is not None
             col = self.columns[src.index]
             if not col:
-                raise IllegalMoveError(f"{src.title} is empty")
+                return lambda: f"{src.title} is empty"
             if count > len(col):
-                raise IllegalMoveError(
-                    f"{src.title} has only {_plural(len(col), 'card')}, not {count}"
-                )
+                return lambda: f"{src.title} has only {_plural(len(col), 'card')}, not {count}"
             if count > self.run_length(src.index):
                 build = "in suit" if rules.build is Build.SUIT else "in alternate colours"
-                raise IllegalMoveError(
+                return lambda: (
                     f"{col[-count].symbol} and the cards on it are not a run built down {build}"
                 )
         elif src.kind is Kind.CELL:
             assert src.index is not None
             if self.cells[src.index] is None:
-                raise IllegalMoveError(f"{src.title} is empty")
+                return lambda: f"{src.title} is empty"
         else:
             if src.index is None:
-                raise IllegalMoveError("Name the foundation a card comes back from, e.g. h2")
+                return lambda: "Name the foundation a card comes back from, e.g. h2"
             if not rules.foundation_retrieval:
-                raise IllegalMoveError("Cards on the foundations stay there in this game")
+                return lambda: "Cards on the foundations stay there in this game"
             if self.foundations[src.index] == 0:
-                raise IllegalMoveError(f"{src.title} is empty")
+                return lambda: f"{src.title} is empty"
         if count > 1 and src.kind is not Kind.COLUMN:
-            raise IllegalMoveError("Only one card comes from a cell or a foundation")
+            return lambda: "Only one card comes from a cell or a foundation"
         card = self.moving_card(move)
         # where it goes
         if dst.kind is Kind.FOUNDATION:
             if src.kind is Kind.FOUNDATION:
-                raise IllegalMoveError("A card does not move between foundations")
+                return lambda: "A card does not move between foundations"
             if count > 1:
-                raise IllegalMoveError("Only single cards go home")
+                return lambda: "Only single cards go home"
             f = self.foundation_for(card)
             if f is None or (dst.index is not None and dst.index != f):
-                if dst.index is not None and dst.index % 4 != card.suit:
-                    raise IllegalMoveError(f"{dst.title} takes {SUIT_SYMBOLS[dst.index % 4]}")
+                named = dst.index
+                if named is not None and named % 4 != card.suit:
+                    return lambda: f"{dst.title} takes {SUIT_SYMBOLS[named % 4]}"
                 if card.rank == 1:
-                    raise IllegalMoveError(f"{card.symbol} needs an empty foundation")
+                    return lambda: f"{card.symbol} needs an empty foundation"
                 prev = Card.of(card.rank - 1, card.suit)
-                raise IllegalMoveError(f"{card.symbol} can go home only after the {prev.symbol}")
-            return
+                return lambda: f"{card.symbol} can go home only after the {prev.symbol}"
+            return None
         if dst.kind is Kind.CELL:
             assert dst.index is not None
             if self.cells[dst.index] is not None:
-                raise IllegalMoveError(f"{dst.title} is not empty")
+                return lambda: f"{dst.title} is not empty"
             if count > 1:
-                raise IllegalMoveError("A cell holds one card")
-            return
+                return lambda: "A cell holds one card"
+            return None
         assert dst.index is not None
         target_col = self.columns[dst.index]
         if target_col:
             onto = target_col[-1]
             if not self.stacks(card, onto):
-                raise IllegalMoveError(self._needs(card))
+                return lambda: self._needs(card)
             if count > self.group_limit(to_empty_column=False):
-                raise IllegalMoveError(self._limit_message(False))
-            return
+                return lambda: self._limit_message(False)
+            return None
         if rules.empty_column is EmptyColumn.KINGS and card.rank != KING:
-            raise IllegalMoveError("Only a King may fill an empty column")
+            return lambda: "Only a King may fill an empty column"
         if count > self.group_limit(to_empty_column=True):
-            raise IllegalMoveError(self._limit_message(True))
+            return lambda: self._limit_message(True)
+        return None
 
     def _limit_message(self, to_empty_column: bool) -> str:
         """E.g. "Only 3 cards can move: 2 empty cells + 1"."""
@@ -348,26 +360,21 @@ class Position:
         colour = "black" if card.is_red else "red"
         return f"{card.symbol} needs a {colour} {higher.symbol[:-1]}"
 
-    def _check_place(self, place: Place, word: str) -> None:
+    def _place_problem(self, place: Place, word: str) -> Callable[[], str] | None:
         if place.index is None:
-            return
-        n = {
-            Kind.COLUMN: len(self.columns),
-            Kind.CELL: len(self.cells),
-            Kind.FOUNDATION: len(self.foundations),
-        }[place.kind]
-        if not 0 <= place.index < n:
-            raise IllegalMoveError(
-                f"There is no {place.title} to move {word}: this game has"
-                f" {_plural(n, place.kind.value)}"
-            )
-
-    def is_legal(self, move: Move) -> bool:
-        try:
-            self.check(move)
-        except IllegalMoveError:
-            return False
-        return True
+            return None
+        kind = place.kind
+        if kind is Kind.COLUMN:
+            n = len(self.columns)
+        elif kind is Kind.CELL:
+            n = len(self.cells)
+        else:
+            n = len(self.foundations)
+        if 0 <= place.index < n:
+            return None
+        return lambda: (
+            f"There is no {place.title} to move {word}: this game has {_plural(n, kind.value)}"
+        )
 
     # ----- move generation -----------------------------------------------------
     def legal_moves(self) -> list[Move]:
