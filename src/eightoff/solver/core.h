@@ -373,25 +373,33 @@ static inline int eo_key(const eo_rules *r, const eo_state *s, uint8_t *out) {
     return (int)(p - out);
 }
 
+static inline uint64_t eo_mum(uint64_t a, uint64_t b) {
+    __uint128_t r = (__uint128_t)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/* A fast 64-bit hash of a key (16 bytes a round, multiply-and-fold). */
 static inline uint64_t eo_hash(const uint8_t *p, int n) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-        p += 8;
-        n -= 8;
+    while (n >= 16) {
+        uint64_t a, b;
+        memcpy(&a, p, 8);
+        memcpy(&b, p + 8, 8);
+        h = eo_mum(a ^ 0xa0761d6478bd642fULL ^ h, b ^ 0xe7037ed1a0b428dbULL);
+        p += 16;
+        n -= 16;
     }
     if (n) {
-        uint64_t w = 0;
-        memcpy(&w, p, (size_t)n);
-        h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+        uint64_t a = 0, b = 0;
+        if (n > 8) {
+            memcpy(&a, p, 8);
+            memcpy(&b, p + 8, (size_t)(n - 8));
+        } else {
+            memcpy(&a, p, (size_t)n);
+        }
+        h = eo_mum(a ^ 0xa0761d6478bd642fULL ^ h, b ^ 0xe7037ed1a0b428dbULL);
     }
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return h;
+    return eo_mum(h, 0x8ebc6af09c88c6e3ULL);
 }
 
 /* ----- the table of seen states: full keys compared on every hit ------------------ */

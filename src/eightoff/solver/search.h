@@ -60,6 +60,12 @@ typedef struct {
     int macros; /* try digging steps too */
     long dive_states; /* eo_solve's first, depth-first stage: at most this many states */
     int dig_kinds;    /* which digging steps to try: bit 1 << EO_DIG_... */
+    /* the dive (depth-first, never a proof) remembers states by a 64-bit hash of their
+     * canonical form only: a collision can only hide a state from a search whose
+     * failure proves nothing */
+    int hash_only;
+    uint64_t *hset;
+    size_t hmask, hcount;
     unsigned long work;
     eo_move *path; /* moves from the root: each step's moves, then its auto-moves */
     uint8_t *is_step; /* 1 where path[i] starts a step */
@@ -436,38 +442,44 @@ static int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
  * above a lower card of their suit, -w[7] ranks between cell cards and their
  * foundations, w[8] foundations whose next card is exposed, -w[9] the smallest depth
  * of a next card, w[10] cards on their natural parent (build rule) in columns. */
-static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
-    uint8_t depth[64];
-    memset(depth, 255, sizeof(depth));
-    int bad = 0, blockers = 0, pairs = 0;
-    int alt = r->alt, kings_only = r->kings_only;
-    for (int c = 0; c < r->ncols; c++) {
-        int L = s->len[c];
-        if (!L) continue;
-        const uint8_t *col = s->col[c];
-        /* settled: the bottom run, when it may stay (led by a King where only Kings
-         * fill columns) */
-        int settled = (!kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
-        uint8_t low[4] = {14, 14, 14, 14};
-        int prev = 0;
-        for (int j = 0; j < L; j++) {
-            int card = col[j], rk = card >> 2, st = card & 3;
-            int d = L - 1 - j;
-            if (d < depth[card]) depth[card] = (uint8_t)d;
-            if (low[st] < rk)
-                blockers++;
-            else
-                low[st] = (uint8_t)rk;
-            if (j) {
-                int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2))
-                             : (card + 4 == prev);
-                pairs += on;
-                if (settled == j && on) settled++;
-            }
-            prev = card;
+/* The column part of the heuristic: cards above the settled run (bad), cards above a
+ * lower card of their suit (blockers), cards on their natural parent (pairs); writes
+ * each card's depth (cards above it) into depth[]. */
+static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, int *bad,
+                                   int *blockers, int *pairs, uint8_t *depth) {
+    int L = s->len[c];
+    *bad = *blockers = *pairs = 0;
+    if (!L) return;
+    const uint8_t *col = s->col[c];
+    int alt = r->alt;
+    /* settled: the bottom run, when it may stay (led by a King where only Kings fill
+     * columns) */
+    int settled = (!r->kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
+    uint8_t low[4] = {14, 14, 14, 14};
+    int prev = 0, blk = 0, prs = 0;
+    for (int j = 0; j < L; j++) {
+        int card = col[j], rk = card >> 2, st = card & 3;
+        int d = L - 1 - j;
+        if (d < depth[card]) depth[card] = (uint8_t)d;
+        if (low[st] < rk)
+            blk++;
+        else
+            low[st] = (uint8_t)rk;
+        if (j) {
+            int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2)) : (card + 4 == prev);
+            prs += on;
+            if (settled == j && on) settled++;
         }
-        bad += L - settled;
+        prev = card;
     }
+    *bad = L - settled;
+    *blockers = blk;
+    *pairs = prs;
+}
+
+/* The cell and foundation part of the heuristic, and the sum (see eo_score). */
+static inline int eo_score_finish(const eo_rules *r, const eo_state *s, const int *w,
+                                  uint8_t *depth, int bad, int blockers, int pairs) {
     int waiting = 0;
     for (int i = 0; i < r->ncells; i++) {
         int card = s->cell[i];
@@ -490,6 +502,20 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
     return w[0] * s->home + w[1] * s->free_cells + w[2] * s->free_cols - w[3] * sumdepth -
            w[4] * bad - w[6] * blockers - w[7] * waiting + w[8] * exposed - w[9] * mindepth +
            w[10] * pairs;
+}
+
+static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
+    uint8_t depth[64];
+    memset(depth, 255, sizeof(depth));
+    int bad = 0, blockers = 0, pairs = 0;
+    for (int c = 0; c < r->ncols; c++) {
+        int b, k, p;
+        eo_col_features(r, s, c, &b, &k, &p, depth);
+        bad += b;
+        blockers += k;
+        pairs += p;
+    }
+    return eo_score_finish(r, s, w, depth, bad, blockers, pairs);
 }
 
 /* A fixed preference between kinds of steps (higher first), for depth-first search
@@ -530,6 +556,9 @@ static int eo_ctx_init(eo_ctx *x) {
     x->idcap = 0;
     x->heap = NULL;
     x->nheap = x->heapcap = 0;
+    x->hash_only = 0;
+    x->hset = NULL;
+    x->hmask = x->hcount = 0;
     if (!x->path || !x->is_step || !x->fr || !x->kids) return -1;
     return eo_table_init(&x->T, 4096);
 }
@@ -543,6 +572,7 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->pmove);
     free(x->depth);
     free(x->heap);
+    free(x->hset);
     eo_table_free(&x->T);
 }
 
@@ -564,7 +594,7 @@ static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->kcap * sizeof(eo_child) +
            x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
-           x->heapcap * sizeof(uint64_t);
+           x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
 
 /* Record moves already applied to x->S as one step on the path, then make and record
@@ -597,13 +627,73 @@ static inline int eo_push_step(eo_ctx *x, eo_move m) {
     return 0;
 }
 
+/* States the current search has entered (table or hash set). */
+static inline long eo_states(const eo_ctx *x) {
+    return x->hash_only ? (long)x->hcount : (long)x->T.count;
+}
+
+/* A 64-bit hash of a state's canonical form, without building the key: the columns
+ * and cells are combined by addition, so their order does not matter. */
+static inline uint64_t eo_state_hash(const eo_rules *r, const eo_state *s) {
+    uint64_t h = 0;
+    for (int c = 0; c < r->ncols; c++) {
+        int L = s->len[c];
+        if (L) h += eo_hash(s->col[c], L) * 0x9E3779B97F4A7C15ULL;
+        else h += 0x51afd7ed558ccd1ULL;
+    }
+    if (r->nfound == 4) {
+        uint64_t mask = 0, f;
+        for (int i = 0; i < r->ncells; i++) mask |= (uint64_t)1 << s->cell[i];
+        memcpy(&f, s->found, 4);
+        h ^= eo_mum(mask ^ 0xa0761d6478bd642fULL, (f & 0xffffffffULL) ^ 0xe7037ed1a0b428dbULL);
+    } else {
+        for (int i = 0; i < r->ncells; i++) h += eo_mum(s->cell[i] + 0x1234567ULL, 0xe7037ed1a0b428dbULL);
+        for (int f = 0; f < 4; f++) {
+            int a = s->found[f], b = s->found[f + 4];
+            h ^= eo_mum((uint64_t)(a < b ? a : b) << 8 | (uint64_t)(a < b ? b : a) | (uint64_t)f << 16,
+                        0x8ebc6af09c88c6e3ULL + (uint64_t)f);
+        }
+    }
+    h = eo_mum(h, 0x8ebc6af09c88c6e3ULL);
+    return h ? h : 1;
+}
+
+/* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
+static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
+    if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
+        size_t n = x->hset ? (x->hmask + 1) * 2 : 1024;
+        uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
+        if (!t) return -1;
+        if (x->hset) {
+            for (size_t i = 0; i <= x->hmask; i++) {
+                uint64_t v = x->hset[i];
+                if (!v) continue;
+                size_t j = (size_t)v & (n - 1);
+                while (t[j]) j = (j + 1) & (n - 1);
+                t[j] = v;
+            }
+            free(x->hset);
+        }
+        x->hset = t;
+        x->hmask = n - 1;
+    }
+    size_t i = (size_t)h & x->hmask;
+    while (x->hset[i]) {
+        if (x->hset[i] == h) return 0;
+        i = (i + 1) & x->hmask;
+    }
+    x->hset[i] = h;
+    x->hcount++;
+    return 1;
+}
+
 /* Check the limits; set status and return nonzero when one is reached. */
 static inline int eo_over_limits(eo_ctx *x) {
     if (x->T.failed) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
-    if (x->max_states > 0 && (long)x->T.count >= x->max_states) {
+    if (x->max_states > 0 && eo_states(x) >= x->max_states) {
         x->status = EO_STATE_LIMIT;
         return 1;
     }
@@ -660,6 +750,7 @@ static int eo_expand(eo_ctx *x) {
         x->kcap = cap;
     }
     int k0 = x->nkids;
+    int home0 = s->home;
     for (int i = 0; i < n; i++) {
         int prio = x->w[11] ? eo_step_priority(ms[i], s) : 0;
         int ns = eo_step(r, s, ms[i], step);
@@ -674,12 +765,19 @@ static int eo_expand(eo_ctx *x) {
             x->status = EO_SOLVED;
             return 1;
         }
-        int len = eo_key(r, s, key);
-        long id = eo_table_insert(&x->T, key, len);
+        long id;
+        if (x->hash_only) {
+            id = eo_hset_insert(x, eo_state_hash(r, s));
+            if (id == 0) id = -2;
+        } else {
+            id = eo_table_insert(&x->T, key, eo_key(r, s, key));
+        }
+        int progress = 0;
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
             c->score = x->w[11] ? prio : eo_score(r, s, x->w);
+            progress = s->home > home0;
         }
         eo_undo_all(s, au, na);
         eo_undo_all(s, step, ns);
@@ -687,6 +785,9 @@ static int eo_expand(eo_ctx *x) {
             if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
             return -1;
         }
+        /* the dive takes the first step that sends a card home, untried siblings left
+         * out (it is greedy, and never a proof) */
+        if (progress && x->hash_only) break;
     }
     /* insertion sort, best first, stable */
     for (int i = k0 + 1; i < x->nkids; i++) {
@@ -726,8 +827,9 @@ static void eo_dfs(eo_ctx *x) {
         x->status = EO_SOLVED;
         return;
     }
-    int len = eo_key(r, &x->S, key);
-    if (eo_table_insert(&x->T, key, len) < 0) {
+    long id = x->hash_only ? eo_hset_insert(x, eo_state_hash(r, &x->S))
+                           : eo_table_insert(&x->T, key, eo_key(r, &x->S, key));
+    if (id < 0) {
         x->status = EO_MEMORY_LIMIT;
         return;
     }
@@ -825,13 +927,6 @@ static inline eo_move eo_map_by(const eo_layout_map *mp, eo_move m) {
             *ends[e] = (uint8_t)(EO_FOUND + mp->found[v - EO_FOUND]);
     }
     return m;
-}
-
-/* Map a move made in layout a to the canonically equal layout b. */
-static eo_move eo_map_move(const eo_rules *r, const eo_state *a, const eo_state *b, eo_move m) {
-    eo_layout_map mp;
-    eo_layout_map_of(r, a, b, &mp);
-    return eo_map_by(&mp, m);
 }
 
 /* Make on x->S (real layout) the step `m` given in the layout of `a`, canonically
@@ -1126,6 +1221,8 @@ static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     x->plen = root_len;
     x->nfr = x->nkids = 0;
     x->nheap = 0;
+    x->hcount = 0;
+    if (x->hset) memset(x->hset, 0, (x->hmask + 1) * sizeof(uint64_t));
     x->status = EO_RUNNING;
     return 0;
 }
@@ -1183,11 +1280,13 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
         x->max_states = budget > 0 && (left <= 0 || budget < left) ? budget : left;
         /* the dive leaves out the costliest kind of dig, moving a card onto a dug one */
         x->dig_kinds = stage == 0 ? EO_DIGS_ALL & ~(1 << EO_DIG_TARGET) : EO_DIGS_ALL;
+        x->hash_only = stage == 0;
         if (stage == 2)
             eo_run_search(x, method, macros);
         else
             eo_run_search(x, stage == 0 ? 0 : 1, 2);
-        states += (long)x->T.count;
+        states += eo_states(x);
+        x->hash_only = 0;
         if (stage < 2 && x->status == EO_LOST) x->status = EO_STATE_LIMIT; /* no proof */
         if (x->status != EO_STATE_LIMIT) break; /* solved, lost, time or memory */
     }
