@@ -139,6 +139,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     """
     t0 = time.perf_counter()
     rules = rules_tuple(position.rules)
+    alternate = position.rules.build is Build.ALTERNATE
     max_states = 0 if limits.states is None else max(1, limits.states)
     memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
     try:
@@ -150,6 +151,8 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
             max_states,
             0.0 if limits.seconds is None else max(1e-9, limits.seconds),
             memory,
+            False,
+            _core.ALTERNATE_WEIGHTS if alternate else _core.DEFAULT_WEIGHTS,
             moves_of=_MOVES,
         )
         if status == SOLVED and limits.short:
@@ -165,7 +168,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
                     0.0 if left is None else left,
                     memory,
                     shorten=True,
-                    weights=_core.SHORT_WEIGHTS,
+                    weights=_core.ALTERNATE_SHORT_WEIGHTS if alternate else _core.SHORT_WEIGHTS,
                     quick_states=budget,
                     stages=1,
                     moves_of=_MOVES,

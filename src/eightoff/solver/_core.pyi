@@ -15,6 +15,8 @@ CELL: int
 FOUNDATION: int
 DEFAULT_WEIGHTS: tuple[int, ...]
 SHORT_WEIGHTS: tuple[int, ...]
+ALTERNATE_WEIGHTS: tuple[int, ...]
+ALTERNATE_SHORT_WEIGHTS: tuple[int, ...]
 STATUS: dict[int, str]
 
 def core_version() -> str: ...

@@ -82,8 +82,13 @@ HOME = EO_HOME
 CELL = EO_CELL
 FOUNDATION = EO_FOUND
 
+# The heuristic's weights (see eo_score in search.h), tuned on Eight Off deals for
+# building in suit and on FreeCell deals for alternate colours; index 5 weighs the
+# moves made (best-first), more of it in short mode.
 DEFAULT_WEIGHTS = (100, 2, 5, 13, 12, 15, 124, 4, 27, 131, 2, 0)
 SHORT_WEIGHTS = (100, 2, 5, 13, 12, 150, 124, 4, 27, 131, 2, 0)
+ALTERNATE_WEIGHTS = (100, 11, 21, 0, 11, 18, 108, 9, 31, 109, 24, 0)
+ALTERNATE_SHORT_WEIGHTS = (100, 11, 21, 0, 11, 150, 108, 9, 31, 109, 24, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
           5: "memory limit reached"}
