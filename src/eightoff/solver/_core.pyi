@@ -58,10 +58,3 @@ def solve(
     dive_states: int = 300,
     moves_of: Mapping[int, Any] | None = None,
 ) -> tuple[int, int, Any]: ...
-def score(
-    rules: tuple[int, ...],
-    columns: _Columns,
-    cells: _Cells,
-    foundations: Sequence[int],
-    weights: tuple[int, ...] = ...,
-) -> int: ...

@@ -110,7 +110,8 @@ cdef int load_rules(eo_rules *r, tuple rules) except -1:
 
 cdef int load_state(const eo_rules *r, eo_state *s, object columns, object cells,
                     object foundations) except -1:
-    cdef int c, i, n
+    """Copy a position into s; raise ValueError if it is not one the core can take."""
+    cdef int c, i, n, card, bad = 0
     memset(s, 0, sizeof(eo_state))
     if len(columns) != r.ncols or len(cells) != r.ncells or len(foundations) != r.nfound:
         raise ValueError("the position does not match its rules")
@@ -121,12 +122,20 @@ cdef int load_state(const eo_rules *r, eo_state *s, object columns, object cells
             raise ValueError("a column is too long for the compiled solver")
         s.len[c] = n
         for i in range(n):
-            s.col[c][i] = col[i]
+            card = col[i]
+            bad |= card < 4 or card > 55
+            s.col[c][i] = card
     for i in range(r.ncells):
         v = cells[i]
-        s.cell[i] = 0 if v is None else v
+        card = 0 if v is None else v
+        bad |= card != 0 and (card < 4 or card > 55)
+        s.cell[i] = card
     for i in range(r.nfound):
-        s.found[i] = foundations[i]
+        card = foundations[i]
+        bad |= card < 0 or card > 13
+        s.found[i] = card
+    if bad:
+        raise ValueError("the position holds something that is not a card")
     eo_recount(r, s)
     return 0
 
@@ -252,20 +261,3 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
     finally:
         eo_ctx_free(&x)
     return status, states, moves
-
-
-cdef extern from "search.h":
-    int eo_score(const eo_rules *r, const eo_state *s, const int *w) nogil
-
-
-def score(tuple rules, columns, cells, foundations, tuple weights=DEFAULT_WEIGHTS) -> int:
-    """The search's heuristic value of a position (for diagnostics and tuning)."""
-    cdef eo_rules r
-    cdef eo_state s
-    cdef int w[EO_NWEIGHTS]
-    cdef int i
-    load_rules(&r, rules)
-    load_state(&r, &s, columns, cells, foundations)
-    for i in range(EO_NWEIGHTS):
-        w[i] = weights[i] if i < len(weights) else 0
-    return eo_score(&r, &s, w)

@@ -518,25 +518,6 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
     return eo_score_finish(r, s, w, depth, bad, blockers, pairs);
 }
 
-/* A fixed preference between kinds of steps (higher first), for depth-first search
- * without the heuristic. */
-static inline int eo_step_priority(eo_move m, const eo_state *s) {
-    if (m.src >= EO_MACRO) {
-        int kind = m.src - EO_MACRO;
-        if (kind == EO_DIG_HOME) return 800 - m.n;
-        if (kind == EO_DIG_PARENT) return 700 - m.n;
-        if (kind == EO_DIG_TARGET) return 650 - m.n;
-        return 400 - m.n;
-    }
-    if (m.dst == EO_HOME) return 1000;
-    if (m.dst < EO_CELL) {
-        int to_empty = s->len[m.dst] == 0;
-        if (m.src >= EO_CELL) return to_empty ? 500 : 900;
-        return to_empty ? 450 : 700;
-    }
-    return 100;
-}
-
 /* ----- the search context ------------------------------------------------------------- */
 
 static int eo_ctx_init(eo_ctx *x) {
@@ -752,7 +733,6 @@ static int eo_expand(eo_ctx *x) {
     int k0 = x->nkids;
     int home0 = s->home;
     for (int i = 0; i < n; i++) {
-        int prio = x->w[11] ? eo_step_priority(ms[i], s) : 0;
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
         int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
@@ -776,7 +756,7 @@ static int eo_expand(eo_ctx *x) {
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            c->score = x->w[11] ? prio : eo_score(r, s, x->w);
+            c->score = eo_score(r, s, x->w);
             progress = s->home > home0;
         }
         eo_undo_all(s, au, na);
