@@ -132,10 +132,11 @@ SHORT_STATES: Final = 30_000
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     """Search for a win from ``position``; see the module docstring for the verdicts.
 
-    The search runs in two stages: a fast best-first search over purposeful steps,
-    then, if that finds nothing, a complete search, which alone can prove a loss.
-    With ``limits.short`` a solution is then looked for again with more weight on
-    its length (best-first, the moves made count against a state), and shortened.
+    Up to three searches run, each only if the one before failed: a greedy dive and
+    then a best-first search, both over purposeful steps (fast, not complete), then
+    the complete search, which alone can prove a loss.  With ``limits.short`` a
+    solution is then looked for again with more weight on its length (best-first, the
+    moves made count against a state, at most SHORT_STATES states), and shortened.
     """
     t0 = time.perf_counter()
     rules = rules_tuple(position.rules)

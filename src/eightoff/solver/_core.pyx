@@ -11,6 +11,7 @@ cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
 
 from libc.stdint cimport uint8_t
 from cpython.ref cimport Py_INCREF
+from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memset
 
@@ -92,6 +93,21 @@ ALTERNATE_SHORT_WEIGHTS = (100, 11, 21, 0, 11, 150, 108, 9, 31, 109, 24, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
           5: "memory limit reached"}
+
+
+# Move objects by a compact index of (source, target, count): a flat list, so that
+# building a solution touches one pointer and one object per move (no dict probing).
+cdef list _move_table = [None] * (27 * 27 * 16)
+
+
+cdef inline int _place_index(int v) noexcept nogil:
+    if v < 16:
+        return v
+    if v < 32:
+        return 10 + v - 16
+    if v < 48:
+        return 18 + v - 32
+    return 26
 
 
 def core_version() -> str:
@@ -221,13 +237,14 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
           long dive_states=300, object moves_of=None) -> tuple:
     """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit.
 
-    ``moves``: the solution as a tuple of ``moves_of[code]`` for each move's code
+    ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
+    mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
     None).  Stages (see eo_solve): 4 a depth-first dive over purposeful steps
     (dive_states), 1 best-first over purposeful steps (quick_states), 2 the complete
     search (method 0 depth-first, 1 best-first); only stage 2 proves a loss."""
     cdef eo_ctx x
-    cdef int i, code
+    cdef int i, code, index
     memset(&x, 0, sizeof(eo_ctx))
     load_rules(&x.R, rules)
     load_state(&x.R, &x.S, columns, cells, foundations)
@@ -254,8 +271,13 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
             else:
                 moves = PyTuple_New(x.plen)
                 for i in range(x.plen):
-                    code = x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n
-                    item = moves_of[code]
+                    index = (_place_index(x.path[i].src) * 27 + _place_index(x.path[i].dst)) * 16 \
+                        + x.path[i].n
+                    item = <object>PyList_GET_ITEM(_move_table, index)
+                    if item is None:
+                        code = x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n
+                        item = moves_of[code]
+                        _move_table[index] = item
                     Py_INCREF(item)
                     PyTuple_SET_ITEM(moves, i, item)
     finally:

@@ -419,9 +419,9 @@ static int eo_table_init(eo_table *t, size_t slots) {
     while (n < slots) n <<= 1;
     t->slots = (uint64_t *)calloc(n, sizeof(uint64_t));
     t->mask = n - 1;
-    t->arena_cap = 1 << 16;
+    t->arena_cap = 1 << 13;
     t->arena = (uint8_t *)malloc(t->arena_cap);
-    t->offs_cap = 1024;
+    t->offs_cap = 256;
     t->offs = (uint64_t *)malloc(t->offs_cap * sizeof(uint64_t));
     if (!t->slots || !t->arena || !t->offs) {
         t->failed = 1;

@@ -1,9 +1,16 @@
-/* The search: a transposition table of canonical states; depth-first (children ordered
- * by a heuristic) or best-first; safe cards sent home at once; besides single moves,
- * "digging" steps that clear the cards above a card and move it home or onto a parent;
- * then the solution is shortened.  Plain C, included by _core.pyx after core.h.
+/* The search.  Plain C, included by _core.pyx after core.h.
  *
- * Soundness (why "lost" is a proof):
+ * eo_solve runs up to three searches, each afresh if the one before failed:
+ *  1. a greedy depth-first dive over purposeful steps (single moves other than a
+ *     column card into a cell, and "digging" steps: clear the cards above a card, then
+ *     send it home or move it onto a parent); states remembered by hash only;
+ *  2. a best-first search over purposeful steps, children scored by a heuristic;
+ *  3. the complete search: every single move (up to symmetry), best-first.
+ * Cards the safe rule allows go home at once after every step, each its own move.
+ * The first two are not complete, so their failure proves nothing; only the third
+ * can end "lost".  In short mode the solution is then shortened (eo_shorten).
+ *
+ * Soundness of "lost" (the complete search):
  *  - every state the table holds is expanded before the search can end "lost"
  *    (children are entered into the table when generated; depth-first, each frame
  *    runs through all its children; best-first, every entered state is queued), and
@@ -13,9 +20,11 @@
  *    interchangeable by the rules;
  *  - the single moves tried reach, up to that identification, every legal move's
  *    result (left out: to another empty cell, to another empty column, cell to cell,
- *    a whole column into an empty column); digging steps are sequences of legal
- *    moves, extra edges that never replace a single move;
+ *    a whole column into an empty column); digging steps, when added, are sequences
+ *    of legal moves, extra edges that never replace a single move;
  *  - the cards sent home at once are those eo_safe allows (see core.h).
+ * tests/unit/test_core_differential.py checks the move generation, the reach of the
+ * single moves tried, the safe rule and the canonical key against the Python engine.
  */
 #ifndef EIGHTOFF_SEARCH_H
 #define EIGHTOFF_SEARCH_H
@@ -526,7 +535,7 @@ static int eo_ctx_init(eo_ctx *x) {
     x->is_step = (uint8_t *)malloc((size_t)x->pcap);
     x->frcap = 256;
     x->fr = (eo_frame *)malloc((size_t)x->frcap * sizeof(eo_frame));
-    x->kcap = 4096;
+    x->kcap = 512;
     x->kids = (eo_child *)malloc((size_t)x->kcap * sizeof(eo_child));
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
@@ -541,7 +550,7 @@ static int eo_ctx_init(eo_ctx *x) {
     x->hset = NULL;
     x->hmask = x->hcount = 0;
     if (!x->path || !x->is_step || !x->fr || !x->kids) return -1;
-    return eo_table_init(&x->T, 4096);
+    return eo_table_init(&x->T, 1024);
 }
 
 static void eo_ctx_free(eo_ctx *x) {
@@ -642,7 +651,7 @@ static inline uint64_t eo_state_hash(const eo_rules *r, const eo_state *s) {
 /* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
 static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
     if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
-        size_t n = x->hset ? (x->hmask + 1) * 2 : 1024;
+        size_t n = x->hset ? (x->hmask + 1) * 2 : 512;
         uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
         if (!t) return -1;
         if (x->hset) {
@@ -934,7 +943,7 @@ static int eo_push_mapped_step(eo_ctx *x, const eo_state *a, eo_move m) {
 
 static inline int eo_ids_reserve(eo_ctx *x, size_t n) {
     if (n <= x->idcap) return 0;
-    size_t cap = x->idcap ? x->idcap : 4096;
+    size_t cap = x->idcap ? x->idcap : 1024;
     while (cap < n) cap *= 2;
     uint32_t *pa = (uint32_t *)realloc(x->parent, cap * sizeof(uint32_t));
     if (!pa) return -1;
@@ -951,7 +960,7 @@ static inline int eo_ids_reserve(eo_ctx *x, size_t n) {
 
 static inline int eo_heap_push(eo_ctx *x, int32_t score, uint32_t id) {
     if (x->nheap == x->heapcap) {
-        size_t cap = x->heapcap ? x->heapcap * 2 : 4096;
+        size_t cap = x->heapcap ? x->heapcap * 2 : 1024;
         uint64_t *h = (uint64_t *)realloc(x->heap, cap * sizeof(uint64_t));
         if (!h) return -1;
         x->heap = h;
@@ -1196,7 +1205,7 @@ static int eo_shorten(eo_ctx *x, const eo_state *root, int root_len) {
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     eo_table_free(&x->T);
-    if (eo_table_init(&x->T, 4096) != 0) return -1;
+    if (eo_table_init(&x->T, 1024) != 0) return -1;
     x->S = *root;
     x->plen = root_len;
     x->nfr = x->nkids = 0;
