@@ -297,7 +297,9 @@ def main() -> int:
     )
     requests = sum(len(x.app) for x in out.values())
     if errors:
-        console.print(f"connection errors (action dropped, game state fetched again): {len(errors)}")
+        console.print(
+            f"connection errors (action dropped, game state fetched again): {len(errors)}"
+        )
     console.print(
         f"server process CPU: {server_cpu:.2f} s for {requests} requests"
         f" ({1000 * server_cpu / requests:.2f} ms a request, uvicorn and HTTP parsing"

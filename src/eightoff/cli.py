@@ -18,6 +18,7 @@ from rich.text import Text
 from eightoff.boards import format_fcs, to_json
 from eightoff.cards import SUIT_SYMBOLS, Card
 from eightoff.deals import MAX_DEAL, DealNumberError, check_deal_number, deal, random_deal_number
+from eightoff.exits import EX_USAGE
 from eightoff.game import Game
 from eightoff.position import (
     CELL_LABELS,
@@ -27,8 +28,6 @@ from eightoff.position import (
     Position,
 )
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
-
-EX_USAGE = 64
 
 
 class UsageError(Exception):

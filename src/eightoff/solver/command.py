@@ -25,17 +25,18 @@ from typing import Any, Final, TextIO
 
 from eightoff.boards import BoardError, parse_board
 from eightoff.deals import DealNumberError, check_deal_number, deal
+from eightoff.exits import (
+    EX_DATAERR,
+    EX_INTERRUPTED,
+    EX_LOST,
+    EX_NOINPUT,
+    EX_OK,
+    EX_UNKNOWN,
+    EX_USAGE,
+)
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
-
-EX_OK: Final = 0
-EX_LOST: Final = 1
-EX_UNKNOWN: Final = 2
-EX_USAGE: Final = 64
-EX_DATAERR: Final = 65
-EX_NOINPUT: Final = 66
-EX_INTERRUPTED: Final = 130
 
 MAX_DEALS: Final = 10_000_000
 """Most deals one command may name (ranges included)."""

@@ -23,13 +23,15 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, TextIO
 
-EX_OK: Final = 0
-EX_USAGE: Final = 64
-EX_NOINPUT: Final = 66
-EX_UNAVAILABLE: Final = 69
-EX_SOFTWARE: Final = 70
-EX_CANTCREAT: Final = 73
-EX_INTERRUPTED: Final = 130
+from eightoff.exits import (
+    EX_CANTCREAT,
+    EX_INTERRUPTED,
+    EX_NOINPUT,
+    EX_OK,
+    EX_SOFTWARE,
+    EX_UNAVAILABLE,
+    EX_USAGE,
+)
 
 ACTIONS: Final = ("report", "export")
 
