@@ -382,6 +382,10 @@ def run_survey(
                         progress(Progress(total, done, summary().new))
         except KeyboardInterrupt:
             backend.close(abort=True)
+            # A batch may have been committed just before Ctrl+C was felt, its tally not
+            # yet counted: the store says what this run saved.
+            stored = store.run_counts(run_id)
+            tally.update(solved=stored.solved, lost=stored.lost, unknown=stored.unknown)
             raise SurveyInterrupted(summary(interrupted=True)) from None
         except BaseException:
             backend.close(abort=True)

@@ -339,6 +339,16 @@ class SurveyStore:
         )
         return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
 
+    def run_counts(self, run: int) -> Counts:
+        """How many deals of each verdict the run ``run`` stored."""
+        found = dict(
+            self._db.execute(
+                "SELECT verdict, COUNT(*) FROM survey_results WHERE run = ? GROUP BY verdict",
+                (run,),
+            ).fetchall()
+        )
+        return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
+
     def deals_with(self, variant: str, signature: str, verdict: Verdict) -> list[int]:
         """The deal numbers with this verdict, in order."""
         return [
