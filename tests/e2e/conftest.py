@@ -246,6 +246,7 @@ class TablePage:
     def pick_up(self, name: str, *, tap: bool = False) -> None:
         """Click (or tap) a card on its index strip, the part a covered card shows."""
         card = self.card(name)
+        card.wait_for(state="visible", timeout=15_000)  # the board may still be drawing
         box = card.bounding_box()
         assert box is not None
         where = {"x": box["width"] / 2, "y": min(8.0, box["height"] / 4)}
