@@ -15,6 +15,7 @@ from typing import NoReturn
 from rich.console import Console
 from rich.text import Text
 
+from eightoff import __version__
 from eightoff.boards import format_fcs, to_json
 from eightoff.cards import SUIT_SYMBOLS, Card
 from eightoff.deals import MAX_DEAL, DealNumberError, check_deal_number, deal, random_deal_number
@@ -250,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog="Variants: " + ", ".join(PRESETS) + f" (default {DEFAULT_VARIANT}).",
     )
-    parser.add_argument("--version", action="version", version="eightoff 0.1.0")
+    parser.add_argument("--version", action="version", version=f"eightoff {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser(
