@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from eightoff.cards import KING, SUIT_SYMBOLS, Card
+from eightoff.cards import KING, Card
+from eightoff.i18n import Count, Message, Suit, describe_move
 from eightoff.rules import Build, EmptyColumn, Rules
 
 COLUMN_LABELS: Final = "1234567890"
@@ -36,7 +37,15 @@ class MoveSyntaxError(ValueError):
 
 
 class IllegalMoveError(ValueError):
-    """A well-formed move that the rules forbid in this position; the message says why."""
+    """A well-formed move that the rules forbid in this position; the message says why.
+
+    Raised with a :class:`eightoff.i18n.Message` (``reason``) when the reason is the
+    engine's: ``str()`` is the English text, ``eightoff.i18n.translate`` gives others."""
+
+    @property
+    def reason(self) -> Message | None:
+        first = self.args[0] if self.args else None
+        return first if isinstance(first, Message) else None
 
 
 class Kind(Enum):
@@ -153,10 +162,6 @@ def _parse_place(t: str, raw: str, *, as_source: bool) -> tuple[Place, str]:
     )
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """An immutable, hashable game position.
@@ -266,9 +271,10 @@ class Position:
     def is_legal(self, move: Move) -> bool:
         return self._why_not(move) is None
 
-    def _why_not(self, move: Move) -> Callable[[], str] | None:
-        """None if ``move`` is legal, else a function giving the reason in words
-        (formatted only when asked for, so that move generation stays cheap)."""
+    def _why_not(self, move: Move) -> Callable[[], Message] | None:
+        """None if ``move`` is legal, else a function giving the reason (an
+        :class:`eightoff.i18n.Message`, made only when asked for, so that move
+        generation stays cheap)."""
         rules = self.rules
         src, dst, count = move.source, move.target, move.count
         why = self._place_problem(src, "from")
@@ -277,58 +283,57 @@ class Position:
         if why is not None:
             return why
         if count < 1:
-            return lambda: "A move takes at least one card"
+            return lambda: Message("illegal.no_cards")
         if src == dst:
-            return lambda: f"The card is already in {src.title}"
+            return lambda: Message("illegal.same_place", place=src)
         # what moves
         if src.kind is Kind.COLUMN:
             assert src.index is not None
             col = self.columns[src.index]
             if not col:
-                return lambda: f"{src.title} is empty"
+                return lambda: Message("illegal.source_empty", place=src)
             if count > len(col):
-                return lambda: f"{src.title} has only {_plural(len(col), 'card')}, not {count}"
+                has = Count(len(col), "card")
+                return lambda: Message("illegal.too_few_cards", place=src, has=has, count=count)
             if count > self.run_length(src.index):
-                build = "in suit" if rules.build is Build.SUIT else "in alternate colours"
-                return lambda: (
-                    f"{col[-count].symbol} and the cards on it are not a run built down {build}"
-                )
+                build = rules.build.value
+                return lambda: Message(f"illegal.not_a_run.{build}", card=col[-count])
         elif src.kind is Kind.CELL:
             assert src.index is not None
             if self.cells[src.index] is None:
-                return lambda: f"{src.title} is empty"
+                return lambda: Message("illegal.source_empty", place=src)
         else:
             if src.index is None:
-                return lambda: "Name the foundation a card comes back from, e.g. h2"
+                return lambda: Message("illegal.name_foundation")
             if not rules.foundation_retrieval:
-                return lambda: "Cards on the foundations stay there in this game"
+                return lambda: Message("illegal.retrieval_off")
             if self.foundations[src.index] == 0:
-                return lambda: f"{src.title} is empty"
+                return lambda: Message("illegal.source_empty", place=src)
         if count > 1 and src.kind is not Kind.COLUMN:
-            return lambda: "Only one card comes from a cell or a foundation"
+            return lambda: Message("illegal.one_from_cell_or_foundation")
         card = self.moving_card(move)
         # where it goes
         if dst.kind is Kind.FOUNDATION:
             if src.kind is Kind.FOUNDATION:
-                return lambda: "A card does not move between foundations"
+                return lambda: Message("illegal.between_foundations")
             if count > 1:
-                return lambda: "Only single cards go home"
+                return lambda: Message("illegal.single_home")
             f = self.foundation_for(card)
             if f is None or (dst.index is not None and dst.index != f):
                 named = dst.index
                 if named is not None and named % 4 != card.suit:
-                    return lambda: f"{dst.title} takes {SUIT_SYMBOLS[named % 4]}"
+                    return lambda: Message("illegal.foundation_suit", place=dst, suit=Suit(named % 4))
                 if card.rank == 1:
-                    return lambda: f"{card.symbol} needs an empty foundation"
+                    return lambda: Message("illegal.needs_empty_foundation", card=card)
                 prev = Card.of(card.rank - 1, card.suit)
-                return lambda: f"{card.symbol} can go home only after the {prev.symbol}"
+                return lambda: Message("illegal.home_after", card=card, prev=prev)
             return None
         if dst.kind is Kind.CELL:
             assert dst.index is not None
             if self.cells[dst.index] is not None:
-                return lambda: f"{dst.title} is not empty"
+                return lambda: Message("illegal.cell_full", place=dst)
             if count > 1:
-                return lambda: "A cell holds one card"
+                return lambda: Message("illegal.cell_one_card")
             return None
         assert dst.index is not None
         target_col = self.columns[dst.index]
@@ -340,27 +345,32 @@ class Position:
                 return lambda: self._limit_message(False)
             return None
         if rules.empty_column is EmptyColumn.KINGS and card.rank != KING:
-            return lambda: "Only a King may fill an empty column"
+            return lambda: Message("illegal.king_only")
         if count > self.group_limit(to_empty_column=True):
             return lambda: self._limit_message(True)
         return None
 
-    def _limit_message(self, to_empty_column: bool) -> str:
+    def _limit_message(self, to_empty_column: bool) -> Message:
         """E.g. "Only 3 cards can move: 2 empty cells + 1"."""
-        cards, _, why = self.group_limit_words(to_empty_column).partition(": ")
-        return f"Only {cards} can move: {why}"
+        limit = self.rules.group_limit_message(
+            self.empty_cells, self.empty_columns, to_empty_column
+        )
+        why = limit.params["why"]
+        return Message("illegal.group_too_big", n=self.group_limit(to_empty_column), why=why)
 
-    def _needs(self, card: Card) -> str:
+    def _needs(self, card: Card) -> Message:
         """Why ``card`` cannot lie there: "7♥ needs the 8♥" / "7♥ needs a black 8"."""
         if card.rank == KING:
-            return f"{card.symbol} can only go to an empty column"
+            return Message("illegal.king_needs_empty", card=card)
         higher = Card.of(card.rank + 1, card.suit)
         if self.rules.build is Build.SUIT:
-            return f"{card.symbol} needs the {higher.symbol}"
+            return Message("illegal.needs_same_suit", card=card, higher=higher)
         colour = "black" if card.is_red else "red"
-        return f"{card.symbol} needs a {colour} {higher.symbol[:-1]}"
+        return Message(
+            "illegal.needs_colour", card=card, colour=colour, higher=higher, rank=higher.rank
+        )
 
-    def _place_problem(self, place: Place, word: str) -> Callable[[], str] | None:
+    def _place_problem(self, place: Place, word: str) -> Callable[[], Message] | None:
         if place.index is None:
             return None
         kind = place.kind
@@ -372,9 +382,8 @@ class Position:
             n = len(self.foundations)
         if 0 <= place.index < n:
             return None
-        return lambda: (
-            f"There is no {place.title} to move {word}: this game has {_plural(n, kind.value)}"
-        )
+        count = Count(n, kind.value)
+        return lambda: Message(f"illegal.no_such_place.{word}", place=place, count=count)
 
     # ----- move generation -----------------------------------------------------
     def legal_moves(self) -> list[Move]:
@@ -496,21 +505,14 @@ class Position:
         if not candidates:
             self.check(move)  # raises with the reason for a single card
             # a single card would be legal but no run fits: explain the largest run
-            raise IllegalMoveError(f"No cards from {move.source.title} fit {move.target.title}")
+            raise IllegalMoveError(
+                Message("illegal.no_run_fits", source=move.source, target=move.target)
+            )
         return max(candidates, key=lambda m: m.count)
 
     def describe(self, move: Move) -> str:
         """For people: "7♥ from Column 3 to Cell 2", "3 cards (9♠…7♠) from Column 1 to Column 4"."""
-        card = self.moving_card(move)
-        target = self.resolve_target(move)
-        if move.count == 1:
-            what = card.symbol
-        else:
-            assert move.source.index is not None
-            top = self.columns[move.source.index][-1]
-            what = f"{move.count} cards ({card.symbol}…{top.symbol})"
-        where = "home" if target.kind is Kind.FOUNDATION else f"to {target.title}"
-        return f"{what} from {move.source.title} {where}"
+        return str(describe_move(self, move))
 
     def key(self) -> tuple[object, ...]:
         """A canonical key: equal for positions that differ only by the order of cells

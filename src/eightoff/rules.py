@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from eightoff.i18n import Count, Message
+
 
 class Build(Enum):
     """How a card is placed on a column's exposed card (always one rank lower)."""
@@ -115,30 +117,38 @@ class Rules:
         spare_columns = max(0, empty_columns - (1 if to_empty_column else 0))
         return (empty_cells + 1) << spare_columns
 
+    def group_limit_message(
+        self, empty_cells: int, empty_columns: int, to_empty_column: bool = False
+    ) -> Message:
+        """The group limit with its reason (``why``), e.g. "5 cards: 4 empty cells + 1"."""
+        cards = Count(self.group_limit(empty_cells, empty_columns, to_empty_column), "card")
+        if self.strict_single:
+            return Message("limit", cards=cards, why=Message("limit.strict"))
+        cells = Count(empty_cells, "empty_cell")
+        spare = max(0, empty_columns - (1 if to_empty_column else 0))
+        if self.group_move is GroupLimit.CELLS or spare == 0:
+            return Message("limit", cards=cards, why=Message("limit.cells", cells=cells))
+        columns = Count(spare, "empty_column")
+        why = Message("limit.supermove", cells=cells, columns=columns, spare=spare)
+        return Message("limit", cards=cards, why=why)
+
     def group_limit_words(
         self, empty_cells: int, empty_columns: int, to_empty_column: bool = False
     ) -> str:
         """The group limit with its reason, e.g. "5 cards: 4 empty cells + 1"."""
-        n = self.group_limit(empty_cells, empty_columns, to_empty_column)
-        cards = f"{n} card" + ("" if n == 1 else "s")
+        return str(self.group_limit_message(empty_cells, empty_columns, to_empty_column))
+
+    def formula_message(self) -> Message:
+        """The group-limit formula, for status lines and help."""
         if self.strict_single:
-            return f"{cards}: single-card moves only"
-        cells = f"{empty_cells} empty cell" + ("" if empty_cells == 1 else "s")
+            return Message("formula.strict")
         if self.group_move is GroupLimit.CELLS:
-            return f"{cards}: {cells} + 1"
-        spare = max(0, empty_columns - (1 if to_empty_column else 0))
-        if spare == 0:
-            return f"{cards}: {cells} + 1"
-        cols = f"{spare} empty column" + ("" if spare == 1 else "s")
-        return f"{cards}: ({cells} + 1) doubled for {cols}"
+            return Message("formula.cells")
+        return Message("formula.supermove")
 
     def formula_words(self) -> str:
         """The group-limit formula in words, for status lines and help."""
-        if self.strict_single:
-            return "one card at a time"
-        if self.group_move is GroupLimit.CELLS:
-            return "free cells + one"
-        return "(free cells + one) × 2 per empty column"
+        return str(self.formula_message())
 
     def describe(self) -> str:
         """The rules in one line."""
