@@ -78,7 +78,9 @@ class Count:
     noun: str
 
 
-Param: TypeAlias = "str | int | float | Card | Suit | Count | _PlaceLike | Message | tuple[Message, ...]"
+Param: TypeAlias = (
+    "str | int | float | Card | Suit | Count | _PlaceLike | Message | tuple[Message, ...]"
+)
 
 
 class Message:
@@ -101,9 +103,7 @@ class Message:
         return f"Message({self.id!r}{args})"
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Message) and self.id == other.id and self.params == other.params
-        )
+        return isinstance(other, Message) and self.id == other.id and self.params == other.params
 
     def __hash__(self) -> int:
         return hash((self.id, tuple(self.params)))
@@ -130,7 +130,7 @@ def check_language(lang: str) -> Lang:
         raise UnknownLanguageError(
             f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}"
         )
-    return cast(Lang, lang)
+    return lang
 
 
 @cache
@@ -162,7 +162,7 @@ def pick_language(accept_language: str | None) -> Lang:
         ranked.append((-q, i, tag.split("-")[0].strip().lower()))
     for neg_q, _, base in sorted(ranked):
         if neg_q < 0 and base in LANGUAGES:
-            return cast(Lang, base)
+            return check_language(base)
     return DEFAULT_LANGUAGE
 
 
@@ -215,7 +215,7 @@ class Words:
     # parameters
     def card_symbol(self, card: Card) -> str:
         """ "10♦", "Q♥" (English), "D♥" (German)."""
-        return self.template("card.ranks")[card.rank] + SUIT_SYMBOLS[card.suit]
+        return str(self.template("card.ranks")[card.rank]) + SUIT_SYMBOLS[card.suit]
 
     def card_name(self, card: Card) -> str:
         """For people and screen readers: "Queen of Spades", "Pik-Dame"."""
@@ -342,13 +342,13 @@ def lesson_text(lesson: Lesson, lang: str = DEFAULT_LANGUAGE) -> LessonText:
     return LessonText(raw["title"], raw["goal"], tuple(raw["guidance"]))
 
 
-def _what_moves(pos: Position, move: Move) -> Param:
+def _what_moves(pos: Position, move: Move, msg_id: str = "move.cards") -> Param:
     card = pos.moving_card(move)
     if move.count == 1:
         return card
     assert move.source.index is not None
     top = pos.columns[move.source.index][-1]
-    return Message("move.cards", n=move.count, first=card, last=top)
+    return Message(msg_id, n=move.count, first=card, last=top)
 
 
 def describe_move(pos: Position, move: Move) -> Message:
@@ -364,7 +364,7 @@ def hint_message(pos: Position, move: Move, length: int) -> Message:
     """The solver's next move and why, e.g. "Park the 3♦ in Cell 5: it uncovers the 2♣.
     The solver wins in 86 moves from here."."""
     target = pos.resolve_target(move)
-    what = _what_moves(pos, move)
+    what = _what_moves(pos, move, "hint.cards")
     if target.kind.value == "foundation":
         action = Message("hint.home", what=what)
     elif target.kind.value == "cell":
@@ -417,4 +417,3 @@ __all__ = [
     "variant_summary",
     "words",
 ]
-

@@ -322,7 +322,9 @@ class Position:
             if f is None or (dst.index is not None and dst.index != f):
                 named = dst.index
                 if named is not None and named % 4 != card.suit:
-                    return lambda: Message("illegal.foundation_suit", place=dst, suit=Suit(named % 4))
+                    return lambda: Message(
+                        "illegal.foundation_suit", place=dst, suit=Suit(named % 4)
+                    )
                 if card.rank == 1:
                     return lambda: Message("illegal.needs_empty_foundation", card=card)
                 prev = Card.of(card.rank - 1, card.suit)

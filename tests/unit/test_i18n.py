@@ -1,0 +1,304 @@
+"""English and German: every message has both languages; every reason the engine gives,
+every card and place name, every variant and lesson reads in German."""
+
+from __future__ import annotations
+
+import doctest
+import random
+import re
+import string
+from typing import Any
+
+import pytest
+
+import eightoff.i18n
+from eightoff.boards import from_json
+from eightoff.cards import Card, deck
+from eightoff.deals import deal
+from eightoff.i18n import (
+    LANGUAGES,
+    Message,
+    UnknownLanguageError,
+    catalogue,
+    describe_move,
+    describe_rules,
+    hint_message,
+    lesson_text,
+    pick_language,
+    translate,
+    variant_name,
+    variant_summary,
+    words,
+)
+from eightoff.lessons import LESSONS
+from eightoff.position import HOME, IllegalMoveError, Kind, Move, MoveSyntaxError, Place, Position
+from eightoff.rules import PRESETS, preset
+from tests.sketch import make
+
+_FIELD = re.compile(r"\{([a-z_]+)(?::[a-z]+)?\}")
+
+
+def _cases(template: Any) -> list[str]:
+    """Every text a template can give (the cases of a choice, recursively)."""
+    if isinstance(template, dict):
+        return [t for k, v in template.items() if k != "$" for t in _cases(v)]
+    if isinstance(template, list):
+        return [str(t) for t in template]
+    return [template]
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(eightoff.i18n, verbose=False)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_every_message_id_has_both_languages() -> None:
+    en, de = (catalogue(lang).messages for lang in LANGUAGES)
+    assert set(en) == set(de)
+    for msg_id in en:
+        for lang, template in (("en", en[msg_id]), ("de", de[msg_id])):
+            if isinstance(template, dict):
+                assert "other" in template or {"black", "red"} <= set(template), (lang, msg_id)
+            for text in _cases(template):
+                assert text.strip() or msg_id.startswith("card."), (lang, msg_id)
+                # every field is well formed (string.Formatter can read it)
+                list(string.Formatter().parse(text))
+
+
+def test_german_uses_german_words_not_english_ones() -> None:
+    de = catalogue("de").messages
+    english = re.compile(r"\b(the|cards?|column|cell|foundation|empty|only|needs|move)\b")
+    for msg_id, template in de.items():
+        for text in _cases(template):
+            assert not english.search(_FIELD.sub("", text)), (msg_id, text)
+
+
+def test_unknown_language_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(UnknownLanguageError, match="choose one of: en, de"):
+        words("fr")
+
+
+def test_card_names_for_screen_readers() -> None:
+    de, en = words("de"), words("en")
+    assert de.card_name(Card.parse("QS")) == "Pik-Dame"
+    assert de.card_name(Card.parse("TH")) == "Herz-10"
+    assert de.card_name(Card.parse("AD")) == "Karo-Ass"
+    assert de.card_name(Card.parse("KC")) == "Kreuz-König"
+    assert de.card_name(Card.parse("JH")) == "Herz-Bube"
+    assert de.card_symbol(Card.parse("JH")) == "B♥"
+    for card in deck():
+        assert en.card_name(card) == card.name  # English is the engine's own
+        assert en.card_symbol(card) == card.symbol
+    assert len({de.card_name(c) for c in deck()}) == 52
+
+
+def test_place_names() -> None:
+    de = words("de")
+    assert de.place(Place.column(2)) == "Spalte 3"
+    assert de.place(Place.cell(0)) == "Zelle 1"
+    assert de.place(Place.foundation(1)) == "Ablagestapel 2"
+    assert de.place(HOME) == "die Ablagestapel"
+    for place in (Place.column(2), Place.cell(7), Place.foundation(0)):
+        assert words("en").place(place) == place.title
+
+
+def _reasons(pos: Position, rng: random.Random, tries: int) -> list[tuple[Move, IllegalMoveError]]:
+    """Illegal moves tried in a position (random shapes, out-of-range places included)
+    and the errors the engine gives for them."""
+    n_cols, n_cells, n_found = len(pos.columns), len(pos.cells), len(pos.foundations)
+    places = (
+        [Place.column(i) for i in range(n_cols + 1)]
+        + [Place.cell(i) for i in range(n_cells + 1)]
+        + [Place.foundation(i) for i in range(n_found + 1)]
+        + [HOME]
+    )
+    out = []
+    for _ in range(tries):
+        move = Move(rng.choice(places), rng.choice(places), rng.choice((0, 1, 1, 1, 2, 3, 5, 9)))
+        try:
+            pos.check(move)
+        except IllegalMoveError as e:
+            out.append((move, e))
+    # typed moves between columns: "37" with no run that fits
+    for _ in range(tries // 10):
+        a, b = rng.randrange(n_cols), rng.randrange(n_cols)
+        try:
+            pos.parse_move(f"{Place.column(a).label}{Place.column(b).label}")
+        except IllegalMoveError as e:
+            out.append((Move(Place.column(a), Place.column(b)), e))
+        except MoveSyntaxError:
+            pass
+    return out
+
+
+def _positions(rng: random.Random) -> list[Position]:
+    """Positions of every variant with every option, reached by random play."""
+    out = []
+    for rules in PRESETS.values():
+        for retrieval in (False, True):
+            for strict in (False, True):
+                r = rules.with_options(foundation_retrieval=retrieval, strict_single=strict)
+                pos = deal(r, rng.randrange(1, 32000))
+                for step in range(60):
+                    if step % 20 == 0:
+                        out.append(pos)
+                    moves = pos.legal_moves()
+                    if not moves:
+                        break
+                    home = [m for m in moves if m.target.kind is Kind.FOUNDATION]
+                    pos = pos.apply(rng.choice(home if home and rng.random() < 0.6 else moves))
+                out.append(pos)
+    return out
+
+
+def _double_freecell_one_heart_home() -> Position:
+    """Double FreeCell: one A♥ home, the other on top of Column 1."""
+    cards = deck(2)
+    cards.remove(Card.parse("AH"))
+    cards.remove(Card.parse("AH"))
+    columns = [[str(c) for c in cards[i::10]] for i in range(10)]
+    columns[0].append("AH")
+    board = {"columns": columns, "foundations": {"H": [1, 0]}}
+    return from_json(board, preset("double-freecell"))
+
+
+_SKETCHES = [
+    _double_freecell_one_heart_home(),
+    # a red 7 refused by a red 8 (needs a black 8), a King onto a Queen, a run too long
+    make("freecell", ["KS QH JC TH 9C 8H", "8D 7H", "", "*", "*", "*", "*", "*"], ["*"] * 4),
+    make("freecell", ["KC", "QD JS TD 9S", "JD", "*", "*", "*", "*", "*"], ["*", "*", None, None]),
+    make("eightoff", ["KS QS", "JS TS 9S", "", "QH", "*", "*", "*", "*"], ["*"] * 8),
+    make("bakers-game", ["KH", "QD", "", "", "*", "*", "*", "*"], ["*", None, None, None]),
+]
+
+
+def test_every_reason_the_engine_gives_renders_in_german() -> None:
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for pos in _positions(rng) + _SKETCHES:
+        for move, error in _reasons(pos, rng, 150):
+            reason = error.reason
+            assert isinstance(reason, Message), (move, str(error))
+            seen.add(reason.id)
+            english = str(error)
+            assert translate(reason, "en") == english
+            german = translate(reason, "de")
+            assert german and german != english, (reason, german)
+            assert "{" not in german and "}" not in german
+            card = reason.params.get("card")
+            if isinstance(card, Card):  # the card in question, by its German symbol
+                assert words("de").card_symbol(card) in german, (reason, german)
+    # a typed "37" with no run that fits is refused for its single card first
+    unreachable = {"illegal.no_run_fits"}
+    produced = {i for i in catalogue("en").messages if i.startswith("illegal.")} - unreachable
+    assert produced - seen == set(), "reasons never produced by the engine in this test"
+
+
+def test_reasons_in_both_languages() -> None:
+    pos = make("freecell", ["KS 8D 7H", "9C", "", "*", "*", "*", "*", "*"], ["*"] * 4)
+    with pytest.raises(IllegalMoveError) as e:
+        pos.check(Move(Place.column(0), Place.column(1)))
+    assert str(e.value) == "7♥ needs a black 8"
+    assert e.value.reason is not None
+    assert translate(e.value.reason, "de") == "7♥ passt nur auf eine schwarze 8"
+    with pytest.raises(IllegalMoveError) as e:
+        pos.check(Move(Place.column(1), Place.column(0)))
+    assert e.value.reason is not None
+    assert translate(e.value.reason, "de") == "9♣ passt nur auf eine rote 10"
+    queen = make("freecell", ["KS JH", "QD", "*", "*", "*", "*", "*", "*"], ["*"] * 4)
+    with pytest.raises(IllegalMoveError) as e:
+        queen.check(Move(Place.column(1), Place.column(0)))
+    assert e.value.reason is not None
+    assert translate(e.value.reason, "de") == "D♦ passt nur auf einen schwarzen König"
+    eo = make(
+        "eightoff", ["KH QH JH TH 9H", "", "*", "*", "*", "*", "*", "*"], ["*"] * 6 + [None] * 2
+    )
+    with pytest.raises(IllegalMoveError) as e:
+        eo.check(Move(Place.column(0), Place.column(1), 5))
+    assert str(e.value) == "Only 3 cards can move: 2 empty cells + 1"
+    assert e.value.reason is not None
+    assert translate(e.value.reason, "de") == (
+        "Es können nur 3 Karten auf einmal ziehen: 2 leere Zellen + 1"
+    )
+
+
+def test_group_limit_words_in_german() -> None:
+    fc = preset("freecell")
+    assert (
+        str(fc.group_limit_message(2, 2))
+        == "12 cards: (2 empty cells + 1) doubled for 2 empty columns"
+    )
+    assert translate(fc.group_limit_message(2, 2), "de") == (
+        "12 Karten: (2 leere Zellen + 1), verdoppelt für jede der 2 leeren Spalten"
+    )
+    assert translate(fc.group_limit_message(1, 1), "de") == (
+        "4 Karten: (1 leere Zelle + 1), verdoppelt für 1 leere Spalte"
+    )
+    strict = fc.with_options(strict_single=True)
+    assert translate(strict.group_limit_message(3, 1), "de") == "1 Karte: nur Einzelkartenzüge"
+    assert translate(strict.formula_message(), "de") == "eine Karte nach der anderen"
+
+
+def test_rules_in_one_line_count_the_cards_in_columns_and_cells() -> None:
+    assert str(describe_rules(preset("eightoff"))).startswith("48 cards in 8 columns, 4 in cells;")
+    assert translate(describe_rules(preset("seahaven-towers")), "de").startswith(
+        "50 Karten in 10 Spalten, 2 in Zellen; 4 freie Zellen; abwärts in gleicher Farbe bauen"
+    )
+    retrieval = preset("freecell").with_options(foundation_retrieval=True)
+    assert "zurückgeholt" in translate(describe_rules(retrieval), "de")
+
+
+def test_every_variant_and_lesson_has_german_text() -> None:
+    for rules in PRESETS.values():
+        assert variant_name(rules, "en") == rules.name
+        assert variant_name(rules, "de")
+        assert variant_summary(rules, "de") and variant_summary(rules, "de") != rules.summary
+    assert variant_name(preset("double-freecell"), "de") == "Doppel-FreeCell"
+    for les in LESSONS:
+        en, de = lesson_text(les, "en"), lesson_text(les, "de")
+        assert en.title == les.title
+        assert de.title and de.goal and de.title != en.title and de.goal != en.goal
+        assert len(de.guidance) == len(en.guidance)
+        # the cards a lesson names are the same cards in German (B, D, K for J, Q, K)
+        cards_en = re.findall(r"(?:10|[2-9AJQK])[♣♠♥♦]", en.goal + " ".join(en.guidance))
+        cards_de = re.findall(r"(?:10|[2-9ABDK])[♣♠♥♦]", de.goal + " ".join(de.guidance))
+        as_de = [words("de").card_symbol(Card.parse(c)) for c in cards_en]
+        assert sorted(as_de) == sorted(cards_de), les.id
+
+
+def test_move_descriptions_and_hints_in_german() -> None:
+    pos = make("eightoff", ["KS QS", "JS TS", "3D", "*", "*", "*", "*", "*"], [None] * 8)
+    two = Move(Place.column(1), Place.column(0), 2)
+    assert pos.describe(two) == "2 cards (J♠…10♠) from Column 2 to Column 1"
+    assert (
+        translate(describe_move(pos, two), "de") == "2 Karten (B♠…10♠) von Spalte 2 nach Spalte 1"
+    )
+    park = Move(Place.column(2), Place.cell(4))
+    hint = hint_message(pos, park, 86)
+    assert (
+        str(hint)
+        == "Park the 3♦ in Cell 5: it empties Column 3. The solver wins in 86 moves from here."
+    )
+    assert translate(hint, "de") == (
+        "3♦ in Zelle 5 parken: das leert Spalte 3. Der Löser gewinnt von hier aus in 86 Zügen."
+    )
+    onto = hint_message(pos, two, 1)
+    assert translate(onto, "de") == (
+        "2 Karten B♠…10♠ auf D♠ legen: das leert Spalte 2. Der Löser gewinnt von hier aus in 1 Zug."
+    )
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("de-DE,de;q=0.9,en;q=0.8", "de"),
+        ("en-US,en;q=0.9,de;q=0.8", "en"),
+        ("fr-FR,de;q=0.5,en;q=0.3", "de"),
+        ("fr, it", "en"),
+        ("de;q=0, en;q=0.1", "en"),
+        ("", "en"),
+        ("@@@;q=x", "en"),
+    ],
+)
+def test_the_browsers_language_chooses(header: str, lang: str) -> None:
+    assert pick_language(header) == lang
