@@ -4,13 +4,17 @@ every card and place name, every variant and lesson reads in German."""
 from __future__ import annotations
 
 import doctest
+import json
 import random
 import re
 import string
+from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import eightoff
 import eightoff.i18n
 from eightoff.boards import from_json
 from eightoff.cards import Card, deck
@@ -302,3 +306,93 @@ def test_move_descriptions_and_hints_in_german() -> None:
 )
 def test_the_browsers_language_chooses(header: str, lang: str) -> None:
     assert pick_language(header) == lang
+
+
+# ----- the table's words (static/locales) and the German rules page --------------------------
+STATIC = Path(eightoff.__file__).parent / "web" / "static"
+
+
+def _static_catalogue(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((STATIC / "locales" / f"{lang}.json").read_text("utf-8"))
+    return data["messages"]
+
+
+def _fields(template: Any) -> set[str]:
+    return {m.group(1) for text in _cases(template) for m in _FIELD.finditer(text)}
+
+
+def test_the_tables_words_have_both_languages_with_the_same_parameters() -> None:
+    en, de = _static_catalogue("en"), _static_catalogue("de")
+    assert set(en) == set(de)
+    for key in en:
+        assert _fields(en[key]) == _fields(de[key]), key
+        assert bool(_cases(de[key])) and all(t.strip() for t in _cases(de[key]) if t), key
+
+
+def test_the_tables_card_and_place_names_are_the_engines() -> None:
+    for lang in LANGUAGES:
+        table, engine = _static_catalogue(lang), catalogue(lang).messages
+        shared = [k for k in table if k in engine]
+        assert {"card.name", "card.ranks", "place.column", "place.cell", "noun.card"} <= set(shared)
+        for key in shared:
+            assert table[key] == engine[key], (lang, key)
+
+
+class _Texts(HTMLParser):
+    """The words a person sees or hears on a page: text, aria-label, title, placeholder."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.ids: list[str] = []
+        self.lang = ""
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "html":
+            self.lang = a.get("lang") or ""
+        if tag in ("script", "style", "svg", "kbd", "code", "sup"):
+            self._skip += 1
+        if a.get("id"):
+            self.ids.append(str(a["id"]))
+        for name in ("aria-label", "title", "placeholder"):
+            if a.get(name):
+                self.texts.append(str(a[name]))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "svg", "kbd", "code", "sup"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        text = " ".join(data.split())
+        if not self._skip and re.search(r"[A-Za-z]{2}", text):
+            self.texts.append(text)
+
+
+def _page(name: str) -> _Texts:
+    parser = _Texts()
+    parser.feed((STATIC / name).read_text("utf-8"))
+    return parser
+
+
+def test_every_word_of_the_table_page_is_in_the_catalogue() -> None:
+    en = _static_catalogue("en")
+    known = " | ".join(t for v in en.values() for t in _cases(v) if isinstance(t, str))
+    known = re.sub(r"\{[a-z_]+\}", "", known)
+    missing = [t for t in _page("index.html").texts if t.strip(" ()◀▶↶↷") not in known]
+    assert missing == [], "add these to static/locales/{en,de}.json"
+
+
+def test_the_german_rules_page_has_every_part_of_the_english_one() -> None:
+    en, de = _page("rules.html"), _page("rules.de.html")
+    assert (en.lang, de.lang) == ("en", "de")
+    assert de.ids == en.ids  # the same sections, anchors and print button
+    english_rows = (STATIC / "rules.html").read_text("utf-8").count("<tr>")
+    assert (STATIC / "rules.de.html").read_text("utf-8").count("<tr>") == english_rows
+    german = " ".join(de.texts)
+    for word in ("Freizelle", "Ablagestapel", "Spalte", "Bube", "Dame", "König", "Kreuz", "Pik"):
+        assert word in german, word
+    english = re.compile(r"\b(the|and|card|cards|column|free cell|foundation|move)\b")
+    leftovers = [t for t in de.texts if english.search(t) and "Baker's Game" not in t]
+    assert leftovers == []
