@@ -396,3 +396,23 @@ def test_the_german_rules_page_has_every_part_of_the_english_one() -> None:
     english = re.compile(r"\b(the|and|card|cards|column|free cell|foundation|move)\b")
     leftovers = [t for t in de.texts if english.search(t) and "Baker's Game" not in t]
     assert leftovers == []
+
+
+# ----- court cards ----------------------------------------------------------------------------
+def test_court_card_pictures_are_drawn_for_every_jack_queen_and_king() -> None:
+    from xml.etree import ElementTree
+
+    from scripts import court_cards
+
+    assert court_cards.main(["--check"]) == 0, "run scripts/court_cards.py"
+    ns = "{http://www.w3.org/2000/svg}"
+    pictures = sorted((STATIC / "cards").glob("*.svg"))
+    assert [p.stem for p in pictures] == sorted(f"{r}{s}" for r in "JQK" for s in "CSHD")
+    for path in pictures:
+        root = ElementTree.parse(path).getroot()
+        assert root.get("viewBox") == "0 0 60 76"
+        card = Card.parse(path.stem)
+        title = root.find(f"{ns}title")
+        assert title is not None and title.text == card.name
+        colours = path.read_text("utf-8")
+        assert ("#c8161d" in colours) == card.is_red  # the suit's colour
