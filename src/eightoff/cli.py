@@ -15,7 +15,7 @@ from typing import NoReturn
 from rich.console import Console
 from rich.text import Text
 
-from eightoff import __version__
+from eightoff import __version__, house_rules
 from eightoff.boards import format_fcs, to_json
 from eightoff.cards import SUIT_SYMBOLS, Card
 from eightoff.deals import MAX_DEAL, DealNumberError, check_deal_number, deal, random_deal_number
@@ -116,16 +116,16 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    position = deal(args.variant, args.number)
+    position = deal(house_rules.apply(preset(args.variant), args), args.number)
     if args.format == "fcs":
         sys.stdout.write(format_fcs(position))
     elif args.format == "json":
         print(json.dumps(to_json(position)))
     else:
         rules = position.rules
-        Console(highlight=False).print(
-            render_board(position, f"{rules.name} · deal #{args.number}")
-        )
+        house = house_rules.words(rules)
+        title = f"{rules.name} · deal #{args.number}" + (f" · {house}" if house else "")
+        Console(highlight=False).print(render_board(position, title))
     return 0
 
 
@@ -289,6 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text: readable board; fcs: Freecell Solver board text; json: JSON board",
     )
+    house_rules.add_arguments(p)
     p.set_defaults(func=cmd_deal)
 
     p = sub.add_parser(

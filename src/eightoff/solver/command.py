@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final, TextIO
 
+from eightoff import house_rules
 from eightoff.boards import BoardError, parse_board
 from eightoff.deals import DealNumberError, check_deal_number, deal
 from eightoff.exits import (
@@ -118,6 +119,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " a JSON board names its own)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    house_rules.add_arguments(parser)
     parser.add_argument(
         "--short", action="store_true", help="spend more effort for a shorter solution"
     )
@@ -248,10 +250,10 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title."""
     if args.board is not None:
-        position = _read_board(args.board, args.variant)
+        position = house_rules.on_board(_read_board(args.board, args.variant), args)
         yield position, None, f"{position.rules.name} · board {args.board}"
         return
-    rules = preset(args.variant or DEFAULT_VARIANT)
+    rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     for numbers in parse_deals(args.deals):
         for number in numbers:
             yield deal(rules, number), number, f"{rules.name} · deal #{number}"

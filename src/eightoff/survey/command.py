@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, TextIO
 
+from eightoff import house_rules
 from eightoff.exits import (
     EX_CANTCREAT,
     EX_INTERRUPTED,
@@ -91,6 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="eightoff",
         help="the variant's id (default: eightoff); e.g. freecell, bakers-game, seahaven-towers",
     )
+    house_rules.add_arguments(common)  # a survey with house rules is stored apart
     run = parser.add_argument_group("running a range (START END)")
     run.add_argument(
         "--workers", metavar="N", type=str, help="local worker processes (default: one per core)"
@@ -246,7 +248,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.end is None:
         raise UsageError(f"give the last deal too: eightoff survey {start} END")
     end = _deal_number(args.end, "END")
-    rules = preset(args.variant)
+    rules = house_rules.apply(preset(args.variant), args)
     workers = _number(args.workers, "--workers")
     seconds = _number(args.time_limit, "--time-limit", minimum=1e-3, integer=False)
     states = _number(args.states, "--states")
@@ -434,7 +436,7 @@ def _report(args: argparse.Namespace) -> int:
     from eightoff.survey import build_report, write_png
 
     _refuse(args, {"json", "png"}, "report")
-    rules = preset(args.variant)
+    rules = house_rules.apply(preset(args.variant), args)
     report = build_report(_store_path(args), rules)
     if args.json:
         print(json.dumps(report.to_json()))
