@@ -15,7 +15,8 @@ from typing import NoReturn
 from rich.console import Console
 from rich.text import Text
 
-from eightoff import __version__, house_rules
+import eightoff.house_rules as house_rules
+from eightoff import __version__
 from eightoff.boards import format_fcs, to_json
 from eightoff.cards import SUIT_SYMBOLS, Card
 from eightoff.deals import MAX_DEAL, DealNumberError, check_deal_number, deal, random_deal_number

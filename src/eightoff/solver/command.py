@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final, TextIO
 
-from eightoff import house_rules
 from eightoff.boards import BoardError, parse_board
 from eightoff.deals import DealNumberError, check_deal_number, deal
 from eightoff.exits import (
@@ -119,6 +118,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " a JSON board names its own)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    from eightoff import house_rules
+
     house_rules.add_arguments(parser)
     parser.add_argument(
         "--short", action="store_true", help="spend more effort for a shorter solution"
@@ -249,6 +250,8 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
 # ----- running ----------------------------------------------------------------------
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title."""
+    from eightoff import house_rules
+
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
         yield position, None, f"{position.rules.name} · board {args.board}"
