@@ -7,7 +7,6 @@ to be agreed before play). Every command that deals or solves takes the same two
 from here and turns them into :meth:`eightoff.rules.Rules.with_options`:
 
 >>> import argparse
-import dataclasses
 >>> from eightoff.rules import preset
 >>> parser = argparse.ArgumentParser()
 >>> add_arguments(parser)
