@@ -59,7 +59,8 @@ SERVER_DEADLINE = 60.0
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment minus anything that would lead a command back to the checkout."""
     drop = {"VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "EIGHTOFF_DB"}
-    env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("UV_")}
+    drop |= {"UV_PROJECT_ENVIRONMENT", "UV_RUN_RECURSION_DEPTH"}  # set by `uv run`, or aimed at it
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(extra)
     return env
 
