@@ -15,13 +15,28 @@ language of :data:`LANGUAGES`. The templates live in ``eightoff/locales/{en,de}.
     'Pik-Dame'
 
 Template syntax: ``{name}`` inserts a parameter, rendered in the message's language: a
-card as its symbol (``{card:name}`` for its full name), a place as its title
+card as its symbol (``{card:name}`` for its full name, ``{card:rank}`` for its rank
+alone: German writes B, D, K for J, Q, K), a place as its title
 ("Column 3" / "Spalte 3"), a :class:`Suit` as its symbol (``{suit:name}``), a
 :class:`Count` as "3 cards" / "3 Karten", a nested Message in the same language. A
 template may instead be a choice ``{"$": "n", "one": …, "other": …, "=0": …}``: it
 picks a case by the parameter named by ``"$"``: ``=value`` first, then, for a
 number, its plural category (``one``/``other``, the same rule in English and German),
 then ``other``.
+
+What speaks through this module: the engine's reasons for illegal moves
+(:attr:`eightoff.position.IllegalMoveError.reason`), move descriptions
+(:func:`describe_move`), the group limit and its formula
+(``Rules.group_limit_message``, ``Rules.formula_message``), the solver's hints
+(:func:`hint_message`), the status line (ids ``status.*``), the rules in one line
+(:func:`describe_rules`), variant names and summaries (:func:`variant_name`,
+:func:`variant_summary`) and the lessons (:func:`lesson_text`); English texts of
+variants and lessons stay with their data (``rules.py``, ``lessons.py``), the German
+ones are in ``de.json``. A server renders them with ``translate(message, lang)``, the
+language being the player's choice or :func:`pick_language` of the request's
+``Accept-Language``. The table's own words are in ``web/static/locales/`` with their
+renderer ``words.js`` (the same template rules; card, place and noun words identical,
+held so by tests/unit/test_i18n.py).
 
 Core-level code: imports nothing but :mod:`eightoff.cards`.
 """
