@@ -269,6 +269,12 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    def reopen(self) -> None:
+        """Open the file again after :meth:`close`."""
+        if self.db.closed:
+            self.db.reopen()
+            self.db.migrate(GAMES)  # a new ":memory:" database is empty
+
     def __enter__(self) -> Store:
         return self
 
