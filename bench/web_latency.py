@@ -269,8 +269,11 @@ async def hint_load(base: str, doubles: int, hints: int, load: bool) -> list[tup
                     raise SystemExit(f"hint on {variant} #{n} answered {r.status_code}: {r.text}")
                 out.append((variant, seconds))
         busy = sum(1 for t in running if not t.done())
-        if load and busy == 0:
-            print("note: every Double FreeCell solution had finished before the last hint")
+        if load:
+            print(
+                f"Double FreeCell solutions still computing when the last hint answered:"
+                f" {busy} of {len(running)}"
+            )
         for t in running:
             t.cancel()
     return out
