@@ -26,7 +26,6 @@ it (or, if the block raises, changes nothing). Any number of processes may share
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
 import threading
@@ -263,7 +262,7 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.db: Database = connect(path, GAMES)
         self.path = self.db.path
-        self._cache: OrderedDict[tuple[int, int], SavedGame] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     # ----- plumbing ------------------------------------------------------------------
@@ -352,24 +351,17 @@ class Store:
             finished,
             revision,
         ) = row
-        key = (gid, revision)
-        with self._cache_lock:
-            hit = self._cache.get(key)
-            if hit is not None:
-                self._cache.move_to_end(key)
-        if hit is not None and hit.status == status and hit.hints == hints:
-            return dataclasses.replace(hit, game=hit.game.copy())
         opts: dict[str, Any] = json.loads(options)
-        if hit is not None:  # same position and history: only the record changed
-            game = hit.game
-        else:
+        game = self._cached(gid, revision)
+        if game is None:
             lines = db.execute(
                 "SELECT move, auto FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
             rules = rules_with_options(variant, opts)
             start_pos = from_json(json.loads(start), rules)
             line = [
-                Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split())) for m, auto in lines
+                Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split()))
+                for m, auto in lines
             ]
             game = Game.from_turns(
                 start_pos,
@@ -377,6 +369,7 @@ class Store:
                 deal_number=None if deal is None else int(deal),
                 undone=reversed(line[cursor:]),
             )
+            self._remember(gid, revision, game)
         saved = SavedGame(
             id=gid,
             variant=variant,
@@ -391,11 +384,23 @@ class Store:
             revision=revision,
             game=game,
         )
+        return saved
+
+    # a game at one revision is the same in every process: cache it by (id, revision)
+    def _cached(self, game_id: int, revision: int) -> Game | None:
+        """A copy of the game at this revision, if this process has seen it."""
         with self._cache_lock:
-            self._cache[key] = saved
+            game = self._cache.get((game_id, revision))
+            if game is None:
+                return None
+            self._cache.move_to_end((game_id, revision))
+        return game.copy()
+
+    def _remember(self, game_id: int, revision: int, game: Game) -> None:
+        with self._cache_lock:
+            self._cache[(game_id, revision)] = game.copy()
             while len(self._cache) > _GAME_CACHE:
                 self._cache.popitem(last=False)
-        return dataclasses.replace(saved, game=game.copy())  # the cached one stays as stored
 
     def load(self, game_id: int) -> SavedGame | None:
         """The stored game, rebuilt (every stored move is checked again when it is read
@@ -413,7 +418,10 @@ class Store:
             saved = self._load(db, game_id)
             if saved is None:
                 raise KeyError(game_id)
-            yield GameEdit(self, db, saved)
+            edit = GameEdit(self, db, saved)
+            yield edit
+        if edit.revision != saved.revision:  # committed: the next read needs no replay
+            self._remember(game_id, edit.revision, edit.game)
 
     def current_game_id(self) -> int | None:
         """The most recent game in progress, if any."""
