@@ -149,10 +149,15 @@ class Game:
         if not moves:
             return None
         turn = Turn(moves[0], tuple(moves[1:]))
+        self.push(turn)
+        return turn
+
+    def push(self, turn: Turn) -> None:
+        """Play a recorded turn as it is (its moves checked, no auto-moves added); clears
+        redo. IllegalMoveError leaves the game unchanged."""
         self._positions.append(self._replay(self.position, turn))
         self.turns.append(turn)
         self.undone.clear()
-        return turn
 
     def finish(self, *, complete: bool = True) -> Turn | None:
         """The table's "auto" action: finish a certain win when ``complete`` (and the win

@@ -353,3 +353,15 @@ def test_the_store_can_be_shared_by_threads(db: Path) -> None:
     saved = store.load(gid)
     assert saved is not None and saved.hints == 200
     assert store.stats()["eightoff"].hints == 200
+
+
+def test_settings_written_by_another_connection_are_seen(db: Path) -> None:
+    a, b = Store(db), Store(db)
+    assert a.settings() == {}
+    b.put_settings({"auto_move": False})
+    assert a.settings() == {"auto_move": False}
+    a.put_settings({"auto_move": True, "winnable_only": True})
+    assert b.settings() == {"auto_move": True, "winnable_only": True}
+    assert a.settings() == {"auto_move": True, "winnable_only": True}
+    a.close()
+    b.close()

@@ -187,7 +187,6 @@ class GameEdit:
         self.revision = saved.revision
         self.hints = saved.hints
         self.status: Status = saved.status
-        self._turns_before = len(self.game.turns)
         self._line = len(self.game.turns) + len(self.game.undone)
 
     def _bump(self) -> None:
@@ -214,7 +213,9 @@ class GameEdit:
         """``turn`` was played on the stored position: the line is cut there (the redo
         stack is gone) and the turn appended. ``won`` defaults to the position's."""
         gid = self.saved.id
-        at = self._turns_before
+        if not self.game.turns or self.game.turns[-1] != turn:
+            raise ValueError("record_turn: play the turn on GameEdit.game first")
+        at = len(self.game.turns) - 1
         self._db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ?", (gid, at))
         self._db.execute(
             "INSERT INTO moves (game_id, seq, move, auto) VALUES (?, ?, ?, ?)",
@@ -227,7 +228,6 @@ class GameEdit:
             self._db.execute(
                 "UPDATE stats SET played = played + 1 WHERE variant = ?", (self.saved.variant,)
             )
-        self._turns_before = at + 1
         self._line = at + 1
         self._bump()
         self._won(self.game.position.is_won() if won is None else won, moves_made)
@@ -238,7 +238,6 @@ class GameEdit:
         if not 0 <= cursor <= self._line:
             raise ValueError(f"cursor {cursor} is outside the game's {self._line} turns")
         self._db.execute("UPDATE games SET cursor = ? WHERE id = ?", (cursor, self.saved.id))
-        self._turns_before = cursor
         self._bump()
         self._won(self.game.position.is_won() if won is None else won, moves_made)
 
@@ -264,6 +263,9 @@ class Store:
         self.path = self.db.path
         self._cache: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._settings: tuple[int, dict[str, Any]] | None = None
+        """(PRAGMA data_version, settings): data_version changes when another connection
+        commits, so a cached copy is valid while it is unchanged."""
 
     # ----- plumbing ------------------------------------------------------------------
     def close(self) -> None:
@@ -434,10 +436,11 @@ class Store:
     def record_turn(
         self, game_id: int, turns_before: int, turn: Turn, *, won: bool, moves_made: int
     ) -> None:
-        """A turn was played after ``turns_before`` turns: one :meth:`edit` that trusts
-        the caller's game (the table plays on ``GameEdit.game`` instead)."""
+        """A turn was played after ``turns_before`` turns (one :meth:`edit`; the table
+        plays on ``GameEdit.game`` instead)."""
         with self.edit(game_id) as e:
-            e._turns_before = turns_before
+            e.game.undo_to(turns_before)
+            e.game.push(turn)  # checked: a turn that does not fit is refused
             e.record_turn(turn, won=won, moves_made=moves_made)
 
     def record_cursor(self, game_id: int, cursor: int, *, won: bool, moves_made: int) -> None:
@@ -495,19 +498,28 @@ class Store:
 
     # ----- settings ------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
+        """The stored settings (read again only when another connection has written)."""
         with self.db.read() as db:
+            version = int(db.execute("PRAGMA data_version").fetchone()[0])
+            cached = self._settings
+            if cached is not None and cached[0] == version:
+                return dict(cached[1])
             rows = db.execute("SELECT key, value FROM settings").fetchall()
-        return {k: json.loads(v) for k, v in rows}
+        values = {k: json.loads(v) for k, v in rows}
+        self._settings = (version, values)
+        return dict(values)
 
     def put_settings(self, values: dict[str, Any]) -> None:
         """Set some settings (JSON values) in one transaction."""
         encoded = [(k, json.dumps(v)) for k, v in values.items()]
+        self._settings = None
         with self.db.transaction() as db:
             db.executemany(
                 "INSERT INTO settings (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 encoded,
             )
+        self._settings = None  # a read between the first reset and the commit cached old ones
 
     # ----- the server record ---------------------------------------------------------
     def server(self) -> ServerRecord | None:

@@ -44,6 +44,7 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 )
+_SECURITY_NAMES: Final = frozenset(name for name, _ in SECURITY_HEADERS)
 LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "[::1]"})
 ANY_ADDRESS: Final = frozenset({"0.0.0.0", "::", "[::]"})
 TOKEN_COOKIE: Final = "eightoff_token"
@@ -179,7 +180,7 @@ class Guard:
                 send, 413, f"The request body is larger than {self.max_body} bytes", "too_large"
             )
             return
-        if method in _UNSAFE:
+        if method in _UNSAFE and length is None:  # chunked: count it as it comes
             body = await self._read_body(receive)
             if body is None:
                 await _refuse(
@@ -199,7 +200,7 @@ class Guard:
                 out = [
                     (k, v)
                     for k, v in message.get("headers", [])
-                    if bytes(k).lower() not in {h for h, _ in SECURITY_HEADERS}
+                    if bytes(k).lower() not in _SECURITY_NAMES
                 ]
                 out.extend(SECURITY_HEADERS)
                 if cookie is not None:
