@@ -39,7 +39,8 @@ class Services:
         )
 
 
-def services(request: Request) -> Services:
+async def services(request: Request) -> Services:
+    """The app's services (async: FastAPI would run a plain function in a thread)."""
     found: Services = request.app.state.services
     return found
 
