@@ -15,7 +15,7 @@ import { closeReplayPanel, hint, openReplay, replayBack, replayPlay, replayStep 
 import { dragging, wireInput } from "./input.js";
 import { frameSize } from "./layout.js";
 import { nextLesson, openLessons } from "./lessons.js";
-import { changeVariant, finish, newGame, openDeal, redo, restart, saveSettings, setGame, showFailure, startGame, undo } from "./play.js";
+import { catchUp, changeVariant, finish, newGame, openDeal, redo, restart, saveSettings, setGame, showFailure, startGame, undo } from "./play.js";
 import { $, plural, state } from "./state.js";
 import { openStats } from "./stats.js";
 import { closeMenu, hideMessage, say, toggleMenu } from "./ui.js";
@@ -61,6 +61,9 @@ function wire() {
   }
   on("btn-menu", toggleMenu);
   on("message", hideMessage);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") catchUp();
+  });
   // the frame changes size with the window, the panel and the status line's wrapping
   let resizeTimer = null;
   let lastSize = "";

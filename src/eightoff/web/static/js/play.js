@@ -43,6 +43,23 @@ export function showFailure(e, prefix = "") {
   showMessage(`${prefix}${e.message}`, "error");
 }
 
+/** Back in this tab: show the game as stored if another window changed it meanwhile. */
+export function catchUp() {
+  return enqueue(async () => {
+    const g = state.game;
+    if (!g || !Number.isInteger(g.revision)) return;
+    let now;
+    try {
+      now = await api("GET", `/api/games/${g.id}`);
+    } catch {
+      return; // the next request says what is wrong
+    }
+    if (state.game !== g || now.revision === g.revision) return;
+    setGame(now, { animate: true });
+    showMessage(STALE_MESSAGE, "info");
+  });
+}
+
 function onWon(game) {
   if (lessonOf(game)) return; // the lesson panel says it
   const deal = game.deal !== null && game.deal !== undefined ? `deal ${game.deal}` : "";
