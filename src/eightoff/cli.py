@@ -19,7 +19,7 @@ from eightoff import __version__
 from eightoff.boards import format_fcs, to_json
 from eightoff.cards import SUIT_SYMBOLS, Card
 from eightoff.deals import MAX_DEAL, DealNumberError, check_deal_number, deal, random_deal_number
-from eightoff.exits import EX_USAGE
+from eightoff.exits import EX_CANTCREAT, EX_USAGE
 from eightoff.game import Game
 from eightoff.position import (
     CELL_LABELS,
@@ -208,14 +208,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.terminal:
         return play_terminal(args.variant or DEFAULT_VARIANT, args.deal)
     try:
-        from eightoff.web.server import serve
+        from eightoff.store import StoreError
+        from eightoff.web.server import DB_ENV, serve
     except ImportError:
         print("eightoff: the web table is not available; playing in the terminal", file=sys.stderr)
         return play_terminal(args.variant or DEFAULT_VARIANT, args.deal)
     if args.deal is not None or args.variant is not None:
-        _start_web_game(args.db, args.variant or DEFAULT_VARIANT, args.deal)
-    serve(args.host, args.port, args.db, not args.no_browser)
-    return 0
+        try:
+            _start_web_game(args.db, args.variant or DEFAULT_VARIANT, args.deal)
+        except StoreError as e:  # unreadable, unwritable, not a database: one line
+            print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
+            return EX_CANTCREAT
+    # one server per database: serve() points to a live one instead of starting another
+    return serve(args.host, args.port, args.db, not args.no_browser)
 
 
 def _start_web_game(db: str | None, variant: str, number: int | None) -> None:

@@ -72,6 +72,17 @@ class Game:
             position = position.apply(m)
         return position
 
+    def copy(self) -> Game:
+        """An independent copy (positions are immutable and shared, not replayed)."""
+        return Game(
+            self.start,
+            self.deal_number,
+            self.auto_move,
+            list(self.turns),
+            list(self.undone),
+            list(self._positions),
+        )
+
     # ----- state -------------------------------------------------------------------
     @property
     def position(self) -> Position:
@@ -130,6 +141,27 @@ class Game:
             return self.play(first)
         finally:
             self.auto_move = saved
+
+    def auto_complete(self) -> Turn | None:
+        """Finish a certain win (:meth:`Position.win_is_certain`) in one turn: every
+        remaining card home; None when the win is not certain. Clears redo."""
+        moves = self.position.auto_complete()
+        if not moves:
+            return None
+        turn = Turn(moves[0], tuple(moves[1:]))
+        self._positions.append(self._replay(self.position, turn))
+        self.turns.append(turn)
+        self.undone.clear()
+        return turn
+
+    def finish(self, *, complete: bool = True) -> Turn | None:
+        """The table's "auto" action: finish a certain win when ``complete`` (and the win
+        is certain), else send the safe cards home; None when neither does anything."""
+        if complete:
+            turn = self.auto_complete()
+            if turn is not None:
+                return turn
+        return self.auto_home()
 
     def undo(self) -> Turn | None:
         """Take back the last turn (with its auto-moves); None when at the start."""

@@ -18,7 +18,7 @@ in 8-cell variants the cells are a–g and i, so that ``h`` is always home.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -109,6 +109,12 @@ class Move:
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 
+    @property
+    def is_useful(self) -> bool:
+        """False for a card moved from one cell to another: cells are interchangeable, so
+        such a move changes nothing. Hints, "lost" and the table leave these out."""
+        return not (self.source.kind is Kind.CELL and self.target.kind is Kind.CELL)
+
     @staticmethod
     def parse(text: str) -> Move:
         """Read a move in the notation; raise MoveSyntaxError saying what is wrong."""
@@ -189,10 +195,32 @@ class Position:
 
     def is_lost(self) -> bool:
         """No legal move (moving a card between cells changes nothing, so it does not count)."""
-        return not self.is_won() and not any(
-            not (m.source.kind is Kind.CELL and m.target.kind is Kind.CELL)
-            for m in self.legal_moves()
+        return not self.is_won() and not self.useful_moves()
+
+    def useful_moves(self, legal: Sequence[Move] | None = None) -> list[Move]:
+        """The legal moves that change something (see :attr:`Move.is_useful`);
+        ``legal`` if already listed."""
+        return [m for m in (self.legal_moves() if legal is None else legal) if m.is_useful]
+
+    def win_is_certain(self) -> bool:
+        """Every column runs down in rank from bottom to top: then the lowest card not
+        home is always exposed, so every card can go home in turn (a won game too)."""
+        return all(
+            all(col[i].rank >= col[i + 1].rank for i in range(len(col) - 1)) for col in self.columns
         )
+
+    def auto_complete(self) -> list[Move] | None:
+        """The moves home that finish a certain win (:meth:`win_is_certain`), lowest card
+        first; None when the win is not certain or the game is already won."""
+        if self.is_won() or not self.win_is_certain():
+            return None
+        moves: list[Move] = []
+        p = self
+        while not p.is_won():
+            home = next(m for m in p.legal_moves() if m.target.kind is Kind.FOUNDATION)
+            moves.append(home)
+            p = p.apply(home)
+        return moves
 
     def group_limit(self, to_empty_column: bool = False) -> int:
         return self.rules.group_limit(self.empty_cells, self.empty_columns, to_empty_column)
@@ -511,6 +539,43 @@ class Position:
             what = f"{move.count} cards ({card.symbol}…{top.symbol})"
         where = "home" if target.kind is Kind.FOUNDATION else f"to {target.title}"
         return f"{what} from {move.source.title} {where}"
+
+    def hint_words(self, move: Move, solution_length: int | None = None) -> str:
+        """Why a hint suggests ``move``, for people: "Park the 3♦ in Cell 5: it uncovers
+        the 2♣." and, given the solver's solution length, "The solver wins in 86 moves
+        from here."."""
+        card = self.moving_card(move)
+        target = self.resolve_target(move)
+        what = f"the {card.symbol}"
+        if move.count > 1:
+            assert move.source.index is not None
+            top = self.columns[move.source.index][-1]
+            what = f"the {move.count} cards {card.symbol}…{top.symbol}"
+        if target.kind is Kind.FOUNDATION:
+            action = f"Send {what} home"
+        elif target.kind is Kind.CELL:
+            action = f"Park {what} in {target.title}"
+        else:
+            assert target.index is not None
+            col = self.columns[target.index]
+            action = (
+                f"Move {what} onto the {col[-1].symbol}"
+                if col
+                else f"Move {what} into the empty {target.title}"
+            )
+        effect = ""
+        if move.source.kind is Kind.COLUMN:
+            assert move.source.index is not None
+            col = self.columns[move.source.index]
+            if len(col) > move.count:
+                effect = f": it uncovers the {col[-move.count - 1].symbol}"
+            else:
+                effect = f": it empties {move.source.title}"
+        elif move.source.kind is Kind.CELL:
+            effect = f": it frees {move.source.title}"
+        if solution_length is None:
+            return f"{action}{effect}."
+        return f"{action}{effect}. The solver wins in {_plural(solution_length, 'move')} from here."
 
     def key(self) -> tuple[object, ...]:
         """A canonical key: equal for positions that differ only by the order of cells

@@ -19,6 +19,8 @@ from eightoff.lessons import LESSONS
 from eightoff.rules import PRESETS
 from eightoff.web.app import create_app
 
+LOCAL = "http://127.0.0.1"  # a Host the table answers for
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
@@ -27,7 +29,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=LOCAL) as c:
         yield c
 
 
@@ -44,7 +46,7 @@ def move(client: TestClient, gid: int, **body: Any) -> dict[str, Any]:
 
 
 def post(client: TestClient, path: str) -> dict[str, Any]:
-    r = client.post(path)
+    r = client.post(path, json={})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
@@ -160,7 +162,7 @@ def test_move_home_names_the_foundation(client: TestClient) -> None:
 
 
 def test_a_move_to_a_named_foundation_is_stored_and_comes_back(db: Path) -> None:
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=LOCAL) as c:
         g = new_game(c, lesson=1)
         c.put("/api/settings", json={"auto_move": False})
         move(c, g["id"], move="12")
@@ -170,7 +172,7 @@ def test_a_move_to_a_named_foundation_is_stored_and_comes_back(db: Path) -> None
             source={"kind": "column", "index": 0},
             target={"kind": "foundation", "index": 1},
         )
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=LOCAL) as c:
         back = c.get(f"/api/games/{g['id']}").json()
         assert back["foundations"] == done["foundations"] and back["turns"] == 2
 
@@ -229,7 +231,7 @@ def test_auto_sends_safe_cards_home_in_one_turn(client: TestClient) -> None:
     done = r.json()
     assert done["last_turn"][0]["notation"] == "1h"
     assert done["cells"] == [None] * 8
-    again = client.post(f"/api/games/{g['id']}/auto")
+    again = client.post(f"/api/games/{g['id']}/auto", json={})
     assert again.status_code == 409 and again.json()["code"] == "nothing_to_do"
     back = post(client, f"/api/games/{g['id']}/undo")
     assert back["cells"][0] == "3S"
@@ -244,10 +246,10 @@ def test_auto_completes_a_certain_win_in_one_turn(client: TestClient) -> None:
     }
     g = new_game(client, board=board)
     assert g["can_auto_complete"] and g["deal"] is None
-    done = client.post(f"/api/games/{g['id']}/auto").json()
+    done = client.post(f"/api/games/{g['id']}/auto", json={}).json()
     assert done["won"] and done["finished"] and done["status"] == "won"
     assert len(done["last_turn"]) == 7
-    r = client.post(f"/api/games/{g['id']}/undo")
+    r = client.post(f"/api/games/{g['id']}/undo", json={})
     assert r.status_code == 409 and r.json()["code"] == "game_over"
 
 
@@ -273,14 +275,14 @@ def test_current_game(client: TestClient) -> None:
 
 
 def test_a_reopened_app_brings_back_the_game_exactly(db: Path) -> None:
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=LOCAL) as c:
         g = new_game(c, deal=6)
         gid = g["id"]
         last = g
         for _ in range(4):
             last = move(c, gid, move=last["legal_moves"][-1]["notation"])
         last = post(c, f"/api/games/{gid}/undo")
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=LOCAL) as c:
         back = c.get("/api/games/current").json()
         assert back["id"] == gid
         for key in ("columns", "cells", "foundations", "moves_made", "can_redo", "turns"):
@@ -323,11 +325,11 @@ def test_lesson_illegal_tries_say_why(client: TestClient) -> None:
 
 # ----- settings and stats ---------------------------------------------------------------------
 def test_settings_defaults_and_changes_persist(db: Path) -> None:
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=LOCAL) as c:
         assert c.get("/api/settings").json() == {"auto_move": True, "winnable_only": False}
         s = c.put("/api/settings", json={"winnable_only": True, "variant": "freecell"}).json()
         assert s == {"auto_move": True, "winnable_only": True, "variant": "freecell"}
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=LOCAL) as c:
         assert c.get("/api/settings").json()["winnable_only"] is True
 
 

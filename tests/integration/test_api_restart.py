@@ -67,6 +67,8 @@ def proc_wait(proc: subprocess.Popen[str], seconds: float) -> None:
 
 
 def call(method: str, url: str, body: Any = None) -> dict[str, Any]:
+    if body is None and method != "GET":
+        body = {}  # a state-changing request is always JSON
     r = httpx.request(method, url, json=body, timeout=30)
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
@@ -142,10 +144,14 @@ def test_serve_warns_about_other_hosts_and_finds_its_database(
     assert "warning" not in capsys.readouterr().err
 
 
-def test_serve_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+def test_serve_refuses_a_file_that_is_not_a_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from eightoff.web import server as srv
 
     bad = tmp_path / "notes.txt"
     bad.write_text("not a database\n" * 100)
-    with pytest.raises(SystemExit, match="cannot use this file"):
-        srv.serve("127.0.0.1", None, str(bad), open_browser=False)
+    assert srv.serve("127.0.0.1", None, str(bad), open_browser=False) >= 64
+    err = capsys.readouterr().err
+    assert "not an eightoff database" in err and err.count("\n") == 1
+    assert bad.read_text() == "not a database\n" * 100

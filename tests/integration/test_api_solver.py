@@ -18,6 +18,8 @@ from eightoff.position import Position
 from eightoff.solver import Limits, Lost, Result, Solved, Unknown
 from eightoff.web.app import create_app
 
+LOCAL = "http://127.0.0.1"  # a Host the table answers for
+
 # Winnable, but moving the 9♥ into the last free cell ("1i") leaves no move at all.
 DOOMED_BOARD = {
     "variant": "eightoff",
@@ -39,7 +41,7 @@ DOOMED_BOARD = {
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(tmp_path / "t.sqlite3", status_seconds=20, hint_seconds=30)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         yield c
 
 
@@ -64,7 +66,7 @@ def settle(client: TestClient, gid: int, timeout: float = 120) -> dict[str, Any]
 # ----- hints ------------------------------------------------------------------------------------
 def test_hint_level1_lists_the_useful_legal_moves(client: TestClient) -> None:
     g = new_game(client, lesson=4)
-    h = client.get(f"/api/games/{g['id']}/hint?level=1").json()
+    h = client.post(f"/api/games/{g['id']}/hint", json={"level": 1}).json()
     assert h["level"] == 1 and h["moves"]
     assert all(m["card"][0] == "K" for m in h["moves"])  # only Kings can move in lesson 4
     assert {m["notation"] for m in h["moves"]} <= {m["notation"] for m in g["legal_moves"]}
@@ -73,7 +75,7 @@ def test_hint_level1_lists_the_useful_legal_moves(client: TestClient) -> None:
 
 def test_hint_level2_gives_a_legal_move_that_keeps_the_game_winnable(client: TestClient) -> None:
     g = new_game(client, variant="eightoff", deal=3)
-    h = client.get(f"/api/games/{g['id']}/hint?level=2").json()
+    h = client.post(f"/api/games/{g['id']}/hint", json={"level": 2}).json()
     assert h["level"] == 2 and h["verdict"] == "winnable"
     assert h["move"]["notation"] in {m["notation"] for m in g["legal_moves"]}
     assert Card.parse(h["move"]["card"]).symbol in h["reason"]
@@ -88,7 +90,7 @@ def test_hint_level2_on_a_lost_position_says_so(client: TestClient) -> None:
     g = new_game(client, board=DOOMED_BOARD)
     lost = client.post(f"/api/games/{g['id']}/move", json={"move": "1i"}).json()
     assert lost["lost"] and lost["legal_moves"] == []
-    h = client.get(f"/api/games/{g['id']}/hint?level=2").json()
+    h = client.post(f"/api/games/{g['id']}/hint", json={"level": 2}).json()
     assert h["move"] is None and h["verdict"] == "not_winnable" and "undo" in h["reason"]
     assert client.get(f"/api/games/{g['id']}").json()["hints"] == 0
 
@@ -113,8 +115,9 @@ def test_status_counts_the_undos_back_to_a_winnable_position(client: TestClient)
         "pending": False,
         "certain": False,
         "turns": 1,
+        "revision": 1,
     }
-    client.post(f"/api/games/{g['id']}/undo")
+    client.post(f"/api/games/{g['id']}/undo", json={})
     st = client.get(f"/api/games/{g['id']}/status").json()  # known already: no wait
     assert st["verdict"] == "winnable" and not st["pending"]
 
@@ -159,7 +162,7 @@ def test_stepping_the_solution_through_the_table_wins(
     client: TestClient, body: dict[str, Any]
 ) -> None:
     g = new_game(client, **body)
-    sol = client.get(f"/api/games/{g['id']}/solution").json()
+    sol = client.post(f"/api/games/{g['id']}/solution", json={}).json()
     assert sol["verdict"] == "winnable"
     flat = [m["notation"] for turn in sol["turns"] for m in turn]
     assert flat == [m["notation"] for m in sol["moves"]]
@@ -170,7 +173,7 @@ def test_stepping_the_solution_through_the_table_wins(
 def test_solution_of_a_lost_position(client: TestClient) -> None:
     g = new_game(client, board=DOOMED_BOARD)
     client.post(f"/api/games/{g['id']}/move", json={"move": "1i"})
-    sol = client.get(f"/api/games/{g['id']}/solution").json()
+    sol = client.post(f"/api/games/{g['id']}/solution", json={}).json()
     assert sol["verdict"] == "not_winnable" and sol["moves"] == [] and sol["reason"]
 
 
@@ -197,7 +200,7 @@ class Scripted:
 
 def scripted_client(tmp_path: Path, solver: Scripted) -> TestClient:
     app = create_app(tmp_path / "s.sqlite3", solver=solver, winnable_tries=5, winnable_budget=100.0)
-    return TestClient(app)
+    return TestClient(app, base_url=LOCAL)
 
 
 def test_status_is_checking_while_the_solver_works(tmp_path: Path) -> None:
@@ -213,6 +216,7 @@ def test_status_is_checking_while_the_solver_works(tmp_path: Path) -> None:
             "pending": True,
             "certain": False,
             "turns": 0,
+            "revision": 0,
         }
         # the table stays responsive meanwhile: a move is answered
         r = c.post(f"/api/games/{g['id']}/move", json={"move": g["legal_moves"][0]["notation"]})

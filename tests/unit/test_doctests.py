@@ -10,6 +10,10 @@ import pytest
 import eightoff.cards
 import eightoff.game
 import eightoff.rules
+import eightoff.store.db
+import eightoff.store.games
+import eightoff.table
+import eightoff.verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,7 +23,18 @@ def test_readme_examples() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [eightoff.cards, eightoff.rules, eightoff.game])
+@pytest.mark.parametrize(
+    "module",
+    [
+        eightoff.cards,
+        eightoff.rules,
+        eightoff.game,
+        eightoff.store.db,
+        eightoff.store.games,
+        eightoff.table,
+        eightoff.verdict,
+    ],
+)
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

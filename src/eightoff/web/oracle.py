@@ -6,28 +6,33 @@
 * Winnability is monotone along a game's line: if the position after turn j is
   winnable, so is every earlier one (replay the moves); if it is lost, so is every
   later one. The status check uses that to find how many turns to undo.
-* Background checks (the status line) and foreground requests (hints, solutions,
-  winnable-only deals) each have their own single worker thread, so a long status
-  check never delays a hint, and the event loop never waits for the solver.
+* Solver work runs in lanes, each with its own worker threads (the compiled search
+  releases the GIL, so lanes run side by side): hints, solutions, the status line and
+  winnable-only deals. A long Double FreeCell solution never holds up a hint. Within a
+  lane, work for a position on a board goes first (one-pack variants before two-pack
+  ones), and work whose position is on no board when its turn comes is dropped.
+  The event loop never waits for the solver.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Result, solve
+from eightoff.verdict import Verdict, Word
 
 log = logging.getLogger("eightoff.web")
 
-Verdict = Literal["winnable", "not_winnable", "unknown"]
 Solver = Callable[[Position, Limits], Result]
 T = TypeVar("T")
 K = TypeVar("K")
@@ -49,11 +54,78 @@ class _Lru(OrderedDict[K, V]):
             self.popitem(last=False)
 
 
+class DroppedWork(Exception):
+    """Solver work dropped because its position is on no board any more."""
+
+
+@dataclass
+class _Job:
+    fn: Callable[[], Any]
+    wanted: Callable[[], bool]
+    future: Future[Any]
+
+
+class Lane:
+    """A priority queue of solver work with its own worker threads."""
+
+    def __init__(self, name: str, workers: int) -> None:
+        self.name = name
+        self._queue: queue.PriorityQueue[tuple[tuple[int, ...], int, _Job | None]] = (
+            queue.PriorityQueue()
+        )
+        self._seq = itertools.count()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"eightoff-{name}-{i}", daemon=True)
+            for i in range(workers)
+        ]
+        self._closed = False
+        for t in self._threads:
+            t.start()
+
+    def submit(
+        self, priority: tuple[int, ...], fn: Callable[[], T], wanted: Callable[[], bool]
+    ) -> Future[T]:
+        future: Future[T] = Future()
+        if self._closed:
+            future.set_exception(DroppedWork("the table is stopping"))
+            return future
+        self._queue.put((priority, next(self._seq), _Job(fn, wanted, future)))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            job = self._queue.get()[2]
+            if job is None:
+                return
+            if not job.future.set_running_or_notify_cancel():
+                continue
+            if self._closed or not job.wanted():
+                job.future.set_exception(DroppedWork("the position is on no board now"))
+                continue
+            try:
+                job.future.set_result(job.fn())
+            except BaseException as e:
+                job.future.set_exception(e)
+
+    def close(self) -> None:
+        self._closed = True
+        while True:
+            try:
+                job = self._queue.get_nowait()[2]
+            except queue.Empty:
+                break
+            if job is not None:
+                job.future.cancel()
+        # workers first finish the job in hand (the solver's time limit bounds it)
+        for _ in self._threads:
+            self._queue.put(((1 << 30,), next(self._seq), None))
+
+
 @dataclass(frozen=True, slots=True)
 class Status:
     """What the status line shows for a game's current position."""
 
-    verdict: Literal["winnable", "not_winnable", "checking", "unknown", "won"]
+    verdict: Word | Literal["checking", "won"]
     undo_to_winnable: int | None
     message: str
     pending: bool
@@ -67,6 +139,10 @@ class Answer:
     verdict: Verdict
     moves: tuple[Move, ...]
     seconds: float
+
+    @property
+    def word(self) -> Word:
+        return self.verdict.word
 
 
 def _plural(n: int, word: str) -> str:
@@ -92,16 +168,34 @@ class Oracle:
         self._verdicts: _Lru[tuple[object, ...], Verdict] = _Lru(_VERDICT_CACHE)
         self._unknown: _Lru[tuple[object, ...], float] = _Lru(_VERDICT_CACHE)
         self._solutions: _Lru[Position, tuple[Move, ...]] = _Lru(_SOLUTION_CACHE)
-        self._background = ThreadPoolExecutor(1, thread_name_prefix="eightoff-status")
-        self._foreground = ThreadPoolExecutor(1, thread_name_prefix="eightoff-solve")
+        self.hints = Lane("hint", 2)
+        self.solutions = Lane("solution", 1)
+        self.checks = Lane("status", 1)
+        self.deals = Lane("deal", 1)
         self._jobs: dict[int, Future[None]] = {}
         self._wanted: dict[int, Position] = {}
+        self._boards: dict[int, Position] = {}
         self._closed = False
 
     def close(self) -> None:
         self._closed = True
-        self._background.shutdown(wait=False, cancel_futures=True)
-        self._foreground.shutdown(wait=False, cancel_futures=True)
+        for lane in (self.hints, self.solutions, self.checks, self.deals):
+            lane.close()
+
+    # ----- which positions are on a board ----------------------------------------------
+    def on_board(self, game_id: int, position: Position) -> None:
+        """Game ``game_id`` now shows ``position`` (the table tells after every change)."""
+        with self._lock:
+            self._boards[game_id] = position
+            while len(self._boards) > 1024:
+                self._boards.pop(next(iter(self._boards)))
+
+    def is_on_board(self, position: Position) -> bool:
+        with self._lock:
+            return position in self._boards.values()
+
+    def _priority(self, position: Position) -> tuple[int, ...]:
+        return (0 if self.is_on_board(position) else 1, position.rules.decks)
 
     # ----- caches --------------------------------------------------------------------
     @staticmethod
@@ -115,12 +209,12 @@ class Oracle:
             v = self._verdicts.get(key)
             if v is not None:
                 return v
-            return "unknown" if key in self._unknown else None
+            return Verdict.UNKNOWN if key in self._unknown else None
 
     def _record(self, position: Position, verdict: Verdict, seconds: float = 0.0) -> None:
         key = self._key(position)
         with self._lock:
-            if verdict == "unknown":
+            if verdict is Verdict.UNKNOWN:
                 if key not in self._verdicts:
                     self._unknown.put(key, max(seconds, self._unknown.get(key, 0.0)))
                 return
@@ -132,9 +226,9 @@ class Oracle:
         for i, m in enumerate(moves):
             with self._lock:
                 self._solutions.put(pos, tuple(moves[i:]))
-            self._record(pos, "winnable")
+            self._record(pos, Verdict.SOLVED)
             pos = pos.apply_unchecked(m)
-        self._record(pos, "winnable")
+        self._record(pos, Verdict.SOLVED)
 
     def cached_solution(self, position: Position) -> tuple[Move, ...] | None:
         with self._lock:
@@ -146,39 +240,51 @@ class Oracle:
 
         A cached "unknown" is retried when more time is allowed than last time."""
         if position.is_won():
-            return Answer("winnable", (), 0.0)
+            return Answer(Verdict.SOLVED, (), 0.0)
         cached = self.cached_solution(position)
         if cached is not None:
-            return Answer("winnable", cached, 0.0)
+            return Answer(Verdict.SOLVED, cached, 0.0)
         key = self._key(position)
         with self._lock:
             v = self._verdicts.get(key)
             tried = self._unknown.get(key)
-        if v == "not_winnable":
-            return Answer("not_winnable", (), 0.0)
+        if v is Verdict.LOST:
+            return Answer(Verdict.LOST, (), 0.0)
         if v is None and tried is not None and tried >= seconds:
-            return Answer("unknown", (), 0.0)
+            return Answer(Verdict.UNKNOWN, (), 0.0)
         result = self._solver(position, Limits(seconds=seconds))  # default state cap bounds memory
-        if result.verdict == "solved":
+        verdict = Verdict(result.verdict)
+        if verdict is Verdict.SOLVED:
             self._record_solution(position, result.moves)
-            return Answer("winnable", tuple(result.moves), result.seconds)
-        if result.verdict == "lost":
-            self._record(position, "not_winnable")
-            return Answer("not_winnable", (), result.seconds)
-        self._record(position, "unknown", seconds)
-        return Answer("unknown", (), result.seconds)
+            return Answer(verdict, tuple(result.moves), result.seconds)
+        self._record(position, verdict, seconds)
+        return Answer(verdict, (), result.seconds)
 
-    async def run(self, fn: Callable[[], T]) -> T:
-        """Run a blocking solver call on the foreground worker; await its result."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._foreground, fn)
+    async def _await(self, lane: Lane, position: Position, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on ``lane`` for ``position`` (dropped if it leaves every board)."""
+        future = lane.submit(self._priority(position), fn, lambda: self.is_on_board(position))
+        return await asyncio.wrap_future(future)
+
+    async def hint(self, position: Position, seconds: float | None = None) -> Answer:
+        """The solver's answer for a hint (the hints lane). DroppedWork if the position
+        left every board before its turn came."""
+        return await self._solve_on(self.hints, position, seconds)
 
     async def solution(self, position: Position, seconds: float | None = None) -> Answer:
+        """The solver's answer for a solution replay (the solutions lane)."""
+        return await self._solve_on(self.solutions, position, seconds)
+
+    async def _solve_on(self, lane: Lane, position: Position, seconds: float | None) -> Answer:
         limit = self.hint_seconds if seconds is None else seconds
         cached = self.cached_solution(position)
         if cached is not None or position.is_won():
-            return Answer("winnable", cached or (), 0.0)
-        return await self.run(lambda: self.answer(position, limit))
+            return Answer(Verdict.SOLVED, cached or (), 0.0)
+        return await self._await(lane, position, lambda: self.answer(position, limit))
+
+    async def run_deal_search(self, fn: Callable[[], T]) -> T:
+        """A winnable-only deal search (its own lane; never dropped)."""
+        future = self.deals.submit((0,), fn, lambda: True)
+        return await asyncio.wrap_future(future)
 
     # ----- the status line -------------------------------------------------------------
     def status(self, game_id: int, line: Sequence[Position]) -> Status:
@@ -188,59 +294,55 @@ class Oracle:
         if current.is_won():
             return Status("won", None, "Won", False)
         v = self.verdict(current)
-        if v is None and any(self.verdict(p) == "not_winnable" for p in line[:-1]):
-            v = "not_winnable"  # reached from a lost position: lost too
+        if v is None and any(self.verdict(p) is Verdict.LOST for p in line[:-1]):
+            v = Verdict.LOST  # reached from a lost position: lost too
             self._record(current, v)
         if v is None:
             self._schedule(game_id, line)
             return Status("checking", None, "Checking…", True)
-        if v == "winnable":
-            return Status("winnable", None, "Winnable", False)
-        if v == "unknown":
+        if v is Verdict.SOLVED:
+            return Status(v.word, None, "Winnable", False)
+        if v is Verdict.UNKNOWN:
             return Status(
-                "unknown",
+                v.word,
                 None,
                 f"Unknown: the solver could not decide in {self.status_seconds:g} seconds",
                 False,
             )
+        lost = Verdict.LOST.word
         n = len(line) - 1
         saw_unknown = False
         for k in range(1, n + 1):
             vk = self.verdict(line[n - k])
-            if vk == "winnable":
+            if vk is Verdict.SOLVED:
                 return Status(
-                    "not_winnable",
-                    k,
-                    f"Not winnable from here: undo {_plural(k, 'move')} to get back",
-                    False,
+                    lost, k, f"Not winnable from here: undo {_plural(k, 'move')} to get back", False
                 )
             if vk is None:
                 self._schedule(game_id, line)
-                return Status(
-                    "not_winnable", None, "Not winnable from here (checking how far back…)", True
-                )
-            saw_unknown = saw_unknown or vk == "unknown"
+                return Status(lost, None, "Not winnable from here (checking how far back…)", True)
+            saw_unknown = saw_unknown or vk is Verdict.UNKNOWN
         if saw_unknown:
-            return Status("not_winnable", None, "Not winnable from here", False)
+            return Status(lost, None, "Not winnable from here", False)
         if n == 0:
-            return Status("not_winnable", None, "Not winnable from here: no play wins", False)
-        return Status(
-            "not_winnable", None, "Not winnable from here, nor from the start of this game", False
-        )
+            return Status(lost, None, "Not winnable from here: no play wins", False)
+        return Status(lost, None, "Not winnable from here, nor from the start of this game", False)
 
     def _schedule(self, game_id: int, line: Sequence[Position]) -> None:
         if self._closed:
             return
         snapshot = tuple(line)
+        priority = self._priority(snapshot[-1])
         with self._lock:
             self._wanted[game_id] = snapshot[-1]
             job = self._jobs.get(game_id)
             if job is not None and not job.done():
                 return  # the running job looks at _wanted before each solve
-            try:
-                self._jobs[game_id] = self._background.submit(self._check_line, game_id, snapshot)
-            except RuntimeError:  # shutting down
-                return
+            self._jobs[game_id] = self.checks.submit(
+                priority,
+                lambda: self._check_line(game_id, snapshot),
+                lambda: self._still_wanted(game_id, snapshot[-1]),
+            )
 
     def _still_wanted(self, game_id: int, current: Position) -> bool:
         with self._lock:
@@ -251,7 +353,7 @@ class Oracle:
             self._walk_back(game_id, line)
         except Exception:  # a bug: log it, the status line shows "unknown"
             log.exception("status check of game %s failed", game_id)
-            self._record(line[-1], "unknown", self.status_seconds)
+            self._record(line[-1], Verdict.UNKNOWN, self.status_seconds)
         # if the game moved on meanwhile, the client's next poll schedules a new check
 
     def _walk_back(self, game_id: int, line: tuple[Position, ...]) -> None:
@@ -263,13 +365,13 @@ class Oracle:
             v = self.verdict(pos)
             if v is None:
                 v = self.answer(pos, self.status_seconds).verdict
-            if v == "winnable":
+            if v is Verdict.SOLVED:
                 for earlier in line[: n - k]:
-                    self._record(earlier, "winnable")
+                    self._record(earlier, Verdict.SOLVED)
                 return
-            if v == "not_winnable":
+            if v is Verdict.LOST:
                 for later in line[n - k + 1 :]:
-                    self._record(later, "not_winnable")
+                    self._record(later, Verdict.LOST)
             elif k == 0:
                 return  # current unknown: nothing more to say
 
@@ -279,7 +381,7 @@ class Oracle:
     ) -> tuple[int, Position, Verdict, int]:
         """Blocking: draw deals with ``make`` until the solver proves one winnable within
         ``deal_seconds`` each; give up after ``tries`` deals or ``budget`` seconds and
-        return the last one drawn with verdict "unknown". Returns (number, position,
+        return the last one drawn with verdict UNKNOWN. Returns (number, position,
         verdict, deals tried)."""
         spent = 0.0
         number, position = make()
@@ -288,8 +390,8 @@ class Oracle:
                 number, position = make()
             answer = self.answer(position, min(self.deal_seconds, max(0.05, budget - spent)))
             spent += answer.seconds
-            if answer.verdict == "winnable":
-                return number, position, "winnable", i
+            if answer.verdict is Verdict.SOLVED:
+                return number, position, Verdict.SOLVED, i
             if spent >= budget:
-                return number, position, "unknown", i
-        return number, position, "unknown", tries
+                return number, position, Verdict.UNKNOWN, i
+        return number, position, Verdict.UNKNOWN, tries

@@ -1,0 +1,340 @@
+"""The table as a service: start a game, play, undo, redo, restart, finish, count a hint,
+settings and statistics. It knows games, revisions and the store; nothing of HTTP.
+
+Every action that changes a game is one transaction on the stored game
+(:meth:`eightoff.store.Store.edit`): it reads the game as stored, applies the action to
+it and writes it, or refuses and changes nothing. No copy of a game kept in memory is
+ever written back, so any number of servers, tabs and clients may share one database.
+
+An action may name the ``revision`` of the game its caller saw; if the stored game has
+moved on since, it raises :class:`StaleGame` carrying the game as it is now.
+
+>>> from eightoff.store import Store
+>>> table = Table(Store(":memory:"))
+>>> g = table.start_deal("eightoff", 1)
+>>> g.revision, g.game.position.cells[0] is not None
+(0, True)
+>>> played, turn = table.move(g.id, "b8", revision=0)
+>>> played.revision, str(turn.move)
+(1, 'b8')
+>>> table.undo(g.id, revision=0)
+Traceback (most recent call last):
+...
+eightoff.table.StaleGame: This game changed in another window
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Final
+
+from eightoff.deals import deal, random_deal_number
+from eightoff.game import Game, Turn
+from eightoff.lessons import Lesson, lesson
+from eightoff.position import Move, Position
+from eightoff.rules import PRESETS, preset
+from eightoff.store import GameEdit, SavedGame, Store, VariantStats
+
+DEFAULT_SETTINGS: Final[dict[str, Any]] = {"auto_move": True, "winnable_only": False}
+_POSITION_CACHE: Final = 4096
+
+
+# ----- what can go wrong -------------------------------------------------------------------
+class TableError(Exception):
+    """An action the table refuses: ``code`` names it, the message says it to a player."""
+
+    code = "bad_request"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class NoGame(TableError, LookupError):
+    code = "no_game"
+
+
+class Refused(TableError):
+    """The action does not apply to the game as it is (over, nothing to undo, ...)."""
+
+    code = "conflict"
+
+
+class StaleGame(TableError):
+    """The game changed since the revision the caller saw; ``game`` is the current one."""
+
+    code = "stale"
+
+    def __init__(self, game: GameState) -> None:
+        super().__init__("This game changed in another window")
+        self.game = game
+
+
+# ----- a game as the table shows it -----------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A stored game at one revision (its ``game`` must not be changed)."""
+
+    id: int
+    game: Game
+    deal: int | None
+    lesson: Lesson | None
+    status: str
+    hints: int
+    created: str
+    finished: str | None
+    revision: int
+
+    @classmethod
+    def of(cls, saved: SavedGame) -> GameState:
+        return cls(
+            id=saved.id,
+            game=saved.game,
+            deal=saved.deal,
+            lesson=None if saved.lesson is None else lesson(saved.lesson),
+            status=saved.status,
+            hints=saved.hints,
+            created=saved.created,
+            finished=saved.finished,
+            revision=saved.revision,
+        )
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def complete(self) -> bool:
+        """Won, or the lesson's goal reached."""
+        pos = self.game.position
+        return self.lesson.is_complete(pos) if self.lesson is not None else pos.is_won()
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the table shows about a position besides its cards."""
+
+    legal: tuple[Move, ...]
+    lost: bool
+    certain: bool
+    """The win is certain: auto-complete may finish it."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatsLine:
+    """One variant's statistics, as shown to the player."""
+
+    name: str
+    played: int
+    won: int
+    win_rate: float
+    streak: int
+    best_streak: int
+    fewest_moves: int | None
+    hints: int
+
+
+# ----- the service -----------------------------------------------------------------------------
+class Table:
+    """The table's actions on one store. ``on_change(game_id, position)`` is told the
+    position of every game this table shows or changes (the solver uses it to know which
+    positions are on a board)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        on_change: Callable[[int, Position], None] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.rng = rng or random.SystemRandom()
+        self._on_change = on_change
+        self._analysis: OrderedDict[Position, Analysis] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ----- reading ---------------------------------------------------------------------
+    def _seen(self, state: GameState) -> GameState:
+        if self._on_change is not None and state.status == "playing":
+            self._on_change(state.id, state.position)
+        return state
+
+    def get(self, game_id: int) -> GameState:
+        saved = self.store.load(game_id)
+        if saved is None:
+            raise NoGame(f"There is no game {game_id}")
+        return self._seen(GameState.of(saved))
+
+    def current(self) -> GameState:
+        """The game in progress (the newest not finished)."""
+        gid = self.store.current_game_id()
+        if gid is None:
+            raise NoGame("No game in progress")
+        return self.get(gid)
+
+    def analyse(self, position: Position) -> Analysis:
+        """Legal moves, lost, win certain (cached by position)."""
+        with self._lock:
+            hit = self._analysis.get(position)
+            if hit is not None:
+                self._analysis.move_to_end(position)
+                return hit
+        legal = position.legal_moves()
+        # is_lost() lists the legal moves again: only ask when no move changes anything
+        lost = not position.is_won() and not position.useful_moves(legal)
+        hit = Analysis(tuple(legal), lost, not position.is_won() and position.win_is_certain())
+        with self._lock:
+            self._analysis[position] = hit
+            while len(self._analysis) > _POSITION_CACHE:
+                self._analysis.popitem(last=False)
+        return hit
+
+    def hint_options(self, game_id: int, revision: int | None = None) -> GameState:
+        """The game for a first-level hint (the useful legal moves); checks the revision."""
+        state = self.get(game_id)
+        if revision is not None and revision != state.revision:
+            raise StaleGame(state)
+        return state
+
+    # ----- starting games --------------------------------------------------------------
+    def start(
+        self, start: Position, *, deal_number: int | None = None, lesson_id: int | None = None
+    ) -> GameState:
+        """Store a new game (any other game in progress is abandoned) and return it."""
+        gid = self.store.create_game(start, deal=deal_number, lesson=lesson_id)
+        return self.get(gid)
+
+    def start_deal(
+        self, variant: str, number: int | None = None, **options: bool | None
+    ) -> GameState:
+        rules = preset(variant).with_options(**options)
+        n = random_deal_number(self.rng) if number is None else number
+        return self.start(deal(rules, n), deal_number=n)
+
+    def start_lesson(self, number: int) -> GameState:
+        les = lesson(number)
+        return self.start(les.start(), lesson_id=les.id)
+
+    # ----- changing games: one transaction each ------------------------------------------
+    @contextmanager
+    def _change(self, game_id: int, revision: int | None) -> Iterator[GameEdit]:
+        try:
+            with self.store.edit(game_id) as edit:
+                if revision is not None and revision != edit.revision:
+                    raise StaleGame(GameState.of(edit.saved))
+                if edit.status == "won":
+                    raise Refused("This game is over: start a new one", "game_over")
+                yield edit
+        except KeyError:
+            raise NoGame(f"There is no game {game_id}") from None
+
+    def _after(self, game_id: int) -> GameState:
+        return self.get(game_id)
+
+    def move(
+        self,
+        game_id: int,
+        move: Move | str,
+        *,
+        auto_move: bool | None = None,
+        revision: int | None = None,
+    ) -> tuple[GameState, Turn]:
+        """Play a move (then any safe auto-moves, per the setting unless ``auto_move``).
+        MoveSyntaxError / IllegalMoveError (ValueErrors) leave the game unchanged."""
+        auto = bool(self.settings()["auto_move"]) if auto_move is None else auto_move
+        with self._change(game_id, revision) as e:
+            e.game.auto_move = auto
+            turn = e.game.play(move)
+            e.record_turn(turn, won=self._complete(e))
+        return self._after(game_id), turn
+
+    def undo(self, game_id: int, *, revision: int | None = None) -> tuple[GameState, Turn]:
+        with self._change(game_id, revision) as e:
+            turn = e.game.undo()
+            if turn is None:
+                raise Refused("Nothing to undo: this is the deal's start", "nothing_to_undo")
+            e.record_cursor(won=False)
+        return self._after(game_id), turn
+
+    def redo(self, game_id: int, *, revision: int | None = None) -> tuple[GameState, Turn]:
+        with self._change(game_id, revision) as e:
+            turn = e.game.redo()
+            if turn is None:
+                raise Refused("Nothing to redo", "nothing_to_redo")
+            e.record_cursor(won=self._complete(e))
+        return self._after(game_id), turn
+
+    def restart(self, game_id: int, *, revision: int | None = None) -> GameState:
+        """Back to the start, the moves kept for redo (a change even at the start: the
+        revision moves on, so other windows see it was asked)."""
+        with self._change(game_id, revision) as e:
+            e.game.restart()
+            e.record_cursor(won=False)
+        return self._after(game_id)
+
+    def finish(
+        self, game_id: int, *, complete: bool = True, revision: int | None = None
+    ) -> tuple[GameState, Turn]:
+        """Finish a certain win (``complete``), or send the safe cards home."""
+        with self._change(game_id, revision) as e:
+            turn = e.game.finish(complete=complete)
+            if turn is None:
+                raise Refused("No card can go home safely now", "nothing_to_do")
+            e.record_turn(turn, won=self._complete(e))
+        return self._after(game_id), turn
+
+    def count_hint(self, game_id: int, position: Position, revision: int | None = None) -> int:
+        """A solver hint or solution for ``position`` was given: count it (once, atomically)
+        if the game is still there and playing. The count after it. Raises StaleGame if the
+        game moved on meanwhile (or is not at ``revision``)."""
+        try:
+            with self.store.edit(game_id) as e:
+                if (revision is not None and revision != e.revision) or (
+                    e.game.position != position
+                ):
+                    raise StaleGame(GameState.of(e.saved))
+                if e.status != "playing":
+                    return e.hints
+                return e.add_hint()
+        except KeyError:
+            raise NoGame(f"There is no game {game_id}") from None
+
+    @staticmethod
+    def _complete(e: GameEdit) -> bool:
+        les = None if e.saved.lesson is None else lesson(e.saved.lesson)
+        pos = e.game.position
+        return les.is_complete(pos) if les is not None else pos.is_won()
+
+    # ----- settings and statistics -----------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        return {**DEFAULT_SETTINGS, **self.store.settings()}
+
+    def put_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        if "variant" in values:
+            preset(values["variant"])  # UnknownVariantError names it
+        self.store.put_settings(values)
+        return self.settings()
+
+    def stats(self) -> dict[str, StatsLine]:
+        """Every variant's statistics (zeros for a variant never played)."""
+        saved = self.store.stats()
+        out: dict[str, StatsLine] = {}
+        for vid, rules in PRESETS.items():
+            st = saved.get(vid, VariantStats())
+            out[vid] = StatsLine(
+                name=rules.name,
+                played=st.played,
+                won=st.won,
+                win_rate=round(st.win_rate, 4),
+                streak=st.streak,
+                best_streak=st.best_streak,
+                fewest_moves=st.fewest_moves,
+                hints=st.hints,
+            )
+        return out

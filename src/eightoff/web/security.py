@@ -1,0 +1,255 @@
+"""Keep other sites out (Jupyter's approach for a local server), as one ASGI middleware:
+
+* **Host**: a request must name an address the server was started for: 127.0.0.1,
+  localhost or [::1] (with the server's port when it is known), or the ``--host``
+  given. This stops DNS rebinding (a page on evil.example whose name now points here).
+* **State-changing requests** (POST, PUT, PATCH, DELETE) need
+  ``Content-Type: application/json`` (a cross-site form or ``fetch`` without a CORS
+  preflight cannot send it) and, when they carry an ``Origin``, the server's own origin.
+* **Token**: with a non-loopback ``--host`` every request needs the server's random
+  token, as ``?token=…`` (the printed URL carries it; the answer then sets an HttpOnly
+  SameSite=Strict cookie, so the page's own requests need nothing more), the cookie, or
+  ``Authorization: token …``.
+* **Size**: a request body over ``max_body`` bytes is refused (413) before it is parsed.
+* **Headers** on every answer: a Content-Security-Policy without inline script,
+  ``frame-ancestors 'none'``, ``X-Content-Type-Options: nosniff``,
+  ``Referrer-Policy: no-referrer`` and ``X-Frame-Options: DENY``.
+
+Every refusal is a JSON ``{"error": "…", "code": "forbidden"}`` (403) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any, Final
+from urllib.parse import parse_qs
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
+    " frame-ancestors 'none'"
+)
+SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "[::1]"})
+ANY_ADDRESS: Final = frozenset({"0.0.0.0", "::", "[::]"})
+TOKEN_COOKIE: Final = "eightoff_token"
+MAX_BODY: Final = 256 * 1024
+_UNSAFE: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def host_name(host: str) -> str:
+    """``host`` as it appears in a Host header: IPv6 in brackets, lower case."""
+    h = host.strip().lower()
+    if ":" in h and not h.startswith("["):
+        h = f"[{h}]"
+    return h
+
+
+def split_host(value: str) -> tuple[str, int | None]:
+    """("127.0.0.1", 8000) from "127.0.0.1:8000"; ("[::1]", None) from "[::1]"."""
+    v = value.strip().lower()
+    if v.startswith("["):
+        end = v.find("]")
+        if end < 0:
+            return v, None
+        name, rest = v[: end + 1], v[end + 1 :]
+    else:
+        name, _, port_text = v.partition(":")
+        rest = ":" + port_text if port_text else ""
+    if not rest:
+        return name, None
+    if not rest.startswith(":") or not rest[1:].isdigit() or len(rest) > 6:
+        return name, -1
+    return name, int(rest[1:])
+
+
+class Guard:
+    """The middleware. ``hosts`` are the host names allowed besides loopback (``None``
+    allows any: a server on 0.0.0.0, where the token guards instead); ``port`` the
+    server's port (None: not checked); ``token`` the access token (None: loopback only,
+    no token)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: Iterable[str] | None = (),
+        port: int | None = None,
+        token: str | None = None,
+        max_body: int = MAX_BODY,
+    ) -> None:
+        self.app = app
+        self.hosts = None if hosts is None else LOOPBACK_NAMES | {host_name(h) for h in hosts}
+        self.port = port
+        self.token = token
+        self.max_body = max_body
+
+    # ----- checks ----------------------------------------------------------------------
+    def host_ok(self, value: str | None, scheme: str) -> bool:
+        if not value:
+            return False
+        name, port = split_host(value)
+        if port == -1:
+            return False
+        if self.hosts is not None and name not in self.hosts:
+            return False
+        if self.port is None:
+            return True
+        default = 443 if scheme == "https" else 80
+        return (port if port is not None else default) == self.port
+
+    def token_ok(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[bool, bool]:
+        """(allowed, set the cookie)."""
+        if self.token is None:
+            return True, False
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        for given in query.get("token", []):
+            if hmac.compare_digest(given.encode(), self.token.encode()):
+                return True, True
+        auth = headers.get(b"authorization", b"").decode("latin-1")
+        if auth.lower().startswith("token ") and hmac.compare_digest(
+            auth[6:].strip().encode(), self.token.encode()
+        ):
+            return True, False
+        cookie_header = headers.get(b"cookie", b"").decode("latin-1")
+        if cookie_header:
+            jar: SimpleCookie = SimpleCookie()
+            try:
+                jar.load(cookie_header)
+            except Exception:  # a malformed cookie header: as if none
+                return False, False
+            morsel = jar.get(TOKEN_COOKIE)
+            if morsel is not None and hmac.compare_digest(
+                morsel.value.encode(), self.token.encode()
+            ):
+                return True, False
+        return False, False
+
+    # ----- ASGI ------------------------------------------------------------------------
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers: dict[bytes, bytes] = {}
+        for k, v in scope.get("headers", []):
+            headers.setdefault(bytes(k).lower(), bytes(v))
+        host = headers.get(b"host", b"").decode("latin-1")
+        scheme = str(scope.get("scheme", "http"))
+        if not self.host_ok(host, scheme):
+            await _refuse(send, 403, f"This table does not answer for the host {host!r}")
+            return
+        allowed, set_cookie = self.token_ok(scope, headers)
+        if not allowed:
+            await _refuse(send, 403, "This table needs its access token: open the URL it printed")
+            return
+        method = str(scope.get("method", "GET")).upper()
+        if method in _UNSAFE:
+            ctype = headers.get(b"content-type", b"").decode("latin-1")
+            if ctype.split(";")[0].strip().lower() != "application/json":
+                await _refuse(
+                    send,
+                    403,
+                    "A request that changes something must be Content-Type: application/json",
+                )
+                return
+            origin = headers.get(b"origin")
+            if (
+                origin is not None
+                and origin.decode("latin-1").lower() != f"{scheme}://{host}".lower()
+            ):
+                await _refuse(send, 403, "Requests from another site are not accepted")
+                return
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _refuse(
+                send, 413, f"The request body is larger than {self.max_body} bytes", "too_large"
+            )
+            return
+        if method in _UNSAFE:
+            body = await self._read_body(receive)
+            if body is None:
+                await _refuse(
+                    send, 413, f"The request body is larger than {self.max_body} bytes", "too_large"
+                )
+                return
+            receive = _replay(body, receive)
+
+        cookie = (
+            f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
+            if set_cookie and self.token is not None
+            else None
+        )
+
+        async def guarded_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                out = [
+                    (k, v)
+                    for k, v in message.get("headers", [])
+                    if bytes(k).lower() not in {h for h, _ in SECURITY_HEADERS}
+                ]
+                out.extend(SECURITY_HEADERS)
+                if cookie is not None:
+                    out.append((b"set-cookie", cookie))
+                message["headers"] = out
+            await send(message)
+
+        await self.app(scope, receive, guarded_send)
+
+    async def _read_body(self, receive: Receive) -> bytes | None:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _refuse(send: Send, status: int, message: str, code: str = "forbidden") -> None:
+    body = json.dumps({"error": message, "code": code}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,175 @@
+"""JSON shapes of the API's answers (API.md describes them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eightoff.cards import SUIT_LETTERS, Card
+from eightoff.game import Turn
+from eightoff.lessons import Lesson, next_lesson
+from eightoff.position import Move, Place, Position
+from eightoff.rules import Rules
+from eightoff.table import Analysis, GameState, StatsLine
+
+
+def place_json(place: Place) -> dict[str, Any]:
+    return {"kind": place.kind.value, "index": place.index}
+
+
+def move_json(pos: Position, move: Move, *, auto: bool | None = None) -> dict[str, Any]:
+    """A move, described in the position it is made from."""
+    out: dict[str, Any] = {
+        "notation": str(move),
+        "card": str(pos.moving_card(move)),
+        "count": move.count,
+        "source": place_json(move.source),
+        "target": place_json(pos.resolve_target(move)),
+        "text": pos.describe(move),
+    }
+    if auto is not None:
+        out["auto"] = auto
+    return out
+
+
+def moves_json(pos: Position, moves: Sequence[Move]) -> list[dict[str, Any]]:
+    """Moves played one after the other from ``pos``."""
+    out = []
+    for m in moves:
+        out.append(move_json(pos, m))
+        pos = pos.apply_unchecked(m)
+    return out
+
+
+def turns_json(pos: Position, moves: Sequence[Move]) -> list[list[dict[str, Any]]]:
+    """Group a solution into the turns the table would play with auto-move on: a move and
+    the safe moves after it, when the solution's next moves are exactly those."""
+    turns: list[list[dict[str, Any]]] = []
+    i = 0
+    while i < len(moves):
+        turn = [move_json(pos, moves[i])]
+        p = pos.apply_unchecked(moves[i])
+        j = i + 1
+        autos: list[Move] = []
+        q = p
+        while (m := q.safe_auto_move()) is not None:
+            autos.append(m)
+            q = q.apply_unchecked(m)
+        if autos and tuple(autos) == tuple(moves[j : j + len(autos)]):
+            for m in autos:
+                turn.append(move_json(p, m))
+                p = p.apply_unchecked(m)
+            j += len(autos)
+        turns.append(turn)
+        pos = p
+        i = j
+    return turns
+
+
+def variant_json(r: Rules) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "name": r.name,
+        "summary": r.summary,
+        "rules": r.describe(),
+        "cells": r.cells,
+        "columns": r.columns,
+        "foundations": r.foundations,
+        "decks": r.decks,
+        "build": r.build.value,
+        "empty_column": r.empty_column.value,
+        "formula": r.formula_words(),
+        "announce_group_limit": r.announce_group_limit,
+    }
+
+
+def lesson_json(les: Lesson) -> dict[str, Any]:
+    return {
+        "id": les.id,
+        "title": les.title,
+        "goal": les.goal,
+        "guidance": list(les.guidance),
+        "variant": les.variant,
+        "next": next_lesson(les.id),
+    }
+
+
+def game_json(
+    s: GameState,
+    analysis: Analysis,
+    *,
+    auto_move: bool,
+    last_turn: Turn | None = None,
+    undone: Turn | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    game = s.game
+    pos = game.position
+    rules = pos.rules
+    won = pos.is_won()
+    out: dict[str, Any] = {
+        "id": s.id,
+        "revision": s.revision,
+        "variant": rules.id,
+        "variant_name": rules.name,
+        "rules": rules.describe(),
+        "options": rules.options(),
+        "deal": s.deal,
+        "lesson": None if s.lesson is None else s.lesson.id,
+        "lesson_info": None if s.lesson is None else lesson_json(s.lesson),
+        "lesson_done": s.lesson is not None and s.lesson.is_complete(pos),
+        "columns": [[str(c) for c in col] for col in pos.columns],
+        "cells": [None if c is None else str(c) for c in pos.cells],
+        "foundations": [
+            {
+                "suit": SUIT_LETTERS[f % 4],
+                "top": top,
+                "card": str(Card.of(top, f % 4)) if top else None,
+            }
+            for f, top in enumerate(pos.foundations)
+        ],
+        "moves_made": game.moves_made,
+        "turns": len(game.turns),
+        "can_undo": game.can_undo,
+        "can_redo": game.can_redo,
+        "won": won,
+        "lost": analysis.lost,
+        "status": s.status,
+        "finished": s.status != "playing",
+        "group_limit": {
+            "cards": pos.group_limit(),
+            "words": pos.group_limit_words(),
+            "formula": rules.formula_words(),
+            "to_empty_column": pos.group_limit(to_empty_column=True),
+            "to_empty_column_words": pos.group_limit_words(to_empty_column=True),
+        },
+        "legal_moves": [move_json(pos, m) for m in analysis.legal],
+        "last_turn": None
+        if last_turn is None
+        else moves_json(game.positions()[-2], last_turn.moves),
+        "undone_turn": None if undone is None else moves_json(pos, undone.moves),
+        "auto_move": auto_move,
+        "can_auto_complete": analysis.certain,
+        "hints": s.hints,
+        "created": s.created,
+        "finished_at": s.finished,
+    }
+    if extra:
+        out.update(extra)
+    return out
+
+
+def stats_json(stats: dict[str, StatsLine]) -> dict[str, Any]:
+    return {
+        vid: {
+            "name": st.name,
+            "played": st.played,
+            "won": st.won,
+            "win_rate": st.win_rate,
+            "streak": st.streak,
+            "best_streak": st.best_streak,
+            "fewest_moves": st.fewest_moves,
+            "hints": st.hints,
+        }
+        for vid, st in stats.items()
+    }

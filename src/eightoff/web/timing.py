@@ -1,0 +1,74 @@
+"""Server-Timing: how long the app and the endpoint took, for bench/web_latency.py."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextvars import ContextVar
+from typing import Any, ParamSpec
+
+from fastapi.responses import JSONResponse, Response
+
+_timing: ContextVar[dict[str, float] | None] = ContextVar("eightoff_timing", default=None)
+P = ParamSpec("P")
+
+
+def timed(fn: Callable[P, Awaitable[Any]]) -> Callable[P, Awaitable[Response]]:
+    """Render the endpoint's answer as JSON inside the endpoint (no second encoding pass)
+    and note its time for the Server-Timing header: ``handler`` (wall) and ``cpu`` (this
+    thread's CPU time). Endpoints that do not await (all but the solver's) run without
+    interruption, so these are the request's own costs, free of event-loop queueing."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> Response:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        try:
+            result = await fn(*args, **kwargs)
+            return result if isinstance(result, Response) else JSONResponse(result)
+        finally:
+            rec = _timing.get()
+            if rec is not None:
+                rec["handler"] = (time.perf_counter() - t0) * 1000
+                rec["cpu"] = (time.thread_time() - c0) * 1000
+
+    return wrapper
+
+
+# ----- Server-Timing middleware ------------------------------------------------------------
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class ServerTiming:
+    """Adds ``Server-Timing: app;dur=<ms>`` (from the request reaching the app to the
+    response starting, event-loop waits included) and, for API endpoints,
+    ``handler;dur=<ms>, cpu;dur=<ms>`` (see :func:`timed`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        t0 = time.perf_counter()
+        rec: dict[str, float] = {}
+        token = _timing.set(rec)
+
+        async def timed_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                ms = (time.perf_counter() - t0) * 1000
+                value = f"app;dur={ms:.3f}" + "".join(f", {k};dur={v:.3f}" for k, v in rec.items())
+                headers = list(message.get("headers", []))
+                headers.append((b"server-timing", value.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        try:
+            await self.app(scope, receive, timed_send)
+        finally:
+            _timing.reset(token)
