@@ -84,6 +84,16 @@ def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Se
     expect(one.message).to_have_text(STALE)
     one.wait_board(game.position)
     one.expect_moves(game.moves_made)
+
+    # a tab the player comes back to catches up before any move
+    pos = game.position
+    f3 = pos.parse_move("3f")
+    one.click_move(pos, f3)
+    game.play(f3)
+    one.wait_board(game.position)
+    two.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    two.wait_board(game.position)
+    expect(two.message).to_have_text(STALE)
     assert one.errors == [] and two.errors == []
 
 
@@ -99,6 +109,7 @@ def test_first_visit_logs_no_error_and_pages_keep_to_the_csp(context: Any, serve
     page.on("console", on_console)
     page.on("pageerror", lambda e: problems.append(str(e)))
     table = TablePage(page, server)
+    assert server.get("/api/games/current?optional=true") is None  # a first visit
 
     response = page.goto(f"{server.url}/")
     assert response is not None

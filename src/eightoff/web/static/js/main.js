@@ -107,9 +107,10 @@ async function boot() {
   fillVariants(variants);
   let game = null;
   try {
-    game = await api("GET", "/api/games/current");
+    // null when no game is in progress (a first visit): then a new deal
+    game = await api("GET", "/api/games/current?optional=true");
   } catch (e) {
-    if (e.status !== 404) showFailure(e);
+    showFailure(e);
   }
   if (game) {
     setGame(game, { animate: false });
