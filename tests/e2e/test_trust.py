@@ -145,4 +145,8 @@ def test_first_visit_logs_no_error_and_pages_keep_to_the_csp(context: Any, serve
     assert rules is not None and rules.headers.get("content-security-policy") == csp
     expect(page.get_by_role("button", name="Print / Save as PDF")).to_be_visible()
     assert page.evaluate("window.__violations") == []
+    docs = page.goto(f"{server.url}/docs")
+    assert docs is not None and docs.headers.get("content-security-policy") == csp
+    expect(page.get_by_role("heading", name="eightoff API")).to_be_visible()
+    assert page.evaluate("window.__violations") == []
     assert problems == []
