@@ -63,6 +63,7 @@ def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Se
     expect(two.message).to_be_visible()
     two.wait_board(game.position)  # it now shows the game as stored
     two.expect_moves(1)
+    two.screenshot("desktop-stale-tab")
 
     # nothing is lost: the stored game has the first tab's move, and a reload shows it
     stored = server.get(f"/api/games/{gid}")
