@@ -18,6 +18,12 @@ Peers measured in the same run, for ratios:
 
     uv run python bench/web_latency.py                 # 50 games x 40 moves
     uv run python bench/web_latency.py --games 50 --moves 100 --seed 2
+    uv run python bench/web_latency.py --hint-load     # level-2 hints while Double FreeCell
+                                                       # solutions compute (the solver runs)
+
+``--hint-load`` measures what a player waits for a level-2 hint on Eight Off and
+FreeCell deals while four Double FreeCell solutions are being computed on the same
+server; its peer is the same hint asked of an idle server (a fresh one, same deals).
 
 Never part of the test run.
 """
@@ -131,9 +137,9 @@ async def play(
             await asyncio.sleep(rng.uniform(0, 2 * think) / 1000)
         moves = useful(game)
         if (i + 1) % 10 == 0 and game["can_undo"]:
-            kind, path, body = "undo", f"/api/games/{gid}/undo", None
+            kind, path, body = "undo", f"/api/games/{gid}/undo", {}
         elif game["won"] or not moves:
-            kind, path, body = "restart", f"/api/games/{gid}/restart", None
+            kind, path, body = "restart", f"/api/games/{gid}/restart", {}
         else:
             m = rng.choice(moves)
             kind, path = "move", f"/api/games/{gid}/move"
@@ -224,6 +230,96 @@ def engine_peer(lines: list[list[str]], games: int) -> list[float]:
     return times
 
 
+async def _ask(
+    client: httpx.AsyncClient, base: str, gid: int, what: str, level: int | None = None
+) -> httpx.Response:
+    """A hint or solution: POST (this API) or GET (the API before hints became POSTs)."""
+    body: dict[str, Any] = {} if level is None else {"level": level}
+    r = await client.post(f"{base}/api/games/{gid}/{what}", json=body)
+    if r.status_code == 405:
+        query = "" if level is None else f"?level={level}"
+        r = await client.get(f"{base}/api/games/{gid}/{what}{query}")
+    return r
+
+
+async def hint_load(base: str, doubles: int, hints: int, load: bool) -> list[tuple[str, float]]:
+    """Seconds each level-2 hint took (Eight Off and FreeCell deals 1…hints), while
+    ``doubles`` Double FreeCell solutions are computing when ``load``."""
+    out: list[tuple[str, float]] = []
+    async with httpx.AsyncClient(timeout=600) as client:
+        running: list[asyncio.Task[httpx.Response]] = []
+        if load:
+            for n in range(1, doubles + 1):
+                g = (
+                    await client.post(
+                        base + "/api/games", json={"variant": "double-freecell", "deal": n}
+                    )
+                ).json()
+                running.append(asyncio.ensure_future(_ask(client, base, g["id"], "solution")))
+            await asyncio.sleep(0.5)  # the solutions are under way
+        for n in range(1, hints + 1):
+            for variant in ("eightoff", "freecell"):
+                g = (
+                    await client.post(base + "/api/games", json={"variant": variant, "deal": n})
+                ).json()
+                t0 = time.perf_counter()
+                r = await _ask(client, base, g["id"], "hint", 2)
+                seconds = time.perf_counter() - t0
+                if r.status_code != 200:
+                    raise SystemExit(f"hint on {variant} #{n} answered {r.status_code}: {r.text}")
+                out.append((variant, seconds))
+        busy = sum(1 for t in running if not t.done())
+        if load:
+            print(
+                f"Double FreeCell solutions still computing when the last hint answered:"
+                f" {busy} of {len(running)}"
+            )
+        for t in running:
+            t.cancel()
+    return out
+
+
+def run_hint_load(args: argparse.Namespace, console: Console) -> int:
+    results: dict[str, list[tuple[str, float]]] = {}
+    for label, load in (
+        ("idle server (peer)", False),
+        ("4 Double FreeCell solutions running", True),
+    ):
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, base = start_server(Path(tmp) / "bench.sqlite3")
+            try:
+                results[label] = asyncio.run(hint_load(base, args.doubles, args.hints, load))
+            finally:
+                proc.kill()
+                proc.wait()
+    table = Table(title=f"level-2 hint latency, Eight Off and FreeCell deals 1…{args.hints}")
+    table.add_column("server")
+    table.add_column("variant")
+    for col in ("n", "p50 s", "p99 s", "max s"):
+        table.add_column(col, justify="right")
+    for label, rows in results.items():
+        for variant in ("eightoff", "freecell"):
+            xs = [s for v, s in rows if v == variant]
+            table.add_row(
+                label,
+                variant,
+                str(len(xs)),
+                f"{pct(xs, 50):.3f}",
+                f"{pct(xs, 99):.3f}",
+                f"{max(xs):.3f}",
+            )
+    console.print(table)
+    loaded = [s for _, s in results["4 Double FreeCell solutions running"]]
+    idle = [s for _, s in results["idle server (peer)"]]
+    console.print(
+        f"under load / idle, p50: x{pct(loaded, 50) / pct(idle, 50):.1f}; target: every hint"
+        f" under 1 s while the solutions run: {'met' if max(loaded) < 1 else 'missed'}"
+        f" (max {max(loaded):.3f} s); load average {os.getloadavg()[0]:.1f} on"
+        f" {os.cpu_count()} cores"
+    )
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=50)
@@ -235,8 +331,17 @@ def main() -> int:
         default=0.0,
         help="mean pause in ms before each action (uniform 0…2x); 0 = flat out",
     )
+    ap.add_argument(
+        "--hint-load",
+        action="store_true",
+        help="measure level-2 hints while Double FreeCell solutions compute",
+    )
+    ap.add_argument("--doubles", type=int, default=4, help="--hint-load: solutions running")
+    ap.add_argument("--hints", type=int, default=5, help="--hint-load: deals per variant")
     args = ap.parse_args()
     console = Console(width=150)
+    if args.hint_load:
+        return run_hint_load(args, console)
     with tempfile.TemporaryDirectory() as tmp:
         proc, base = start_server(Path(tmp) / "bench.sqlite3")
         try:

@@ -161,7 +161,7 @@ class Table:
 
     # ----- reading ---------------------------------------------------------------------
     def _seen(self, state: GameState) -> GameState:
-        if self._on_change is not None and state.status == "playing":
+        if self._on_change is not None:  # shown in some window (an abandoned game may be resumed)
             self._on_change(state.id, state.position)
         return state
 

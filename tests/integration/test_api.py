@@ -383,3 +383,12 @@ def test_index_and_rules_pages_or_a_json_404(client: TestClient) -> None:
             assert r.status_code == 404 and r.json()["code"] == "not_found"
     r = client.get("/static/no-such-file.js")
     assert r.status_code == 404 and r.json()["code"] == "not_found"
+
+
+def test_every_rule_option_can_be_chosen_for_a_new_game(client: TestClient) -> None:
+    from eightoff.rules import Rules
+
+    for name in Rules.OPTIONS:
+        g = new_game(client, deal=3, **{name: True})
+        assert g["options"][name] is True
+        assert set(g["options"]) == set(Rules.OPTIONS)

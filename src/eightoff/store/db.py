@@ -88,6 +88,12 @@ class Database:
     def __init__(self, path: str | Path, *, timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = str(path)
         self._lock = threading.RLock()
+        self._timeout_ms = timeout_ms
+        self.closed = False
+        self._open()
+
+    def _open(self) -> None:
+        timeout_ms = self._timeout_ms
         if self.path != ":memory:":
             try:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -143,6 +149,14 @@ class Database:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            self.closed = True
+
+    def reopen(self) -> None:
+        """Open the file again after :meth:`close` (an app started a second time)."""
+        with self._lock:
+            if self.closed:
+                self._open()
+                self.closed = False
 
     def __enter__(self) -> Database:
         return self

@@ -26,6 +26,7 @@ it (or, if the block raises, changes nothing). Any number of processes may share
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import threading
@@ -183,7 +184,7 @@ class GameEdit:
         self._store = store
         self._db = conn
         self.saved = saved
-        self.game = saved.game.copy()
+        self.game = saved.game  # the store's copy: the block may change it
         self.revision = saved.revision
         self.hints = saved.hints
         self.status: Status = saved.status
@@ -269,6 +270,12 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    def reopen(self) -> None:
+        """Open the file again after :meth:`close`."""
+        if self.db.closed:
+            self.db.reopen()
+            self.db.migrate(GAMES)  # a new ":memory:" database is empty
+
     def __enter__(self) -> Store:
         return self
 
@@ -351,19 +358,19 @@ class Store:
             if hit is not None:
                 self._cache.move_to_end(key)
         if hit is not None and hit.status == status and hit.hints == hints:
-            return hit
-        lines = db.execute(
-            "SELECT move, auto FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
+            return dataclasses.replace(hit, game=hit.game.copy())
         opts: dict[str, Any] = json.loads(options)
-        rules = rules_with_options(variant, opts)
-        start_pos = from_json(json.loads(start), rules)
-        line = [
-            Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split())) for m, auto in lines
-        ]
-        if hit is not None:
+        if hit is not None:  # same position and history: only the record changed
             game = hit.game
         else:
+            lines = db.execute(
+                "SELECT move, auto FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+            rules = rules_with_options(variant, opts)
+            start_pos = from_json(json.loads(start), rules)
+            line = [
+                Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split())) for m, auto in lines
+            ]
             game = Game.from_turns(
                 start_pos,
                 line[:cursor],
@@ -388,11 +395,12 @@ class Store:
             self._cache[key] = saved
             while len(self._cache) > _GAME_CACHE:
                 self._cache.popitem(last=False)
-        return saved
+        return dataclasses.replace(saved, game=game.copy())  # the cached one stays as stored
 
     def load(self, game_id: int) -> SavedGame | None:
-        """The stored game, rebuilt (every stored move is checked again), or None.
-        The Game inside is shared with a cache: copy it (``game.copy()``) to change it."""
+        """The stored game, rebuilt (every stored move is checked again when it is read
+        from the file; a game already read at this revision comes from a cache), or None.
+        The Game is the caller's own to change."""
         with self.db.read() as db, self.db.errors("read"):
             return self._load(db, game_id)
 

@@ -65,6 +65,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store.reopen()  # when the app is started again (test clients do)
+        oracle.start()
         yield
         oracle.close()
         store.close()

@@ -168,13 +168,21 @@ class Oracle:
         self._verdicts: _Lru[tuple[object, ...], Verdict] = _Lru(_VERDICT_CACHE)
         self._unknown: _Lru[tuple[object, ...], float] = _Lru(_VERDICT_CACHE)
         self._solutions: _Lru[Position, tuple[Move, ...]] = _Lru(_SOLUTION_CACHE)
+        self._jobs: dict[int, Future[None]] = {}
+        self._wanted: dict[int, Position] = {}
+        self._boards: dict[int, Position] = {}
+        self._closed = True
+        self.start()
+
+    def start(self) -> None:
+        """Start the lanes' worker threads (again after :meth:`close`)."""
+        if not self._closed:
+            return
         self.hints = Lane("hint", 2)
         self.solutions = Lane("solution", 1)
         self.checks = Lane("status", 1)
         self.deals = Lane("deal", 1)
-        self._jobs: dict[int, Future[None]] = {}
-        self._wanted: dict[int, Position] = {}
-        self._boards: dict[int, Position] = {}
+        self._jobs.clear()
         self._closed = False
 
     def close(self) -> None:

@@ -112,6 +112,17 @@ def _alive(record: ServerRecord) -> bool:
     )
 
 
+def _lan_address() -> str | None:
+    """This machine's address on its local network (no packet is sent), if any."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
+            address = str(s.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
 def _claim(store: Store, url: str) -> ServerRecord | None:
     """Record this process as the database's server, unless a live one is recorded:
     then return that one."""
@@ -182,6 +193,10 @@ def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> in
     )
     server = uvicorn.Server(config)
     print(f"eightoff: the table is at {url}  (games in {db_path}; Ctrl+C stops)", flush=True)
+    if host in ANY_ADDRESS and token is not None:
+        lan = _lan_address()
+        if lan is not None:
+            print(f"eightoff: from another device: {url_for(lan, actual_port)}?token={token}")
     if open_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     try:
