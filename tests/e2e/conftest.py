@@ -301,7 +301,7 @@ class TablePage:
 
     def board(self) -> dict[str, list[Any]]:
         """What the table shows: card names per column, cell and foundation."""
-        return self.page.evaluate(
+        shown: dict[str, list[Any]] = self.page.evaluate(
             """() => {
               const names = (el) => [...el.querySelectorAll('.card:not(.under)')]
                 .map((c) => c.getAttribute('aria-label'));
@@ -313,6 +313,7 @@ class TablePage:
               };
             }"""
         )
+        return shown
 
     def wait_board(self, pos: Position, timeout: float = 15_000) -> None:
         """Wait until the table shows exactly ``pos``."""

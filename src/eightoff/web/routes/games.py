@@ -14,6 +14,7 @@ from eightoff.deals import check_deal_number, deal, random_deal_number
 from eightoff.lessons import lesson
 from eightoff.position import Kind, Move, Place, Position
 from eightoff.rules import Rules, preset
+from eightoff.table import NoGame
 from eightoff.web.deps import Services, Svc
 from eightoff.web.errors import ApiError
 from eightoff.web.schemas import AutoIn, MoveIn, NewGame, PlaceIn, Revisioned
@@ -73,8 +74,15 @@ async def _winnable_deal(
 
 @router.get("/api/games/current", summary="The game in progress (the newest not finished)")
 @timed
-async def current_game(svc: Svc) -> dict[str, Any]:
-    return svc.game(svc.table.current())
+async def current_game(svc: Svc, optional: bool = False) -> dict[str, Any] | None:
+    """404 ``no_game`` when no game is in progress; ``?optional=true``: null instead (the
+    page asks so on a first visit, where a 404 would be logged in the browser's console)."""
+    try:
+        return svc.game(svc.table.current())
+    except NoGame:
+        if optional:
+            return None
+        raise
 
 
 @router.get("/api/games/{game_id}", summary="A game")

@@ -51,6 +51,7 @@ def docs_page(spec: dict[str, Any]) -> str:
             )
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>eightoff API</title>"
+        "<link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>"
         "</head><body><h1>eightoff API</h1><p>The full description is"
         " <a href='/openapi.json'>/openapi.json</a>; errors are"
         f" <code>{html.escape(json.dumps({'error': '…', 'code': '…'}))}</code>.</p>"

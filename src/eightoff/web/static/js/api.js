@@ -1,0 +1,77 @@
+// JSON over HTTP to the local server: one request at a time, in order; errors come back
+// as {"error", "code"} and are thrown as ApiError. State-changing game requests carry the
+// revision of the game this page last saw; the server answers 409 "stale" with the game as
+// it is now when another window changed it meanwhile.
+
+export const STALE_MESSAGE = "This game changed in another window";
+
+export class ApiError extends Error {
+  constructor(status, message, code, game = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    /** The game as stored now (a "stale" answer), or null. */
+    this.game = game;
+  }
+
+  get stale() {
+    return this.code === "stale" && this.game !== null;
+  }
+}
+
+const OFFLINE =
+  "The table lost contact with its server. Start it again with “eightoff play”, then reload this page.";
+
+export async function api(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(0, OFFLINE, "offline");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const raw = (data && (data.error || data.detail)) || `The server answered ${response.status} ${response.statusText}`;
+    const message = typeof raw === "string" ? raw : JSON.stringify(raw);
+    const game = data && typeof data.game === "object" && data.game !== null ? data.game : null;
+    throw new ApiError(response.status, message, (data && data.code) || "http_error", game);
+  }
+  return data;
+}
+
+/**
+ * A state-changing request on a game: POST /api/games/{id}/{action} with a JSON object
+ * body that names the revision the page shows.
+ */
+export function gameCall(game, action, body = {}) {
+  const sent = { ...body };
+  if (Number.isInteger(game.revision)) sent.revision = game.revision;
+  return api("POST", `/api/games/${game.id}/${action}`, sent);
+}
+
+// ----- one request at a time, in order ----------------------------------------------------
+let queue = Promise.resolve();
+let pending = 0;
+
+/** Run task after every task queued before it; body[data-busy] is "true" meanwhile. */
+export function enqueue(task) {
+  pending += 1;
+  document.body.dataset.busy = "true";
+  const run = queue.then(task, task);
+  queue = run.catch(() => {});
+  queue.then(() => {
+    pending -= 1;
+    if (pending === 0) document.body.dataset.busy = "false";
+  });
+  return run;
+}

@@ -1,0 +1,233 @@
+// Drawing: the board (with cards sliding to their new places), the marks on it (the
+// picked-up cards, the places the server lists as legal for them, hints), the status line
+// and the side panel.
+
+import { cardName, cardSVG, placeholderSVG, RANKS } from "./cards.js";
+import { cardOffset, columnRoom, computeLayout } from "./layout.js";
+import { $, foundationCode, legalFrom, lessonOf, placeTitle, plural, reducedMotion, state, variantName } from "./state.js";
+
+function makeCard(code, key, { depth = 0 } = {}) {
+  const el = document.createElement("div");
+  el.className = "card";
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-label", cardName(code));
+  el.tabIndex = -1;
+  el.dataset.code = code;
+  el.dataset.key = key;
+  el.dataset.depth = String(depth);
+  el.innerHTML = cardSVG(code, { compact: state.layout.compact });
+  return el;
+}
+
+function makePlace(kind, index) {
+  const el = document.createElement("div");
+  el.className = `place ${kind}`;
+  el.setAttribute("role", "group");
+  el.setAttribute("aria-label", placeTitle({ kind, index }));
+  el.dataset.kind = kind;
+  el.dataset.index = String(index);
+  return el;
+}
+
+export function renderBoard({ animate = true } = {}) {
+  const g = state.game;
+  const board = $("board");
+  if (!g) {
+    board.replaceChildren();
+    return;
+  }
+  // where each card was, to slide it to its new place (FLIP)
+  const before = new Map();
+  if (animate && !reducedMotion) {
+    for (const el of board.querySelectorAll(".card")) before.set(el.dataset.key, el.getBoundingClientRect());
+    if (state.flipFrom) for (const [k, r] of state.flipFrom) before.set(k, r);
+  }
+  state.flipFrom = null;
+  const stagger = state.stagger || new Map();
+  state.stagger = null;
+
+  const L = (state.layout = computeLayout(g));
+  board.className = `board layout-${L.mode}${L.compact ? " compact" : ""}`;
+  board.style.setProperty("--cw", `${L.cw}px`);
+  board.style.setProperty("--ch", `${L.ch}px`);
+  board.style.setProperty("--gap", `${L.gap}px`);
+  board.style.setProperty("--pad", `${L.pad}px`);
+  board.style.setProperty("--fcols", String(L.fCols || 1));
+
+  const seen = new Map(); // code → occurrences (two packs in Double FreeCell)
+  const keyFor = (code) => {
+    const n = seen.get(code) || 0;
+    seen.set(code, n + 1);
+    return `${code}#${n}`;
+  };
+
+  const fBox = document.createElement("div");
+  fBox.className = "foundations";
+  g.foundations.forEach((f, i) => {
+    const place = makePlace("foundation", i);
+    place.innerHTML = placeholderSVG(f.suit);
+    // the cards beneath stay in the DOM (hidden) so they can slide when retrieved
+    for (let r = 1; r <= (foundationCode(f) ? f.top : 0); r++) {
+      const c = RANKS[r] + f.suit;
+      const el = makeCard(c, keyFor(c));
+      if (r < f.top) {
+        el.classList.add("under");
+        el.setAttribute("aria-hidden", "true");
+      }
+      place.append(el);
+    }
+    fBox.append(place);
+  });
+
+  const cBox = document.createElement("div");
+  cBox.className = "cells";
+  g.cells.forEach((code, i) => {
+    const place = makePlace("cell", i);
+    place.innerHTML = placeholderSVG(null);
+    if (code) place.append(makeCard(code, keyFor(code)));
+    cBox.append(place);
+  });
+
+  const tBox = document.createElement("div");
+  tBox.className = "tableau";
+  let tallest = L.ch;
+  g.columns.forEach((col, i) => {
+    const place = makePlace("column", i);
+    place.innerHTML = placeholderSVG(null);
+    const off = cardOffset(L, col.length);
+    col.forEach((code, d) => {
+      const el = makeCard(code, keyFor(code), { depth: d });
+      el.style.top = `${Math.round(d * off)}px`;
+      place.append(el);
+    });
+    const height = col.length ? Math.round((col.length - 1) * off) + L.ch : L.ch;
+    tallest = Math.max(tallest, height);
+    place.style.height = `${height}px`;
+    tBox.append(place);
+  });
+  // columns reach down to the bottom of the table, so a drop anywhere below a column counts
+  tBox.style.setProperty("--col-h", `${Math.max(tallest, columnRoom(L))}px`);
+  board.replaceChildren(fBox, cBox, tBox);
+  applyHighlights();
+  if (before.size) slide(board, before, stagger);
+}
+
+function slide(board, before, stagger) {
+  for (const el of board.querySelectorAll(".card")) {
+    const old = before.get(el.dataset.key);
+    if (!old) continue;
+    const now = el.getBoundingClientRect();
+    const dx = old.left - now.left;
+    const dy = old.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    el.classList.add("moving");
+    // cards sent home by auto-move follow one another
+    const delay = Math.min(1200, (stagger.get(el.dataset.code) || 0) * 70);
+    const anim = el.animate(
+      [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+      { duration: Math.min(260, 140 + Math.hypot(dx, dy) / 8), delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
+    );
+    anim.onfinish = anim.oncancel = () => el.classList.remove("moving");
+  }
+}
+
+/** The cards of a new deal fly in from the bottom of the table. */
+export function dealAnimation() {
+  if (reducedMotion) return;
+  const cards = [...$("board").querySelectorAll(".tableau .card, .cells .card")];
+  const frame = $("frame").getBoundingClientRect();
+  cards.forEach((el, i) => {
+    const r = el.getBoundingClientRect();
+    const dx = frame.left + frame.width / 2 - r.left - r.width / 2;
+    const dy = frame.top + frame.height - r.top;
+    el.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) scale(.7)`, opacity: 0 }, { transform: "none", opacity: 1 }],
+      { duration: 260, delay: Math.min(i * 7, 360), easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
+    );
+  });
+}
+
+// ----- marks on the board ---------------------------------------------------------------------
+/** Selection, legal destinations and hint marks, drawn on the elements already there. */
+export function applyHighlights() {
+  const board = $("board");
+  for (const el of board.querySelectorAll(".selected, .target, .hint, .hint-target")) {
+    el.classList.remove("selected", "target", "hint", "hint-target");
+  }
+  if (!state.game) return;
+  const sel = state.selection;
+  if (sel) {
+    const shown = sel.count ?? sel.shown ?? 1;
+    topCards(sel, shown).forEach((el) => el.classList.add("selected"));
+    for (const m of legalFrom(sel)) placeElement(m.target)?.classList.add("target");
+  }
+  if (state.hintMarks) {
+    for (const key of state.hintMarks.cards) {
+      board.querySelector(`.card[data-key="${CSS.escape(key)}"]`)?.classList.add("hint");
+    }
+    for (const p of state.hintMarks.places) placeElement(p)?.classList.add("hint-target");
+  }
+}
+
+export function placeElement(p) {
+  if (p.kind === "foundation" && (p.index === null || p.index === undefined)) return null;
+  return $("board").querySelector(`.place[data-kind="${p.kind}"][data-index="${p.index}"]`);
+}
+
+/** The elements of the top n cards of a place, bottom first. */
+function topCards(place, n) {
+  const el = placeElement(place);
+  const cards = el ? [...el.querySelectorAll(".card:not(.under)")] : [];
+  return cards.slice(Math.max(0, cards.length - n));
+}
+
+/** The keys of the cards a move takes (the deepest first). */
+export function movingCardKeys(m) {
+  return topCards(m.source, m.count || 1).map((el) => el.dataset.key);
+}
+
+// ----- status line and panel ------------------------------------------------------------------
+export function renderStatus() {
+  const g = state.game;
+  if (!g) return;
+  const lesson = lessonOf(g);
+  const deal = lesson ? `Lesson ${lesson.id}` : g.deal !== null && g.deal !== undefined ? `Deal ${g.deal}` : "Custom deal";
+  $("st-deal").textContent = `${deal} · ${g.variant_name || variantName(g.variant)}`;
+  $("st-moves").textContent = `Moves: ${g.moves_made}`;
+  const gl = g.group_limit || {};
+  $("st-limit").textContent = `Group limit: ${plural(gl.cards ?? 1, "card")} · ${gl.formula || ""}`;
+  $("st-limit").title = gl.words || "";
+  const over = Boolean(g.finished);
+  $("btn-undo").disabled = over || !g.can_undo;
+  $("btn-redo").disabled = over || !g.can_redo;
+  $("btn-restart").disabled = over || !g.can_undo;
+  $("btn-hint").disabled = over;
+  $("btn-solve").disabled = over;
+  // the server says when the win is certain (every column in order)
+  $("btn-finish").hidden = !(!over && g.can_auto_complete);
+  document.title = `${deal} · ${g.variant_name || "Eight Off"}`;
+  const sel = $("variant");
+  if (sel.value !== g.variant) sel.value = g.variant;
+}
+
+export function setVerdict(st) {
+  state.verdict = st;
+  const el = $("st-verdict");
+  el.dataset.verdict = st.verdict;
+  el.textContent = st.message || { won: "Won", checking: "Checking…", winnable: "Winnable", unknown: "Unknown" }[st.verdict] || "";
+}
+
+/** Show the side panel with the lesson or the replay ("lesson" | "replay"). */
+export function showPanel(which) {
+  $("panel").hidden = false;
+  $("lesson-panel").hidden = which !== "lesson";
+  $("replay-panel").hidden = which !== "replay";
+  document.body.classList.add("with-panel");
+  if (state.game) renderBoard({ animate: false });
+}
+
+export function hidePanel() {
+  $("panel").hidden = true;
+  document.body.classList.remove("with-panel");
+  if (state.game) renderBoard({ animate: false });
+}

@@ -1,0 +1,214 @@
+// Help: hints (first press: the cards the server says can move; second: the solver's move
+// and why) and the solver's solution replayed step by step through the table.
+
+import { enqueue, gameCall } from "./api.js";
+import { applyHighlights, hidePanel, movingCardKeys, showPanel } from "./draw.js";
+import { setGame, showFailure } from "./play.js";
+import { $, describeTurn, lessonOf, onGameChange, plural, reducedMotion, sleep, state } from "./state.js";
+import { say, showMessage } from "./ui.js";
+
+// ----- hints ------------------------------------------------------------------------------------
+export function hint() {
+  return enqueue(async () => {
+    const g = state.game;
+    if (!g || g.won) return;
+    state.selection = null;
+    const level = state.hintLevel >= 1 ? 2 : 1;
+    if (level === 2) showMessage("Asking the solver…", "info", { sticky: true });
+    let h;
+    try {
+      h = await gameCall(g, "hint", { level });
+    } catch (e) {
+      showFailure(e);
+      return;
+    }
+    if (state.game !== g) return;
+    if (Number.isInteger(h.hints)) g.hints = h.hints;
+    state.hintLevel = level;
+    if (level === 1) showOptions(h.moves || []);
+    else showSolverMove(h);
+  });
+}
+
+/** Level 1: light up every card that has a useful move (the server leaves out cell to cell). */
+function showOptions(moves) {
+  const cards = new Set();
+  for (const m of moves) {
+    const [key] = movingCardKeys(m);
+    if (key) cards.add(key);
+  }
+  state.hintMarks = { cards, places: [] };
+  applyHighlights();
+  const text = moves.length
+    ? `${plural(cards.size, "card")} can move (highlighted). Press Hint again for the solver's move.`
+    : "No card can move: the game is lost. Undo to go back.";
+  showMessage(text, "hint");
+  say(text);
+}
+
+/** Level 2: the solver's next move, its cards and target lit, and the reason in words. */
+function showSolverMove(h) {
+  const m = h.move;
+  if (!m) {
+    const text = h.reason || h.message || "The solver has no move to suggest from here.";
+    showMessage(text, "hint");
+    say(text);
+    return;
+  }
+  state.hintMarks = { cards: new Set(movingCardKeys(m)), places: [m.target] };
+  applyHighlights();
+  // the reason usually starts with the move itself
+  const why = h.reason || "";
+  const text = why.startsWith(m.text) ? `Hint: ${why}` : `Hint: ${m.text}${why ? `. ${why}` : ""}`;
+  showMessage(text, "hint", { sticky: true });
+  say(text);
+}
+
+// ----- solution replay --------------------------------------------------------------------------
+export async function openReplay() {
+  const g = state.game;
+  if (!g) return;
+  if (g.won) {
+    showMessage("This game is already won.", "info");
+    return;
+  }
+  state.replay = { moves: [], index: 0, playing: false, loading: true, gameId: g.id };
+  showPanel("replay");
+  $("replay-info").textContent = "Asking the solver for a solution from this position…";
+  $("replay-next").textContent = "";
+  renderReplay();
+  let sol;
+  let asked = g; // the game as it is when the request goes (after any queued before it)
+  try {
+    sol = await enqueue(() => {
+      asked = state.game;
+      return gameCall(asked, "solution");
+    });
+  } catch (e) {
+    if (state.replay) state.replay.loading = false;
+    $("replay-info").textContent = e.message;
+    renderReplay();
+    if (e.stale) showFailure(e);
+    return;
+  }
+  if (!state.replay || state.game !== asked) return;
+  state.replay.loading = false;
+  // Steps are turns: a move plus the cards the solver sends home right after it, exactly
+  // what auto-move would send; a move whose follow-up differs is played without auto-move.
+  // With auto-move off every move is a step of its own.
+  const stepwise = !state.settings.auto_move || !(sol.turns && sol.turns.length);
+  const turns = stepwise ? (sol.moves || []).map((m) => [m]) : sol.turns;
+  if (!turns.length) {
+    state.replay = null;
+    $("replay-info").textContent =
+      sol.reason ||
+      sol.message ||
+      (sol.verdict === "not_winnable"
+        ? "No solution from here: this position cannot be won. Undo to go back."
+        : "The solver found no solution within its limits.");
+    renderReplay();
+    return;
+  }
+  state.replay.moves = turns;
+  state.replay.total = turns.reduce((n, t) => n + t.length, 0);
+  renderReplay();
+  say(`Solution found: ${plural(state.replay.total, "move")} in ${plural(turns.length, "step")}. Step forward with the right arrow.`);
+}
+
+function renderReplay() {
+  const r = state.replay;
+  const stepBtn = $("btn-replay-step");
+  const backBtn = $("btn-replay-back");
+  const playBtn = $("btn-replay-play");
+  if (!r || r.loading) {
+    stepBtn.disabled = backBtn.disabled = playBtn.disabled = true;
+    return;
+  }
+  const n = r.moves.length;
+  $("replay-info").textContent = r.index >= n ? `Done: all ${plural(n, "step")} played.` : `Step ${r.index} of ${n} (${plural(r.total, "move")} in all)`;
+  $("replay-next").textContent = r.index < n ? `Next: ${describeTurn(r.moves[r.index])}` : "";
+  stepBtn.disabled = r.index >= n;
+  backBtn.disabled = r.index <= 0;
+  playBtn.disabled = r.index >= n;
+  playBtn.textContent = r.playing ? "Pause" : "Play to end";
+}
+
+/** One step: the turn's first move, exactly as the solver made it; the server adds the rest. */
+export function replayStep() {
+  return replayRequest(1, (r) => {
+    const turn = r.moves[r.index];
+    const m = turn[0];
+    // (a one-move step never sets off auto-moves the solver did not make next)
+    return ["move", { source: m.source, target: m.target, count: m.count, auto: turn.length > 1 }];
+  });
+}
+
+export function replayBack() {
+  return replayRequest(-1, () => ["undo", {}]);
+}
+
+function replayRequest(step, request) {
+  return enqueue(async () => {
+    const r = state.replay;
+    if (!r || r.loading || (step > 0 && r.index >= r.moves.length) || (step < 0 && r.index <= 0)) return;
+    const [action, body] = request(r);
+    r.stepping = true;
+    try {
+      const next = await gameCall(state.game, action, body);
+      r.index += step;
+      setGame(next, { announce: step > 0 ? describeTurn(next.last_turn) : "Step back", fromReplay: true });
+    } catch (e) {
+      r.playing = false;
+      r.stepping = false;
+      showFailure(e, "The replay stopped: ");
+    } finally {
+      r.stepping = false;
+      renderReplay();
+    }
+  });
+}
+
+export async function replayPlay() {
+  const r = state.replay;
+  if (!r || r.loading) return;
+  if (r.playing) {
+    r.playing = false;
+    renderReplay();
+    return;
+  }
+  r.playing = true;
+  renderReplay();
+  while (state.replay === r && r.playing && r.index < r.moves.length) {
+    await replayStep();
+    await sleep(reducedMotion ? 20 : 180);
+  }
+  r.playing = false;
+  if (state.replay === r) renderReplay();
+}
+
+function stopReplay(text) {
+  if (!state.replay) return;
+  state.replay.playing = false;
+  state.replay = null;
+  $("replay-info").textContent = text;
+  $("replay-next").textContent = "";
+  renderReplay();
+}
+
+export function closeReplayPanel() {
+  if (state.replay) state.replay.playing = false;
+  state.replay = null;
+  if (!$("replay-panel").hidden) {
+    if (lessonOf(state.game)) showPanel("lesson");
+    else hidePanel();
+  }
+}
+
+// a new game closes the replay; a change made elsewhere ends it
+onGameChange((game, previous, { fromReplay }) => {
+  if (!previous || previous.id !== game.id) {
+    if (!$("replay-panel").hidden || state.replay) closeReplayPanel();
+  } else if (!fromReplay && state.replay && !state.replay.stepping) {
+    stopReplay("The position changed. Press Solution to replay from here.");
+  }
+});

@@ -1,0 +1,87 @@
+// Lessons: the list to choose from, the side panel with the lesson's goal and guidance,
+// and the way on to the next lesson (after the last: a full shuffled deal).
+
+import { hidePanel, showPanel } from "./draw.js";
+import { startGame } from "./play.js";
+import { $, lessonOf, onGameChange, state } from "./state.js";
+import { say } from "./ui.js";
+
+const lessonCount = () => state.lessons.length || 4;
+
+function renderLesson(game) {
+  const lesson = lessonOf(game);
+  if (!lesson) {
+    if (!$("lesson-panel").hidden) hidePanel();
+    return;
+  }
+  if (($("panel").hidden || $("lesson-panel").hidden) && !state.replay) showPanel("lesson");
+  $("lesson-kicker").textContent = `Lesson ${lesson.id} of ${lessonCount()}`;
+  $("lesson-title").textContent = lesson.title;
+  $("lesson-goal").textContent = lesson.goal;
+  $("lesson-guidance").replaceChildren(
+    ...(lesson.guidance || []).map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      return li;
+    }),
+  );
+  const done = Boolean(lesson.complete);
+  const wasDone = !$("lesson-success").hidden;
+  $("lesson-success").hidden = !done;
+  if (!done) return;
+  const last = nextLessonId(lesson) === null;
+  const text = last
+    ? "Well done: lesson complete! You know the rules of Eight Off. Next comes a full shuffled deal."
+    : `Well done: lesson complete! Next: ${nextLessonTitle(lesson)}.`;
+  $("lesson-success-text").textContent = text;
+  $("btn-next-lesson").textContent = last ? "Play a full deal" : "Next lesson";
+  if (!wasDone) say(text);
+}
+
+onGameChange((game) => renderLesson(game));
+
+/** The lesson after this one (the server's "next"), or null after the last. */
+function nextLessonId(lesson) {
+  if (lesson.next !== undefined) return lesson.next;
+  return lesson.id < lessonCount() ? lesson.id + 1 : null;
+}
+
+function nextLessonTitle(lesson) {
+  const next = state.lessons.find((l) => l.id === nextLessonId(lesson));
+  return next ? next.title : `lesson ${lesson.id + 1}`;
+}
+
+export async function nextLesson() {
+  const lesson = lessonOf(state.game);
+  if (!lesson) return;
+  const next = nextLessonId(lesson);
+  if (next === null) {
+    hidePanel();
+    const body = { variant: "eightoff", deal: null, winnable_only: state.settings.winnable_only, lesson: null };
+    await startGame(body, { confirm: false });
+  } else {
+    await startGame({ lesson: next }, { confirm: false });
+  }
+}
+
+export function openLessons() {
+  $("lessons-list").replaceChildren(
+    ...state.lessons.map((l) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "lesson-start";
+      b.textContent = l.title;
+      b.addEventListener("click", async () => {
+        $("dlg-lessons").close();
+        await startGame({ lesson: l.id });
+      });
+      const goal = document.createElement("span");
+      goal.className = "lesson-goal";
+      goal.textContent = l.goal;
+      li.append(b, goal);
+      return li;
+    }),
+  );
+  $("dlg-lessons").showModal();
+}

@@ -1,0 +1,238 @@
+// Playing: every change of the game goes to the server, and the page shows the game the
+// server sends back. A refusal shows the server's reason; a "stale" answer (another window
+// changed the game) shows the game as it is now and says so.
+
+import { api, enqueue, gameCall, STALE_MESSAGE } from "./api.js";
+import { dealAnimation, renderBoard, renderStatus, setVerdict } from "./draw.js";
+import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state } from "./state.js";
+import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
+
+/** Show a game the server sent. fromReplay: a replay step (the replay goes on). */
+export function setGame(game, { announce = null, animate = true, fromReplay = false } = {}) {
+  const previous = state.game;
+  state.game = game;
+  state.selection = null;
+  state.hintLevel = 0;
+  state.hintMarks = null;
+  const sameGame = Boolean(previous && previous.id === game.id);
+  const turn = game.last_turn || (game.undone_turn ? [...game.undone_turn].reverse() : null);
+  state.stagger = turn ? new Map(turn.map((m, i) => [m.card, i])) : null;
+  renderBoard({ animate: animate && sameGame });
+  renderStatus();
+  notifyGameChange(game, previous, { fromReplay });
+  if (announce) say(announce);
+  refreshStatus();
+  if (game.won && state.wonShownFor !== game.id) {
+    state.wonShownFor = game.id;
+    onWon(game);
+  }
+}
+
+/**
+ * Show why a request failed. A stale game is replaced by the game as stored, so that the
+ * player sees what the other window did; nothing the player had is lost (it is stored).
+ */
+export function showFailure(e, prefix = "") {
+  if (e.stale) {
+    setGame(e.game, { animate: true });
+    const text = e.message || STALE_MESSAGE;
+    showMessage(text, "error");
+    say(text);
+    return;
+  }
+  showMessage(`${prefix}${e.message}`, "error");
+}
+
+/** Back in this tab: show the game as stored if another window changed it meanwhile. */
+export function catchUp() {
+  return enqueue(async () => {
+    const g = state.game;
+    if (!g || !Number.isInteger(g.revision)) return;
+    let now;
+    try {
+      now = await api("GET", `/api/games/${g.id}`);
+    } catch {
+      return; // the next request says what is wrong
+    }
+    if (state.game !== g || now.revision === g.revision) return;
+    setGame(now, { animate: true });
+    showMessage(STALE_MESSAGE, "info");
+  });
+}
+
+function onWon(game) {
+  if (lessonOf(game)) return; // the lesson panel says it
+  const deal = game.deal !== null && game.deal !== undefined ? `deal ${game.deal}` : "";
+  $("won-text").textContent = `${game.variant_name} ${deal} won in ${plural(game.moves_made, "move")}.`;
+  say(`You won in ${plural(game.moves_made, "move")}.`);
+  setTimeout(() => {
+    const dlg = $("dlg-won");
+    if (!dlg.open) dlg.showModal();
+  }, reducedMotion ? 0 : 350);
+}
+
+/** The solver's verdict on the position, polled while the server is still working it out. */
+async function refreshStatus() {
+  const g = state.game;
+  if (!g) return;
+  const token = ++state.statusToken;
+  if (g.won) {
+    setVerdict({ verdict: "won", message: "Won" });
+    return;
+  }
+  setVerdict({ verdict: "checking", message: "Checking…" });
+  let delay = 250;
+  for (;;) {
+    let st;
+    try {
+      st = await api("GET", `/api/games/${g.id}/status`);
+    } catch {
+      if (token === state.statusToken) setVerdict({ verdict: "unknown", message: "Status unavailable" });
+      return;
+    }
+    if (token !== state.statusToken) return;
+    setVerdict(st);
+    if (st.verdict !== "checking" && !st.pending) return;
+    await sleep(delay);
+    if (token !== state.statusToken) return;
+    delay = Math.min(delay * 1.5, 1500);
+  }
+}
+
+// ----- moves and the play buttons ---------------------------------------------------------------
+/**
+ * Ask the server to play a move: {"move": "37"} (typed: the run that fits) or
+ * {"source", "target", "count"}. The server judges it.
+ */
+export function sendMove(body) {
+  return enqueue(async () => {
+    const g = state.game;
+    if (!g) return;
+    try {
+      const next = await gameCall(g, "move", body);
+      hideMessage();
+      setGame(next, { announce: describeTurn(next.last_turn) });
+    } catch (e) {
+      state.selection = null;
+      // cards dragged away slide back where they were
+      renderBoard({ animate: true });
+      showFailure(e);
+      if (!e.stale) say(e.message);
+    }
+  });
+}
+
+function gameAction(action, words, body = {}) {
+  return enqueue(async () => {
+    const g = state.game;
+    if (!g) return;
+    try {
+      const next = await gameCall(g, action, body);
+      hideMessage();
+      setGame(next, { announce: words(next) });
+    } catch (e) {
+      showFailure(e);
+    }
+  });
+}
+
+export const undo = () => gameAction("undo", (g) => `Move undone. ${plural(g.moves_made, "move")} made.`);
+export const redo = () => gameAction("redo", (g) => `Redone: ${describeTurn(g.last_turn)}`);
+export const restart = () => gameAction("restart", () => "Back to the start of the deal. Redo plays the moves again.");
+/** Send the safe cards home (or, once the win is certain, every card: the server's default). */
+export const autoHome = () => gameAction("auto", (g) => describeTurn(g.last_turn) || "No card can go home safely now.");
+/** Auto-complete: the server plays the rest once the win is certain. */
+export const finish = () => gameAction("auto", (g) => (g.won ? "Completed." : describeTurn(g.last_turn)), { complete: true });
+
+// ----- new games --------------------------------------------------------------------------------
+/** Show the dialog and resolve true for Replace, false for Cancel/Escape. */
+function confirmReplace() {
+  const dlg = $("dlg-confirm");
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      dlg.removeEventListener("close", onClose);
+      $("btn-confirm-ok").onclick = null;
+      $("btn-confirm-cancel").onclick = null;
+      if (dlg.open) dlg.close();
+      resolve(answer);
+    };
+    const onClose = () => done(false);
+    $("btn-confirm-ok").onclick = () => done(true);
+    $("btn-confirm-cancel").onclick = () => done(false);
+    dlg.addEventListener("close", onClose);
+    dlg.showModal();
+    $("btn-confirm-ok").focus();
+  });
+}
+
+/** POST /api/games with body; asks first when it would replace a game in progress. */
+export async function startGame(body, { confirm = true } = {}) {
+  if (confirm && inProgress() && !(await confirmReplace())) return false;
+  return enqueue(async () => {
+    const random = body.winnable_only && (body.deal === null || body.deal === undefined);
+    showMessage(random ? "Dealing a winnable deal…" : "Dealing…", "info", { sticky: true });
+    try {
+      const next = await api("POST", "/api/games", body);
+      hideMessage();
+      closeMenu();
+      state.wonShownFor = null;
+      const lesson = lessonOf(next);
+      setGame(next, {
+        animate: false,
+        announce: lesson ? `Lesson ${lesson.id}: ${lesson.title}` : `New game: ${next.variant_name} deal ${next.deal}`,
+      });
+      dealAnimation();
+      return true;
+    } catch (e) {
+      showMessage(e.message, "error");
+      renderStatus(); // puts the variant menu back
+      return false;
+    }
+  });
+}
+
+/** A random deal of the chosen variant. */
+export function newGame({ confirm = true } = {}) {
+  const variant = $("variant").value || (state.game ? state.game.variant : "eightoff");
+  return startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm });
+}
+
+export async function openDeal(ev) {
+  ev.preventDefault();
+  const raw = $("deal-number").value.trim();
+  if (!/^\d+$/.test(raw)) {
+    showMessage("Type a deal number (1 or more), then Open deal.", "error");
+    return;
+  }
+  const ok = await startGame({ variant: $("variant").value, deal: Number(raw), winnable_only: false, lesson: null });
+  if (ok) $("deal-number").blur();
+}
+
+export async function changeVariant() {
+  const variant = $("variant").value;
+  const ok = await startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null });
+  if (!ok && state.game) $("variant").value = state.game.variant;
+}
+
+export function saveSettings() {
+  return enqueue(async () => {
+    const body = { auto_move: $("opt-auto").checked, winnable_only: $("opt-winnable").checked };
+    try {
+      state.settings = await api("PUT", "/api/settings", body);
+      say(`Auto-move ${state.settings.auto_move ? "on" : "off"}; ${state.settings.winnable_only ? "winnable deals only" : "any deal"}.`);
+    } catch (e) {
+      showMessage(e.message, "error");
+    }
+    $("opt-auto").checked = state.settings.auto_move;
+    $("opt-winnable").checked = state.settings.winnable_only;
+    if (state.game) {
+      // the game follows the table's auto-move setting from now on
+      try {
+        const g = await api("GET", `/api/games/${state.game.id}`);
+        setGame(g, { animate: true, fromReplay: true });
+      } catch {
+        /* keep what we have */
+      }
+    }
+  });
+}

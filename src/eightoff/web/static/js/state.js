@@ -1,0 +1,107 @@
+// The page's state: the game as the server last sent it, and what the player is doing
+// with it (a picked-up card, hint marks, a replay). Nothing here judges a move.
+
+import { RANKS } from "./cards.js";
+
+export const state = {
+  game: null,
+  variants: [],
+  lessons: [],
+  settings: { auto_move: true, winnable_only: false },
+  selection: null, // {kind, index, count (null: keyboard, "whatever fits"), shown}
+  hintLevel: 0,
+  hintMarks: null, // {cards: Set(cardKey), places: [place]}
+  statusToken: 0,
+  verdict: null,
+  replay: null, // {moves, index, playing, loading, stepping, total, gameId}
+  layout: null,
+  flipFrom: null, // Map(cardKey → DOMRect) overriding the previous positions for the next render
+  stagger: null, // Map(card code → order) of the cards a turn moved
+  lastTap: null,
+  wonShownFor: null,
+  dragging: false,
+};
+
+export const $ = (id) => document.getElementById(id);
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// ----- who wants to know when the game changes ------------------------------------------------
+const gameListeners = [];
+
+/** fn(game, previous, options) runs after every new game object is shown. */
+export function onGameChange(fn) {
+  gameListeners.push(fn);
+}
+
+export function notifyGameChange(game, previous, options) {
+  for (const fn of gameListeners) fn(game, previous, options);
+}
+
+// ----- places and cards -----------------------------------------------------------------------
+export function placeKey(p) {
+  return `${p.kind}:${p.index ?? "home"}`;
+}
+
+export function samePlace(a, b) {
+  return Boolean(a && b) && a.kind === b.kind && (a.index ?? null) === (b.index ?? null);
+}
+
+export function placeTitle(p) {
+  if (p.kind === "foundation" && (p.index === null || p.index === undefined)) return "the foundations";
+  return `${p.kind[0].toUpperCase()}${p.kind.slice(1)} ${p.index + 1}`;
+}
+
+export function foundationCode(f) {
+  return f.top ? RANKS[f.top] + f.suit : null;
+}
+
+/** The cards of a place, bottom first. */
+export function cardsOf(place, g = state.game) {
+  if (place.kind === "column") return g.columns[place.index];
+  if (place.kind === "cell") return g.cells[place.index] ? [g.cells[place.index]] : [];
+  const code = foundationCode(g.foundations[place.index]);
+  return code ? [code] : [];
+}
+
+/** The legal moves (as the server listed them) that start from the selection. */
+export function legalFrom(sel, g = state.game) {
+  return g.legal_moves.filter(
+    (m) => samePlace(m.source, sel) && (sel.count === null || sel.count === undefined || m.count === sel.count),
+  );
+}
+
+// ----- words ----------------------------------------------------------------------------------
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+export function variantName(id) {
+  const v = state.variants.find((x) => x.id === id);
+  return v ? v.name : id;
+}
+
+export function describeTurn(moves) {
+  if (!moves || !moves.length) return "";
+  const [first, ...auto] = moves;
+  let text = first.text || first.notation;
+  if (auto.length) text += `; then ${auto.map((m) => m.text || m.notation).join("; ")}`;
+  return text;
+}
+
+// ----- the game -------------------------------------------------------------------------------
+export function inProgress() {
+  const g = state.game;
+  return Boolean(g && !g.finished && !g.won && g.moves_made > 0);
+}
+
+/** The lesson of a game (the server sends the lesson object), or null. */
+export function lessonOf(g) {
+  if (!g || g.lesson === null || g.lesson === undefined) return null;
+  const info =
+    typeof g.lesson === "object"
+      ? g.lesson
+      : g.lesson_info || state.lessons.find((l) => l.id === g.lesson) || { id: g.lesson, title: `Lesson ${g.lesson}`, goal: "", guidance: [] };
+  const complete = typeof g.lesson_done === "boolean" ? g.lesson_done : info.complete ?? g.won;
+  return { ...info, complete };
+}
