@@ -375,7 +375,7 @@ def describe_move(pos: Position, move: Move) -> Message:
     return Message("move.to", what=what, source=move.source, target=target)
 
 
-def hint_message(pos: Position, move: Move, length: int) -> Message:
+def hint_message(pos: Position, move: Move, length: int | None = None) -> Message:
     """The solver's next move and why, e.g. "Park the 3♦ in Cell 5: it uncovers the 2♣.
     The solver wins in 86 moves from here."."""
     target = pos.resolve_target(move)
@@ -402,6 +402,10 @@ def hint_message(pos: Position, move: Move, length: int) -> Message:
             effect = Message("hint.empties", source=src)
     elif src.kind.value == "cell":
         effect = Message("hint.frees", source=src)
+    if length is None:
+        if effect is None:
+            return Message("hint.plain", action=action)
+        return Message("hint.plain_effect", action=action, effect=effect)
     if effect is None:
         return Message("hint.move", action=action, n=length)
     return Message("hint.move_effect", action=action, effect=effect, n=length)

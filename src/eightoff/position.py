@@ -24,7 +24,7 @@ from enum import Enum
 from typing import Final
 
 from eightoff.cards import KING, Card
-from eightoff.i18n import Count, Message, Suit, describe_move
+from eightoff.i18n import Count, Message, Suit, describe_move, hint_message
 from eightoff.rules import Build, EmptyColumn, Rules
 
 COLUMN_LABELS: Final = "1234567890"
@@ -547,39 +547,8 @@ class Position:
     def hint_words(self, move: Move, solution_length: int | None = None) -> str:
         """Why a hint suggests ``move``, for people: "Park the 3♦ in Cell 5: it uncovers
         the 2♣." and, given the solver's solution length, "The solver wins in 86 moves
-        from here."."""
-        card = self.moving_card(move)
-        target = self.resolve_target(move)
-        what = f"the {card.symbol}"
-        if move.count > 1:
-            assert move.source.index is not None
-            top = self.columns[move.source.index][-1]
-            what = f"the {move.count} cards {card.symbol}…{top.symbol}"
-        if target.kind is Kind.FOUNDATION:
-            action = f"Send {what} home"
-        elif target.kind is Kind.CELL:
-            action = f"Park {what} in {target.title}"
-        else:
-            assert target.index is not None
-            col = self.columns[target.index]
-            action = (
-                f"Move {what} onto the {col[-1].symbol}"
-                if col
-                else f"Move {what} into the empty {target.title}"
-            )
-        effect = ""
-        if move.source.kind is Kind.COLUMN:
-            assert move.source.index is not None
-            col = self.columns[move.source.index]
-            if len(col) > move.count:
-                effect = f": it uncovers the {col[-move.count - 1].symbol}"
-            else:
-                effect = f": it empties {move.source.title}"
-        elif move.source.kind is Kind.CELL:
-            effect = f": it frees {move.source.title}"
-        if solution_length is None:
-            return f"{action}{effect}."
-        return f"{action}{effect}. The solver wins in {_plural(solution_length, 'move')} from here."
+        from here."; the words live in :func:`eightoff.i18n.hint_message`."""
+        return str(hint_message(self, move, solution_length))
 
     def key(self) -> tuple[object, ...]:
         """A canonical key: equal for positions that differ only by the order of cells
