@@ -2,7 +2,7 @@
 
 One parametric design per rank (a Jack in a feathered cap, a Queen with a tiara and long
 hair, a bearded King with a crown and sceptre), coloured by the suit's colour, with the
-suit's pip on the chest. The pip shapes are read from static/cards.js, so the court
+suit's pip on the chest. The pip shapes are read from static/js/cards.js, so the court
 cards show the same pips as the rest of the pack. Each picture is 60 × 76 units: the
 court frame of a card face (x 20…80, y 37…113 of the 100 × 140 face drawn by cards.js).
 
@@ -31,7 +31,7 @@ BLUE = "#2d5fa8"
 
 def suit_shapes() -> dict[str, str]:
     """The four pips as drawn by cards.js (SVG on a 100 × 100 box)."""
-    text = (STATIC / "cards.js").read_text("utf-8")
+    text = (STATIC / "js" / "cards.js").read_text("utf-8")
     block = text[text.index("const SUIT_SHAPES") :]
     block = block[: block.index("};")]
     shapes: dict[str, str] = {}
