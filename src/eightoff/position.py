@@ -575,7 +575,8 @@ class Position:
             effect = f": it frees {move.source.title}"
         if solution_length is None:
             return f"{action}{effect}."
-        return f"{action}{effect}. The solver wins in {_plural(solution_length, 'move')} from here."
+        moves = f"{solution_length} move" + ("" if solution_length == 1 else "s")
+        return f"{action}{effect}. The solver wins in {moves} from here."
 
     def key(self) -> tuple[object, ...]:
         """A canonical key: equal for positions that differ only by the order of cells
