@@ -313,16 +313,20 @@ class Position:
                 return lambda: "A card does not move between foundations"
             if count > 1:
                 return lambda: "Only single cards go home"
-            f = self.foundation_for(card)
-            if f is None or (dst.index is not None and dst.index != f):
-                named = dst.index
-                if named is not None and named % 4 != card.suit:
-                    return lambda: f"{dst.title} takes {SUIT_SYMBOLS[named % 4]}"
-                if card.rank == 1:
-                    return lambda: f"{card.symbol} needs an empty foundation"
-                prev = Card.of(card.rank - 1, card.suit)
-                return lambda: f"{card.symbol} can go home only after the {prev.symbol}"
-            return None
+            named = dst.index
+            if named is None:  # home: any foundation of the suit that takes the card
+                if self.foundation_for(card) is not None:
+                    return None
+            elif named % 4 != card.suit:
+                return lambda: f"{dst.title} takes {SUIT_SYMBOLS[named % 4]}"
+            elif self.foundations[named] == card.rank - 1:  # a named foundation that takes it
+                return None
+            elif (other := self.foundation_for(card)) is not None:  # another one takes it
+                return lambda: f"{card.symbol} goes on {Place.foundation(other).title}"
+            if card.rank == 1:
+                return lambda: f"{card.symbol} needs an empty foundation"
+            prev = Card.of(card.rank - 1, card.suit)
+            return lambda: f"{card.symbol} can go home only after the {prev.symbol}"
         if dst.kind is Kind.CELL:
             assert dst.index is not None
             if self.cells[dst.index] is not None:
