@@ -31,6 +31,7 @@ from eightoff.exits import (
     EX_PIPE,
     EX_SOFTWARE,
     EX_USAGE,
+    MAX_PATH,
     Parser,
     UsageError,
     argument,
@@ -429,7 +430,7 @@ def _explain(e: Exception) -> tuple[str, int]:
     if isinstance(e, sqlite3.DatabaseError):  # e.g. "file is not a database"
         return f"not an eightoff database: {e}", EX_DATAERR
     if isinstance(e, OSError):
-        where = f" ({quote(e.filename)})" if e.filename else ""
+        where = f" ({quote(e.filename, MAX_PATH)})" if e.filename else ""
         return f"{e.strerror or e}{where}", EX_IOERR
     return f"internal error, please report it: {type(e).__name__}: {e}", EX_SOFTWARE
 

@@ -52,7 +52,9 @@ EXIT_STATUSES: Final[dict[int, str]] = {
 
 MAX_TOKEN: Final = 40
 """Most characters of a bad token quoted in an error."""
-MAX_MESSAGE: Final = 300
+MAX_PATH: Final = 200
+"""Most characters of a file name quoted in an error."""
+MAX_MESSAGE: Final = 400
 """Most characters of an error line."""
 
 
@@ -112,8 +114,10 @@ def whole_number(text: str, what: str, low: int, high: int) -> int:
 
 def number(text: str, what: str, low: float, high: float, *, open_low: bool = False) -> float:
     """Read a decimal number in ``low…high`` (``low`` excluded when ``open_low``)."""
-    lower = "more than" if open_low else "from"
-    span = f"a number {lower} {low:g} to {high:g}"
+    if open_low:
+        span = f"a number more than {low:g} and at most {high:g}"
+    else:
+        span = f"a number from {low:g} to {high:g}"
     token = text.strip()
     if len(token) > MAX_TOKEN or not _DECIMAL.fullmatch(token):
         raise UsageError(f"{what} must be {span}, not {quote(text)}")
@@ -141,9 +145,9 @@ def file_path(text: str, what: str = "--db") -> str:
     if not text.strip():
         raise UsageError(f"{what} needs a file name, not an empty string")
     if "\0" in text:
-        raise UsageError(f"{what}: {quote(text)} contains a NUL character")
+        raise UsageError(f"{what}: {quote(text, MAX_PATH)} contains a NUL character")
     if os.path.isdir(text):
-        raise UsageError(f"{what}: {quote(text)} is a folder; give a file in it")
+        raise UsageError(f"{what}: {quote(text, MAX_PATH)} is a folder; give a file in it")
     return text
 
 
