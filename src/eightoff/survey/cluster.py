@@ -7,6 +7,7 @@ worker of the cluster (the task is :func:`eightoff.survey.solve_batch`).
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import queue
 import socket
 import time
@@ -28,7 +29,7 @@ fails within about 5 s of the command's start."""
 CLIENT_SECONDS = 5.0
 """The Dask client's own connection timeout, once the probe has heard a scheduler."""
 
-SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 """Dask's comm protocols a scheduler address may name."""
 
 
@@ -43,6 +44,8 @@ def check_address(address: str) -> str:
             f"--scheduler {quote(address)} is not a Dask scheduler address: {example}"
             f" (protocols: {', '.join(SCHEMES)})"
         )
+    if scheme.lower() == "inproc":  # a cluster in this process (tests, notebooks)
+        return address
     try:
         parts = urlsplit(address)
         port = parts.port
@@ -88,11 +91,24 @@ def _probe(address: str) -> None:
         raise OSError("what answers there is not a Dask scheduler")
 
 
+def _installed(name: str) -> bool:
+    """Is the package importable (without importing it: Dask takes seconds)?"""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ValueError, ImportError):  # sys.modules[name] is None: import blocked
+        return False
+
+
 class DaskBackend:
     def __init__(self, address: str, *, timeout: float = CLIENT_SECONDS) -> None:
         from eightoff.survey import SurveyUnavailableError
 
         check_address(address)
+        if not _installed("distributed"):
+            raise SurveyUnavailableError(
+                "--scheduler needs Dask's distributed package: install eightoff[dask]"
+                " (pip install 'eightoff[dask]')"
+            )
         if urlsplit(address).scheme.lower() == "tcp":
             try:
                 _probe(address)

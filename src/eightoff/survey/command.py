@@ -309,15 +309,25 @@ def _run(args: argparse.Namespace) -> int:
             return EX_INTERRUPTED
     n = result.new
     where = f" into {result.db}"
-    if n.total == 0:
+    shared = (
+        f"; {result.by_others} solved by another survey on this store at the same time"
+        if result.by_others
+        else ""
+    )
+    if n.total == 0 and not result.by_others:
         print(f"{rules.name} {start}–{end}: all {result.total} deals already stored{where}")
+    elif n.total == 0:
+        print(
+            f"{rules.name} {start}–{end}: nothing left for this run: {result.already} were"
+            f" already stored{where}{shared}"
+        )
     else:
         print(
             f"{rules.name} {start}–{end}: {n.total} deals solved in {result.seconds:.1f} s"
             f" ({result.rate:.1f} deals/s, {result.backend};"
             f" {1000 * result.cpu_seconds / n.total:.2f} ms of worker CPU per deal):"
             f" {n.solved} solved, {n.lost} lost, {n.unknown} unknown;"
-            f" {result.already} were already stored{where}"
+            f" {result.already} were already stored{where}{shared}"
         )
     return EX_OK
 

@@ -12,10 +12,19 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
     the solver version and limits it was decided with.
 ``survey_rules``
     The rules each signature stands for (their fields as canonical JSON).
+``survey_owners`` and ``survey_claims``
+    Work sharing: each running survey is an owner (host, process id and its start
+    time, a heartbeat); it claims the deals it hands to its workers (runs of
+    consecutive numbers) in the same kind of transaction that stores results, and a
+    batch's claim is deleted in the transaction that stores the batch. Another survey
+    on the same file skips deals that are stored or claimed, so two surveys over
+    overlapping ranges share the work. A claim whose owner is dead (its process gone
+    from this host, or no heartbeat for :data:`STALE_SECONDS`) is taken back.
 
 Durability: WAL journal, ``synchronous=NORMAL`` and one transaction per batch.
-A process killed with SIGKILL loses at most the batch being written; the file is
-never left half-written (SQLite's journal guarantees it), so rerunning resumes.
+A process killed with SIGKILL loses at most the batches in flight (their claims are
+taken back by the next survey); the file is never left half-written (SQLite's journal
+guarantees it), so rerunning resumes.
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ import dataclasses
 import hashlib
 import json
 import os
+import socket
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,6 +52,14 @@ MAX_STORED_DEAL: Final = 2**63 - 1
 """SQLite integers are 64-bit: the largest deal number the store can hold."""
 
 SCHEMA_VERSION: Final = 1
+"""Version 1; the claim tables were added to it (created when missing, read by nothing
+else): a store written before them is still version 1."""
+
+STALE_SECONDS: Final = 120.0
+"""A survey owner whose heartbeat is older than this is presumed dead (its process
+cannot be checked from this host); its claims are taken back."""
+HEARTBEAT_SECONDS: Final = 10.0
+"""How often a running survey renews its heartbeat."""
 
 # Fields of Rules that do not change the game (names and presentation).
 _COSMETIC_FIELDS: Final = frozenset({"id", "name", "summary", "announce_group_limit"})
@@ -73,6 +92,21 @@ CREATE TABLE IF NOT EXISTS survey_results (
     seconds REAL    NOT NULL,
     run     INTEGER NOT NULL REFERENCES survey_runs(id),
     PRIMARY KEY (variant, rules, deal)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS survey_owners (
+    id        INTEGER PRIMARY KEY,
+    host      TEXT    NOT NULL,
+    pid       INTEGER NOT NULL,
+    started   TEXT    NOT NULL,
+    heartbeat REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS survey_claims (
+    variant TEXT    NOT NULL,
+    rules   TEXT    NOT NULL,
+    first   INTEGER NOT NULL,
+    last    INTEGER NOT NULL CHECK (last >= first),
+    owner   INTEGER NOT NULL REFERENCES survey_owners(id) ON DELETE CASCADE,
+    PRIMARY KEY (variant, rules, first)
 ) WITHOUT ROWID;
 """
 
@@ -172,6 +206,52 @@ class Pending:
                 self.remaining -= b - a + 1
                 count -= b - a + 1
         return tuple(out)
+
+
+Runs = tuple[tuple[int, int], ...]
+"""Deal numbers as inclusive (first, last) runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What :meth:`SurveyStore.claim` handed out."""
+
+    runs: Runs
+    """The deals claimed (empty when none is left to claim)."""
+    cursor: int
+    """Where the next claim may start looking: every deal below it is stored or
+    claimed by this owner."""
+
+
+def _process_start(pid: int) -> str:
+    """The start time of process ``pid`` (Linux: clock ticks after boot), "" if unknown:
+    with the pid it names one process, even when pids are reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return fields[19] if len(fields) > 19 else ""
+
+
+def _alive_here(pid: int, started: str) -> bool:
+    """Is process ``pid`` (started at ``started``) still running on this host?"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    except OSError:
+        return True
+    now = _process_start(pid)
+    if started and now and now != started:
+        return False  # the pid was reused by another process
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # not Linux: the signal said it exists
+    return state[state.rfind(")") + 2 :][:1] != "Z"  # a zombie is dead
 
 
 def default_store_path() -> Path:
@@ -280,19 +360,152 @@ class SurveyStore:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
-    def write(self, variant: str, signature: str, run: int, rows: Sequence[Row]) -> int:
+    def write(
+        self,
+        variant: str,
+        signature: str,
+        run: int,
+        rows: Sequence[Row],
+        *,
+        claimed: tuple[int, Runs] | None = None,
+    ) -> int:
         """Store one batch in one transaction; return how many rows were new or upgraded
-        (a deal already decided is left as it is)."""
-        before = self._db.total_changes
+        (a deal already decided is left as it is). ``claimed`` = (owner, runs): the
+        batch's claims, deleted in the same transaction."""
         try:
             with self.transaction():
+                before = self._db.total_changes
                 self._db.executemany(
                     _UPSERT,
                     [(variant, signature, d, v, n, s, t, run) for d, v, n, s, t in rows],
                 )
+                changed = self._db.total_changes - before
+                if claimed is not None:
+                    owner, runs = claimed
+                    self._db.executemany(
+                        "DELETE FROM survey_claims WHERE variant = ? AND rules = ?"
+                        " AND first = ? AND owner = ?",
+                        [(variant, signature, a, owner) for a, _ in runs],
+                    )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot store results in {self.path}: {exc}") from None
-        return self._db.total_changes - before
+        return changed
+
+    # -- sharing the work -----------------------------------------------------------
+
+    def register_owner(self) -> int:
+        """Record this process as a survey owner (for its claims); return its id."""
+        pid = os.getpid()
+        with self.transaction():
+            cur = self._db.execute(
+                "INSERT INTO survey_owners (host, pid, started, heartbeat) VALUES (?, ?, ?, ?)",
+                (socket.gethostname(), pid, _process_start(pid), time.time()),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def heartbeat(self, owner: int) -> None:
+        """Say that ``owner`` is still running (call every HEARTBEAT_SECONDS)."""
+        with self.transaction():
+            self._db.execute(
+                "UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (time.time(), owner)
+            )
+
+    def release(self, owner: int) -> None:
+        """Forget ``owner`` and every claim it holds (a survey that ends, or stops)."""
+        with self.transaction():
+            self._db.execute("DELETE FROM survey_claims WHERE owner = ?", (owner,))
+            self._db.execute("DELETE FROM survey_owners WHERE id = ?", (owner,))
+
+    def _reap(self) -> None:
+        """Take back the claims of dead owners (inside a transaction)."""
+        host = socket.gethostname()
+        cutoff = time.time() - STALE_SECONDS
+        dead = [
+            oid
+            for oid, ohost, pid, started, beat in self._db.execute(
+                "SELECT id, host, pid, started, heartbeat FROM survey_owners"
+            ).fetchall()
+            if beat < cutoff or (ohost == host and not _alive_here(pid, started))
+        ]
+        for oid in dead:
+            self._db.execute("DELETE FROM survey_claims WHERE owner = ?", (oid,))
+            self._db.execute("DELETE FROM survey_owners WHERE id = ?", (oid,))
+
+    def claim(
+        self,
+        owner: int,
+        variant: str,
+        signature: str,
+        lo: int,
+        hi: int,
+        count: int,
+        *,
+        retry_unknown: bool = False,
+    ) -> Claim:
+        """Claim for ``owner`` up to ``count`` deals of lo…hi, lowest first, that are
+        neither stored (with ``retry_unknown``: stored with a verdict) nor claimed by
+        another live survey. One transaction: two surveys never claim the same deal."""
+        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
+        with self.transaction():
+            self._reap()
+            claims = self._db.execute(
+                "SELECT first, last, owner FROM survey_claims WHERE variant = ? AND rules = ?"
+                " AND last >= ? AND first <= ? ORDER BY first",
+                (variant, signature, lo, hi),
+            ).fetchall()
+            stored = self._db.execute(
+                f"SELECT deal FROM survey_results WHERE variant = ? AND rules = ?"
+                f" AND deal BETWEEN ? AND ? {skip_unknown} ORDER BY deal",
+                (variant, signature, lo, hi),
+            )
+            # Walk up from lo past stored deals and claims; collect the free runs.
+            blocks = iter(claims)
+            block = next(blocks, None)
+            next_stored = next(stored, None)
+            runs: list[tuple[int, int]] = []
+            cursor: int | None = None  # lowest deal that another owner's claim holds
+            d, need = lo, count
+            while need > 0 and d <= hi:
+                while block is not None and block[1] < d:
+                    block = next(blocks, None)
+                while next_stored is not None and next_stored[0] < d:
+                    next_stored = next(stored, None)
+                if block is not None and block[0] <= d:
+                    if block[2] != owner and cursor is None:
+                        cursor = d
+                    d = block[1] + 1
+                    continue
+                if next_stored is not None and next_stored[0] == d:
+                    d += 1
+                    continue
+                stop = hi
+                if block is not None:
+                    stop = min(stop, block[0] - 1)
+                if next_stored is not None:
+                    stop = min(stop, next_stored[0] - 1)
+                stop = min(stop, d + need - 1)
+                runs.append((d, stop))
+                need -= stop - d + 1
+                d = stop + 1
+            stored.close()
+            self._db.executemany(
+                "INSERT INTO survey_claims (variant, rules, first, last, owner)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(variant, signature, a, b, owner) for a, b in runs],
+            )
+        return Claim(tuple(runs), d if cursor is None else cursor)
+
+    def claimed(self, variant: str, signature: str, lo: int, hi: int) -> int:
+        """How many deals of lo…hi live surveys hold claimed (being solved now)."""
+        with self.transaction():
+            self._reap()
+            row = self._db.execute(
+                "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
+                " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ?",
+                (hi, lo, variant, signature, lo, hi),
+            ).fetchone()
+        return int(row[0])
 
     # -- reading ------------------------------------------------------------------
 
