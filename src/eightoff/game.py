@@ -72,6 +72,17 @@ class Game:
             position = position.apply(m)
         return position
 
+    def copy(self) -> Game:
+        """An independent copy (positions are immutable and shared, not replayed)."""
+        return Game(
+            self.start,
+            self.deal_number,
+            self.auto_move,
+            list(self.turns),
+            list(self.undone),
+            list(self._positions),
+        )
+
     # ----- state -------------------------------------------------------------------
     @property
     def position(self) -> Position:

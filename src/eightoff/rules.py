@@ -15,9 +15,10 @@ implementation of the rules that reads them.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import ClassVar, Final
 
 
 class Build(Enum):
@@ -86,18 +87,35 @@ class Rules:
     def cards(self) -> int:
         return 52 * self.decks
 
+    OPTIONS: ClassVar[tuple[str, ...]] = ("foundation_retrieval", "strict_single")
+    """The options any variant can take: the one list that the store, the web API, the
+    CLI and the solver read (each a bool field of Rules)."""
+
+    def options(self) -> dict[str, bool]:
+        """The options' values, by name (``Rules.OPTIONS`` order)."""
+        return {name: bool(getattr(self, name)) for name in self.OPTIONS}
+
+    @classmethod
+    def parse_options(cls, values: Mapping[str, object]) -> dict[str, bool | None]:
+        """The options found in ``values`` (missing ones None), for :meth:`with_options`.
+        ValueError names a value that is not a bool; other keys are ignored."""
+        out: dict[str, bool | None] = {}
+        for name in cls.OPTIONS:
+            v = values.get(name)
+            if v is not None and not isinstance(v, bool):
+                raise ValueError(f"{name} must be true or false, not {v!r}")
+            out[name] = v
+        return out
+
     def with_options(
         self,
         *,
         foundation_retrieval: bool | None = None,
         strict_single: bool | None = None,
     ) -> Rules:
-        """The same variant with an option switched on or off."""
-        changes: dict[str, bool] = {}
-        if foundation_retrieval is not None:
-            changes["foundation_retrieval"] = foundation_retrieval
-        if strict_single is not None:
-            changes["strict_single"] = strict_single
+        """The same variant with an option switched on or off (None: as it is)."""
+        given = {"foundation_retrieval": foundation_retrieval, "strict_single": strict_single}
+        changes = {k: v for k, v in given.items() if v is not None}
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     def group_limit(

@@ -264,7 +264,9 @@ def test_schema_is_versioned_and_a_newer_one_is_refused(db: Path) -> None:
     assert store.schema_version == SCHEMA_VERSION
     store.close()
     con = sqlite3.connect(db)
-    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    con.execute(
+        "UPDATE eightoff_schema SET version = ? WHERE name = 'games'", (SCHEMA_VERSION + 1,)
+    )
     con.commit()
     con.close()
     with pytest.raises(StoreError, match="newer eightoff"):
@@ -274,8 +276,51 @@ def test_schema_is_versioned_and_a_newer_one_is_refused(db: Path) -> None:
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "notes.txt"
     bad.write_text("shopping list\n" * 200)
-    with pytest.raises(StoreError, match="cannot use this file"):
+    with pytest.raises(StoreError, match="not an eightoff database") as info:
         Store(bad)
+    assert "\n" not in str(info.value) and str(bad) in str(info.value)
+    assert bad.read_text() == "shopping list\n" * 200  # nothing written
+
+
+def test_a_file_of_the_first_schema_is_upgraded_and_keeps_its_games(db: Path) -> None:
+    from eightoff.store.games import _SCHEMA_V1
+
+    con = sqlite3.connect(db)
+    con.executescript(_SCHEMA_V1)
+    start = Game.new("eightoff", 4).start
+    from eightoff.boards import to_json
+
+    con.execute(
+        "INSERT INTO games (variant, deal, start, created) VALUES ('eightoff', '4', ?, 'then')",
+        (__import__("json").dumps(to_json(start)),),
+    )
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    store = Store(db)
+    assert store.schema_version == SCHEMA_VERSION
+    saved = store.load(1)
+    assert saved is not None and saved.game.start == start and saved.revision == 0
+
+
+def test_a_change_bumps_the_revision_and_a_failed_edit_changes_nothing(db: Path) -> None:
+    store = Store(db)
+    game = Game.new("eightoff", 2)
+    gid = store.create_game(game.start, deal=2)
+    with store.edit(gid) as e:
+        e.record_turn(e.game.play(useful_moves(e.game)[0]))
+    with store.edit(gid) as e:
+        assert e.game.undo() is not None
+        e.record_cursor()
+    assert store.add_hint(gid) == 1
+    saved = store.load(gid)
+    assert saved is not None and saved.revision == 2 and saved.hints == 1  # a hint: no bump
+    with pytest.raises(RuntimeError), store.edit(gid) as e:
+        e.record_turn(e.game.redo() or e.game.play(useful_moves(e.game)[0]))
+        raise RuntimeError("the client went away")
+    again = store.load(gid)
+    assert again is not None and again.revision == 2 and not again.game.turns
+    assert again.game.can_redo
 
 
 def test_the_database_uses_wal(db: Path) -> None:

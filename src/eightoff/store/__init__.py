@@ -1,0 +1,33 @@
+"""SQLite storage: :mod:`eightoff.store.db` is the one infrastructure (errors,
+transactions, schema versions, the data directory); :mod:`eightoff.store.games` keeps
+the table's games. ``from eightoff.store import Store`` keeps working for the games."""
+
+from eightoff.store.db import Database, Schema, StoreError, connect, default_data_dir
+from eightoff.store.games import (
+    GAMES,
+    SCHEMA_VERSION,
+    GameEdit,
+    SavedGame,
+    ServerRecord,
+    Store,
+    VariantStats,
+    rule_options,
+    rules_with_options,
+)
+
+__all__ = [
+    "GAMES",
+    "SCHEMA_VERSION",
+    "Database",
+    "GameEdit",
+    "SavedGame",
+    "Schema",
+    "ServerRecord",
+    "Store",
+    "StoreError",
+    "VariantStats",
+    "connect",
+    "default_data_dir",
+    "rule_options",
+    "rules_with_options",
+]

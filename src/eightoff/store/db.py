@@ -1,0 +1,257 @@
+"""The one SQLite infrastructure of eightoff: opening a file, errors, transactions,
+schema versions and the default data directory. The table's games
+(:mod:`eightoff.store.games`) and the survey results both stand on it.
+
+>>> schema = Schema("notes", ("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)",))
+>>> db = connect(":memory:", schema)
+>>> with db.transaction() as c:
+...     _ = c.execute("INSERT INTO notes (text) VALUES ('hi')")
+>>> with db.read() as c:
+...     c.execute("SELECT text FROM notes").fetchall()
+[('hi',)]
+>>> db.version("notes")
+1
+
+Schema versions: the table ``eightoff_schema`` holds one row per named schema
+(``games``, ``survey``, ...) with the number of its migrations applied. Migration N
+(1-based) takes a schema from version N - 1 to N, inside one transaction with the
+version bump, so a crash leaves a file at one version or the next, never between.
+A file written by a newer eightoff (a version above the migrations known) is refused.
+
+Transactions: :meth:`Database.transaction` is ``BEGIN IMMEDIATE`` ... ``COMMIT``
+(``ROLLBACK`` on any exception, Ctrl+C included): the write lock is taken at the start,
+so a read-check-write inside it cannot interleave with another process's write.
+:meth:`Database.read` is a deferred transaction: a consistent snapshot for several
+SELECTs. One connection per :class:`Database`, guarded by a lock, so threads may share it.
+
+Every failure to open or use the file is a :class:`StoreError` whose message is one
+line naming the file and what to do.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+Migration = str | Callable[[sqlite3.Connection], None]
+"""An SQL script (statements separated by ``;``) or a function given the connection."""
+
+APP_NAME: Final = "eightoff"
+BUSY_TIMEOUT_MS: Final = 10_000
+
+
+class StoreError(Exception):
+    """A database file cannot be used: not a database, unreadable, unwritable, written
+    by a newer eightoff, or not holding what it should. The message is one line."""
+
+
+def default_data_dir() -> Path:
+    """Where eightoff keeps its files unless told otherwise (e.g. ~/.local/share/eightoff)."""
+    import platformdirs
+
+    return platformdirs.user_data_path(APP_NAME, appauthor=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """A named schema and its migrations, in order (``migrations[0]`` creates it).
+
+    ``legacy_version`` reads the version of a file written before the
+    ``eightoff_schema`` table existed (0 if the schema is absent)."""
+
+    name: str
+    migrations: Sequence[Migration]
+    legacy_version: Callable[[sqlite3.Connection], int] | None = None
+
+    @property
+    def version(self) -> int:
+        return len(self.migrations)
+
+
+_VERSIONS_DDL: Final = (
+    "CREATE TABLE IF NOT EXISTS eightoff_schema ( name TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+)
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class Database:
+    """An open SQLite file (or ``":memory:"``). Use :func:`connect` to open one."""
+
+    def __init__(self, path: str | Path, *, timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        if self.path != ":memory:":
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(
+                    f"{self.path}: cannot create its folder ({e.strerror or e});"
+                    " choose another file with --db"
+                ) from None
+        with self.errors("open"):
+            self._conn = sqlite3.connect(
+                self.path,
+                isolation_level=None,  # autocommit; transactions are explicit
+                check_same_thread=False,
+                timeout=timeout_ms / 1000,
+            )
+        try:
+            with self.errors("open"):
+                self._conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+                self._conn.execute("PRAGMA foreign_keys = ON")
+                if self.path != ":memory:":
+                    self._conn.execute("PRAGMA journal_mode = WAL")
+                    self._conn.execute("PRAGMA synchronous = NORMAL")  # durable across kill -9
+                self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except StoreError:
+            self._conn.close()
+            raise
+
+    # ----- errors --------------------------------------------------------------------
+    @contextmanager
+    def errors(self, doing: str = "use") -> Iterator[None]:
+        """Turn any sqlite3 error raised inside into a one-line :class:`StoreError`."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise StoreError(self.describe_error(e, doing)) from None
+
+    def describe_error(self, exc: sqlite3.Error, doing: str = "use") -> str:
+        text = _one_line(exc)
+        low = text.lower()
+        if "not a database" in low or "malformed" in low or "encrypted" in low:
+            why = "it is not an eightoff database (or it is damaged)"
+        elif "readonly" in low or "read-only" in low:
+            why = "it cannot be written (read-only file or folder)"
+        elif "unable to open" in low:
+            why = "it cannot be opened (missing folder or no permission)"
+        elif "locked" in low or "busy" in low:
+            why = "another program holds it locked; try again"
+        else:
+            why = text
+        return f"{self.path}: cannot {doing} this database: {why}; choose another file with --db"
+
+    # ----- plumbing ------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if the block raises.
+        sqlite3 errors become :class:`StoreError`; other exceptions pass unchanged."""
+        with self._lock:
+            with self.errors("write to"):
+                self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException as e:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                if isinstance(e, sqlite3.Error):
+                    raise StoreError(self.describe_error(e, "write to")) from None
+                raise
+            with self.errors("write to"):
+                self._conn.execute("COMMIT")
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A read-only snapshot: several SELECTs see one state of the file."""
+        with self._lock:
+            with self.errors("read"):
+                self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("COMMIT")
+
+    def check_writable(self) -> None:
+        """Raise :class:`StoreError` unless this process can write the file now."""
+        with self.transaction() as c, self.errors("write to"):
+            c.execute(_VERSIONS_DDL)
+            c.execute("UPDATE eightoff_schema SET version = version WHERE 0")
+            # a real page write: create and drop a scratch table
+            c.execute("CREATE TABLE IF NOT EXISTS eightoff_write_check (x)")
+            c.execute("DROP TABLE eightoff_write_check")
+
+    # ----- schema versions -----------------------------------------------------------
+    def version(self, name: str) -> int:
+        """The version of schema ``name`` in this file (0 if absent)."""
+        with self.read() as c, self.errors("read"):
+            return self._version(c, name, None)
+
+    @staticmethod
+    def _version(
+        c: sqlite3.Connection, name: str, legacy: Callable[[sqlite3.Connection], int] | None
+    ) -> int:
+        has = c.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'eightoff_schema'"
+        ).fetchone()
+        if has:
+            row = c.execute("SELECT version FROM eightoff_schema WHERE name = ?", (name,))
+            found = row.fetchone()
+            if found is not None:
+                return int(found[0])
+        return legacy(c) if legacy is not None else 0
+
+    def migrate(self, schema: Schema) -> None:
+        """Bring ``schema`` up to date, one transaction per migration."""
+        with self._lock, self.errors("read"), self.read() as c:
+            current = self._version(c, schema.name, schema.legacy_version)
+        if current > schema.version:
+            raise StoreError(
+                f"{self.path} was written by a newer eightoff ({schema.name} schema {current};"
+                f" this one reads up to {schema.version}): upgrade eightoff or choose another"
+                " file with --db"
+            )
+        for target in range(current + 1, schema.version + 1):
+            with self.transaction() as c, self.errors("update"):
+                c.execute(_VERSIONS_DDL)
+                # another process may have migrated meanwhile: read again under the lock
+                now = self._version(c, schema.name, schema.legacy_version)
+                if now >= target:
+                    continue
+                step = schema.migrations[target - 1]
+                if callable(step):
+                    step(c)
+                else:
+                    for statement in step.split(";"):
+                        if statement.strip():
+                            c.execute(statement)
+                c.execute(
+                    "INSERT INTO eightoff_schema (name, version) VALUES (?, ?)"
+                    " ON CONFLICT (name) DO UPDATE SET version = excluded.version",
+                    (schema.name, target),
+                )
+
+
+def connect(
+    path: str | Path,
+    *schemas: Schema,
+    timeout_ms: int = BUSY_TIMEOUT_MS,
+) -> Database:
+    """Open (creating if missing) the SQLite file ``path`` and bring every schema given
+    up to date. Raises :class:`StoreError` with a one-line message if it cannot."""
+    db = Database(path, timeout_ms=timeout_ms)
+    try:
+        for schema in schemas:
+            db.migrate(schema)
+    except BaseException:
+        db.close()
+        raise
+    return db

@@ -1,0 +1,543 @@
+"""The table's games in SQLite: games and every move, revisions, settings, statistics,
+and the record of the server that serves the file. Stands on :mod:`eightoff.store.db`.
+
+A game's moves are kept as its *line*: the turns played, followed by the turns that
+were undone in the order they would be redone, plus a *cursor* (how many turns of
+the line are on the board). Undo and redo move the cursor; a new move cuts the line
+at the cursor and appends. So a reload, or a ``kill -9`` and a restart, brings back
+the game exactly, redo stack included.
+
+Every game has a *revision*: 0 when created, one more on every change of its position
+or history. A change is made inside :meth:`Store.edit`: one ``BEGIN IMMEDIATE``
+transaction that reads the game as stored, lets the caller apply an action, and writes
+it (or, if the block raises, changes nothing). Any number of processes may share the file.
+
+>>> s = Store(":memory:")
+>>> from eightoff.game import Game
+>>> g = Game.new("eightoff", 1)
+>>> gid = s.create_game(g.start, deal=1)
+>>> with s.edit(gid) as edit:
+...     turn = edit.game.play(edit.game.position.legal_moves()[0])
+...     edit.record_turn(turn)
+>>> saved = s.load(gid)
+>>> saved.game.position == edit.game.position, saved.revision
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from eightoff.boards import from_json, to_json
+from eightoff.game import Game, Turn
+from eightoff.position import Move, Position
+from eightoff.rules import Rules, preset
+from eightoff.store.db import Database, Schema, StoreError, connect
+
+MAX_ID: Final = 2**63 - 1
+_GAME_CACHE: Final = 64
+
+Status = Literal["playing", "won", "abandoned"]
+
+_SCHEMA_V1: Final = """
+CREATE TABLE games (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    variant   TEXT NOT NULL,
+    deal      TEXT,                      -- up to 10^20 - 1: beyond SQLite's integers
+    lesson    INTEGER,
+    start     TEXT NOT NULL,             -- JSON board (eightoff.boards.to_json)
+    options   TEXT NOT NULL DEFAULT '{}',-- JSON: Rules.options() that differ from the preset
+    status    TEXT NOT NULL DEFAULT 'playing' CHECK (status IN ('playing', 'won', 'abandoned')),
+    cursor    INTEGER NOT NULL DEFAULT 0,-- turns of the line on the board
+    counted   INTEGER NOT NULL DEFAULT 0,-- counted as played in the statistics
+    hints     INTEGER NOT NULL DEFAULT 0,
+    created   TEXT NOT NULL,
+    finished  TEXT
+);
+CREATE INDEX games_status ON games (status, id);
+CREATE TABLE moves (
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq       INTEGER NOT NULL,          -- 0-based place in the game's line
+    move      TEXT NOT NULL,             -- the player's move, in notation
+    auto      TEXT NOT NULL DEFAULT '',  -- the auto-moves it set off, notation, space-separated
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE settings (
+    key       TEXT PRIMARY KEY,
+    value     TEXT NOT NULL              -- JSON
+);
+CREATE TABLE stats (
+    variant      TEXT PRIMARY KEY,
+    played       INTEGER NOT NULL DEFAULT 0,
+    won          INTEGER NOT NULL DEFAULT 0,
+    streak       INTEGER NOT NULL DEFAULT 0,
+    best_streak  INTEGER NOT NULL DEFAULT 0,
+    fewest_moves INTEGER,
+    hints        INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+_SCHEMA_V2: Final = """
+ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE server (
+    id        INTEGER PRIMARY KEY CHECK (id = 1),  -- one server per database
+    pid       INTEGER NOT NULL,
+    url       TEXT NOT NULL,                       -- what to open (token included)
+    started   TEXT NOT NULL
+);
+"""
+
+
+def _legacy_version(c: sqlite3.Connection) -> int:
+    """Files written before eightoff_schema kept the games schema in PRAGMA user_version."""
+    return int(c.execute("PRAGMA user_version").fetchone()[0])
+
+
+GAMES: Final = Schema("games", (_SCHEMA_V1, _SCHEMA_V2), _legacy_version)
+SCHEMA_VERSION: Final = GAMES.version
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A game as stored, rebuilt: the Game (history and redo stack) and its record."""
+
+    id: int
+    variant: str
+    deal: int | None
+    lesson: int | None
+    options: dict[str, Any]
+    status: Status
+    counted: bool
+    hints: int
+    created: str
+    finished: str | None
+    revision: int
+    game: Game
+
+    @property
+    def finished_game(self) -> bool:
+        return self.status != "playing"
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStats:
+    played: int = 0
+    won: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    fewest_moves: int | None = None
+    hints: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        """Games won per game played (0 before the first game)."""
+        return self.won / self.played if self.played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ServerRecord:
+    """The server that last said it serves this database."""
+
+    pid: int
+    url: str
+    started: str
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def rules_with_options(variant: str, options: dict[str, Any]) -> Rules:
+    """The rules of a stored game: the variant's preset with its options."""
+    return preset(variant).with_options(**Rules.parse_options(options))
+
+
+def rule_options(rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from its preset (what the store keeps)."""
+    base = preset(rules.id).options()
+    return {k: v for k, v in rules.options().items() if base.get(k) != v}
+
+
+_GAME_COLUMNS: Final = (
+    "id, variant, deal, lesson, start, options, status, cursor, counted,"
+    " hints, created, finished, revision"
+)
+
+
+class GameEdit:
+    """One change of one stored game, inside the transaction of :meth:`Store.edit`.
+
+    ``saved`` is the game as stored when the transaction began; ``game`` is a copy to
+    apply the action to; the ``record_*`` methods write what was done."""
+
+    def __init__(self, store: Store, conn: sqlite3.Connection, saved: SavedGame) -> None:
+        self._store = store
+        self._db = conn
+        self.saved = saved
+        self.game = saved.game.copy()
+        self.revision = saved.revision
+        self.hints = saved.hints
+        self.status: Status = saved.status
+        self._turns_before = len(self.game.turns)
+        self._line = len(self.game.turns) + len(self.game.undone)
+
+    def _bump(self) -> None:
+        self.revision += 1
+        self._db.execute(
+            "UPDATE games SET revision = ? WHERE id = ?", (self.revision, self.saved.id)
+        )
+
+    def _won(self, won: bool, moves_made: int | None) -> None:
+        if won and self.status != "won":
+            self._store._mark_won(
+                self._db,
+                self.saved.id,
+                self.saved.variant,
+                self.status,
+                self.saved.deal is None,
+                self.game.moves_made if moves_made is None else moves_made,
+            )
+            self.status = "won"
+
+    def record_turn(
+        self, turn: Turn, *, won: bool | None = None, moves_made: int | None = None
+    ) -> None:
+        """``turn`` was played on the stored position: the line is cut there (the redo
+        stack is gone) and the turn appended. ``won`` defaults to the position's."""
+        gid = self.saved.id
+        at = self._turns_before
+        self._db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ?", (gid, at))
+        self._db.execute(
+            "INSERT INTO moves (game_id, seq, move, auto) VALUES (?, ?, ?, ?)",
+            (gid, at, str(turn.move), " ".join(str(m) for m in turn.auto)),
+        )
+        self._db.execute("UPDATE games SET cursor = ? WHERE id = ?", (at + 1, gid))
+        if not self.saved.counted and self.saved.deal is not None and self.status != "won":
+            self._db.execute("UPDATE games SET counted = 1 WHERE id = ?", (gid,))
+            self._store._ensure_stats(self._db, self.saved.variant)
+            self._db.execute(
+                "UPDATE stats SET played = played + 1 WHERE variant = ?", (self.saved.variant,)
+            )
+        self._turns_before = at + 1
+        self._line = at + 1
+        self._bump()
+        self._won(self.game.position.is_won() if won is None else won, moves_made)
+
+    def record_cursor(self, *, won: bool | None = None, moves_made: int | None = None) -> None:
+        """After undo, redo or restart of ``game``: its turns are the line's first ones."""
+        cursor = len(self.game.turns)
+        if not 0 <= cursor <= self._line:
+            raise ValueError(f"cursor {cursor} is outside the game's {self._line} turns")
+        self._db.execute("UPDATE games SET cursor = ? WHERE id = ?", (cursor, self.saved.id))
+        self._turns_before = cursor
+        self._bump()
+        self._won(self.game.position.is_won() if won is None else won, moves_made)
+
+    def add_hint(self) -> int:
+        """A hint was used (the solver's move, or its solution): the count after it.
+        The revision is unchanged (the position and history are)."""
+        gid = self.saved.id
+        self._db.execute("UPDATE games SET hints = hints + 1 WHERE id = ?", (gid,))
+        if self.saved.deal is not None:
+            self._store._ensure_stats(self._db, self.saved.variant)
+            self._db.execute(
+                "UPDATE stats SET hints = hints + 1 WHERE variant = ?", (self.saved.variant,)
+            )
+        self.hints += 1
+        return self.hints
+
+
+class Store:
+    """The table's database. ``path`` is a file (created if missing) or ``":memory:"``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.db: Database = connect(path, GAMES)
+        self.path = self.db.path
+        self._cache: OrderedDict[tuple[int, int], SavedGame] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # ----- plumbing ------------------------------------------------------------------
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.version(GAMES.name)
+
+    def check_writable(self) -> None:
+        """Raise StoreError (one line) unless this process can write the file."""
+        self.db.check_writable()
+
+    # ----- games ---------------------------------------------------------------------
+    def create_game(
+        self,
+        start: Position,
+        *,
+        deal: int | None = None,
+        lesson: int | None = None,
+    ) -> int:
+        """Store a new game; every other game in progress is abandoned (a counted one
+        that was not won ends its variant's winning streak). Returns the new id."""
+        rules = start.rules
+        with self.db.transaction() as db:
+            self._abandon_playing(db)
+            cur = db.execute(
+                "INSERT INTO games (variant, deal, lesson, start, options, created)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    rules.id,
+                    None if deal is None else str(deal),
+                    lesson,
+                    json.dumps(to_json(start)),
+                    json.dumps(rule_options(rules)),
+                    _now(),
+                ),
+            )
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    def _abandon_playing(self, db: sqlite3.Connection) -> None:
+        rows = db.execute(
+            "SELECT id, variant, counted FROM games WHERE status = 'playing'"
+        ).fetchall()
+        for gid, variant, counted in rows:
+            db.execute(
+                "UPDATE games SET status = 'abandoned', finished = ?, revision = revision + 1"
+                " WHERE id = ?",
+                (_now(), gid),
+            )
+            if counted:
+                db.execute("UPDATE stats SET streak = 0 WHERE variant = ?", (variant,))
+
+    def _load(self, db: sqlite3.Connection, game_id: int) -> SavedGame | None:
+        if not 1 <= game_id <= MAX_ID:
+            return None
+        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        (
+            gid,
+            variant,
+            deal,
+            lesson,
+            start,
+            options,
+            status,
+            cursor,
+            counted,
+            hints,
+            created,
+            finished,
+            revision,
+        ) = row
+        key = (gid, revision)
+        with self._cache_lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+        if hit is not None and hit.status == status and hit.hints == hints:
+            return hit
+        lines = db.execute(
+            "SELECT move, auto FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        opts: dict[str, Any] = json.loads(options)
+        rules = rules_with_options(variant, opts)
+        start_pos = from_json(json.loads(start), rules)
+        line = [
+            Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split())) for m, auto in lines
+        ]
+        if hit is not None:
+            game = hit.game
+        else:
+            game = Game.from_turns(
+                start_pos,
+                line[:cursor],
+                deal_number=None if deal is None else int(deal),
+                undone=reversed(line[cursor:]),
+            )
+        saved = SavedGame(
+            id=gid,
+            variant=variant,
+            deal=None if deal is None else int(deal),
+            lesson=lesson,
+            options=opts,
+            status=status,
+            counted=bool(counted),
+            hints=hints,
+            created=created,
+            finished=finished,
+            revision=revision,
+            game=game,
+        )
+        with self._cache_lock:
+            self._cache[key] = saved
+            while len(self._cache) > _GAME_CACHE:
+                self._cache.popitem(last=False)
+        return saved
+
+    def load(self, game_id: int) -> SavedGame | None:
+        """The stored game, rebuilt (every stored move is checked again), or None.
+        The Game inside is shared with a cache: copy it (``game.copy()``) to change it."""
+        with self.db.read() as db, self.db.errors("read"):
+            return self._load(db, game_id)
+
+    @contextmanager
+    def edit(self, game_id: int) -> Iterator[GameEdit]:
+        """One change of a stored game, in one ``BEGIN IMMEDIATE`` transaction: the block
+        gets the game as stored; what it records is written when it ends, and nothing
+        is if it raises. KeyError if there is no such game."""
+        with self.db.transaction() as db:
+            saved = self._load(db, game_id)
+            if saved is None:
+                raise KeyError(game_id)
+            yield GameEdit(self, db, saved)
+
+    def current_game_id(self) -> int | None:
+        """The most recent game in progress, if any."""
+        with self.db.read() as db:
+            row = db.execute(
+                "SELECT id FROM games WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def record_turn(
+        self, game_id: int, turns_before: int, turn: Turn, *, won: bool, moves_made: int
+    ) -> None:
+        """A turn was played after ``turns_before`` turns: one :meth:`edit` that trusts
+        the caller's game (the table plays on ``GameEdit.game`` instead)."""
+        with self.edit(game_id) as e:
+            e._turns_before = turns_before
+            e.record_turn(turn, won=won, moves_made=moves_made)
+
+    def record_cursor(self, game_id: int, cursor: int, *, won: bool, moves_made: int) -> None:
+        """After undo, redo or restart: ``cursor`` turns of the line are on the board."""
+        with self.edit(game_id) as e:
+            line = len(e.game.turns) + len(e.game.undone)
+            if not 0 <= cursor <= line:
+                raise ValueError(f"cursor {cursor} is outside the game's {line} turns")
+            while len(e.game.turns) > cursor:
+                e.game.undo()
+            while len(e.game.turns) < cursor:
+                e.game.redo()
+            e.record_cursor(won=won, moves_made=moves_made)
+
+    def add_hint(self, game_id: int) -> int:
+        """A hint was used (the solver's move, or its solution): the game's count after it."""
+        with self.edit(game_id) as e:
+            return e.add_hint()
+
+    def _mark_won(
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        variant: str,
+        status: str,
+        uncounted: bool,
+        moves_made: int,
+    ) -> None:
+        if status == "won":
+            return
+        db.execute("UPDATE games SET status = 'won', finished = ? WHERE id = ?", (_now(), game_id))
+        if uncounted:
+            return
+        self._ensure_stats(db, variant)
+        db.execute(
+            "UPDATE stats SET won = won + 1, streak = streak + 1,"
+            " best_streak = MAX(best_streak, streak + 1),"
+            " fewest_moves = MIN(COALESCE(fewest_moves, ?), ?) WHERE variant = ?",
+            (moves_made, moves_made, variant),
+        )
+
+    # ----- statistics ----------------------------------------------------------------
+    @staticmethod
+    def _ensure_stats(db: sqlite3.Connection, variant: str) -> None:
+        db.execute("INSERT OR IGNORE INTO stats (variant) VALUES (?)", (variant,))
+
+    def stats(self) -> dict[str, VariantStats]:
+        """Per variant (only variants that have been played or hinted)."""
+        with self.db.read() as db:
+            rows = db.execute(
+                "SELECT variant, played, won, streak, best_streak, fewest_moves, hints"
+                " FROM stats ORDER BY variant"
+            ).fetchall()
+        return {r[0]: VariantStats(*r[1:]) for r in rows}
+
+    # ----- settings ------------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        with self.db.read() as db:
+            rows = db.execute("SELECT key, value FROM settings").fetchall()
+        return {k: json.loads(v) for k, v in rows}
+
+    def put_settings(self, values: dict[str, Any]) -> None:
+        """Set some settings (JSON values) in one transaction."""
+        encoded = [(k, json.dumps(v)) for k, v in values.items()]
+        with self.db.transaction() as db:
+            db.executemany(
+                "INSERT INTO settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                encoded,
+            )
+
+    # ----- the server record ---------------------------------------------------------
+    def server(self) -> ServerRecord | None:
+        """The server that last said it serves this file (it may be gone)."""
+        with self.db.read() as db:
+            row = db.execute("SELECT pid, url, started FROM server WHERE id = 1").fetchone()
+        return None if row is None else ServerRecord(int(row[0]), str(row[1]), str(row[2]))
+
+    @contextmanager
+    def claim_server(self) -> Iterator[_ServerClaim]:
+        """Hold the write lock while deciding who serves the file: the block reads
+        ``claim.current`` (check it is alive) and calls ``claim.take(pid, url)`` or not."""
+        with self.db.transaction() as db:
+            row = db.execute("SELECT pid, url, started FROM server WHERE id = 1").fetchone()
+            current = None if row is None else ServerRecord(int(row[0]), str(row[1]), str(row[2]))
+            yield _ServerClaim(db, current)
+
+    def release_server(self, pid: int) -> None:
+        """Forget the record if it is this process's (a server stopping)."""
+        with self.db.transaction() as db:
+            db.execute("DELETE FROM server WHERE id = 1 AND pid = ?", (pid,))
+
+
+class _ServerClaim:
+    def __init__(self, db: sqlite3.Connection, current: ServerRecord | None) -> None:
+        self._db = db
+        self.current = current
+
+    def take(self, pid: int, url: str) -> None:
+        self._db.execute(
+            "INSERT INTO server (id, pid, url, started) VALUES (1, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, url = excluded.url,"
+            " started = excluded.started",
+            (pid, url, _now()),
+        )
+
+
+__all__ = [
+    "GAMES",
+    "SCHEMA_VERSION",
+    "GameEdit",
+    "SavedGame",
+    "ServerRecord",
+    "Store",
+    "StoreError",
+    "VariantStats",
+    "rule_options",
+    "rules_with_options",
+]

@@ -1,0 +1,123 @@
+"""The one SQLite infrastructure (eightoff.store.db): versions, transactions, errors."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from eightoff.store.db import Schema, StoreError, connect, default_data_dir
+
+NOTES = Schema(
+    "notes",
+    (
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)",
+        "ALTER TABLE notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0",
+    ),
+)
+
+
+def test_migrations_run_once_each_and_keep_the_data(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite3"
+    first = Schema("notes", NOTES.migrations[:1])
+    with connect(path, first) as db:
+        with db.transaction() as c:
+            c.execute("INSERT INTO notes (text) VALUES ('keep me')")
+        assert db.version("notes") == 1
+    with connect(path, NOTES) as db:
+        assert db.version("notes") == 2
+        with db.read() as c:
+            assert c.execute("SELECT text, pinned FROM notes").fetchall() == [("keep me", 0)]
+    with connect(path, NOTES) as db:  # opening again runs nothing
+        assert db.version("notes") == 2
+
+
+def test_two_schemas_share_a_file_with_their_own_versions(tmp_path: Path) -> None:
+    other = Schema("other", ("CREATE TABLE other (x)",))
+    with connect(tmp_path / "n.sqlite3", NOTES, other) as db:
+        assert (db.version("notes"), db.version("other"), db.version("absent")) == (2, 1, 0)
+
+
+def test_a_newer_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite3"
+    connect(path, NOTES).close()
+    first = Schema("notes", NOTES.migrations[:1])
+    with pytest.raises(StoreError, match="newer eightoff") as info:
+        connect(path, first)
+    assert "\n" not in str(info.value)
+
+
+def test_a_transaction_that_raises_writes_nothing(tmp_path: Path) -> None:
+    with connect(tmp_path / "n.sqlite3", NOTES) as db:
+        with pytest.raises(KeyError), db.transaction() as c:
+            c.execute("INSERT INTO notes (text) VALUES ('half')")
+            raise KeyError("boom")
+        with db.read() as c:
+            assert c.execute("SELECT COUNT(*) FROM notes").fetchone() == (0,)
+
+
+def test_sqlite_errors_inside_a_transaction_become_store_errors(tmp_path: Path) -> None:
+    db = connect(tmp_path / "n.sqlite3", NOTES)
+    with pytest.raises(StoreError, match="cannot write to"), db.transaction() as c:
+        c.execute("INSERT INTO notes (text) VALUES (NULL)")  # NOT NULL
+    db.close()
+
+
+def test_not_a_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    bad = tmp_path / "photo.jpg"
+    bad.write_bytes(bytes(range(256)) * 64)
+    with pytest.raises(StoreError, match="not an eightoff database"):
+        connect(bad, NOTES)
+    assert bad.read_bytes() == bytes(range(256)) * 64
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match="cannot create its folder"):
+        connect(blocker / "sub" / "n.sqlite3", NOTES)
+
+
+@pytest.fixture
+def read_only_db(tmp_path: Path) -> Iterator[Path]:
+    """A database this process can read but not write (chattr +i as root, chmod otherwise)."""
+    path = tmp_path / "ro.sqlite3"
+    connect(path, NOTES).close()
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("running as root without chattr: cannot make a read-only file")
+        done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
+        if done.returncode != 0:
+            pytest.skip(f"chattr +i failed: {done.stderr.decode().strip()}")
+        yield path
+        subprocess.run(["chattr", "-i", str(path)], check=False)
+    else:
+        path.chmod(0o444)
+        yield path
+        path.chmod(0o644)
+
+
+def test_an_unwritable_file_is_found_before_use(read_only_db: Path) -> None:
+    with connect(read_only_db, NOTES) as db:
+        with db.read() as c:  # reading works
+            assert c.execute("SELECT COUNT(*) FROM notes").fetchone() == (0,)
+        with pytest.raises(StoreError, match="cannot be written") as info:
+            db.check_writable()
+        assert "\n" not in str(info.value)
+
+
+def test_the_default_data_dir_is_per_user() -> None:
+    assert default_data_dir().name == "eightoff"
+
+
+def test_the_schema_table_is_plain_sqlite(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite3"
+    connect(path, NOTES).close()
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT name, version FROM eightoff_schema").fetchall() == [("notes", 2)]
+    con.close()
