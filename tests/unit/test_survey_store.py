@@ -87,9 +87,32 @@ def test_a_store_from_another_schema_version_is_refused(tmp_path: Path) -> None:
     store, _, _ = open_store(tmp_path)
     store.close()
     with sqlite3.connect(tmp_path / "s.sqlite3") as c:
-        c.execute("UPDATE survey_meta SET value = '99' WHERE key = 'schema'")
-    with pytest.raises(StoreError, match="schema version 99"):
+        c.execute("UPDATE eightoff_schema SET version = 99 WHERE name = 'survey'")
+    with pytest.raises(StoreError, match="newer eightoff"):
         SurveyStore(tmp_path / "s.sqlite3")
+    with pytest.raises(StoreError, match="newer eightoff"):
+        SurveyStore(tmp_path / "s.sqlite3", create=False)
+
+
+def test_a_store_of_the_first_version_is_upgraded_with_its_rows(tmp_path: Path) -> None:
+    from eightoff.survey.store import _V1
+
+    path = tmp_path / "v1.sqlite3"
+    sig = rules_signature(preset("eightoff"))
+    with sqlite3.connect(path) as c:  # as eightoff wrote it before the claims
+        c.executescript(_V1)
+        c.execute("CREATE TABLE survey_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        c.execute("INSERT INTO survey_meta VALUES ('schema', '1')")
+        c.execute("INSERT INTO survey_rules VALUES (?, 'eightoff', '{}')", (sig,))
+        c.execute("INSERT INTO survey_runs VALUES (1, 'then', 'v', NULL, 10, 'local:1')")
+        c.execute(
+            "INSERT INTO survey_results VALUES ('eightoff', ?, 2, 'lost', NULL, 5, 0.1, 1)", (sig,)
+        )
+    with SurveyStore(path, create=False) as old:  # a report reads it as it is
+        assert old.counts("eightoff", sig).lost == 1
+    with SurveyStore(path) as store:  # a run upgrades it
+        owner = store.register_owner()
+        assert store.claim(owner, "eightoff", sig, 1, 3, 5).runs == ((1, 1), (3, 3))
 
 
 def test_claims_skip_stored_and_claimed_deals_and_are_released_with_the_batch(

@@ -36,6 +36,7 @@ from typing import Final, NamedTuple, Protocol
 from eightoff.deals import deal as deal_position
 from eightoff.rules import Rules, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Limits, solve
+from eightoff.store.db import StoreError
 from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
 from eightoff.survey.store import (
     HEARTBEAT_SECONDS,
@@ -43,7 +44,6 @@ from eightoff.survey.store import (
     Counts,
     Row,
     Runs,
-    StoreError,
     SurveyStore,
     default_store_path,
     rules_signature,
