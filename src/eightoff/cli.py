@@ -49,6 +49,7 @@ from eightoff.position import (
     Position,
 )
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
+from eightoff.store.db import StoreError
 
 if TYPE_CHECKING:
     from eightoff.web.oracle import Oracle
@@ -425,6 +426,8 @@ def _explain(e: Exception) -> tuple[str, int]:
         return str(e), EX_USAGE
     if isinstance(e, BoardError):
         return str(e), EX_DATAERR
+    if isinstance(e, StoreError):  # a database that cannot be opened, read or written
+        return str(e), EX_CANTCREAT
     if isinstance(e, sqlite3.OperationalError):  # cannot open or write the file
         return f"the database cannot be used: {e}", EX_CANTCREAT
     if isinstance(e, sqlite3.DatabaseError):  # e.g. "file is not a database"

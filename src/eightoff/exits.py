@@ -140,14 +140,16 @@ def argument(read: Callable[[str], T]) -> Callable[[str], T]:
     return convert
 
 
-def file_path(text: str, what: str = "--db") -> str:
-    """A path given on the command line: not empty, no NUL, not a directory."""
+def file_path(text: str, what: str = "") -> str:
+    """A path given on the command line: not empty, no NUL, not a directory. ``what``
+    (e.g. "--db") starts the message unless argparse names the argument already."""
+    lead = f"{what}: " if what else ""
     if not text.strip():
-        raise UsageError(f"{what} needs a file name, not an empty string")
+        raise UsageError(f"{lead}a file name is needed, not an empty string")
     if "\0" in text:
-        raise UsageError(f"{what}: {quote(text, MAX_PATH)} contains a NUL character")
+        raise UsageError(f"{lead}{quote(text, MAX_PATH)} contains a NUL character")
     if os.path.isdir(text):
-        raise UsageError(f"{what}: {quote(text, MAX_PATH)} is a folder; give a file in it")
+        raise UsageError(f"{lead}{quote(text, MAX_PATH)} is a folder; give a file in it")
     return text
 
 

@@ -150,7 +150,7 @@ def test_board_from_stdin(
         (["1,,2"], "an empty deal number"),
         (["١٢"], "'١٢' is not a deal"),  # Arabic-Indic digits are not read as 12
         (["1-" + "9" * 5000], "'1-" + "9" * 38 + "…' is not a deal"),
-        (["--board", ""], "--board needs a file name"),
+        (["--board", ""], "--board: a file name is needed"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_64(
