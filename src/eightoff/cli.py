@@ -57,6 +57,14 @@ if TYPE_CHECKING:
 MAX_PORT = 65535
 
 
+class _Console(Console):
+    """rich's Console, except that a closed output pipe ends the command the way every
+    other command's output does (exit 141 in :func:`main`; rich itself exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def variant_id(text: str) -> str:
     """argparse type for --variant: a known preset id."""
     try:
@@ -125,7 +133,7 @@ def render_board(position: Position, title: str = "") -> Text:
 
 # ----- subcommands -----------------------------------------------------------------
 def cmd_variants(args: argparse.Namespace) -> int:
-    console = Console()
+    console = _Console()
     for rules in PRESETS.values():
         line = Text()
         line.append(f"{rules.id:<20}", style="bold")
@@ -142,7 +150,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
         print(json.dumps(to_json(position)))
     else:
         rules = position.rules
-        Console(highlight=False).print(
+        _Console(highlight=False).print(
             render_board(position, f"{rules.name} · deal #{args.number}")
         )
     return 0
@@ -193,7 +201,7 @@ def play_terminal(
     hints (``t``) and after each move the solver's verdict, as the web table does."""
     from eightoff.web.oracle import Oracle
 
-    console = console or Console(highlight=False)
+    console = console or _Console(highlight=False)
     oracle = oracle or Oracle(status_seconds=2.0, hint_seconds=5.0)
     try:
         return _terminal_loop(variant, number, console, oracle)
