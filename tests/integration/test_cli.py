@@ -144,3 +144,14 @@ def test_terminal_game_says_when_a_deal_cannot_be_won(
     assert code == 0
     assert "Not winnable from here: no play wins" in out  # FreeCell #11982, proven lost
     assert "No move leads to a win." in out  # the hint says so too
+
+
+def test_the_readme_documents_every_exit_status() -> None:
+    from pathlib import Path
+
+    from eightoff.exits import EXIT_STATUSES
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Exit statuses", 1)[1].split("\n\n", 2)[1]
+    rows = [line.split("|")[1].strip() for line in section.splitlines()[2:]]
+    assert [int(code) for code in rows] == sorted(EXIT_STATUSES)
