@@ -110,6 +110,10 @@ def test_two_survey_commands_at_once_solve_each_deal_once(tmp_path: Path) -> Non
     # Deal 1 was stored before; the other 2999 were each solved by exactly one of them.
     assert solved_count(out_a) + solved_count(out_b) == 2999, (out_a, out_b)
     assert "solved by another survey on this store at the same time" in out_a + out_b
+    for out in (out_a, out_b):  # each accounts for its whole range
+        already = int(re.search(r"(\d+) were already stored", out).group(1))  # type: ignore[union-attr]
+        others = re.search(r"; (\d+) solved by another survey", out)
+        assert solved_count(out) + already + (int(others.group(1)) if others else 0) == 2000
 
 
 def test_a_survey_killed_mid_run_leaves_claims_the_other_takes_back(tmp_path: Path) -> None:

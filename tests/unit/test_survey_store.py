@@ -130,7 +130,9 @@ def test_claims_skip_stored_and_claimed_deals_and_are_released_with_the_batch(
         assert store.claim(b, "eightoff", sig, 1, 10, 5).runs == ()
         rows: list[Row] = [(d, "lost", None, 5, 0.1) for d in (1, 2, 4, 5)]
         store.write("eightoff", sig, run, rows, claimed=(a, first.runs))
-        assert store.claimed("eightoff", sig, 1, 10) == 5  # only B's claim is left
+        # 1 2 3 4 5 stored, 6…10 claimed by B: all ten are stored or claimed
+        assert store.stored_or_claimed("eightoff", sig, 1, 10) == 10
+        assert store.stored_or_claimed("eightoff", sig, 7, 20) == 4
         store.release(b)
         assert store.claim(a, "eightoff", sig, 1, 10, 10).runs == ((6, 10),)
 

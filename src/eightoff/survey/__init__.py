@@ -425,7 +425,8 @@ def run_survey(
             raise
         backend.close(abort=False)
         store.release(owner)
-        now = store.pending(rules.id, signature, start, end, retry_unknown=retry_unknown)
-        others = total - now.remaining - already - sum(tally.values())
-        others += store.claimed(rules.id, signature, start, end)  # still being solved
+        done = store.stored_or_claimed(
+            rules.id, signature, start, end, retry_unknown=retry_unknown
+        )  # claimed: still being solved by another survey
+        others = done - already - sum(tally.values())
         return summary()

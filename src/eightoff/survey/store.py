@@ -486,16 +486,26 @@ class SurveyStore:
             )
         return Claim(tuple(runs), d if cursor is None else cursor)
 
-    def claimed(self, variant: str, signature: str, lo: int, hi: int) -> int:
-        """How many deals of lo…hi live surveys hold claimed (being solved now)."""
+    def stored_or_claimed(
+        self, variant: str, signature: str, lo: int, hi: int, *, retry_unknown: bool = False
+    ) -> int:
+        """How many deals of lo…hi are stored (with ``retry_unknown``: with a verdict) or
+        claimed by a live survey, counted in one transaction (a batch moving from
+        claimed to stored meanwhile is counted once)."""
+        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
         with self.transaction() as c:
             self._reap(c)
-            row = c.execute(
+            stored = c.execute(
+                f"SELECT COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                f" AND deal BETWEEN ? AND ? {skip_unknown}",
+                (variant, signature, lo, hi),
+            ).fetchone()[0]
+            claimed = c.execute(
                 "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
                 " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ?",
                 (hi, lo, variant, signature, lo, hi),
-            ).fetchone()
-        return int(row[0])
+            ).fetchone()[0]
+        return int(stored) + int(claimed)
 
     # -- reading ------------------------------------------------------------------
 
