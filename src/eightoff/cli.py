@@ -165,14 +165,20 @@ MAX_ENTRY = 40
 """The longest entry read as a move or a key (a move is at most 6 characters)."""
 
 
+def _lost(verdict: object) -> bool:
+    """Did the oracle prove the position lost? (Its word is "not_winnable"; the one
+    verdict vocabulary under way spells it "lost": either is read.)"""
+    return str(verdict) in ("not_winnable", "lost")
+
+
 def winnability(oracle: Oracle, line: Sequence[Position]) -> str:
     """The status line's verdict for the last position of ``line`` (the game's
     positions, the start first), in the table's words: "Winnable", "Not winnable from
     here: undo 2 moves to get back", … Blocking: solves what the oracle has not seen."""
     n = len(line) - 1
-    if oracle.answer(line[n], oracle.status_seconds).verdict == "not_winnable":
+    if _lost(oracle.answer(line[n], oracle.status_seconds).verdict):
         for k in range(1, n + 1):  # how far back is the last winnable position?
-            if oracle.answer(line[n - k], oracle.status_seconds).verdict == "winnable":
+            if oracle.answer(line[n - k], oracle.status_seconds).moves or line[n - k].is_won():
                 break
     return oracle.status(0, line).message
 
@@ -180,13 +186,13 @@ def winnability(oracle: Oracle, line: Sequence[Position]) -> str:
 def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
     """The solver's next move and why, or why there is none."""
     answer = oracle.answer(position, oracle.hint_seconds)
-    if answer.verdict == "winnable" and answer.moves:
+    if answer.moves:  # a solution: the position is winnable
         move, n = answer.moves[0], len(answer.moves)
         return (
             f"Hint: {move} — {position.describe(move)}."
             f" The solver wins in {n} move{'' if n == 1 else 's'} from here."
         )
-    if answer.verdict == "not_winnable":
+    if _lost(answer.verdict):
         return f"No move leads to a win. {winnability(oracle, line)}."
     return f"The solver found no win within {oracle.hint_seconds:g} seconds."
 

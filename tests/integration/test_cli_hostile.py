@@ -175,7 +175,7 @@ def no_server(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
     import eightoff.web.server as server
 
     served: list[tuple[object, ...]] = []
-    monkeypatch.setattr(server, "serve", lambda *a, **k: served.append(a))
+    monkeypatch.setattr(server, "serve", lambda *a, **k: served.append(a) or 0)
     return served
 
 
