@@ -19,22 +19,39 @@ The JSON board::
      "foundations": {"C": 0, "S": 1, "H": 0, "D": 0}}   # top rank; two packs: [r, r]
 
 Both readers check that the board is possible (every card of the pack exactly once,
-no more cells or columns than the variant has) and name the line and token at fault.
+no more cells or columns than the variant has, no suit named more often than the game
+has foundations for it) and name the line and token at fault (a long token cut short).
+A board text over :data:`MAX_BOARD_CHARS` characters is refused unread.
+
+Two packs: the Freecell Solver text names each suit once per pack (``H-0 C-0 D-0 S-0
+H-0 C-0 D-0 S-0``); the first ``H`` token is the first hearts foundation, the second
+the second. The JSON board gives a list of two ranks per suit.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from eightoff.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSyntaxError, deck
+from eightoff.exits import quote
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
+
+MAX_BOARD_CHARS: Final = 1_000_000
+"""The longest board text read (a real board is under 1 000 characters)."""
 
 
 class BoardError(ValueError):
     """A board that cannot be read, or that no game could reach."""
+
+
+def _check_size(text: str | bytes) -> None:
+    if len(text) > MAX_BOARD_CHARS:
+        raise BoardError(
+            f"the board is {len(text):,} characters long; at most {MAX_BOARD_CHARS:,} are read"
+        )
 
 
 # ----- Freecell Solver text -------------------------------------------------------
@@ -61,8 +78,10 @@ def _rank_text(rank: int) -> str:
 
 def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
     """Read Freecell Solver board text for a variant; raise BoardError naming line and token."""
+    _check_size(text)
     rules = preset(rules) if isinstance(rules, str) else rules
     foundations = [0] * rules.foundations
+    named: Counter[int] = Counter()  # suit -> foundation tokens read (one per pack)
     cells: list[Card | None] = [None] * rules.cells
     columns: list[tuple[Card, ...]] = []
     where: dict[int, str] = {}  # card -> where first seen, for duplicate messages
@@ -72,7 +91,7 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
         seen[card] += 1
         if seen[card] > rules.decks:
             raise BoardError(
-                f"line {lineno}: {token!r} — the {card.symbol} is already on the board"
+                f"line {lineno}: {quote(token)} — the {card.symbol} is already on the board"
                 f" ({where[card]})"
             )
         where.setdefault(card, f"line {lineno}")
@@ -88,20 +107,24 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
                 suit_rank = token.replace("-", " ").split()
                 if len(suit_rank) != 2 or suit_rank[0].upper() not in SUIT_LETTERS:
                     raise BoardError(
-                        f"line {lineno}: {token!r} is not a foundation (write e.g. H-0, S-A, D-5)"
+                        f"line {lineno}: {quote(token)} is not a foundation"
+                        " (write e.g. H-0, S-A, D-5)"
                     )
                 suit = SUIT_LETTERS.index(suit_rank[0].upper())
                 rank_token = suit_rank[1].upper()
                 rank = 0 if rank_token == "0" else _rank_of(rank_token)
                 if rank is None:
-                    raise BoardError(f"line {lineno}: {token!r} has no rank 0, A, 2…10, J, Q, K")
-                slots = [f for f in range(suit, rules.foundations, 4) if foundations[f] == 0]
-                if not slots:
                     raise BoardError(
-                        f"line {lineno}: {token!r} — {rules.name} has"
-                        f" {rules.decks} foundation(s) per suit"
+                        f"line {lineno}: {quote(token)} has no rank 0, A, 2…10, J, Q, K"
                     )
-                foundations[slots[0]] = rank
+                if named[suit] == rules.decks:
+                    per_suit = "one foundation" if rules.decks == 1 else "two foundations"
+                    raise BoardError(
+                        f"line {lineno}: {quote(token)} — {SUIT_LETTERS[suit]} is named again,"
+                        f" but {rules.name} has {per_suit} per suit"
+                    )
+                foundations[named[suit] * 4 + suit] = rank
+                named[suit] += 1
                 for r in range(1, rank + 1):
                     note(Card.of(r, suit), lineno, token)
             continue
@@ -121,8 +144,8 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
         body = rest if colon and not head.strip() else line
         if colon and head.strip():
             raise BoardError(
-                f"line {lineno}: {head.strip()!r} is not a board line (Foundations:, Freecells:"
-                " or a column)"
+                f"line {lineno}: {quote(head.strip())} is not a board line (Foundations:,"
+                " Freecells: or a column)"
             )
         if len(columns) == rules.columns:
             raise BoardError(
@@ -153,7 +176,7 @@ def _card(token: str, lineno: int) -> Card:
         return Card.parse(token)
     except CardSyntaxError:
         raise BoardError(
-            f"line {lineno}: {token!r} is not a card (write e.g. TD, 10D, QS, A♠)"
+            f"line {lineno}: {quote(token)} is not a card (write e.g. TD, 10D, QS, A♠)"
         ) from None
 
 
@@ -189,16 +212,21 @@ def to_json(position: Position) -> dict[str, Any]:
 def from_json(data: Any, rules: Rules | str | None = None) -> Position:
     """Read a JSON board (a dict or its text); raise BoardError naming the field and token."""
     if isinstance(data, str | bytes):
+        _check_size(data)
         try:
             data = json.loads(data)
         except json.JSONDecodeError as e:
-            raise BoardError(f"not JSON: {e}") from None
+            raise BoardError(f"not JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        except RecursionError:
+            raise BoardError("not a JSON board: nested too deep") from None
+        except ValueError:  # an integer of more than 4300 digits
+            raise BoardError("not a JSON board: a number of thousands of digits") from None
     if not isinstance(data, dict):
         raise BoardError("a JSON board is an object with variant, columns, cells, foundations")
     if rules is None:
         variant = data.get("variant", "eightoff")
         if not isinstance(variant, str):
-            raise BoardError(f"variant: {variant!r} is not a variant id")
+            raise BoardError(f"variant: {quote(variant)} is not a variant id")
         try:
             rules = preset(variant)
         except ValueError as e:
@@ -221,11 +249,11 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
 
     def card_of(token: Any, where: str) -> Card:
         if not isinstance(token, str):
-            raise BoardError(f"{where}: {token!r} is not a card")
+            raise BoardError(f"{where}: {quote(token)} is not a card")
         try:
             return Card.parse(token)
         except CardSyntaxError:
-            raise BoardError(f"{where}: {token!r} is not a card (write e.g. TD, QS)") from None
+            raise BoardError(f"{where}: {quote(token)} is not a card (write e.g. TD, QS)") from None
 
     columns = tuple(
         tuple(card_of(t, f"columns[{i}][{j}]") for j, t in enumerate(col))
@@ -235,22 +263,26 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
         None if t is None else card_of(t, f"cells[{i}]") for i, t in enumerate(raw_cells)
     ) + (None,) * (rules.cells - len(raw_cells))
     foundations = [0] * rules.foundations
+    seen_suits: set[int] = set()
     for key, value in raw_found.items():
         suit_key = str(key).strip().upper()
         if suit_key not in SUIT_LETTERS:
             suit_key = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}.get(suit_key, "")
         if not suit_key:
-            raise BoardError(f"foundations: {key!r} is not a suit (C, S, H, D)")
+            raise BoardError(f"foundations: {quote(key)} is not a suit (C, S, H, D)")
         suit = SUIT_LETTERS.index(suit_key)
         values = value if isinstance(value, list) else [value]
         if len(values) > rules.decks:
             raise BoardError(
-                f"foundations.{key}: {len(values)} tops given but {rules.name} has"
+                f"foundations.{suit_key}: {len(values)} tops given but {rules.name} has"
                 f" {rules.decks} foundation(s) per suit"
             )
+        if suit in seen_suits:
+            raise BoardError(f"foundations: {quote(key)} names {suit_key} a second time")
+        seen_suits.add(suit)
         for d, v in enumerate(values):
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 13:
-                raise BoardError(f"foundations.{key}: {v!r} is not a top rank 0…13")
+                raise BoardError(f"foundations.{suit_key}: {quote(v)} is not a top rank 0…13")
             foundations[d * 4 + suit] = v
     position = Position(rules, columns, cells, tuple(foundations))
     _check_complete(position)

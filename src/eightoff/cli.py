@@ -1,26 +1,46 @@
 """Command line: ``eightoff play | deal | variants | solve | survey``.
 
-Bad input (an unknown variant, a deal number out of range, a malformed board)
-prints one line on stderr and exits with 64 (EX_USAGE) or more, never a traceback.
+Bad input (an unknown variant, a deal number out of range, a malformed board, a file
+that is not a database) prints one line on stderr and exits with a status of 64 or
+more (the table in :mod:`eightoff.exits`), never a traceback. A closed output pipe
+(``| head``) ends the command quietly with 141.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
 
 import eightoff.house_rules as house_rules
 from eightoff import __version__
-from eightoff.boards import format_fcs, to_json
+from eightoff.boards import BoardError, format_fcs, to_json
 from eightoff.cards import SUIT_SYMBOLS, Card
-from eightoff.deals import MAX_DEAL, DealNumberError, check_deal_number, deal, random_deal_number
-from eightoff.exits import EX_CANTCREAT, EX_USAGE
+from eightoff.deals import MAX_DEAL, DealNumberError, deal, random_deal_number
+from eightoff.exits import (
+    EX_CANTCREAT,
+    EX_DATAERR,
+    EX_INTERRUPTED,
+    EX_IOERR,
+    EX_PIPE,
+    EX_SOFTWARE,
+    EX_USAGE,
+    MAX_PATH,
+    Parser,
+    UsageError,
+    argument,
+    fail,
+    file_path,
+    quote,
+    whole_number,
+)
 from eightoff.game import Game
 from eightoff.position import (
     CELL_LABELS,
@@ -30,17 +50,20 @@ from eightoff.position import (
     Position,
 )
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
+from eightoff.store.db import StoreError
+
+if TYPE_CHECKING:
+    from eightoff.web.oracle import Oracle
+
+MAX_PORT = 65535
 
 
-class UsageError(Exception):
-    """Bad input on the command line: one line, exit 64."""
+class _Console(Console):
+    """rich's Console, except that a closed output pipe ends the command the way every
+    other command's output does (exit 141 in :func:`main`; rich itself exits 1)."""
 
-
-class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line and exit 64."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EX_USAGE, f"{self.prog}: error: {message}\n")
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
 
 
 def variant_id(text: str) -> str:
@@ -52,13 +75,17 @@ def variant_id(text: str) -> str:
 
 
 def deal_number(text: str) -> int:
-    """argparse type for a deal number (1 … 10^20 − 1)."""
+    """argparse type for a deal number (1 … 10^20 − 1, ASCII digits)."""
     try:
-        return check_deal_number(int(text))
-    except ValueError:
+        return whole_number(text, "a deal number", 1, MAX_DEAL)
+    except UsageError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a deal number: deals are numbered 1 to {MAX_DEAL}"
+            f"{quote(text)} is not a deal number: deals are numbered 1 to {MAX_DEAL}"
         ) from None
+
+
+port_number = argument(lambda text: whole_number(text, "the port", 1, MAX_PORT))
+db_file = argument(file_path)
 
 
 # ----- text board ------------------------------------------------------------------
@@ -107,7 +134,7 @@ def render_board(position: Position, title: str = "") -> Text:
 
 # ----- subcommands -----------------------------------------------------------------
 def cmd_variants(args: argparse.Namespace) -> int:
-    console = Console()
+    console = _Console()
     for rules in PRESETS.values():
         line = Text()
         line.append(f"{rules.id:<20}", style="bold")
@@ -126,19 +153,70 @@ def cmd_deal(args: argparse.Namespace) -> int:
         rules = position.rules
         house = house_rules.words(rules)
         title = f"{rules.name} · deal #{args.number}" + (f" · {house}" if house else "")
-        Console(highlight=False).print(render_board(position, title))
+        _Console(highlight=False).print(render_board(position, title))
     return 0
 
 
 TERMINAL_HELP = """Moves: source then target. Columns 1–9 (0 = tenth), cells a–g and i, home h.
   37 moves the run from column 3 that fits column 7 (37x2: exactly two cards)
   3a puts column 3's card in cell a · a5 cell a to column 5 · 4h column 4 home
-Keys: u undo · r redo · ? legal moves · n new deal · s restart · q quit"""
+Keys: t hint · u undo · r redo · ? legal moves · n new deal · s restart · q quit"""
+
+MAX_ENTRY = 40
+"""The longest entry read as a move or a key (a move is at most 6 characters)."""
 
 
-def play_terminal(variant: str, number: int | None, console: Console | None = None) -> int:
-    """The terminal game: shows the board, reads moves, explains bad entries."""
-    console = console or Console(highlight=False)
+def _lost(verdict: object) -> bool:
+    """Did the oracle prove the position lost? (Its word is "not_winnable"; the one
+    verdict vocabulary under way spells it "lost": either is read.)"""
+    return str(verdict) in ("not_winnable", "lost")
+
+
+def winnability(oracle: Oracle, line: Sequence[Position]) -> str:
+    """The status line's verdict for the last position of ``line`` (the game's
+    positions, the start first), in the table's words: "Winnable", "Not winnable from
+    here: undo 2 moves to get back", … Blocking: solves what the oracle has not seen."""
+    n = len(line) - 1
+    if _lost(oracle.answer(line[n], oracle.status_seconds).verdict):
+        for k in range(1, n + 1):  # how far back is the last winnable position?
+            if oracle.answer(line[n - k], oracle.status_seconds).moves or line[n - k].is_won():
+                break
+    return oracle.status(0, line).message
+
+
+def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
+    """The solver's next move and why, or why there is none."""
+    answer = oracle.answer(position, oracle.hint_seconds)
+    if answer.moves:  # a solution: the position is winnable
+        move, n = answer.moves[0], len(answer.moves)
+        return (
+            f"Hint: {move} — {position.describe(move)}."
+            f" The solver wins in {n} move{'' if n == 1 else 's'} from here."
+        )
+    if _lost(answer.verdict):
+        return f"No move leads to a win. {winnability(oracle, line)}."
+    return f"The solver found no win within {oracle.hint_seconds:g} seconds."
+
+
+def play_terminal(
+    variant: str,
+    number: int | None,
+    console: Console | None = None,
+    oracle: Oracle | None = None,
+) -> int:
+    """The terminal game: shows the board, reads moves, explains bad entries, gives
+    hints (``t``) and after each move the solver's verdict, as the web table does."""
+    from eightoff.web.oracle import Oracle
+
+    console = console or _Console(highlight=False)
+    oracle = oracle or Oracle(status_seconds=2.0, hint_seconds=5.0)
+    try:
+        return _terminal_loop(variant, number, console, oracle)
+    finally:
+        oracle.close()
+
+
+def _terminal_loop(variant: str, number: int | None, console: Console, oracle: Oracle) -> int:
     number = number if number is not None else random_deal_number()
     game = Game.new(variant, number)
 
@@ -146,6 +224,8 @@ def play_terminal(variant: str, number: int | None, console: Console | None = No
         rules = game.rules
         title = f"{rules.name} · deal #{game.deal_number} · moves {game.moves_made}"
         console.print(render_board(game.position, title))
+        if not game.position.is_won():
+            console.print(winnability(oracle, game.positions()), style="bold")
 
     console.print(TERMINAL_HELP, style="dim")
     show()
@@ -162,6 +242,13 @@ def play_terminal(variant: str, number: int | None, console: Console | None = No
             return 0
         if not entry:
             continue
+        if len(entry) > MAX_ENTRY:
+            console.print(
+                f"{quote(entry)} is not a move (e.g. 3a, a5, 4h). Try again"
+                " (? lists the legal moves).",
+                style="yellow",
+            )
+            continue
         cmd = entry.lower()
         if cmd in ("q", "quit", "exit"):
             return 0
@@ -171,6 +258,9 @@ def play_terminal(variant: str, number: int | None, console: Console | None = No
                 "Legal moves: " + " ".join(str(m) for m in moves) if moves else "No legal moves."
             )
             console.print(TERMINAL_HELP, style="dim")
+            continue
+        if cmd in ("t", "hint"):
+            console.print(hint(oracle, game.position, game.positions()), style="cyan")
             continue
         if cmd in ("u", "undo"):
             if game.undo() is None:
@@ -249,7 +339,7 @@ def _delegate(module: str) -> tuple[object, object] | None:
 
 # ----- parser ------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="eightoff",
         description=(
             "Eight Off solitaire and the FreeCell family: play in the browser or the terminal,"
@@ -258,7 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Variants: " + ", ".join(PRESETS) + f" (default {DEFAULT_VARIANT}).",
     )
     parser.add_argument("--version", action="version", version=f"eightoff {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser(
         "play",
@@ -277,8 +367,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="start this deal (default: the table resumes the game in progress)",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=None, help="port (default: a free one)")
-    p.add_argument("--db", default=None, help="SQLite file for games and stats (or EIGHTOFF_DB)")
+    p.add_argument(
+        "--port", type=port_number, default=None, help="port 1 to 65535 (default: a free one)"
+    )
+    p.add_argument(
+        "--db", type=db_file, default=None, help="SQLite file for games and stats (or EIGHTOFF_DB)"
+    )
     p.add_argument("--no-browser", action="store_true", help="print the URL, do not open it")
     p.set_defaults(func=cmd_play)
 
@@ -320,19 +414,61 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; return its exit status (argparse's own exits raise SystemExit:
+    0 for --help and --version, 64 for bad usage)."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EX_PIPE
+    except KeyboardInterrupt:
+        return EX_INTERRUPTED
+    except Exception as e:
+        return fail("eightoff", *_explain(e))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()
         return 0
-    try:
-        result: int = args.func(args)
-    except (UnknownVariantError, DealNumberError, UsageError) as e:
-        print(f"eightoff: error: {e}", file=sys.stderr)
-        return EX_USAGE
-    except KeyboardInterrupt:
-        return 130
+    result: int = args.func(args)
     return result
+
+
+def _explain(e: Exception) -> tuple[str, int]:
+    """The one-line message and exit status for an error that reached the top."""
+    if isinstance(e, UsageError):
+        return str(e), e.code
+    if isinstance(e, UnknownVariantError | DealNumberError):
+        return str(e), EX_USAGE
+    if isinstance(e, BoardError):
+        return str(e), EX_DATAERR
+    if isinstance(e, StoreError):  # a database that cannot be opened, read or written
+        return str(e), EX_CANTCREAT
+    if isinstance(e, sqlite3.OperationalError):  # cannot open or write the file
+        return f"the database cannot be used: {e}", EX_CANTCREAT
+    if isinstance(e, sqlite3.DatabaseError):  # e.g. "file is not a database"
+        return f"not an eightoff database: {e}", EX_DATAERR
+    if isinstance(e, OSError):
+        where = f" ({quote(e.filename, MAX_PATH)})" if e.filename else ""
+        return f"{e.strerror or e}{where}", EX_IOERR
+    return f"internal error, please report it: {type(e).__name__}: {e}", EX_SOFTWARE
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so that Python's own flush at
+    exit does not complain (the recipe in the Python docs, ``signal`` module)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":

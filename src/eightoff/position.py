@@ -346,18 +346,20 @@ class Position:
                 return lambda: Message("illegal.between_foundations")
             if count > 1:
                 return lambda: Message("illegal.single_home")
-            f = self.foundation_for(card)
-            if f is None or (dst.index is not None and dst.index != f):
-                named = dst.index
-                if named is not None and named % 4 != card.suit:
-                    return lambda: Message(
-                        "illegal.foundation_suit", place=dst, suit=Suit(named % 4)
-                    )
-                if card.rank == 1:
-                    return lambda: Message("illegal.needs_empty_foundation", card=card)
-                prev = Card.of(card.rank - 1, card.suit)
-                return lambda: Message("illegal.home_after", card=card, prev=prev)
-            return None
+            named = dst.index
+            if named is None:  # home: any foundation of the suit that takes the card
+                if self.foundation_for(card) is not None:
+                    return None
+            elif named % 4 != card.suit:
+                return lambda: Message("illegal.foundation_suit", place=dst, suit=Suit(named % 4))
+            elif self.foundations[named] == card.rank - 1:  # a named foundation that takes it
+                return None
+            elif (other := self.foundation_for(card)) is not None:  # another one takes it
+                return lambda: Message("illegal.goes_on", card=card, place=Place.foundation(other))
+            if card.rank == 1:
+                return lambda: Message("illegal.needs_empty_foundation", card=card)
+            prev = Card.of(card.rank - 1, card.suit)
+            return lambda: Message("illegal.home_after", card=card, prev=prev)
         if dst.kind is Kind.CELL:
             assert dst.index is not None
             if self.cells[dst.index] is not None:

@@ -176,7 +176,7 @@ class Rules:
             if self.empty_column is EmptyColumn.KINGS
             else "any card or run fills an empty column"
         )
-        deal = f"{self.cards} cards in {self.columns} columns"
+        deal = f"{self.dealt_to_columns} cards in {self.columns} columns"
         if self.dealt_cells:
             deal += f", {len(self.dealt_cells)} in cells"
         extras = []
@@ -295,4 +295,5 @@ def preset(variant: str = DEFAULT_VARIANT) -> Rules:
         return PRESETS[variant]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise UnknownVariantError(f"unknown variant {variant!r}; choose one of: {known}") from None
+        name = variant if len(variant) <= 40 else variant[:40] + "…"
+        raise UnknownVariantError(f"unknown variant {name!r}; choose one of: {known}") from None

@@ -12,6 +12,8 @@ import pytest
 from eightoff.boards import parse_fcs
 from eightoff.cli import main
 from eightoff.deals import deal
+from eightoff.game import Game
+from eightoff.position import Move
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -41,6 +43,11 @@ def test_variants_lists_every_variant_in_one_line_each(capsys: pytest.CaptureFix
     lines = [line for line in out.splitlines() if line.strip()]
     assert code == 0 and len(lines) == 7
     assert lines[0].startswith("eightoff ") and "Kings" in lines[0]
+    by_id = {line.split()[0]: line for line in lines}
+    assert "48 cards in 8 columns, 4 in cells" in by_id["eightoff"]
+    assert "50 cards in 10 columns, 2 in cells" in by_id["seahaven-towers"]
+    assert "52 cards in 8 columns;" in by_id["freecell"]
+    assert "104 cards in 10 columns;" in by_id["double-freecell"]
 
 
 @pytest.mark.parametrize(
@@ -74,7 +81,7 @@ def test_help_of_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
 def test_terminal_game_moves_undoes_and_explains(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    entries = "b8\n3b\nzz\n1h\n?\nu\nr\nq\n"
+    entries = "b8\n3b\nzz\n1h\n?\nt\nhint\n" + "x" * 5000 + "\nu\nr\nq\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(entries))
     code, out, _ = run(capsys, "play", "--terminal", "--deal", "1")
     assert code == 0
@@ -85,6 +92,16 @@ def test_terminal_game_moves_undoes_and_explains(
     assert "6♦ can go home only after the 5♦" in out
     assert "Legal moves:" in out
     assert "moves 1" in out  # after the undo
+    # The solver's next move and why, and the verdict after every move, as on the table.
+    hint = next(line for line in out.splitlines() if "Hint: " in line)
+    move = hint.split("Hint: ")[1].split()[0]
+    position = Game.new("eightoff", 1).position
+    for played in ("b8", "3b"):
+        position = position.apply(Move.parse(played))
+    assert position.is_legal(Move.parse(move))  # a legal move of the position shown
+    assert position.describe(Move.parse(move)) in hint and "The solver wins in" in hint
+    assert out.count("Winnable") >= 5  # the start, two moves, the undo, the redo
+    assert "'xxxxxxxx" in out and "x" * 100 not in out  # a long entry is cut short
 
 
 def test_installed_script_runs() -> None:
@@ -117,3 +134,24 @@ def test_play_with_a_deal_opens_the_table_on_that_deal(
         assert saved.game.start == deal("freecell", 617)
     finally:
         store.close()
+
+
+def test_terminal_game_says_when_a_deal_cannot_be_won(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("t\nq\n"))
+    code, out, _ = run(capsys, "play", "--terminal", "--variant", "freecell", "--deal", "11982")
+    assert code == 0
+    assert "Not winnable from here: no play wins" in out  # FreeCell #11982, proven lost
+    assert "No move leads to a win." in out  # the hint says so too
+
+
+def test_the_readme_documents_every_exit_status() -> None:
+    from pathlib import Path
+
+    from eightoff.exits import EXIT_STATUSES
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Exit statuses", 1)[1].split("\n\n", 2)[1]
+    rows = [line.split("|")[1].strip() for line in section.splitlines()[2:]]
+    assert [int(code) for code in rows] == sorted(EXIT_STATUSES)

@@ -137,13 +137,20 @@ def test_board_from_stdin(
     [
         (["5-1"], "'5-1' is not a range"),
         (["abc"], "'abc' is not a deal"),
-        (["0"], "out of range"),
+        (["0"], "deals are numbered 1 to 99999999999999999999"),
         (["1-x"], "'1-x' is not a deal"),
         ([], "name deals to solve"),
         (["1", "--variant", "nope"], "unknown variant 'nope'"),
-        (["1", "--time-limit", "0"], "time limit must be more than 0"),
-        (["1", "--max-states", "-5"], "state limit must be at least 1"),
+        (["1", "--time-limit", "0"], "time limit (seconds) must be a number more than 0"),
+        (["1", "--time-limit", "inf"], "and at most 1e+09, not 'inf'"),
+        (["1", "--max-states", "-5"], "state limit must be a whole number from 1 to"),
+        (["1", "--max-states", "9223372036854775808"], "from 1 to 9223372036854775807"),
         (["1", "--board", "-"], "not both"),
+        ([",,,"], "',,,': an empty deal number"),
+        (["1,,2"], "an empty deal number"),
+        (["١٢"], "'١٢' is not a deal"),  # Arabic-Indic digits are not read as 12
+        (["1-" + "9" * 5000], "'1-" + "9" * 38 + "…' is not a deal"),
+        (["--board", ""], "--board: a file name is needed"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_64(

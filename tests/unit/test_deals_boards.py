@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pysol_cards.cards import CardRenderer
 from pysol_cards.deal_game import Game as PysolGame
 from pysol_cards.random import RandomBase
 
 from eightoff.boards import BoardError, format_fcs, from_json, parse_board, parse_fcs, to_json
-from eightoff.cards import Card
+from eightoff.cards import Card, deck
 from eightoff.deals import DealNumberError, deal
+from eightoff.position import HOME, IllegalMoveError, Move, Place, Position
 from eightoff.rules import PRESETS, preset
 
 NUMBERED = {
@@ -157,3 +162,115 @@ def test_foundations_in_board_text_take_their_cards_off_the_board() -> None:
     board = parse_fcs(text, preset("eightoff"))
     assert board.foundations[1] == 12 and str(board.cells[0]) == "KS"
     assert p != board
+
+
+# ----- two packs, round trips ---------------------------------------------------------
+def _with_named_homes(position: Position) -> list[Move]:
+    """The legal moves, plus each home move written with a named foundation (h1…h8)."""
+    moves = position.legal_moves()
+    named = [
+        Move(m.source, Place.foundation(f))
+        for m in moves
+        if m.target == HOME
+        for f in range(position.rules.foundations)
+    ]
+    return moves + [m for m in named if position.is_legal(m)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    variant=st.sampled_from(list(PRESETS)),
+    retrieval=st.booleans(),
+    number=st.integers(1, 10**9),
+    picks=st.lists(st.integers(0, 10**6), max_size=60),
+)
+def test_board_text_and_json_round_trip_every_position_reached_by_play(
+    variant: str, retrieval: bool, number: int, picks: list[int]
+) -> None:
+    rules = PRESETS[variant].with_options(foundation_retrieval=retrieval)
+    position = deal(rules, number)
+    for pick in [0, *picks]:
+        assert parse_fcs(format_fcs(position), rules) == position
+        assert from_json(json.loads(json.dumps(to_json(position))), rules) == position
+        moves = _with_named_homes(position)
+        if not moves:
+            break
+        position = position.apply(moves[pick % len(moves)])
+
+
+def _double_freecell_with_hearts_home(tops: tuple[int, int], on_column_1: str) -> Position:
+    """A Double FreeCell position: hearts foundations at ``tops``, ``on_column_1`` the
+    exposed card of column 1, every other card dealt round the columns."""
+    rules = preset("double-freecell")
+    home = Counter(Card.of(r, 2) for top in tops for r in range(1, top + 1))
+    rest = list((Counter(deck(2)) - home).elements())
+    top_card = Card.parse(on_column_1)
+    rest.remove(top_card)
+    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
+    for i, card in enumerate(rest):
+        columns[i % rules.columns].append(card)
+    columns[0].append(top_card)
+    foundations = [0] * rules.foundations
+    foundations[2], foundations[6] = tops
+    return Position(rules, tuple(map(tuple, columns)), (None,) * rules.cells, tuple(foundations))
+
+
+@pytest.mark.parametrize(
+    ("tops", "card", "legal", "refused"),
+    [
+        ((4, 4), "5H", ["1h", "1h3", "1h7"], {"1h1": "takes ♣", "1h4": "takes ♦"}),
+        ((0, 0), "AH", ["1h", "1h3", "1h7"], {}),
+        ((4, 2), "5H", ["1h", "1h3"], {"1h7": "5♥ goes on Foundation 3"}),
+        ((0, 5), "6H", ["1h", "1h7"], {"1h3": "6♥ goes on Foundation 7"}),
+        ((2, 2), "5H", [], {"1h7": "only after the 4♥", "1h": "only after the 4♥"}),
+    ],
+)
+def test_a_card_goes_to_any_foundation_of_its_suit_that_takes_it(
+    tops: tuple[int, int], card: str, legal: list[str], refused: dict[str, str]
+) -> None:
+    position = _double_freecell_with_hearts_home(tops, card)
+    rank = Card.parse(card).rank
+    for text in legal:
+        after = position.apply(Move.parse(text))
+        assert sum(after.foundations) == sum(position.foundations) + 1
+        named = Move.parse(text).target.index
+        if named is not None:
+            assert after.foundations[named] == rank  # on the foundation named
+        else:
+            assert rank in after.foundations[2::4]  # on one of the two hearts foundations
+    for text, why in refused.items():
+        with pytest.raises(IllegalMoveError, match=why):
+            position.apply(Move.parse(text))
+
+
+def test_the_reader_refuses_a_suit_named_twice_in_a_one_pack_game() -> None:
+    text = format_fcs(deal("eightoff", 1)).replace("C-0", "H-0", 1)
+    with pytest.raises(BoardError, match="H is named again"):
+        parse_fcs(text, "eightoff")
+    two = format_fcs(deal("double-freecell", 1))
+    with pytest.raises(BoardError, match="two foundations per suit"):
+        parse_fcs(two.replace("Foundations: ", "Foundations: H-0 "), "double-freecell")
+    with pytest.raises(BoardError, match="names H a second time"):
+        from_json({"variant": "eightoff", "foundations": {"H": 0, "h": 0}})
+
+
+def test_two_pack_foundations_are_written_and_read_in_pack_order() -> None:
+    position = _double_freecell_with_hearts_home((0, 5), "6H")
+    text = format_fcs(position)
+    assert text.startswith("Foundations: H-0 C-0 D-0 S-0 H-5 C-0 D-0 S-0\n")
+    assert parse_fcs(text, "double-freecell").foundations == position.foundations
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"columns": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deep"),
+        ('{"foundations": {"H": ' + "9" * 5000 + "}}", "thousands of digits"),
+        (": " + "Z" * 10_000, "'" + "Z" * 40 + "…' is not a card"),
+        ("x" * 1_000_001, "at most 1,000,000 are read"),
+    ],
+)
+def test_hostile_boards_are_refused_in_one_short_message(text: str, says: str) -> None:
+    with pytest.raises(BoardError, match=re.escape(says)) as refused:
+        parse_board(text)
+    assert len(str(refused.value)) < 200

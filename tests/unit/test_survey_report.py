@@ -155,13 +155,18 @@ def test_export_writes_every_stored_row(
     ("argv", "code", "message"),
     [
         (["10", "5"], 64, "END (5) is before START (10)"),
-        (["0", "5"], 64, "START must be at least 1"),
+        (["0", "5"], 64, "START must be a deal number (a whole number from 1 to"),
         (["abc"], 64, "START must be a deal number"),
         (["7"], 64, "give the last deal too"),
         (["1", "x"], 64, "END must be a deal number"),
         (["1", "5", "--variant", "klondike"], 64, "unknown variant 'klondike'"),
-        (["1", "5", "--workers", "0"], 64, "--workers must be at least 1"),
-        (["1", "5", "--scheduler", "nowhere"], 64, "--scheduler must be an address"),
+        (["1", "5", "--workers", "0"], 64, "--workers must be a whole number from 1 to"),
+        (["1", "4", "--workers", "100000"], 64, "--workers must be a whole number from 1 to"),
+        (["1", "5", "--states", str(2**63)], 64, "--states must be a whole number from 1 to"),
+        (["١", "5"], 64, "START must be a deal number"),
+        (["1", "5", "--scheduler", "nowhere"], 64, "is not a Dask scheduler address"),
+        (["1", "5", "--scheduler", "foo://bar"], 64, "is not a Dask scheduler address"),
+        (["1", "5", "--scheduler", "tcp://h:99999"], 64, "the port must be a number from 1"),
         (["report", "--variant", "klondike"], 64, "unknown variant 'klondike'"),
         (["report", "--csv", "x.csv"], 64, "--csv does not apply to 'report'"),
         (["export"], 64, "eightoff survey export --csv FILE"),
@@ -191,7 +196,7 @@ def test_report_on_a_missing_store_or_a_file_that_is_not_one(
     junk = tmp_path / "notes.txt"
     junk.write_text("not a database, just notes\n" * 100)
     assert main(["report", "--db", str(junk)]) == 66
-    assert "is not a usable survey store" in capsys.readouterr().err
+    assert "it is not an eightoff database" in capsys.readouterr().err
     assert junk.read_text().startswith("not a database")  # untouched
 
 

@@ -3,7 +3,11 @@ signatures that follow the rules of play."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -83,6 +87,76 @@ def test_a_store_from_another_schema_version_is_refused(tmp_path: Path) -> None:
     store, _, _ = open_store(tmp_path)
     store.close()
     with sqlite3.connect(tmp_path / "s.sqlite3") as c:
-        c.execute("UPDATE survey_meta SET value = '99' WHERE key = 'schema'")
-    with pytest.raises(StoreError, match="schema version 99"):
+        c.execute("UPDATE eightoff_schema SET version = 99 WHERE name = 'survey'")
+    with pytest.raises(StoreError, match="newer eightoff"):
         SurveyStore(tmp_path / "s.sqlite3")
+    with pytest.raises(StoreError, match="newer eightoff"):
+        SurveyStore(tmp_path / "s.sqlite3", create=False)
+
+
+def test_a_store_of_the_first_version_is_upgraded_with_its_rows(tmp_path: Path) -> None:
+    from eightoff.survey.store import _V1
+
+    path = tmp_path / "v1.sqlite3"
+    sig = rules_signature(preset("eightoff"))
+    with sqlite3.connect(path) as c:  # as eightoff wrote it before the claims
+        c.executescript(_V1)
+        c.execute("CREATE TABLE survey_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        c.execute("INSERT INTO survey_meta VALUES ('schema', '1')")
+        c.execute("INSERT INTO survey_rules VALUES (?, 'eightoff', '{}')", (sig,))
+        c.execute("INSERT INTO survey_runs VALUES (1, 'then', 'v', NULL, 10, 'local:1')")
+        c.execute(
+            "INSERT INTO survey_results VALUES ('eightoff', ?, 2, 'lost', NULL, 5, 0.1, 1)", (sig,)
+        )
+    with SurveyStore(path, create=False) as old:  # a report reads it as it is
+        assert old.counts("eightoff", sig).lost == 1
+    with SurveyStore(path) as store:  # a run upgrades it
+        owner = store.register_owner()
+        assert store.claim(owner, "eightoff", sig, 1, 3, 5).runs == ((1, 1), (3, 3))
+
+
+def test_claims_skip_stored_and_claimed_deals_and_are_released_with_the_batch(
+    tmp_path: Path,
+) -> None:
+    store, sig, run = open_store(tmp_path)
+    with store:
+        store.write("eightoff", sig, run, [(3, "solved", 90, 10, 0.1)])
+        a, b = store.register_owner(), store.register_owner()
+        first = store.claim(a, "eightoff", sig, 1, 10, 4)
+        assert first.runs == ((1, 2), (4, 5))  # 3 is stored
+        second = store.claim(b, "eightoff", sig, 1, 10, 10)
+        assert second.runs == ((6, 10),)  # A's claims are skipped
+        assert second.cursor == 1  # A's claim may yet come back: look there again
+        assert store.claim(b, "eightoff", sig, 1, 10, 5).runs == ()
+        rows: list[Row] = [(d, "lost", None, 5, 0.1) for d in (1, 2, 4, 5)]
+        store.write("eightoff", sig, run, rows, claimed=(a, first.runs))
+        # 1 2 3 4 5 stored, 6…10 claimed by B: all ten are stored or claimed
+        assert store.stored_or_claimed("eightoff", sig, 1, 10) == 10
+        assert store.stored_or_claimed("eightoff", sig, 7, 20) == 4
+        store.release(b)
+        assert store.claim(a, "eightoff", sig, 1, 10, 10).runs == ((6, 10),)
+
+
+def test_claims_of_a_dead_survey_are_taken_back(tmp_path: Path) -> None:
+    store, sig, _ = open_store(tmp_path)
+    with store:
+        dead = subprocess.Popen([sys.executable, "-c", "pass"])
+        dead.wait()  # a process that has exited (and been reaped): its pid is free
+        with sqlite3.connect(store.path) as c:
+            c.execute(
+                "INSERT INTO survey_owners (id, host, pid, started, heartbeat)"
+                " VALUES (90, ?, ?, '', ?)",
+                (socket.gethostname(), dead.pid, time.time()),
+            )
+            c.execute(
+                "INSERT INTO survey_owners (id, host, pid, started, heartbeat)"
+                " VALUES (91, 'another-host', 1, '', ?)",
+                (time.time() - 3600,),  # silent for an hour
+            )
+            c.execute(
+                "INSERT INTO survey_claims (variant, rules, first, last, owner)"
+                " VALUES ('eightoff', ?, 1, 5, 90), ('eightoff', ?, 6, 8, 91)",
+                (sig, sig),
+            )
+        me = store.register_owner()
+        assert store.claim(me, "eightoff", sig, 1, 10, 10).runs == ((1, 10),)

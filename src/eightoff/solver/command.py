@@ -11,7 +11,9 @@ Human output: each deal's moves, numbered, in the notation and in words, then a
 summary line (verdict, moves, states, time).  ``--json``: one object per deal on its
 own line.  Exit codes: 0 every deal solved, 1 some deal proven lost (and none
 unknown), 2 some deal unknown (a limit stopped the search), 64 bad usage, 65 a
-malformed board, 66 a board file that cannot be read, 130 interrupted.
+malformed board, 66 a board file that cannot be read, 130 interrupted, 141 the
+output pipe closed (the table in :mod:`eightoff.exits`).  A board over 1 MB is
+refused unread.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final, TextIO
 
-from eightoff.boards import BoardError, parse_board
-from eightoff.deals import DealNumberError, check_deal_number, deal
+from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
+from eightoff.deals import MAX_DEAL, deal
 from eightoff.exits import (
     EX_DATAERR,
     EX_INTERRUPTED,
@@ -32,7 +34,14 @@ from eightoff.exits import (
     EX_NOINPUT,
     EX_OK,
     EX_UNKNOWN,
-    EX_USAGE,
+    MAX_PATH,
+    UsageError,
+    argument,
+    fail,
+    file_path,
+    number,
+    quote,
+    whole_number,
 )
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
@@ -40,35 +49,26 @@ from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
 
 MAX_DEALS: Final = 10_000_000
 """Most deals one command may name (ranges included)."""
-
-
-class UsageError(Exception):
-    """Bad input: one line on stderr, then the exit code."""
-
-    def __init__(self, message: str, code: int = EX_USAGE) -> None:
-        super().__init__(message)
-        self.code = code
+MAX_STATES: Final = 2**63 - 1
+"""The largest state limit: the compiled core counts states in a C ``long`` (64 bits),
+and a survey stores the limit as an SQLite integer (64 bits too)."""
+MAX_SECONDS: Final = 1e9
+"""The largest time limit in seconds (about 31 years)."""
 
 
 # ----- arguments --------------------------------------------------------------------
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: the time limit must be more than 0 seconds")
-    return value
+def seconds_limit(text: str) -> float:
+    """A time limit: more than 0, at most MAX_SECONDS."""
+    return number(text, "the time limit (seconds)", 0, MAX_SECONDS, open_low=True)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: the state limit must be at least 1")
-    return value
+def states_limit(text: str) -> int:
+    """A state limit: 1 to 2^63 - 1."""
+    return whole_number(text, "the state limit", 1, MAX_STATES)
+
+
+_seconds = argument(seconds_limit)
+_states = argument(states_limit)
 
 
 def _variant(text: str) -> str:
@@ -92,7 +92,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = (
         "exit codes: 0 all solved, 1 some deal proven lost, 2 some deal unknown (a limit),\n"
-        "            64 bad usage, 65 malformed board, 66 unreadable board file\n"
+        "            64 bad usage, 65 malformed board, 66 unreadable board file,\n"
+        "            130 interrupted, 141 output pipe closed\n"
         "examples:\n"
         "  eightoff solve 1-100 617 --json\n"
         "  eightoff solve 5 --variant freecell --short\n"
@@ -126,19 +127,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=_positive_float,
+        type=_seconds,
         default=DEFAULT_LIMITS.seconds,
         metavar="S",
-        help=f"give up on a deal after S seconds (default {DEFAULT_LIMITS.seconds:g})",
+        help=f"give up on a deal after S seconds, more than 0 and at most {MAX_SECONDS:g}"
+        f" (default {DEFAULT_LIMITS.seconds:g})",
     )
     parser.add_argument(
         "--max-states",
-        type=_positive_int,
+        type=_states,
         default=DEFAULT_LIMITS.states,
         metavar="N",
-        help=f"give up on a deal after N states (default {DEFAULT_LIMITS.states:,})".replace(
-            ",", " "
-        ),
+        help="give up on a deal after N states, 1 to 2^63 - 1 (default "
+        + f"{DEFAULT_LIMITS.states:,})".replace(",", " "),
     )
 
 
@@ -148,17 +149,22 @@ def parse_deals(tokens: list[str]) -> list[range]:
     total = 0
     for token in tokens:
         for part in token.split(","):
-            if not part:
-                continue
+            if not part.strip():
+                raise UsageError(
+                    f"{quote(token)}: an empty deal number (write numbers and ranges such as"
+                    " 1-100,7 or 1-100 7)"
+                )
             first, dash, last = part.partition("-")
             try:
-                lo = check_deal_number(int(first))
-                hi = check_deal_number(int(last)) if dash else lo
-            except ValueError as e:
-                why = str(e) if isinstance(e, DealNumberError) else "write a number or a range"
-                raise UsageError(f"{part!r} is not a deal or a range of deals: {why}") from None
+                lo = whole_number(first, "a deal", 1, MAX_DEAL)
+                hi = whole_number(last, "a deal", 1, MAX_DEAL) if dash else lo
+            except UsageError:
+                raise UsageError(
+                    f"{quote(part)} is not a deal or a range of deals: deals are numbered"
+                    f" 1 to {MAX_DEAL}; a range is written 1-100"
+                ) from None
             if hi < lo:
-                raise UsageError(f"{part!r} is not a range: {lo} comes after {hi}")
+                raise UsageError(f"{quote(part)} is not a range: {lo} comes after {hi}")
             total += hi - lo + 1
             if total > MAX_DEALS:
                 limit = f"{MAX_DEALS:,}".replace(",", " ")
@@ -168,22 +174,35 @@ def parse_deals(tokens: list[str]) -> list[range]:
 
 
 def _read_board(path: str, variant: str | None) -> Position:
+    """Read a board file (``-``: standard input), at most MAX_BOARD_CHARS bytes."""
+    where = "standard input" if path == "-" else quote(path, MAX_PATH)
+    if path != "-":
+        file_path(path, "--board")
     try:
         if path == "-":
-            text = sys.stdin.read()
+            stream = getattr(sys.stdin, "buffer", None)
+            raw: bytes | str = (
+                stream.read(MAX_BOARD_CHARS + 1)
+                if stream is not None
+                else sys.stdin.read(MAX_BOARD_CHARS + 1)
+            )
         else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                raw = f.read(MAX_BOARD_CHARS + 1)
     except OSError as e:
-        raise UsageError(f"cannot read the board {path!r}: {e.strerror or e}", EX_NOINPUT) from None
+        raise UsageError(f"cannot read the board {where}: {e.strerror or e}", EX_NOINPUT) from None
+    if len(raw) > MAX_BOARD_CHARS:
+        limit = f"{MAX_BOARD_CHARS:,}".replace(",", " ")
+        raise UsageError(f"{where} is over {limit} bytes: not a board", EX_DATAERR)
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
-        raise UsageError(f"{path!r} is not a text file", EX_DATAERR) from None
+        raise UsageError(f"{where} is not a text file (UTF-8)", EX_DATAERR) from None
     if not text.strip():
-        raise UsageError(f"{'standard input' if path == '-' else path!r} is empty", EX_DATAERR)
+        raise UsageError(f"{where} is empty", EX_DATAERR)
     try:
         return parse_board(text, variant)
     except BoardError as e:
-        where = "standard input" if path == "-" else path
         raise UsageError(f"{where}: {e}", EX_DATAERR) from None
 
 
@@ -258,8 +277,8 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     for numbers in parse_deals(args.deals):
-        for number in numbers:
-            yield deal(rules, number), number, f"{rules.name} · deal #{number}"
+        for n in numbers:
+            yield deal(rules, n), n, f"{rules.name} · deal #{n}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -289,8 +308,7 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
             first = False
     except UsageError as e:
-        print(f"eightoff solve: {e}", file=sys.stderr)
-        return e.code
+        return fail("eightoff solve", str(e), e.code)
     except KeyboardInterrupt:
         print("eightoff solve: interrupted", file=sys.stderr)
         return EX_INTERRUPTED

@@ -11,9 +11,11 @@
   ``scheduler="tcp://host:port"`` the same batches go to an existing Dask
   ``distributed`` cluster (the ``eightoff[dask]`` extra) and give the same rows.
 * Deals already stored are skipped: running the same survey again completes
-  exactly what is missing. Ctrl+C keeps every finished batch (it raises
-  :class:`SurveyInterrupted`, which says what was saved); SIGKILL loses at most
-  the batches in flight.
+  exactly what is missing. Deals are claimed in the store before they go out, so
+  two surveys over overlapping ranges on one store share the work (neither solves
+  a deal the other has claimed; a claim left by a killed survey is taken back).
+  Ctrl+C keeps every finished batch (it raises :class:`SurveyInterrupted`, which
+  says what was saved); SIGKILL loses at most the batches in flight.
 * Batch size adapts to the solver's speed so each batch takes about two seconds
   (five on a cluster), between 1 and 2000 deals, smaller near the end of the range
   so that every worker stays busy.
@@ -34,12 +36,14 @@ from typing import Final, NamedTuple, Protocol
 from eightoff.deals import deal as deal_position
 from eightoff.rules import Rules, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Limits, solve
+from eightoff.store.db import StoreError
 from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
 from eightoff.survey.store import (
+    HEARTBEAT_SECONDS,
     MAX_STORED_DEAL,
     Counts,
     Row,
-    StoreError,
+    Runs,
     SurveyStore,
     default_store_path,
     rules_signature,
@@ -193,6 +197,9 @@ class SurveyRun:
     interrupted: bool = False
     cpu_seconds: float = 0.0
     """CPU time the workers spent on this run's deals (dealing and solving)."""
+    by_others: int = 0
+    """Deals of the range that other surveys on the same store stored (or still hold
+    claimed) while this one ran: work shared, not repeated."""
 
     @property
     def total(self) -> int:
@@ -200,7 +207,7 @@ class SurveyRun:
 
     @property
     def complete(self) -> bool:
-        return self.already + self.new.total >= self.total
+        return self.already + self.new.total + self.by_others >= self.total
 
     @property
     def rate(self) -> float:
@@ -314,17 +321,22 @@ def run_survey(
                 state_limit=limits.states,
                 backend=backend.description,
             )
+            owner = store.register_owner()
         except BaseException:
             backend.close(abort=True)
             raise
 
-        in_flight = 0
+        in_flight: dict[int, Runs] = {}
         next_key = 0
         work_seconds = 0.0
         work_cpu = 0.0
         work_deals = 0
         largest_done = 0
         tally = {"solved": 0, "lost": 0, "unknown": 0}
+        remaining = pending.remaining  # this run's view: not stored, not claimed by it
+        cursor = start
+        others = 0
+        beat = time.monotonic()
 
         def next_size() -> int:
             if batch_size is not None:
@@ -338,7 +350,7 @@ def run_survey(
                 # finished batch while the mean settles.
                 size = min(round(target / per_deal), 2 * largest_done)
             # Near the end, smaller batches so that all workers stay busy.
-            share = math.ceil(pending.remaining / backend.capacity)
+            share = math.ceil(remaining / backend.capacity)
             return max(1, min(size, MAX_BATCH, share))
 
         def summary(interrupted: bool = False) -> SurveyRun:
@@ -353,24 +365,40 @@ def run_survey(
                 backend.description,
                 interrupted,
                 work_cpu,
+                others,
             )
 
         try:
+            exhausted = False
             while True:
-                while pending and in_flight < backend.capacity:
-                    backend.submit(next_key, rules, pending.take(next_size()), limits)
+                while not exhausted and len(in_flight) < backend.capacity:
+                    claim = store.claim(
+                        owner,
+                        rules.id,
+                        signature,
+                        cursor,
+                        end,
+                        next_size(),
+                        retry_unknown=retry_unknown,
+                    )
+                    cursor = claim.cursor
+                    if not claim.runs:
+                        exhausted = True  # the rest is stored, or claimed by live surveys
+                        break
+                    remaining -= sum(b - a + 1 for a, b in claim.runs)
+                    backend.submit(next_key, rules, claim.runs, limits)
+                    in_flight[next_key] = claim.runs
                     next_key += 1
-                    in_flight += 1
-                if in_flight == 0:
+                if not in_flight:
                     break
-                for _key, result in backend.wait(0.5):
-                    in_flight -= 1
+                for key, result in backend.wait(0.5):
+                    runs = in_flight.pop(key)
                     if result.solver != version:
                         raise SurveyWorkerError(
                             f"the workers run solver version {result.solver!r} but this"
                             f" machine has {version!r}: install the same eightoff on both"
                         )
-                    store.write(rules.id, signature, run_id, result.rows)
+                    store.write(rules.id, signature, run_id, result.rows, claimed=(owner, runs))
                     work_seconds += result.seconds
                     work_cpu += result.cpu_seconds
                     work_deals += len(result.rows)
@@ -380,8 +408,12 @@ def run_survey(
                     if progress is not None:
                         done = already + sum(tally.values())
                         progress(Progress(total, done, summary().new))
+                if time.monotonic() - beat > HEARTBEAT_SECONDS:
+                    store.heartbeat(owner)
+                    beat = time.monotonic()
         except KeyboardInterrupt:
             backend.close(abort=True)
+            store.release(owner)
             # A batch may have been committed just before Ctrl+C was felt, its tally not
             # yet counted: the store says what this run saved.
             stored = store.run_counts(run_id)
@@ -389,6 +421,12 @@ def run_survey(
             raise SurveyInterrupted(summary(interrupted=True)) from None
         except BaseException:
             backend.close(abort=True)
+            store.release(owner)
             raise
         backend.close(abort=False)
+        store.release(owner)
+        done = store.stored_or_claimed(
+            rules.id, signature, start, end, retry_unknown=retry_unknown
+        )  # claimed: still being solved by another survey
+        others = done - already - sum(tally.values())
         return summary()

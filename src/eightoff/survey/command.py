@@ -7,7 +7,13 @@
 
 Exit codes: 0 done; 64 bad usage (range, variant, options); 66 no such store;
 69 Dask or the scheduler unavailable; 70 a worker failed; 73 cannot write a file;
-130 interrupted (finished batches are kept: rerun the same command to continue).
+130 interrupted (finished batches are kept: rerun the same command to continue);
+141 the output pipe closed (the table in :mod:`eightoff.exits`).
+
+Bounds: START and END 1 to 2^63 - 1 (the store's integers); --workers 1 to
+:data:`MAX_WORKERS_PER_CORE` × the cores (default: one per core); --states 1 to
+2^63 - 1; --time-limit more than 0, at most 10^9 s; --batch-size 1 to
+:data:`MAX_BATCH_SIZE`.
 """
 
 from __future__ import annotations
@@ -15,7 +21,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import signal
 import sys
 import time
@@ -32,9 +37,18 @@ from eightoff.exits import (
     EX_SOFTWARE,
     EX_UNAVAILABLE,
     EX_USAGE,
+    MAX_PATH,
+    UsageError,
+    fail,
+    file_path,
+    quote,
+    whole_number,
 )
 
 ACTIONS: Final = ("report", "export")
+MAX_WORKERS_PER_CORE: Final = 4
+"""--workers may be at most this many times the cores (each worker is a process)."""
+MAX_BATCH_SIZE: Final = 100_000
 
 _USAGE: Final = """\
 %(prog)s START END [--variant ID] [--workers N] [--db FILE] [--scheduler ADDRESS]
@@ -95,7 +109,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     house_rules.add_arguments(common)  # a survey with house rules is stored apart
     run = parser.add_argument_group("running a range (START END)")
     run.add_argument(
-        "--workers", metavar="N", type=str, help="local worker processes (default: one per core)"
+        "--workers",
+        metavar="N",
+        type=str,
+        help="local worker processes: 1 to 4 × the cores (default: one per core)",
     )
     run.add_argument(
         "--scheduler",
@@ -137,10 +154,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     exp.add_argument("--csv", metavar="FILE", help="write every stored row to FILE ('-': stdout)")
 
 
-class UsageError(Exception):
-    """Bad command-line input; exit 64."""
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``eightoff survey`` with parsed arguments; return the exit code."""
     from eightoff.rules import UnknownVariantError
@@ -161,7 +174,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EX_INTERRUPTED
-    except (UsageError, SurveyRangeError, UnknownVariantError) as exc:
+    except UsageError as exc:
+        return _fail(str(exc), exc.code)
+    except (SurveyRangeError, UnknownVariantError) as exc:
         return _fail(str(exc), EX_USAGE)
     except StoreError as exc:
         code = EX_NOINPUT if args.first in ACTIONS else EX_CANTCREAT
@@ -175,8 +190,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"eightoff survey: error: {message}", file=sys.stderr)
-    return code
+    return fail("eightoff survey", message, code)
 
 
 def _refuse(args: argparse.Namespace, allowed: set[str], form: str) -> None:
@@ -199,27 +213,26 @@ def _refuse(args: argparse.Namespace, allowed: set[str], form: str) -> None:
             raise UsageError(f"{flag} does not apply to '{form}'")
 
 
-def _number(text: str | None, what: str, *, minimum: float = 1, integer: bool = True) -> Any:
-    if text is None:
-        return None
-    try:
-        value: float = int(text.replace("_", "")) if integer else float(text)
-    except ValueError:
-        kind = "a whole number" if integer else "a number"
-        raise UsageError(f"{what} must be {kind}, not {text!r}") from None
-    if not value >= minimum or value != value or value == float("inf"):
-        raise UsageError(f"{what} must be at least {minimum:g}, not {text}")
-    return value
+def _whole(text: str | None, what: str, high: int) -> int | None:
+    return None if text is None else whole_number(text, what, 1, high)
 
 
 def _deal_number(text: str, what: str) -> int:
+    from eightoff.survey.store import MAX_STORED_DEAL
+
     try:
-        return int(text.replace("_", ""))
-    except ValueError:
+        return whole_number(text, what, 1, MAX_STORED_DEAL)
+    except UsageError:
         extra = " or the word 'report' or 'export'" if what == "START" else ""
         raise UsageError(
-            f"{what} must be a deal number (a whole number from 1){extra}, not {text!r}"
+            f"{what} must be a deal number (a whole number from 1 to {MAX_STORED_DEAL}){extra},"
+            f" not {quote(text)}"
         ) from None
+
+
+def _check_db(args: argparse.Namespace) -> None:
+    if args.db is not None:
+        file_path(args.db, "--db")
 
 
 # -- START END ------------------------------------------------------------------
@@ -244,21 +257,24 @@ def _run(args: argparse.Namespace) -> int:
         },
         "START END",
     )
+    from eightoff.solver.command import MAX_STATES, seconds_limit
+    from eightoff.survey import default_workers
+    from eightoff.survey.cluster import check_address
+
     start = _deal_number(args.first, "START")
     if args.end is None:
         raise UsageError(f"give the last deal too: eightoff survey {start} END")
     end = _deal_number(args.end, "END")
+    _check_db(args)
     rules = house_rules.apply(preset(args.variant), args)
-    workers = _number(args.workers, "--workers")
-    seconds = _number(args.time_limit, "--time-limit", minimum=1e-3, integer=False)
-    states = _number(args.states, "--states")
-    batch = _number(args.batch_size, "--batch-size")
+    workers = _whole(args.workers, "--workers", MAX_WORKERS_PER_CORE * default_workers())
+    seconds = None if args.time_limit is None else seconds_limit(args.time_limit)
+    states = _whole(args.states, "--states", MAX_STATES)
+    batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
     if args.scheduler is not None and workers is not None:
         raise UsageError("--workers is for local runs; a Dask cluster brings its own workers")
-    if args.scheduler is not None and "://" not in args.scheduler:
-        raise UsageError(
-            f"--scheduler must be an address like tcp://host:8786, not {args.scheduler!r}"
-        )
+    if args.scheduler is not None:
+        check_address(args.scheduler)
     limits = Limits(
         seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
         states=DEFAULT_LIMITS.states if states is None else states,
@@ -295,15 +311,25 @@ def _run(args: argparse.Namespace) -> int:
             return EX_INTERRUPTED
     n = result.new
     where = f" into {result.db}"
-    if n.total == 0:
+    shared = (
+        f"; {result.by_others} solved by another survey on this store at the same time"
+        if result.by_others
+        else ""
+    )
+    if n.total == 0 and not result.by_others:
         print(f"{rules.name} {start}–{end}: all {result.total} deals already stored{where}")
+    elif n.total == 0:
+        print(
+            f"{rules.name} {start}–{end}: nothing left for this run: {result.already} were"
+            f" already stored{where}{shared}"
+        )
     else:
         print(
             f"{rules.name} {start}–{end}: {n.total} deals solved in {result.seconds:.1f} s"
             f" ({result.rate:.1f} deals/s, {result.backend};"
             f" {1000 * result.cpu_seconds / n.total:.2f} ms of worker CPU per deal):"
             f" {n.solved} solved, {n.lost} lost, {n.unknown} unknown;"
-            f" {result.already} were already stored{where}"
+            f" {result.already} were already stored{where}{shared}"
         )
     return EX_OK
 
@@ -436,6 +462,7 @@ def _report(args: argparse.Namespace) -> int:
     from eightoff.survey import build_report, write_png
 
     _refuse(args, {"json", "png"}, "report")
+    _check_db(args)
     rules = house_rules.apply(preset(args.variant), args)
     report = build_report(_store_path(args), rules)
     if args.json:
@@ -446,7 +473,7 @@ def _report(args: argparse.Namespace) -> int:
         try:
             out = write_png(report, args.png)
         except OSError as exc:
-            return _fail(f"cannot write {args.png}: {exc}", EX_CANTCREAT)
+            return _fail(f"cannot write {quote(args.png, MAX_PATH)}: {exc}", EX_CANTCREAT)
         print(f"histograms written to {out}", file=sys.stderr if args.json else sys.stdout)
     return EX_OK
 
@@ -455,22 +482,20 @@ def _export(args: argparse.Namespace) -> int:
     from eightoff.survey.store import CSV_COLUMNS, SurveyStore
 
     _refuse(args, {"csv"}, "export")
+    _check_db(args)
     if not args.csv:
         raise UsageError("say where to write: eightoff survey export --csv FILE")
+    if args.csv != "-":
+        file_path(args.csv, "--csv")
     with SurveyStore(_store_path(args), create=False) as store:
-        if args.csv == "-":
-            try:
-                _write_csv(store, sys.stdout, CSV_COLUMNS)
-                sys.stdout.flush()
-            except BrokenPipeError:  # e.g. piped into head: not an error
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
+        if args.csv == "-":  # a closed pipe (| head) ends quietly in eightoff.cli.main
+            _write_csv(store, sys.stdout, CSV_COLUMNS)
             return EX_OK
         try:
             with open(args.csv, "w", newline="", encoding="utf-8") as f:
                 count = _write_csv(store, f, CSV_COLUMNS)
         except OSError as exc:
-            return _fail(f"cannot write {args.csv}: {exc}", EX_CANTCREAT)
+            return _fail(f"cannot write {quote(args.csv, MAX_PATH)}: {exc}", EX_CANTCREAT)
     print(f"{count} rows written to {args.csv}", file=sys.stderr)
     return EX_OK
 
@@ -486,15 +511,19 @@ def _write_csv(store: Any, f: TextIO, columns: Sequence[str]) -> int:
 
 
 def build_parser(prog: str = "eightoff survey") -> argparse.ArgumentParser:
-    """A stand-alone parser (``python -m eightoff.survey``), the same as cli.py's."""
-    parser = argparse.ArgumentParser(prog=prog)
+    """A stand-alone parser, the same as cli.py's ``survey`` subcommand."""
+    from eightoff.exits import Parser
+
+    parser = Parser(prog=prog)
     add_arguments(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return run(args)
+    """``python -m eightoff.survey ARGS``: the same as ``eightoff survey ARGS``."""
+    from eightoff.cli import main as cli_main
+
+    return cli_main(["survey", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,10 +12,19 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
     the solver version and limits it was decided with.
 ``survey_rules``
     The rules each signature stands for (their fields as canonical JSON).
+``survey_owners`` and ``survey_claims``
+    Work sharing: each running survey is an owner (host, process id and its start
+    time, a heartbeat); it claims the deals it hands to its workers (runs of
+    consecutive numbers) in the same kind of transaction that stores results, and a
+    batch's claim is deleted in the transaction that stores the batch. Another survey
+    on the same file skips deals that are stored or claimed, so two surveys over
+    overlapping ranges share the work. A claim whose owner is dead (its process gone
+    from this host, or no heartbeat for :data:`STALE_SECONDS`) is taken back.
 
 Durability: WAL journal, ``synchronous=NORMAL`` and one transaction per batch.
-A process killed with SIGKILL loses at most the batch being written; the file is
-never left half-written (SQLite's journal guarantees it), so rerunning resumes.
+A process killed with SIGKILL loses at most the batches in flight (their claims are
+taken back by the next survey); the file is never left half-written (SQLite's journal
+guarantees it), so rerunning resumes.
 """
 
 from __future__ import annotations
@@ -24,8 +33,11 @@ import dataclasses
 import hashlib
 import json
 import os
+import socket
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -33,6 +45,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from eightoff.rules import Rules
+from eightoff.store.db import Database, Schema, StoreError, connect, default_data_dir
 
 Verdict = Literal["solved", "lost", "unknown"]
 VERDICTS: Final[tuple[Verdict, ...]] = ("solved", "lost", "unknown")
@@ -40,16 +53,16 @@ VERDICTS: Final[tuple[Verdict, ...]] = ("solved", "lost", "unknown")
 MAX_STORED_DEAL: Final = 2**63 - 1
 """SQLite integers are 64-bit: the largest deal number the store can hold."""
 
-SCHEMA_VERSION: Final = 1
+STALE_SECONDS: Final = 120.0
+"""A survey owner whose heartbeat is older than this is presumed dead (its process
+cannot be checked from this host); its claims are taken back."""
+HEARTBEAT_SECONDS: Final = 10.0
+"""How often a running survey renews its heartbeat."""
 
 # Fields of Rules that do not change the game (names and presentation).
 _COSMETIC_FIELDS: Final = frozenset({"id", "name", "summary", "announce_group_limit"})
 
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS survey_meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
+_V1: Final = """
 CREATE TABLE IF NOT EXISTS survey_rules (
     signature  TEXT PRIMARY KEY,
     variant    TEXT NOT NULL,
@@ -75,6 +88,43 @@ CREATE TABLE IF NOT EXISTS survey_results (
     PRIMARY KEY (variant, rules, deal)
 ) WITHOUT ROWID;
 """
+
+_V2_CLAIMS: Final = """
+CREATE TABLE IF NOT EXISTS survey_owners (
+    id        INTEGER PRIMARY KEY,
+    host      TEXT    NOT NULL,
+    pid       INTEGER NOT NULL,
+    started   TEXT    NOT NULL,
+    heartbeat REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS survey_claims (
+    variant TEXT    NOT NULL,
+    rules   TEXT    NOT NULL,
+    first   INTEGER NOT NULL,
+    last    INTEGER NOT NULL CHECK (last >= first),
+    owner   INTEGER NOT NULL REFERENCES survey_owners(id) ON DELETE CASCADE,
+    PRIMARY KEY (variant, rules, first)
+) WITHOUT ROWID;
+"""
+
+
+def _legacy_version(c: sqlite3.Connection) -> int:
+    """The version of a file written before ``eightoff_schema``: its ``survey_meta``."""
+    tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "survey_meta" in tables:
+        row = c.execute("SELECT value FROM survey_meta WHERE key = 'schema'").fetchone()
+        if row is not None:
+            try:
+                return int(row[0])
+            except ValueError:
+                return 0
+    return 1 if "survey_results" in tables else 0
+
+
+SURVEY: Final = Schema("survey", (_V1, _V2_CLAIMS), legacy_version=_legacy_version)
+"""The survey tables in eightoff's one schema-versioning scheme (:mod:`eightoff.store.db`):
+version 1 the results, runs and rules; version 2 adds the claims that share work."""
+SCHEMA_VERSION: Final = SURVEY.version
 
 # A decided verdict replaces an unknown one (a retry with larger limits); nothing
 # else is ever overwritten, so a deal stored twice by two runs is still one row.
@@ -104,10 +154,6 @@ CSV_COLUMNS: Final = (
     "run",
     "run_started_at",
 )
-
-
-class StoreError(Exception):
-    """The survey store cannot be opened or is not a survey store; the message says why."""
 
 
 def _plain(value: object) -> object:
@@ -174,11 +220,55 @@ class Pending:
         return tuple(out)
 
 
+Runs = tuple[tuple[int, int], ...]
+"""Deal numbers as inclusive (first, last) runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What :meth:`SurveyStore.claim` handed out."""
+
+    runs: Runs
+    """The deals claimed (empty when none is left to claim)."""
+    cursor: int
+    """Where the next claim may start looking: every deal below it is stored or
+    claimed by this owner."""
+
+
+def _process_start(pid: int) -> str:
+    """The start time of process ``pid`` (Linux: clock ticks after boot), "" if unknown:
+    with the pid it names one process, even when pids are reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return fields[19] if len(fields) > 19 else ""
+
+
+def _alive_here(pid: int, started: str) -> bool:
+    """Is process ``pid`` (started at ``started``) still running on this host?"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    except OSError:
+        return True
+    now = _process_start(pid)
+    if started and now and now != started:
+        return False  # the pid was reused by another process
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # not Linux: the signal said it exists
+    return state[state.rfind(")") + 2 :][:1] != "Z"  # a zombie is dead
+
+
 def default_store_path() -> Path:
     """Where surveys are kept unless ``--db`` says otherwise."""
-    import platformdirs
-
-    return platformdirs.user_data_path("eightoff") / "survey.sqlite3"
+    return default_data_dir() / "survey.sqlite3"
 
 
 class SurveyStore:
@@ -186,58 +276,39 @@ class SurveyStore:
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
         self.path = Path(path)
-        if not create and not self.path.exists():
-            raise StoreError(f"no survey store at {self.path}: run a survey into it first")
         if create:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create the folder for {self.path}: {exc}") from None
+            self._db: Database = connect(self.path, SURVEY)
+            return
+        if not self.path.exists():
+            raise StoreError(f"no survey store at {self.path}: run a survey into it first")
+        self._db = Database(self.path)
         try:
-            self._db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open survey store {self.path}: {exc}") from None
-        try:
-            self._setup(create)
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            raise StoreError(
-                f"{self.path} is not a usable survey store ({exc}); choose another --db FILE"
-            ) from None
-        except StoreError:
+            version = self._db.version(SURVEY.name)
+            if version == 0:
+                with self._reading() as c:
+                    version = _legacy_version(c)
+        except BaseException:
             self._db.close()
             raise
-
-    def _setup(self, create: bool) -> None:
-        db = self._db
-        db.execute("PRAGMA busy_timeout = 60000")
-        db.execute("PRAGMA foreign_keys = ON")
-        if create:
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")
-            with self.transaction():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute(
-                    "INSERT OR IGNORE INTO survey_meta (key, value) VALUES ('schema', ?)",
-                    (str(SCHEMA_VERSION),),
-                )
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "survey_results" not in tables:
+        if version == 0:
+            self._db.close()
             raise StoreError(f"{self.path} holds no survey results (not a survey store)")
-        row = db.execute("SELECT value FROM survey_meta WHERE key = 'schema'").fetchone()
-        if row is None or int(row[0]) != SCHEMA_VERSION:
-            found = "none" if row is None else row[0]
+        if version > SURVEY.version:
+            self._db.close()
             raise StoreError(
-                f"{self.path} has survey schema version {found}; this eightoff reads"
-                f" version {SCHEMA_VERSION}"
+                f"{self.path} was written by a newer eightoff (survey schema {version};"
+                f" this one reads up to {SURVEY.version}): upgrade eightoff"
             )
 
     # -- plumbing -----------------------------------------------------------------
 
-    def transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._db.read() as c, self._db.errors("read"):
+            yield c
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._db.transaction()
 
     def close(self) -> None:
         self._db.close()
@@ -253,8 +324,8 @@ class SurveyStore:
     def register_rules(self, rules: Rules) -> str:
         """Record the rules a survey runs under; return their signature."""
         signature = rules_signature(rules)
-        with self.transaction():
-            self._db.execute(
+        with self.transaction() as c:
+            c.execute(
                 "INSERT OR IGNORE INTO survey_rules (signature, variant, rules_json)"
                 " VALUES (?, ?, ?)",
                 (signature, rules.id, rules_json(rules)),
@@ -271,8 +342,8 @@ class SurveyStore:
     ) -> int:
         """Record a survey invocation; return its id (every row it writes names it)."""
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self.transaction():
-            cur = self._db.execute(
+        with self.transaction() as c:
+            cur = c.execute(
                 "INSERT INTO survey_runs (started_at, solver_version, time_limit, state_limit,"
                 " backend) VALUES (?, ?, ?, ?, ?)",
                 (now, solver_version, time_limit, state_limit, backend),
@@ -280,19 +351,161 @@ class SurveyStore:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
-    def write(self, variant: str, signature: str, run: int, rows: Sequence[Row]) -> int:
+    def write(
+        self,
+        variant: str,
+        signature: str,
+        run: int,
+        rows: Sequence[Row],
+        *,
+        claimed: tuple[int, Runs] | None = None,
+    ) -> int:
         """Store one batch in one transaction; return how many rows were new or upgraded
-        (a deal already decided is left as it is)."""
-        before = self._db.total_changes
+        (a deal already decided is left as it is). ``claimed`` = (owner, runs): the
+        batch's claims, deleted in the same transaction."""
         try:
-            with self.transaction():
-                self._db.executemany(
+            with self.transaction() as c:
+                before = c.total_changes
+                c.executemany(
                     _UPSERT,
                     [(variant, signature, d, v, n, s, t, run) for d, v, n, s, t in rows],
                 )
+                changed = c.total_changes - before
+                if claimed is not None:
+                    owner, runs = claimed
+                    c.executemany(
+                        "DELETE FROM survey_claims WHERE variant = ? AND rules = ?"
+                        " AND first = ? AND owner = ?",
+                        [(variant, signature, a, owner) for a, _ in runs],
+                    )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot store results in {self.path}: {exc}") from None
-        return self._db.total_changes - before
+        return changed
+
+    # -- sharing the work -----------------------------------------------------------
+
+    def register_owner(self) -> int:
+        """Record this process as a survey owner (for its claims); return its id."""
+        pid = os.getpid()
+        with self.transaction() as c:
+            cur = c.execute(
+                "INSERT INTO survey_owners (host, pid, started, heartbeat) VALUES (?, ?, ?, ?)",
+                (socket.gethostname(), pid, _process_start(pid), time.time()),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def heartbeat(self, owner: int) -> None:
+        """Say that ``owner`` is still running (call every HEARTBEAT_SECONDS)."""
+        with self.transaction() as c:
+            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (time.time(), owner))
+
+    def release(self, owner: int) -> None:
+        """Forget ``owner`` and every claim it holds (a survey that ends, or stops)."""
+        with self.transaction() as c:
+            c.execute("DELETE FROM survey_claims WHERE owner = ?", (owner,))
+            c.execute("DELETE FROM survey_owners WHERE id = ?", (owner,))
+
+    @staticmethod
+    def _reap(c: sqlite3.Connection) -> None:
+        """Take back the claims of dead owners (inside a transaction)."""
+        host = socket.gethostname()
+        cutoff = time.time() - STALE_SECONDS
+        dead = [
+            oid
+            for oid, ohost, pid, started, beat in c.execute(
+                "SELECT id, host, pid, started, heartbeat FROM survey_owners"
+            ).fetchall()
+            if beat < cutoff or (ohost == host and not _alive_here(pid, started))
+        ]
+        for oid in dead:
+            c.execute("DELETE FROM survey_claims WHERE owner = ?", (oid,))
+            c.execute("DELETE FROM survey_owners WHERE id = ?", (oid,))
+
+    def claim(
+        self,
+        owner: int,
+        variant: str,
+        signature: str,
+        lo: int,
+        hi: int,
+        count: int,
+        *,
+        retry_unknown: bool = False,
+    ) -> Claim:
+        """Claim for ``owner`` up to ``count`` deals of lo…hi, lowest first, that are
+        neither stored (with ``retry_unknown``: stored with a verdict) nor claimed by
+        another live survey. One transaction: two surveys never claim the same deal."""
+        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
+        with self.transaction() as c:
+            self._reap(c)
+            claims = c.execute(
+                "SELECT first, last, owner FROM survey_claims WHERE variant = ? AND rules = ?"
+                " AND last >= ? AND first <= ? ORDER BY first",
+                (variant, signature, lo, hi),
+            ).fetchall()
+            stored = c.execute(
+                f"SELECT deal FROM survey_results WHERE variant = ? AND rules = ?"
+                f" AND deal BETWEEN ? AND ? {skip_unknown} ORDER BY deal",
+                (variant, signature, lo, hi),
+            )
+            # Walk up from lo past stored deals and claims; collect the free runs.
+            blocks = iter(claims)
+            block = next(blocks, None)
+            next_stored = next(stored, None)
+            runs: list[tuple[int, int]] = []
+            cursor: int | None = None  # lowest deal that another owner's claim holds
+            d, need = lo, count
+            while need > 0 and d <= hi:
+                while block is not None and block[1] < d:
+                    block = next(blocks, None)
+                while next_stored is not None and next_stored[0] < d:
+                    next_stored = next(stored, None)
+                if block is not None and block[0] <= d:
+                    if block[2] != owner and cursor is None:
+                        cursor = d
+                    d = block[1] + 1
+                    continue
+                if next_stored is not None and next_stored[0] == d:
+                    d += 1
+                    continue
+                stop = hi
+                if block is not None:
+                    stop = min(stop, block[0] - 1)
+                if next_stored is not None:
+                    stop = min(stop, next_stored[0] - 1)
+                stop = min(stop, d + need - 1)
+                runs.append((d, stop))
+                need -= stop - d + 1
+                d = stop + 1
+            stored.close()
+            c.executemany(
+                "INSERT INTO survey_claims (variant, rules, first, last, owner)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(variant, signature, a, b, owner) for a, b in runs],
+            )
+        return Claim(tuple(runs), d if cursor is None else cursor)
+
+    def stored_or_claimed(
+        self, variant: str, signature: str, lo: int, hi: int, *, retry_unknown: bool = False
+    ) -> int:
+        """How many deals of lo…hi are stored (with ``retry_unknown``: with a verdict) or
+        claimed by a live survey, counted in one transaction (a batch moving from
+        claimed to stored meanwhile is counted once)."""
+        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
+        with self.transaction() as c:
+            self._reap(c)
+            stored = c.execute(
+                f"SELECT COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                f" AND deal BETWEEN ? AND ? {skip_unknown}",
+                (variant, signature, lo, hi),
+            ).fetchone()[0]
+            claimed = c.execute(
+                "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
+                " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ?",
+                (hi, lo, variant, signature, lo, hi),
+            ).fetchone()[0]
+        return int(stored) + int(claimed)
 
     # -- reading ------------------------------------------------------------------
 
@@ -301,145 +514,140 @@ class SurveyStore:
     ) -> Pending:
         """The deals of start…end with no stored verdict (or only 'unknown', when
         ``retry_unknown``), found from the gaps between stored deal numbers."""
-        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
-        rows = self._db.execute(
-            f"""
-            SELECT deal, nxt FROM (
-                SELECT deal, LEAD(deal) OVER (ORDER BY deal) AS nxt
-                FROM survey_results
-                WHERE variant = ? AND rules = ? AND deal BETWEEN ? AND ? {skip_unknown}
-            ) WHERE nxt IS NULL OR nxt > deal + 1
-            """,
-            (variant, signature, start, end),
-        ).fetchall()
-        first = self._db.execute(
-            f"SELECT MIN(deal) FROM survey_results WHERE variant = ? AND rules = ?"
-            f" AND deal BETWEEN ? AND ? {skip_unknown}",
-            (variant, signature, start, end),
-        ).fetchone()[0]
-        if first is None:
-            return Pending([(start, end)])
-        runs = [(start, first - 1)]
-        for deal, nxt in rows:
-            runs.append((deal + 1, end if nxt is None else nxt - 1))
-        return Pending(runs)
+        with self._reading() as c:
+            skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
+            rows = c.execute(
+                f"""
+                SELECT deal, nxt FROM (
+                    SELECT deal, LEAD(deal) OVER (ORDER BY deal) AS nxt
+                    FROM survey_results
+                    WHERE variant = ? AND rules = ? AND deal BETWEEN ? AND ? {skip_unknown}
+                ) WHERE nxt IS NULL OR nxt > deal + 1
+                """,
+                (variant, signature, start, end),
+            ).fetchall()
+            first = c.execute(
+                f"SELECT MIN(deal) FROM survey_results WHERE variant = ? AND rules = ?"
+                f" AND deal BETWEEN ? AND ? {skip_unknown}",
+                (variant, signature, start, end),
+            ).fetchone()[0]
+            if first is None:
+                return Pending([(start, end)])
+            runs = [(start, first - 1)]
+            for deal, nxt in rows:
+                runs.append((deal + 1, end if nxt is None else nxt - 1))
+            return Pending(runs)
 
     def counts(
         self, variant: str, signature: str, start: int | None = None, end: int | None = None
     ) -> Counts:
         """How many deals of each verdict are stored (within start…end if given)."""
-        lo = 1 if start is None else start
-        hi = MAX_STORED_DEAL if end is None else end
-        found = dict(
-            self._db.execute(
-                "SELECT verdict, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
-                " AND deal BETWEEN ? AND ? GROUP BY verdict",
-                (variant, signature, lo, hi),
-            ).fetchall()
-        )
-        return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
+        with self._reading() as c:
+            lo = 1 if start is None else start
+            hi = MAX_STORED_DEAL if end is None else end
+            found = dict(
+                c.execute(
+                    "SELECT verdict, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                    " AND deal BETWEEN ? AND ? GROUP BY verdict",
+                    (variant, signature, lo, hi),
+                ).fetchall()
+            )
+            return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
 
     def run_counts(self, run: int) -> Counts:
         """How many deals of each verdict the run ``run`` stored."""
-        found = dict(
-            self._db.execute(
-                "SELECT verdict, COUNT(*) FROM survey_results WHERE run = ? GROUP BY verdict",
-                (run,),
-            ).fetchall()
-        )
-        return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
+        with self._reading() as c:
+            found = dict(
+                c.execute(
+                    "SELECT verdict, COUNT(*) FROM survey_results WHERE run = ? GROUP BY verdict",
+                    (run,),
+                ).fetchall()
+            )
+            return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
 
     def deals_with(self, variant: str, signature: str, verdict: Verdict) -> list[int]:
         """The deal numbers with this verdict, in order."""
-        return [
-            r[0]
-            for r in self._db.execute(
-                "SELECT deal FROM survey_results WHERE variant = ? AND rules = ? AND verdict = ?"
-                " ORDER BY deal",
-                (variant, signature, verdict),
-            )
-        ]
+        with self._reading() as c:
+            return [
+                r[0]
+                for r in c.execute(
+                    "SELECT deal FROM survey_results WHERE variant = ? AND rules = ?"
+                    " AND verdict = ? ORDER BY deal",
+                    (variant, signature, verdict),
+                )
+            ]
 
     def length_histogram(self, variant: str, signature: str) -> dict[int, int]:
         """Solution length → number of solved deals."""
-        return dict(
-            self._db.execute(
-                "SELECT length, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
-                " AND verdict = 'solved' GROUP BY length ORDER BY length",
-                (variant, signature),
-            ).fetchall()
-        )
+        with self._reading() as c:
+            return dict(
+                c.execute(
+                    "SELECT length, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                    " AND verdict = 'solved' GROUP BY length ORDER BY length",
+                    (variant, signature),
+                ).fetchall()
+            )
 
     def time_histogram(self, variant: str, signature: str) -> dict[int, int]:
         """Solve time in whole microseconds → number of deals (every verdict)."""
-        return dict(
-            self._db.execute(
-                "SELECT CAST(seconds * 1000000 AS INTEGER) AS us, COUNT(*) FROM survey_results"
-                " WHERE variant = ? AND rules = ? GROUP BY us ORDER BY us",
-                (variant, signature),
-            ).fetchall()
-        )
+        with self._reading() as c:
+            return dict(
+                c.execute(
+                    "SELECT CAST(seconds * 1000000 AS INTEGER) AS us, COUNT(*) FROM survey_results"
+                    " WHERE variant = ? AND rules = ? GROUP BY us ORDER BY us",
+                    (variant, signature),
+                ).fetchall()
+            )
 
     def total_seconds(self, variant: str, signature: str) -> float:
-        row = self._db.execute(
-            "SELECT TOTAL(seconds) FROM survey_results WHERE variant = ? AND rules = ?",
-            (variant, signature),
-        ).fetchone()
-        return float(row[0])
+        with self._reading() as c:
+            row = c.execute(
+                "SELECT TOTAL(seconds) FROM survey_results WHERE variant = ? AND rules = ?",
+                (variant, signature),
+            ).fetchone()
+            return float(row[0])
 
     def solver_versions(self, variant: str, signature: str) -> dict[str, int]:
         """Solver version → number of this variant's rows it decided."""
-        return dict(
-            self._db.execute(
-                "SELECT r.solver_version, COUNT(*) FROM survey_results s"
-                " JOIN survey_runs r ON r.id = s.run WHERE s.variant = ? AND s.rules = ?"
-                " GROUP BY r.solver_version ORDER BY r.solver_version",
-                (variant, signature),
-            ).fetchall()
-        )
+        with self._reading() as c:
+            return dict(
+                c.execute(
+                    "SELECT r.solver_version, COUNT(*) FROM survey_results s"
+                    " JOIN survey_runs r ON r.id = s.run WHERE s.variant = ? AND s.rules = ?"
+                    " GROUP BY r.solver_version ORDER BY r.solver_version",
+                    (variant, signature),
+                ).fetchall()
+            )
 
     def signatures(self, variant: str) -> dict[str, int]:
         """Rules signature → number of rows stored for this variant under it."""
-        return dict(
-            self._db.execute(
-                "SELECT rules, COUNT(*) FROM survey_results WHERE variant = ? GROUP BY rules",
-                (variant,),
-            ).fetchall()
-        )
+        with self._reading() as c:
+            return dict(
+                c.execute(
+                    "SELECT rules, COUNT(*) FROM survey_results WHERE variant = ? GROUP BY rules",
+                    (variant,),
+                ).fetchall()
+            )
 
     def variants(self) -> dict[str, int]:
         """Variant id → number of rows stored."""
-        return dict(
-            self._db.execute(
-                "SELECT variant, COUNT(*) FROM survey_results GROUP BY variant ORDER BY variant"
-            ).fetchall()
-        )
+        with self._reading() as c:
+            return dict(
+                c.execute(
+                    "SELECT variant, COUNT(*) FROM survey_results GROUP BY variant ORDER BY variant"
+                ).fetchall()
+            )
 
     def export_rows(self) -> Iterator[tuple[object, ...]]:
         """Every stored row, with its run's solver version and limits (``CSV_COLUMNS``)."""
-        yield from self._db.execute(
-            "SELECT s.variant, s.deal, s.verdict, s.length, s.states, s.seconds,"
-            " r.solver_version, s.rules, r.time_limit, r.state_limit, s.run, r.started_at"
-            " FROM survey_results s JOIN survey_runs r ON r.id = s.run"
-            " ORDER BY s.variant, s.rules, s.deal"
-        )
+        with self._reading() as c:
+            yield from c.execute(
+                "SELECT s.variant, s.deal, s.verdict, s.length, s.states, s.seconds,"
+                " r.solver_version, s.rules, r.time_limit, r.state_limit, s.run, r.started_at"
+                " FROM survey_results s JOIN survey_runs r ON r.id = s.run"
+                " ORDER BY s.variant, s.rules, s.deal"
+            )
 
     def integrity_check(self) -> str:
-        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE … COMMIT (ROLLBACK on any exception, Ctrl+C included)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> Literal[False]:
-        if exc_type is None:
-            self._db.execute("COMMIT")
-        else:
-            self._db.execute("ROLLBACK")
-        return False
+        with self._reading() as c:
+            return str(c.execute("PRAGMA integrity_check").fetchone()[0])

@@ -1,0 +1,141 @@
+"""Two surveys on one store at once share the work: no deal is solved twice, every
+deal is stored once, and a survey killed with SIGKILL leaves claims that the other
+takes back.
+
+State limits of 2 keep each deal to a millisecond; one deal per batch makes a run
+thousands of round trips long, so two runs started together overlap.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from eightoff.solver import Limits
+from eightoff.survey import Progress, SurveyRun, run_survey
+
+TINY = Limits(seconds=None, states=2)
+
+
+def deals_stored(db: Path) -> list[int]:
+    with sqlite3.connect(db, timeout=30) as c:
+        return [d for (d,) in c.execute("SELECT deal FROM survey_results ORDER BY deal")]
+
+
+def count_rows(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=30) as c:
+            return int(c.execute("SELECT COUNT(*) FROM survey_results").fetchone()[0])
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def test_two_surveys_in_one_process_split_overlapping_ranges(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    b_started = threading.Event()
+    results: dict[str, SurveyRun] = {}
+
+    def a_progress(_: Progress) -> None:
+        b_started.wait(60)  # A's first batch is stored: now let B begin
+
+    def run(name: str, start: int, end: int, **kw: object) -> None:
+        results[name] = run_survey(
+            start,
+            end,
+            db=db,
+            workers=1,
+            limits=TINY,
+            batch_size=2,
+            **kw,  # type: ignore[arg-type]
+        )
+
+    a = threading.Thread(target=run, args=("a", 1, 40), kwargs={"progress": a_progress})
+    b = threading.Thread(
+        target=run, args=("b", 11, 50), kwargs={"on_start": lambda _: b_started.set()}
+    )
+    a.start()
+    b.start()
+    a.join(120)
+    b.join(120)
+    ra, rb = results["a"], results["b"]
+    assert deals_stored(db) == list(range(1, 51))  # every deal once
+    assert ra.new.total + rb.new.total == 50  # none solved twice
+    assert ra.new.total > 0 and rb.new.total > 0  # both did a share
+    # What each did not solve of its own range, the other did.
+    assert ra.new.total + ra.by_others == 40 and rb.new.total + rb.by_others == 40
+
+
+def survey(db: Path, first: int, last: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "eightoff.cli",
+        "survey",
+        str(first),
+        str(last),
+        "--db",
+        str(db),
+        "--workers",
+        "1",
+        "--batch-size",
+        "1",
+        "--states",
+        "2",
+        "--no-progress",
+    ]
+
+
+def solved_count(stdout: str) -> int:
+    m = re.search(r": (\d+) deals solved in", stdout)
+    return int(m.group(1)) if m else 0
+
+
+def test_two_survey_commands_at_once_solve_each_deal_once(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    # Create the store first so that both start on the same file at once.
+    subprocess.run(survey(db, 1, 1), check=True, capture_output=True, timeout=120)
+    a = subprocess.Popen(survey(db, 1, 2000), stdout=subprocess.PIPE, text=True)
+    b = subprocess.Popen(survey(db, 1001, 3000), stdout=subprocess.PIPE, text=True)
+    out_a, _ = a.communicate(timeout=600)
+    out_b, _ = b.communicate(timeout=600)
+    assert a.returncode == 0 and b.returncode == 0
+    assert deals_stored(db) == list(range(1, 3001))
+    # Deal 1 was stored before; the other 2999 were each solved by exactly one of them.
+    assert solved_count(out_a) + solved_count(out_b) == 2999, (out_a, out_b)
+    assert "solved by another survey on this store at the same time" in out_a + out_b
+    for out in (out_a, out_b):  # each accounts for its whole range
+        already = int(re.search(r"(\d+) were already stored", out).group(1))  # type: ignore[union-attr]
+        others = re.search(r"; (\d+) solved by another survey", out)
+        assert solved_count(out) + already + (int(others.group(1)) if others else 0) == 2000
+
+
+def test_a_survey_killed_mid_run_leaves_claims_the_other_takes_back(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    subprocess.run(survey(db, 1, 1), check=True, capture_output=True, timeout=120)
+    a = subprocess.Popen(survey(db, 1, 3000), stdout=subprocess.PIPE, text=True)
+    b = subprocess.Popen(survey(db, 1, 3000), stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 180
+        while count_rows(db) < 50 and time.monotonic() < deadline and a.poll() is None:
+            time.sleep(0.01)
+        os.kill(a.pid, signal.SIGKILL)
+        a.wait(timeout=30)
+        out_b, _ = b.communicate(timeout=600)
+    finally:
+        for p in (a, b):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert a.returncode == -signal.SIGKILL
+    assert b.returncode == 0 and solved_count(out_b) > 0
+    assert deals_stored(db) == list(range(1, 3001))  # nothing A held is lost
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT COUNT(*) FROM survey_claims").fetchone()[0] == 0
+        assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
