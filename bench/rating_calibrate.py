@@ -70,20 +70,27 @@ def main() -> None:
             if out:
                 out.write(json.dumps(row) + "\n")
             if i % 500 == 0:
-                print(f"  {i}/{len(numbers)} rated, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+                print(
+                    f"  {i}/{len(numbers)} rated, {time.perf_counter() - t0:.0f} s", file=sys.stderr
+                )
     if out:
         out.close()
     winnable = [float(r["score"]) for r in rows if r["level"] != Level.NOT_WINNABLE.value]  # type: ignore[arg-type]
-    print(f"{args.variant}: deals {first}-{last}, {len(rows)} rated, {len(winnable)} not proven lost")
+    print(
+        f"{args.variant}: deals {first}-{last}, {len(rows)} rated, {len(winnable)} not proven lost"
+    )
     print(f"thresholds (Easy, Medium, Hard, Expert lowest scores): {quintiles(winnable)}")
     counts = Counter(
-        Level.NOT_WINNABLE.value if r["level"] == Level.NOT_WINNABLE.value
+        Level.NOT_WINNABLE.value
+        if r["level"] == Level.NOT_WINNABLE.value
         else level_of(float(r["score"]), args.variant).value  # type: ignore[arg-type]
         for r in rows
     )
     print("levels with the thresholds in the code:")
     for level in (*PLAYABLE_LEVELS, Level.NOT_WINNABLE):
-        print(f"  {level.value:<13} {counts[level.value]:6d}  {counts[level.value] / len(rows):6.1%}")
+        print(
+            f"  {level.value:<13} {counts[level.value]:6d}  {counts[level.value] / len(rows):6.1%}"
+        )
     rate_ms = statistics.median(float(r["seconds"]) for r in rows) * 1000  # type: ignore[arg-type]
     solve_ms = statistics.median(float(r["solver_seconds"]) for r in rows) * 1000  # type: ignore[arg-type]
     p90 = statistics.quantiles([float(r["seconds"]) for r in rows], n=10)[-1] * 1000  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Command line: ``eightoff play | deal | variants | solve | survey``.
+"""Command line: ``eightoff play | deal | rate | variants | solve | survey``.
 
 Bad input (an unknown variant, a deal number out of range, a malformed board)
 prints one line on stderr and exits with 64 (EX_USAGE) or more, never a traceback.
@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from rich.console import Console
 from rich.text import Text
@@ -29,6 +29,9 @@ from eightoff.position import (
     Position,
 )
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
+
+if TYPE_CHECKING:
+    from eightoff.rating import Rating
 
 
 class UsageError(Exception):
@@ -123,9 +126,42 @@ def cmd_deal(args: argparse.Namespace) -> int:
         print(json.dumps(to_json(position)))
     else:
         rules = position.rules
-        Console(highlight=False).print(
-            render_board(position, f"{rules.name} · deal #{args.number}")
-        )
+        console = Console(highlight=False)
+        console.print(render_board(position, f"{rules.name} · deal #{args.number}"))
+        console.print(Text(f"Rating: {_rating_of(position).describe()}"))
+    return 0
+
+
+# ----- eightoff rate (deal ratings; eightoff.rating) ---------------------------------
+def _rating_of(position: Position) -> Rating:
+    from eightoff.rating import rate
+
+    return rate(position)
+
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    """Each deal's rating and the measurements behind it, one line (or JSON object) each."""
+    from eightoff.solver.command import UsageError as DealsError
+    from eightoff.solver.command import parse_deals
+
+    try:
+        ranges = parse_deals(args.deals)
+    except DealsError as e:
+        raise UsageError(str(e)) from None
+    rules = preset(args.variant)
+    for numbers in ranges:
+        for number in numbers:
+            rating = _rating_of(deal(rules, number))
+            if args.json:
+                print(json.dumps({"deal": number, **rating.to_json()}), flush=True)
+            else:
+                moves = f"{rating.solution_moves} moves, " if rating.solution_moves else ""
+                states = f"{rating.solver_states:,}".replace(",", " ")
+                print(
+                    f"{rules.name} · deal #{number}: {rating.describe()};"
+                    f" solver: {rating.verdict}, {moves}{states} states",
+                    flush=True,
+                )
     return 0
 
 
@@ -290,6 +326,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="text: readable board; fcs: Freecell Solver board text; json: JSON board",
     )
     p.set_defaults(func=cmd_deal)
+
+    p = sub.add_parser(
+        "rate",
+        help="rate deals: Easy … Grandmaster, or Not winnable",
+        description="Rate deals (Easy, Medium, Hard, Expert, Grandmaster, or Not winnable)"
+        " and print the measurements behind each rating.",
+    )
+    p.add_argument("deals", nargs="+", metavar="DEALS", help="deal numbers or ranges: 1-100 7")
+    p.add_argument("--variant", type=variant_id, default=DEFAULT_VARIANT, help="variant id")
+    p.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    p.set_defaults(func=cmd_rate)
 
     p = sub.add_parser(
         "variants",
