@@ -108,7 +108,7 @@ SEED: Final = 0x5EED_0001
 SOLVER_LIMITS: Final = Limits(seconds=2.0, states=300_000, memory_mb=256)
 
 THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
-    "eightoff": (0.672, 0.445, 0.281, 0.129),
+    "eightoff": (0.7091, 0.4603, 0.2638, 0.1226),
     "eightoff-easy": (0.672, 0.445, 0.281, 0.129),
     "freecell": (0.493, 0.3, 0.167, 0.093),
     "supermove-freecell": (0.493, 0.3, 0.167, 0.093),
