@@ -51,9 +51,8 @@ def main() -> None:
     print(f"{args.variant}: deals {first}-{last} ({len(rating_ms)}), one core")
     print(line("solver alone", solver_ms))
     print(line("rating", rating_ms))
-    print(
-        f"ratio of medians (rating / solver): {statistics.median(rating_ms) / statistics.median(solver_ms):.0f}"
-    )
+    ratio = statistics.median(rating_ms) / statistics.median(solver_ms)
+    print(f"ratio of medians (rating / solver): {ratio:.0f}")
     print(
         "load average before: {:.2f} {:.2f} {:.2f}; after: {:.2f} {:.2f} {:.2f}".format(
             *load_before, *load_after

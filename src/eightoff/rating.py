@@ -109,11 +109,11 @@ SOLVER_LIMITS: Final = Limits(seconds=2.0, states=300_000, memory_mb=256)
 
 THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "eightoff": (0.7091, 0.4603, 0.2638, 0.1226),
-    "eightoff-easy": (0.672, 0.445, 0.281, 0.129),
-    "freecell": (0.493, 0.3, 0.167, 0.093),
-    "supermove-freecell": (0.493, 0.3, 0.167, 0.093),
-    "bakers-game": (0.493, 0.3, 0.167, 0.093),
-    "seahaven-towers": (0.493, 0.3, 0.167, 0.093),
+    "eightoff-easy": (0.8444, 0.6004, 0.3894, 0.1689),
+    "freecell": (0.4982, 0.2885, 0.1635, 0.0901),
+    "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
+    "bakers-game": (0.1689, 0.1064, 0.0775, 0.0505),
+    "seahaven-towers": (0.3606, 0.1869, 0.113, 0.0691),
     "double-freecell": (0.493, 0.3, 0.167, 0.093),
 }
 """Per variant id: the lowest score of Easy, Medium, Hard and Expert."""
