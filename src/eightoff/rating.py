@@ -19,11 +19,12 @@ plays the deal with a family of such players and measures how far they get:
    got about a tenth of the cards home.
 4. The **level** comes from the score and the variant's thresholds
    (:data:`THRESHOLDS`): score ≥ t₁ Easy, ≥ t₂ Medium, ≥ t₃ Hard, ≥ t₄ Expert, below
-   Grandmaster.  The thresholds are the quintiles of the score over deals 1–10,000 of
-   the variant (fewer for the variants marked in :data:`CALIBRATION_DEALS`), so each
-   level holds about a fifth of random deals; ``bench/rating_calibrate.py`` computes
-   them.  A variant played with options (foundation retrieval, single-card moves)
-   uses its base variant's thresholds.
+   Grandmaster.  The thresholds are the quintiles of the score over the winnable
+   deals among deals 1–10,000 of the variant (1–2,000 for some: see
+   :data:`CALIBRATION_DEALS`), so each level holds about a fifth of the winnable
+   random deals; ``bench/rating_calibrate.py`` computes them.  A variant played with
+   options (foundation retrieval, single-card moves) uses its base variant's
+   thresholds.
 
 If the solver's limits stop it (no verdict), the level still comes from the players;
 :attr:`Rating.verdict` then says ``"unknown"`` unless a player won (a won game is
@@ -46,12 +47,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import random
 import time
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from eightoff.deals import deal
+from eightoff.deals import deal, random_deal_number
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, Verdict, _core, rules_tuple, solve
@@ -105,7 +107,8 @@ MOVES_PER_PACK: Final = 400
 SEED: Final = 0x5EED_0001
 """Run i of the group with depth d plays with seed SEED + 1000·d + i."""
 
-SOLVER_LIMITS: Final = Limits(seconds=2.0, states=300_000, memory_mb=256)
+SOLVER_LIMITS: Final = Limits(seconds=None, states=300_000, memory_mb=256)
+"""A state limit, no time limit: a deal's rating must not depend on the machine's load."""
 
 THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "eightoff": (0.7091, 0.4603, 0.2638, 0.1226),
@@ -116,10 +119,21 @@ THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "seahaven-towers": (0.3606, 0.1869, 0.113, 0.0691),
     "double-freecell": (0.493, 0.3, 0.167, 0.093),
 }
-"""Per variant id: the lowest score of Easy, Medium, Hard and Expert."""
+"""Per variant id: the lowest score of Easy, Medium, Hard and Expert.  SuperMove
+FreeCell has FreeCell's deals and, for the players and the solver, FreeCell's rules
+(it only shows the group limit), so it has FreeCell's thresholds."""
 
-CALIBRATION_DEALS: Final[dict[str, int]] = {v: 10_000 for v in THRESHOLDS}
-"""Per variant id: the thresholds are the score's quintiles on deals 1 … this."""
+CALIBRATION_DEALS: Final[dict[str, int]] = {
+    "eightoff": 10_000,
+    "eightoff-easy": 2_000,
+    "freecell": 10_000,
+    "supermove-freecell": 10_000,
+    "bakers-game": 2_000,
+    "seahaven-towers": 2_000,
+    "double-freecell": 2_000,
+}
+"""Per variant id: the thresholds are the score's quintiles over the winnable deals
+(all but those the solver proves lost) among deals 1 … this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +273,26 @@ def rate(
         seconds=time.perf_counter() - t0,
         variant=variant,
     )
+
+
+def deal_of_level(
+    variant: Rules | str, level: Level, rng: random.Random | None = None, tries: int = 200
+) -> tuple[int, Rating]:
+    """A random deal number of the variant that rates ``level``, with its rating.
+
+    Draws deal numbers as a new random game does and rates them until one has the
+    level (about five tries on average: each level holds about a fifth of deals).
+    """
+    if level not in PLAYABLE_LEVELS:
+        names = ", ".join(lv.value for lv in PLAYABLE_LEVELS)
+        raise ValueError(f"a new game can be {names}, not {level.value!r}")
+    rules = preset(variant) if isinstance(variant, str) else variant
+    for _ in range(tries):
+        number = random_deal_number(rng)
+        rating = rate(number, rules)
+        if rating.level is level:
+            return number, rating
+    raise LookupError(f"no {level.value} deal of {rules.name} found in {tries} tries")
 
 
 DAILY_RANGE: Final = 10**9

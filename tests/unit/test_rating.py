@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 import pytest
 
@@ -14,6 +15,7 @@ from eightoff.rating import (
     THRESHOLDS,
     Level,
     daily_deal,
+    deal_of_level,
     level_of,
     rate,
 )
@@ -115,6 +117,18 @@ def test_level_names_parse_in_any_case() -> None:
     assert Level.parse("not-winnable") is Level.NOT_WINNABLE
     with pytest.raises(ValueError, match="unknown difficulty 'legendary'; choose one of: Easy"):
         Level.parse("legendary")
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.GRANDMASTER])
+def test_a_new_game_of_a_chosen_difficulty_has_that_rating(level: Level) -> None:
+    number, rating = deal_of_level("eightoff", level, random.Random(12))
+    assert rating.level is level
+    assert rate(number, "eightoff").level is level
+
+
+def test_a_new_game_cannot_be_asked_to_be_unwinnable() -> None:
+    with pytest.raises(ValueError, match="a new game can be Easy, Medium"):
+        deal_of_level("eightoff", Level.NOT_WINNABLE)
 
 
 def test_daily_deal_is_the_same_for_everyone_on_a_date() -> None:
