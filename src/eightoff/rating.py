@@ -117,7 +117,7 @@ THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
     "bakers-game": (0.1689, 0.1064, 0.0775, 0.0505),
     "seahaven-towers": (0.3606, 0.1869, 0.113, 0.0691),
-    "double-freecell": (0.493, 0.3, 0.167, 0.093),
+    "double-freecell": (0.1457, 0.0995, 0.0745, 0.0523),
 }
 """Per variant id: the lowest score of Easy, Medium, Hard and Expert.  SuperMove
 FreeCell has FreeCell's deals and, for the players and the solver, FreeCell's rules
