@@ -88,7 +88,7 @@ def main() -> None:
         f"{args.variant}: deals {args.first}-{number - 1} ({rated} rated), held-out player:"
         f" sensible, {args.attempts} attempt(s) per deal"
     )
-    print("| level | deals | held-out win rate | Wilson 95% interval | above next |")
+    print("| level | share of rated deals | deals | held-out win rate | Wilson 95% interval |")
     print("|---|---|---|---|---|")
     rows = []
     for level in (*PLAYABLE_LEVELS, Level.NOT_WINNABLE):
