@@ -38,9 +38,10 @@ calibration deals.
 The formula is versioned (:data:`FORMULA_VERSION`): a stored rating is comparable
 only with ratings of the same version.
 
->>> rating = rate(1, "eightoff")
->>> rating.level in Level, 0.0 <= rating.score <= 1.0
-(True, True)
+>>> rate(2, "eightoff").describe()
+'Easy (score 0.974; players won depth 0 15/16, depth 1 8/8, depth 2 8/8)'
+>>> rate(11982, "freecell").label
+'Not winnable'
 """
 
 from __future__ import annotations

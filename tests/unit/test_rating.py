@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import doctest
 import random
 
 import pytest
 
+import eightoff.rating
 from eightoff.deals import check_deal_number, deal
 from eightoff.rating import (
     FORMULA_VERSION,
@@ -66,6 +68,11 @@ def test_every_variant_rates_its_deals(variant: str) -> None:
     assert 0.0 <= rating.score <= 1.0
     assert rating.formula == FORMULA_VERSION
     assert sum(rating.runs) == sum(spec.runs for spec in PLAYERS)
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(eightoff.rating, verbose=False)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_a_deal_has_one_rating_whoever_asks() -> None:
