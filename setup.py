@@ -8,7 +8,11 @@ extensions = [
         "eightoff.solver._core",
         ["src/eightoff/solver/_core.pyx"],
         include_dirs=["src/eightoff/solver"],
-        depends=["src/eightoff/solver/core.h", "src/eightoff/solver/search.h"],
+        depends=[
+            "src/eightoff/solver/core.h",
+            "src/eightoff/solver/search.h",
+            "src/eightoff/solver/players.h",
+        ],
         extra_compile_args=["-O3"],
     )
 ]

@@ -1,4 +1,4 @@
-"""Command line: ``eightoff play | deal | variants | solve | survey``.
+"""Command line: ``eightoff play | deal | rate | variants | solve | survey``.
 
 Bad input (an unknown variant, a deal number out of range, a malformed board, a file
 that is not a database) prints one line on stderr and exits with a status of 64 or
@@ -56,6 +56,9 @@ if TYPE_CHECKING:
     from eightoff.web.oracle import Oracle
 
 MAX_PORT = 65535
+
+if TYPE_CHECKING:
+    from eightoff.rating import Rating
 
 
 class _Console(Console):
@@ -153,7 +156,38 @@ def cmd_deal(args: argparse.Namespace) -> int:
         rules = position.rules
         house = house_rules.words(rules)
         title = f"{rules.name} · deal #{args.number}" + (f" · {house}" if house else "")
-        _Console(highlight=False).print(render_board(position, title))
+        console = _Console(highlight=False)
+        console.print(render_board(position, title))
+        console.print(Text(f"Rating: {_rating_of(position).describe()}"))
+    return 0
+
+
+# ----- eightoff rate (deal ratings; eightoff.rating) ---------------------------------
+def _rating_of(position: Position) -> Rating:
+    from eightoff.rating import rate
+
+    return rate(position)
+
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    """Each deal's rating and the measurements behind it, one line (or JSON object) each."""
+    from eightoff.solver.command import parse_deals
+
+    ranges = parse_deals(args.deals)
+    rules = house_rules.apply(preset(args.variant), args)
+    for numbers in ranges:
+        for number in numbers:
+            rating = _rating_of(deal(rules, number))
+            if args.json:
+                print(json.dumps({"deal": number, **rating.to_json()}), flush=True)
+            else:
+                moves = f"{rating.solution_moves} moves, " if rating.solution_moves else ""
+                states = f"{rating.solver_states:,}".replace(",", " ")
+                print(
+                    f"{rules.name} · deal #{number}: {rating.describe()};"
+                    f" solver: {rating.verdict}, {moves}{states} states",
+                    flush=True,
+                )
     return 0
 
 
@@ -391,6 +425,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     house_rules.add_arguments(p)
     p.set_defaults(func=cmd_deal)
+
+    p = sub.add_parser(
+        "rate",
+        help="rate deals: Easy … Grandmaster, or Not winnable",
+        description="Rate deals (Easy, Medium, Hard, Expert, Grandmaster, or Not winnable)"
+        " and print the measurements behind each rating.",
+    )
+    p.add_argument("deals", nargs="+", metavar="DEALS", help="deal numbers or ranges: 1-100 7")
+    p.add_argument("--variant", type=variant_id, default=DEFAULT_VARIANT, help="variant id")
+    p.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    house_rules.add_arguments(p)
+    p.set_defaults(func=cmd_rate)
 
     p = sub.add_parser(
         "variants",

@@ -58,3 +58,14 @@ def solve(
     dive_states: int = 300,
     moves_of: Mapping[int, Any] | None = None,
 ) -> tuple[int, int, Any]: ...
+
+PLAYER_LOOKAHEAD: int
+PLAYER_SENSIBLE: int
+
+def play(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    players: Sequence[tuple[int, int, int, int, int, int]],
+) -> list[tuple[bool, int, int]]: ...

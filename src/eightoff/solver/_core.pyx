@@ -283,3 +283,52 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
     finally:
         eo_ctx_free(&x)
     return status, states, moves
+
+
+# ----- player models for deal ratings (players.h; eightoff.rating) --------------------
+from libc.stdint cimport uint64_t
+
+cdef extern from "players.h":
+    enum:
+        PL_LOOKAHEAD
+        PL_SENSIBLE
+
+    ctypedef struct pl_params:
+        int kind, depth, noise, max_moves, width
+        uint64_t seed
+
+    ctypedef struct pl_result:
+        int won, home, moves
+
+    int pl_play(const eo_rules *r, const eo_state *start, const pl_params *p,
+                pl_result *out) nogil
+
+PLAYER_LOOKAHEAD = PL_LOOKAHEAD
+PLAYER_SENSIBLE = PL_SENSIBLE
+
+
+def play(tuple rules, columns, cells, foundations, players) -> list:
+    """Play one game from the position per player
+    ``(kind, depth, width, noise, max_moves, seed)``
+    (see players.h); return ``(won, cards home, moves made)`` for each."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef pl_params p
+    cdef pl_result res
+    cdef int rc
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    out = []
+    for kind, depth, width, noise, max_moves, seed in players:
+        p.kind = kind
+        p.depth = depth
+        p.width = width
+        p.noise = noise
+        p.max_moves = max_moves
+        p.seed = <uint64_t>seed
+        with nogil:
+            rc = pl_play(&r, &s, &p, &res)
+        if rc != 0:
+            raise MemoryError("a player could not allocate its table of seen positions")
+        out.append((bool(res.won), res.home, res.moves))
+    return out

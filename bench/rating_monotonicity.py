@@ -1,0 +1,114 @@
+"""Do the rating's levels predict play?  A held-out player's win rate per level.
+
+    uv run python bench/rating_monotonicity.py --variant eightoff [--per-level 1000]
+        [--first 1000001] [--max-deals 12000] [--workers 2] [--attempts 3]
+
+Deals are rated (``eightoff.rating.rate``) in order from ``--first`` (default
+1,000,001: disjoint from the calibration deals 1 … 10,000) until every playable level
+has ``--per-level`` deals (the first that many of each level count) or
+``--max-deals`` deals were rated.  Each deal is then played by the held-out player:
+the "sensible" player of ``players.h`` (no lookahead and no score: any card that can
+go home goes home, then a cell card onto a column, then a run onto a column that
+uncovers something, then a King run into an empty column, else a card into a cell from
+the column that hides the lowest needed card; at random within a rule), which takes no
+part in the rating.  It may restart the deal: it wins a deal if one of its
+``--attempts`` games (each its own seed) wins.
+
+Prints one row per level: deals, the held-out player's win rate and its Wilson 95%
+interval, and whether each level's interval lies wholly above the next harder one's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from eightoff.deals import deal
+from eightoff.rating import PLAYABLE_LEVELS, Level, rate
+from eightoff.solver import _core, rules_tuple
+from eightoff.survey import wilson_interval
+
+HELD_OUT_SEED = 0xB0B_0000
+
+
+def _one(args: tuple[str, int, int]) -> tuple[int, str, bool]:
+    variant, number, attempts = args
+    position = deal(variant, number)
+    level = rate(position).level
+    players = [
+        (_core.PLAYER_SENSIBLE, 0, 0, 0, 400 * position.rules.decks, HELD_OUT_SEED + 7 * number + a)
+        for a in range(attempts)
+    ]
+    won = False
+    for result in _core.play(
+        rules_tuple(position.rules),
+        position.columns,
+        position.cells,
+        position.foundations,
+        players,
+    ):
+        won = won or result[0]
+    return number, level.value, won
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="eightoff")
+    parser.add_argument("--per-level", type=int, default=1000)
+    parser.add_argument("--first", type=int, default=1_000_001)
+    parser.add_argument("--max-deals", type=int, default=12_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--attempts", type=int, default=3)
+    args = parser.parse_args()
+
+    by_level: dict[str, list[bool]] = {level.value: [] for level in Level}
+    seen: dict[str, int] = {level.value: 0 for level in Level}
+    number = args.first
+    rated = 0
+    t0 = time.perf_counter()
+    chunk = 400
+    with ProcessPoolExecutor(args.workers) as pool:
+        while rated < args.max_deals and any(
+            len(by_level[level.value]) < args.per_level for level in PLAYABLE_LEVELS
+        ):
+            size = min(chunk, args.max_deals - rated)
+            jobs = [(args.variant, n, args.attempts) for n in range(number, number + size)]
+            for _, level, won in pool.map(_one, jobs, chunksize=10):
+                seen[level] += 1
+                if len(by_level[level]) < args.per_level or level == Level.NOT_WINNABLE.value:
+                    by_level[level].append(won)
+            number += size
+            rated += size
+            counts = " ".join(f"{len(by_level[lv.value])}" for lv in PLAYABLE_LEVELS)
+            print(f"  {rated} rated ({counts}), {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+
+    print(
+        f"{args.variant}: deals {args.first}-{number - 1} ({rated} rated), held-out player:"
+        f" sensible, {args.attempts} attempt(s) per deal"
+    )
+    print("| level | share of rated deals | deals | held-out win rate | Wilson 95% interval |")
+    print("|---|---|---|---|---|")
+    rows = []
+    for level in (*PLAYABLE_LEVELS, Level.NOT_WINNABLE):
+        games = by_level[level.value]
+        n, wins = len(games), sum(games)
+        lo, hi = wilson_interval(wins, n) if n else (0.0, 1.0)
+        rows.append((level, n, wins, lo, hi))
+    ok = True
+    for i, (level, n, wins, lo, hi) in enumerate(rows):
+        rate_text = f"{wins / n:.1%}" if n else "–"
+        share = seen[level.value] / rated
+        if i < len(PLAYABLE_LEVELS) - 1 and not lo > rows[i + 1][4]:
+            ok = False
+            print(f"  {level.value}'s interval overlaps the next level's", file=sys.stderr)
+        print(f"| {level.value} | {share:.1%} | {n} | {rate_text} | {lo:.1%} – {hi:.1%} |")
+    print(
+        "monotonic with non-overlapping intervals between neighbouring levels: "
+        + ("yes" if ok else "NO")
+    )
+
+
+if __name__ == "__main__":
+    main()

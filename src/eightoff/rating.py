@@ -1,0 +1,314 @@
+"""Deal ratings: Easy, Medium, Hard, Expert, Grandmaster, or Not winnable.
+
+A deal is as hard as it is for players who look only a little ahead.  The rating
+plays the deal with a family of such players and measures how far they get:
+
+1. The solver gives the verdict (``solve`` with :data:`SOLVER_LIMITS`).  A deal it
+   proves lost is **Not winnable**; nothing else is measured.
+2. Otherwise 32 games are played by bounded-lookahead players (the compiled
+   ``players.h``): 16 that judge each move by the position it makes (depth 0),
+   8 that look one move further (depth 1, after the 6 moves judged best at once) and
+   8 that look two moves further (depth 2, after the 4 best at each step).  After
+   every move the safe cards go home.  A player judges a position by cards home,
+   free cells and columns, cards in sequence and low cards buried under others,
+   adds a random amount (each run its own fixed seed, so a deal's rating never
+   changes), never goes back to a position it has seen, and plays forward only: it
+   wins, or stops when it has no move or has made 400 moves per pack.
+3. The **score** is the mean progress of the 32 games: 1 for a game won, else the
+   share of the cards it got home.  So 1.0 means every player won, 0.1 that they
+   got about a tenth of the cards home.
+4. The **level** comes from the score and the variant's thresholds
+   (:data:`THRESHOLDS`): score ≥ t₁ Easy, ≥ t₂ Medium, ≥ t₃ Hard, ≥ t₄ Expert, below
+   Grandmaster.  The thresholds are the quintiles of the score over the winnable
+   deals among deals 1–10,000 of the variant (1–2,000 for some: see
+   :data:`CALIBRATION_DEALS`), so each level holds about a fifth of the winnable
+   random deals; ``bench/rating_calibrate.py`` computes them.  A variant played with
+   options (foundation retrieval, single-card moves) uses its base variant's
+   thresholds.
+
+If the solver's limits stop it (no verdict), the level still comes from the players;
+:attr:`Rating.verdict` then says ``"unknown"`` unless a player won (a won game is
+itself a proof that the deal is winnable).
+
+``bench/rating_monotonicity.py`` checks that the levels predict play: a held-out
+player (the "sensible" player of ``players.h``, which took no part in the rating)
+wins less often on each level than on the one before, on deals disjoint from the
+calibration deals.
+
+The formula is versioned (:data:`FORMULA_VERSION`): a stored rating is comparable
+only with ratings of the same version.
+
+>>> rate(2, "eightoff").describe()
+'Easy (score 0.974; players won depth 0 15/16, depth 1 8/8, depth 2 8/8)'
+>>> rate(11982, "freecell").label
+'Not winnable'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import random
+import time
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from eightoff.deals import deal, random_deal_number
+from eightoff.position import Position
+from eightoff.rules import Rules, preset
+from eightoff.solver import Limits, Verdict, _core, rules_tuple, solve
+
+FORMULA_VERSION: Final = "1"
+"""Changes whenever the players, the score or the thresholds change."""
+
+
+class Level(Enum):
+    """A deal's difficulty, easiest first."""
+
+    EASY = "Easy"
+    MEDIUM = "Medium"
+    HARD = "Hard"
+    EXPERT = "Expert"
+    GRANDMASTER = "Grandmaster"
+    NOT_WINNABLE = "Not winnable"
+
+    @property
+    def rank(self) -> int:
+        """0 for Easy … 4 for Grandmaster, 5 for Not winnable."""
+        return list(Level).index(self)
+
+    @classmethod
+    def parse(cls, text: str) -> Level:
+        """A level from its name, any case (``"easy"``, ``"not winnable"``)."""
+        key = text.strip().lower().replace("-", " ").replace("_", " ")
+        for level in cls:
+            if level.value.lower() == key:
+                return level
+        names = ", ".join(level.value for level in cls)
+        raise ValueError(f"unknown difficulty {text!r}; choose one of: {names}")
+
+
+PLAYABLE_LEVELS: Final = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT, Level.GRANDMASTER)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A group of the rating's players: lookahead depth, width, how many runs."""
+
+    depth: int
+    width: int
+    runs: int
+
+
+PLAYERS: Final = (PlayerSpec(0, 0, 16), PlayerSpec(1, 6, 8), PlayerSpec(2, 4, 8))
+NOISE: Final = 20
+"""Largest random extra on a move's judgement (a card home is worth 60)."""
+MOVES_PER_PACK: Final = 400
+SEED: Final = 0x5EED_0001
+"""Run i of the group with depth d plays with seed SEED + 1000·d + i."""
+
+SOLVER_LIMITS: Final = Limits(seconds=None, states=300_000, memory_mb=256)
+"""A state limit, no time limit: a deal's rating must not depend on the machine's load."""
+
+THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
+    "eightoff": (0.7091, 0.4603, 0.2638, 0.1226),
+    "eightoff-easy": (0.8444, 0.6004, 0.3894, 0.1689),
+    "freecell": (0.4982, 0.2885, 0.1635, 0.0901),
+    "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
+    "bakers-game": (0.1689, 0.1064, 0.0775, 0.0505),
+    "seahaven-towers": (0.3606, 0.1869, 0.113, 0.0691),
+    "double-freecell": (0.1457, 0.0995, 0.0745, 0.0523),
+}
+"""Per variant id: the lowest score of Easy, Medium, Hard and Expert.  SuperMove
+FreeCell has FreeCell's deals and, for the players and the solver, FreeCell's rules
+(it only shows the group limit), so it has FreeCell's thresholds."""
+
+CALIBRATION_DEALS: Final[dict[str, int]] = {
+    "eightoff": 10_000,
+    "eightoff-easy": 2_000,
+    "freecell": 10_000,
+    "supermove-freecell": 10_000,
+    "bakers-game": 2_000,
+    "seahaven-towers": 2_000,
+    "double-freecell": 2_000,
+}
+"""Per variant id: the thresholds are the score's quintiles over the winnable deals
+(all but those the solver proves lost) among deals 1 … this."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A deal's level and the measurements behind it."""
+
+    level: Level
+    score: float
+    """Mean progress of the rating's players: 1 a game won, else the share of cards home."""
+    verdict: Verdict
+    """The solver's verdict, or "solved" when a player won although the solver gave up."""
+    wins: tuple[int, ...]
+    """Games won by each group of :data:`PLAYERS` (depth 0, 1, 2)."""
+    runs: tuple[int, ...]
+    """Games played by each group."""
+    solver_states: int
+    solution_moves: int
+    """Moves of the solver's solution (0 when it found none)."""
+    seconds: float
+    variant: str
+    formula: str = FORMULA_VERSION
+
+    @property
+    def label(self) -> str:
+        return self.level.value
+
+    def describe(self) -> str:
+        """One line: the level and what it rests on."""
+        if self.level is Level.NOT_WINNABLE:
+            return f"{self.label}: the solver proves no sequence of moves wins"
+        groups = ", ".join(
+            f"depth {spec.depth} {won}/{n}"
+            for spec, won, n in zip(PLAYERS, self.wins, self.runs, strict=True)
+        )
+        line = f"{self.label} (score {self.score:.3f}; players won {groups})"
+        if self.verdict == "unknown":
+            line += "; winnability not proven"
+        return line
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level.value,
+            "score": round(self.score, 4),
+            "verdict": self.verdict,
+            "players": [
+                {"depth": spec.depth, "width": spec.width, "won": won, "played": n}
+                for spec, won, n in zip(PLAYERS, self.wins, self.runs, strict=True)
+            ],
+            "solver_states": self.solver_states,
+            "solution_moves": self.solution_moves,
+            "seconds": round(self.seconds, 4),
+            "variant": self.variant,
+            "formula": self.formula,
+        }
+
+
+def level_of(score: float, variant: str) -> Level:
+    """The level of a winnable deal with this score, by the variant's thresholds."""
+    thresholds = THRESHOLDS.get(variant, THRESHOLDS["eightoff"])
+    for level, lowest in zip(PLAYABLE_LEVELS, thresholds, strict=False):
+        if score >= lowest:
+            return level
+    return Level.GRANDMASTER
+
+
+def player_games(position: Position) -> list[tuple[int, bool, int]]:
+    """The rating's 32 games: (group index, won, cards home) for each."""
+    rules = position.rules
+    specs = []
+    groups = []
+    max_moves = MOVES_PER_PACK * rules.decks
+    for g, spec in enumerate(PLAYERS):
+        for i in range(spec.runs):
+            seed = SEED + 1000 * spec.depth + i
+            specs.append((_core.PLAYER_LOOKAHEAD, spec.depth, spec.width, NOISE, max_moves, seed))
+            groups.append(g)
+    results = _core.play(
+        rules_tuple(rules), position.columns, position.cells, position.foundations, specs
+    )
+    return [(g, won, home) for g, (won, home, _) in zip(groups, results, strict=True)]
+
+
+def rate(
+    position: Position | int,
+    rules: Rules | str | None = None,
+    *,
+    limits: Limits = SOLVER_LIMITS,
+) -> Rating:
+    """Rate a position, or deal number ``position`` of the variant ``rules``.
+
+    ``rate(deal("freecell", 7))`` and ``rate(7, "freecell")`` are the same rating.
+    A deal number needs its variant (the default is Eight Off).
+    """
+    t0 = time.perf_counter()
+    if isinstance(position, int):
+        position = deal(rules if rules is not None else "eightoff", position)
+    elif rules is not None:
+        wanted = preset(rules) if isinstance(rules, str) else rules
+        if wanted != position.rules:
+            raise ValueError(f"the position is a {position.rules.name} position, not {wanted.name}")
+    variant = position.rules.id
+    result = solve(position, limits)
+    solution = len(result.moves)
+    if result.verdict == "lost":
+        return Rating(
+            level=Level.NOT_WINNABLE,
+            score=0.0,
+            verdict="lost",
+            wins=(0,) * len(PLAYERS),
+            runs=(0,) * len(PLAYERS),
+            solver_states=result.states,
+            solution_moves=0,
+            seconds=time.perf_counter() - t0,
+            variant=variant,
+        )
+    games = player_games(position)
+    total = position.rules.cards
+    wins = [0] * len(PLAYERS)
+    runs = [0] * len(PLAYERS)
+    progress = 0.0
+    for g, won, home in games:
+        runs[g] += 1
+        wins[g] += won
+        progress += 1.0 if won else home / total
+    score = progress / len(games) if games else 0.0
+    verdict: Verdict = result.verdict
+    if verdict == "unknown" and any(wins):
+        verdict = "solved"
+    return Rating(
+        level=level_of(score, variant),
+        score=score,
+        verdict=verdict,
+        wins=tuple(wins),
+        runs=tuple(runs),
+        solver_states=result.states,
+        solution_moves=solution,
+        seconds=time.perf_counter() - t0,
+        variant=variant,
+    )
+
+
+def deal_of_level(
+    variant: Rules | str, level: Level, rng: random.Random | None = None, tries: int = 200
+) -> tuple[int, Rating]:
+    """A random deal number of the variant that rates ``level``, with its rating.
+
+    Draws deal numbers as a new random game does and rates them until one has the
+    level (about five tries on average: each level holds about a fifth of deals).
+    """
+    if level not in PLAYABLE_LEVELS:
+        names = ", ".join(lv.value for lv in PLAYABLE_LEVELS)
+        raise ValueError(f"a new game can be {names}, not {level.value!r}")
+    rules = preset(variant) if isinstance(variant, str) else variant
+    for _ in range(tries):
+        number = random_deal_number(rng)
+        rating = rate(number, rules)
+        if rating.level is level:
+            return number, rating
+    raise LookupError(f"no {level.value} deal of {rules.name} found in {tries} tries")
+
+
+DAILY_RANGE: Final = 10**9
+"""Daily deals are numbered 1 … this (as new random games are)."""
+
+
+def daily_deal(variant: Rules | str, date: dt.date) -> int:
+    """The deal of the day: the same number for everyone on ``date``, different per variant.
+
+    Derived from the date alone (SHA-256 of ``"eightoff daily <variant> <YYYY-MM-DD>"``),
+    so any copy of the program, on any machine, picks the same deal.
+
+    >>> daily_deal("eightoff", dt.date(2026, 1, 1)) == daily_deal("eightoff", dt.date(2026, 1, 1))
+    True
+    """
+    vid = preset(variant).id if isinstance(variant, str) else variant.id
+    digest = hashlib.sha256(f"eightoff daily {vid} {date.isoformat()}".encode()).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % DAILY_RANGE
