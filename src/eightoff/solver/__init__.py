@@ -125,6 +125,42 @@ def code_of(move: Move) -> int:
     return place(move.source) << 16 | place(move.target) << 8 | move.count
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How the compiled core searches a variant (see ``_core.solve`` and search.h)."""
+
+    weights: tuple[int, ...]
+    dive_states: int = 300
+    """The first stage's states: the greedy dive, or the portfolio in turns."""
+    stages: int = 7
+    """4 the dive (or portfolio), 1 best-first over purposeful steps, 2 the complete search."""
+    quick_states: int = 20_000
+    portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+    """(weights, noise, method 0 dive / 1 best-first) for each search run in turns."""
+    port_quota: int = 1000
+
+
+def plan_for(rules: Rules) -> Plan:
+    """The search plan for a variant; tuned on deals listed in bench/README.md."""
+    if rules.build is Build.ALTERNATE:
+        if rules.foundations == 4:
+            # FreeCell: a dive and a greedy best-first search in turns (quotas of 1000
+            # states, doubling), then the complete search.
+            return Plan(
+                _core.ALTERNATE_WEIGHTS,
+                dive_states=200_000,
+                stages=4 | 2,
+                portfolio=(
+                    (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
+                    (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
+                ),
+            )
+        return Plan(_core.ALTERNATE_WEIGHTS, dive_states=1000)
+    if rules.empty_column is EmptyColumn.KINGS:
+        return Plan(_core.DEFAULT_WEIGHTS)
+    return Plan(_core.DEFAULT_WEIGHTS, dive_states=1000)
+
+
 SHORT_STATES: Final = 30_000
 """The extra search of ``Limits(short=True)`` stops after this many states."""
 
@@ -141,6 +177,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     t0 = time.perf_counter()
     rules = rules_tuple(position.rules)
     alternate = position.rules.build is Build.ALTERNATE
+    plan = plan_for(position.rules)
     max_states = 0 if limits.states is None else max(1, limits.states)
     memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
     try:
@@ -153,7 +190,12 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
             0.0 if limits.seconds is None else max(1e-9, limits.seconds),
             memory,
             False,
-            _core.ALTERNATE_WEIGHTS if alternate else _core.DEFAULT_WEIGHTS,
+            plan.weights,
+            dive_states=plan.dive_states,
+            stages=plan.stages,
+            quick_states=plan.quick_states,
+            portfolio=plan.portfolio,
+            port_quota=plan.port_quota,
             moves_of=_MOVES,
         )
         if status == SOLVED and limits.short:

@@ -17,6 +17,8 @@ DEFAULT_WEIGHTS: tuple[int, ...]
 SHORT_WEIGHTS: tuple[int, ...]
 ALTERNATE_WEIGHTS: tuple[int, ...]
 ALTERNATE_SHORT_WEIGHTS: tuple[int, ...]
+ALTERNATE_DIVE_WEIGHTS: tuple[int, ...]
+ALTERNATE_GREEDY_WEIGHTS: tuple[int, ...]
 STATUS: dict[int, str]
 
 def core_version() -> str: ...
@@ -57,4 +59,6 @@ def solve(
     stages: int = 7,
     dive_states: int = 300,
     moves_of: Mapping[int, Any] | None = None,
+    portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (),
+    port_quota: int = 100,
 ) -> tuple[int, int, Any]: ...
