@@ -155,7 +155,19 @@ def plan_for(rules: Rules) -> Plan:
                     (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
                 ),
             )
-        return Plan(_core.ALTERNATE_WEIGHTS, dive_states=1000)
+        # Double FreeCell: a dive and three best-first searches with different
+        # weights in turns, then the complete search.
+        return Plan(
+            _core.ALTERNATE_WEIGHTS,
+            dive_states=4_000_000,
+            stages=4 | 2,
+            portfolio=(
+                (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 0),
+                (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 1),
+                (_core.DEFAULT_WEIGHTS, 0, 1),
+                (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
+            ),
+        )
     if rules.empty_column is EmptyColumn.KINGS:
         return Plan(_core.DEFAULT_WEIGHTS)
     return Plan(_core.DEFAULT_WEIGHTS, dive_states=1000)
@@ -227,3 +239,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     if status == LOST:
         return Lost(states, seconds)
     return Unknown(states, seconds, _core.STATUS[status])
+
+
+from .prover import LiveVerdict as LiveVerdict  # noqa: E402  (uses the names above)
+from .prover import Prover as Prover  # noqa: E402

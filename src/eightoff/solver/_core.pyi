@@ -19,6 +19,7 @@ ALTERNATE_WEIGHTS: tuple[int, ...]
 ALTERNATE_SHORT_WEIGHTS: tuple[int, ...]
 ALTERNATE_DIVE_WEIGHTS: tuple[int, ...]
 ALTERNATE_GREEDY_WEIGHTS: tuple[int, ...]
+ALTERNATE_DEPTH_WEIGHTS: tuple[int, ...]
 STATUS: dict[int, str]
 
 def core_version() -> str: ...

@@ -101,6 +101,9 @@ ALTERNATE_SHORT_WEIGHTS = (100, 11, 21, 0, 11, 150, 108, 9, 31, 109, 24, 0)
 # on the moves made), chosen on deals 1001-2000.
 ALTERNATE_DIVE_WEIGHTS = (100, 59, 21, 4, 13, 18, 108, 15, 27, 84, 24, 0)
 ALTERNATE_GREEDY_WEIGHTS = (100, 11, 21, 0, 11, 40, 108, 9, 31, 109, 24, 0)
+# Double FreeCell's portfolio also weighs how deep the next cards lie (w[3]), chosen on
+# Double FreeCell deals 1-100.
+ALTERNATE_DEPTH_WEIGHTS = (100, 11, 21, 13, 11, 18, 108, 9, 31, 109, 24, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
           5: "memory limit reached"}

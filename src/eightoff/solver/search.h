@@ -1416,7 +1416,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->noise = x->port_noise[i];
         m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
         m->deadline = x->deadline;
-        m->max_mem = x->max_mem;
+        m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
         int befs = x->port_method[i] == 1;
         m->hash_only = !befs;
         m->macros = 2;
