@@ -44,6 +44,13 @@ def safe_cards(
 def canonical_key(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...
+def check_incremental(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    weights: tuple[int, ...],
+) -> tuple[int, int, int]: ...
 def solve(
     rules: tuple[int, ...],
     columns: _Columns,

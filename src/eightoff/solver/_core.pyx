@@ -81,6 +81,8 @@ cdef extern from "search.h":
                   int stages, long *states_out) nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
+    int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
+    unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
@@ -243,6 +245,23 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
     load_state(&r, &s, columns, cells, foundations)
     cdef int n = eo_key(&r, &s, key)
     return bytes(key[:n])
+
+
+def check_incremental(tuple rules, columns, cells, foundations, tuple weights) -> tuple:
+    """For every search step from a position: does the score and hash the search
+    computes from the parent's columns (only the touched ones again) equal the full
+    computation?  Returns (children compared, mismatches, the position's own hash as
+    the dive computes it); one pack only."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int w[EO_NWEIGHTS]
+    cdef int i, n = 0
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    for i in range(EO_NWEIGHTS):
+        w[i] = weights[i] if i < len(weights) else 0
+    cdef int bad = eo_check_incremental(&r, &s, w, &n)
+    return n, bad, eo_state_hash(&r, &s)
 
 
 def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,

@@ -36,6 +36,9 @@ Source = Literal["won", "line", "memory", "inherited", "search"]
 LIVE_LIMITS: Final = Limits(seconds=10.0)
 """The default limits of a search the Prover runs."""
 
+LOOKAHEAD: Final = 12
+"""Positions of a solution entered ahead of the game (a turn with its auto-moves)."""
+
 
 @dataclass(frozen=True, slots=True)
 class LiveVerdict:
@@ -127,9 +130,12 @@ class Prover:
             return LiveVerdict("solved", (), "won", time.perf_counter() - t0)
         with self._lock:
             hit = self._line.get(position)
-            if hit is not None:
-                moves, i = hit
-                return LiveVerdict("solved", moves[i:], "line", time.perf_counter() - t0)
+        if hit is not None:
+            moves, i = hit
+            if i + LOOKAHEAD // 2 < len(moves):
+                self._extend(position, moves, i)
+            return LiveVerdict("solved", moves[i:], "line", time.perf_counter() - t0)
+        with self._lock:
             key = _canonical(position)
             twin = self._line_keys.get(key)
             if twin is not None:
@@ -146,19 +152,31 @@ class Prover:
         """The verdict if it is settled without a search, else None."""
         return self._known(position)
 
-    def _remember_line(self, position: Position, moves: tuple[Move, ...]) -> None:
+    def _remember_line(self, position: Position, moves: tuple[Move, ...], start: int = 0) -> None:
+        """Enter the positions of a solution from index ``start`` (``position`` is the
+        one before moves[start]) up to LOOKAHEAD moves on; the rest is entered as the
+        game reaches it (see _known), so that a long solution costs little up front."""
         pos = position
-        entries: list[tuple[Position, int]] = []
-        for i, move in enumerate(moves):
-            entries.append((pos, i))
-            pos = pos.apply_unchecked(move)
-        entries.append((pos, len(moves)))
+        entries: list[tuple[Position, int]] = [(pos, start)]
+        for i in range(start, min(len(moves), start + LOOKAHEAD)):
+            pos = pos.apply_unchecked(moves[i])
+            entries.append((pos, i + 1))
         with self._lock:
             for p, i in entries:
                 self._line.put(p, (moves, i))
                 key = _canonical(p)
                 self._line_keys.put(key, p)
                 self._winnable.put(key, True)
+
+    def _extend(self, position: Position, moves: tuple[Move, ...], i: int) -> None:
+        """Make sure the line is entered LOOKAHEAD // 2 moves beyond index i."""
+        pos = position
+        for j in range(i, i + LOOKAHEAD // 2):
+            pos = pos.apply_unchecked(moves[j])
+        with self._lock:
+            entered = pos in self._line
+        if not entered:
+            self._remember_line(pos, moves, i + LOOKAHEAD // 2)
 
     def remember_lost(self, position: Position) -> None:
         with self._lock:

@@ -818,6 +818,35 @@ static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_
     return eo_score_finish(r, s, w, depth, bad, blk, prs);
 }
 
+/* For the differential test: make every search step from s (single moves and every
+ * kind of digging step, then the auto-moves) and compare the incremental score and
+ * hash of the result with the full ones.  Returns the number of mismatches; *n_out:
+ * the children compared.  One pack only (where the incremental form is used). */
+static int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) {
+    eo_move ms[EO_MAXMOVES];
+    eo_move step[EO_STEPMAX];
+    eo_move au[2 * 52 + 8];
+    eo_pcache pc;
+    int bad = 0;
+    *n_out = 0;
+    if (r->nfound != 4) return 0;
+    eo_pcache_fill(r, s, &pc);
+    int n = eo_search_moves(r, s, ms);
+    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL);
+    for (int i = 0; i < n; i++) {
+        int ns = eo_step(r, s, ms[i], step);
+        if (ns < 0) continue;
+        int na = eo_autos(r, s, au);
+        uint64_t h;
+        int score = eo_child_score(r, s, &pc, eo_touched(step, ns) | eo_touched(au, na), w, &h);
+        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s);
+        (*n_out)++;
+        eo_undo_all(s, au, na);
+        eo_undo_all(s, step, ns);
+    }
+    return bad;
+}
+
 /* ----- depth-first search --------------------------------------------------------------- */
 
 /* Generate, enter into the table, score and sort the children of the current state.
