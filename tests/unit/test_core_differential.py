@@ -139,9 +139,7 @@ def test_canonical_key_identifies_exactly_what_the_engine_does(variant: str) -> 
     assert len(seen) > 50
 
 
-@pytest.mark.parametrize(
-    "variant", sorted(v for v, rules in PRESETS.items() if rules.decks == 1)
-)
+@pytest.mark.parametrize("variant", sorted(v for v, rules in PRESETS.items() if rules.decks == 1))
 def test_incremental_scores_and_hashes_match_the_full_ones(variant: str) -> None:
     """The search scores a child and hashes it (the dive's seen states) from its
     parent's columns, looking again only at the columns its step touched: the same

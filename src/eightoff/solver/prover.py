@@ -37,7 +37,8 @@ LIVE_LIMITS: Final = Limits(seconds=10.0)
 """The default limits of a search the Prover runs."""
 
 LOOKAHEAD: Final = 12
-"""Positions of a solution entered ahead of the game (a turn with its auto-moves)."""
+"""Moves of a solution whose positions are entered ahead of the game (and on to the
+end of a run of home moves: a turn's auto-moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,15 @@ class _Lru(OrderedDict[K, V], Generic[K, V]):
         self.move_to_end(key)
         while len(self) > self.size:
             self.popitem(last=False)
+
+
+@dataclass(slots=True)
+class _Line:
+    """A solution being followed: its moves, and how far its positions are entered."""
+
+    moves: tuple[Move, ...]
+    end: int
+    end_position: Position
 
 
 def _canonical(position: Position) -> tuple[object, ...]:
@@ -117,7 +127,7 @@ class Prover:
         self.limits = limits
         self._lock = threading.Lock()
         # exact position on a recent solution -> (that solution, index of its next move)
-        self._line: _Lru[Position, tuple[tuple[Move, ...], int]] = _Lru(lines * 120)
+        self._line: _Lru[Position, tuple[_Line, int]] = _Lru(lines * 120)
         # canonical key -> a position on a line with that key
         self._line_keys: _Lru[tuple[object, ...], Position] = _Lru(lines * 120)
         self._winnable: _Lru[tuple[object, ...], bool] = _Lru(memory)
@@ -130,17 +140,16 @@ class Prover:
             return LiveVerdict("solved", (), "won", time.perf_counter() - t0)
         with self._lock:
             hit = self._line.get(position)
-        if hit is not None:
-            moves, i = hit
-            if i + LOOKAHEAD // 2 < len(moves):
-                self._extend(position, moves, i)
-            return LiveVerdict("solved", moves[i:], "line", time.perf_counter() - t0)
-        with self._lock:
+            if hit is not None:
+                line, i = hit
+                if line.end - i < LOOKAHEAD // 2:
+                    self._enter(line, i)
+                return LiveVerdict("solved", line.moves[i:], "line", time.perf_counter() - t0)
             key = _canonical(position)
             twin = self._line_keys.get(key)
-            if twin is not None:
-                moves, i = self._line[twin]
-                rest = _relabel(moves[i:], twin, position)
+            if twin is not None and twin in self._line:
+                line, i = self._line[twin]
+                rest = _relabel(line.moves[i:], twin, position)
                 return LiveVerdict("solved", rest, "line", time.perf_counter() - t0)
             if key in self._lost:
                 return LiveVerdict("lost", (), "memory", time.perf_counter() - t0)
@@ -152,31 +161,34 @@ class Prover:
         """The verdict if it is settled without a search, else None."""
         return self._known(position)
 
-    def _remember_line(self, position: Position, moves: tuple[Move, ...], start: int = 0) -> None:
-        """Enter the positions of a solution from index ``start`` (``position`` is the
-        one before moves[start]) up to LOOKAHEAD moves on; the rest is entered as the
-        game reaches it (see _known), so that a long solution costs little up front."""
-        pos = position
-        entries: list[tuple[Position, int]] = [(pos, start)]
-        for i in range(start, min(len(moves), start + LOOKAHEAD)):
-            pos = pos.apply_unchecked(moves[i])
-            entries.append((pos, i + 1))
+    def _remember_line(self, position: Position, moves: tuple[Move, ...]) -> None:
+        line = _Line(moves, 0, position)
         with self._lock:
-            for p, i in entries:
-                self._line.put(p, (moves, i))
-                key = _canonical(p)
-                self._line_keys.put(key, p)
-                self._winnable.put(key, True)
+            self._enter(line, 0)
 
-    def _extend(self, position: Position, moves: tuple[Move, ...], i: int) -> None:
-        """Make sure the line is entered LOOKAHEAD // 2 moves beyond index i."""
-        pos = position
-        for j in range(i, i + LOOKAHEAD // 2):
-            pos = pos.apply_unchecked(moves[j])
-        with self._lock:
-            entered = pos in self._line
-        if not entered:
-            self._remember_line(pos, moves, i + LOOKAHEAD // 2)
+    def _enter(self, line: _Line, upto: int) -> None:
+        """Enter the positions of a line up to index ``upto`` + LOOKAHEAD (lock held):
+        the rest is entered as the game comes near, so that a long solution costs
+        little up front."""
+        moves = line.moves
+        if line.end == 0:
+            self._put(line.end_position, line, 0)
+        stop = min(len(moves), upto + LOOKAHEAD)
+        # a turn ends after its auto-moves: never stop inside a run of home moves
+        while stop < len(moves) and moves[stop].target.kind is Kind.FOUNDATION:
+            stop += 1
+        pos = line.end_position
+        for i in range(line.end, stop):
+            pos = pos.apply_unchecked(moves[i])
+            self._put(pos, line, i + 1)
+        if stop > line.end:
+            line.end, line.end_position = stop, pos
+
+    def _put(self, position: Position, line: _Line, i: int) -> None:
+        self._line.put(position, (line, i))
+        key = _canonical(position)
+        self._line_keys.put(key, position)
+        self._winnable.put(key, True)
 
     def remember_lost(self, position: Position) -> None:
         with self._lock:
