@@ -138,6 +138,15 @@ def test_freecell_11982_is_proven_lost() -> None:
     assert isinstance(result, Lost), result
 
 
+def test_freecell_63777_is_solved() -> None:
+    """Two of FreeCell's portfolio searches (the dive and the greedy best-first one)
+    fail on it for millions of states; the third solves it at once."""
+    start = deal("freecell", 63777)
+    result = solve(start, Limits(seconds=30))
+    assert_solution(start, result)
+    assert result.states < 200_000
+
+
 def test_a_dead_end_is_lost_after_few_states() -> None:
     """Cells full of Kings and Queens, Aces at the bottom of columns built upwards:
     a few moves of tens onto jacks are all there is."""
