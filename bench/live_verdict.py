@@ -15,7 +15,8 @@ same run, in turns (which one goes first alternates):
 
 * ``prover``: ``Prover.verdict(position, previous)``, one Prover for all the games of
   a variant (as the table keeps one);
-* ``solve``: ``solve(position)``, a fresh search every time (the peer).
+* ``solve``: ``solve(position, LIVE_LIMITS)``, a fresh search every time with the
+  Prover's own limits (10 s) (the peer).
 
 Reported per variant: p50 / p99 / max of wall-clock and CPU time per verdict, the
 ratio prover ÷ solve, where the prover's answers came from, and whether both agree
@@ -44,6 +45,7 @@ from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Kind, Move, Position
 from eightoff.solver import Prover, solve
+from eightoff.solver.prover import LIVE_LIMITS
 
 
 @dataclass
@@ -64,7 +66,7 @@ def timed_prover(
 
 def timed_solve(pos: Position, out: Samples) -> str:
     t, c = time.perf_counter(), time.thread_time()
-    r = solve(pos)
+    r = solve(pos, LIVE_LIMITS)
     out.cpu.append((time.thread_time() - c) * 1000)
     out.wall.append((time.perf_counter() - t) * 1000)
     return r.verdict
