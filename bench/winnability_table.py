@@ -1,7 +1,7 @@
 """The family's winnability table (README "Winnability of the family") from a survey store.
 
     uv run eightoff survey 1 100000 --variant freecell --db survey.sqlite3   # … each variant
-    uv run python bench/winnability_table.py --db survey.sqlite3
+    uv run python bench/winnability_table.py --db survey.sqlite3 [--db other.sqlite3 …]
 
 Prints one Markdown row per variant found in the store: deals, solved, lost, unknown,
 winnability with its Wilson 95% interval (unknowns counted as losses for the lower
@@ -66,20 +66,22 @@ def pct(x: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", type=Path, required=True, help="the survey store (SQLite)")
+    p.add_argument(
+        "--db", type=Path, action="append", required=True, help="a survey store (repeatable)"
+    )
     args = p.parse_args(argv)
-    with SurveyStore(args.db, create=False) as store:
-        present = store.variants()
-        print(
-            "| variant | deals | solved | lost | unknown | winnable (Wilson 95%) "
-            "| median time | p99 time | median moves |"
-        )
-        print("|---|---|---|---|---|---|---|---|---|")
-        notes = []
-        for variant in PRESETS:
-            if variant not in present:
-                continue
-            r = build_report(store, variant)
+    print(
+        "| variant | deals | solved | lost | unknown | winnable (Wilson 95%) "
+        "| median time | p99 time | median moves |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    notes = []
+    for variant in PRESETS:
+        for db in args.db:
+            with SurveyStore(db, create=False) as store:
+                if variant not in store.variants():
+                    continue
+                r = build_report(store, variant)
             low, high = r.ci95
             win = r.winnability or 0.0
             print(
@@ -96,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{pct(plow)} – {pct(phigh)}: "
                     + ("the intervals overlap." if overlap else "the intervals do not overlap.")
                 )
-        print()
-        print("\n".join(notes))
+    print()
+    print("\n".join(notes))
     return 0
 
 
