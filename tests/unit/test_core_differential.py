@@ -139,6 +139,35 @@ def test_canonical_key_identifies_exactly_what_the_engine_does(variant: str) -> 
     assert len(seen) > 50
 
 
+@pytest.mark.parametrize("variant", sorted(v for v, rules in PRESETS.items() if rules.decks == 1))
+def test_incremental_scores_and_hashes_match_the_full_ones(variant: str) -> None:
+    """The search scores a child and hashes it (the dive's seen states) from its
+    parent's columns, looking again only at the columns its step touched: the same
+    numbers as computing them in full, for every step of every kind (single moves,
+    digging steps, auto-moves after them) and every weight set; and the dive's hash
+    does not depend on the order of columns and cells (like the canonical key)."""
+    rules = PRESETS[variant]
+    rng = random.Random(17)
+    weight_sets = [
+        _core.DEFAULT_WEIGHTS,
+        _core.ALTERNATE_WEIGHTS,
+        _core.ALTERNATE_DIVE_WEIGHTS,
+        _core.ALTERNATE_DEPTH_WEIGHTS,
+    ]
+    children = 0
+    for i, pos in enumerate(random_positions(rules, seed=zlib.crc32(variant.encode()) + 13)):
+        args = core_args(pos)
+        n, mismatches, dive_hash = _core.check_incremental(*args, weight_sets[i % 4])
+        assert mismatches == 0, f"{mismatches} of {n} children differ in\n{pos}"
+        children += n
+        columns, cells = list(pos.columns), list(pos.cells)
+        rng.shuffle(columns)
+        rng.shuffle(cells)
+        shuffled = Position(rules, tuple(columns), tuple(cells), pos.foundations)
+        assert _core.check_incremental(*core_args(shuffled), weight_sets[0])[2] == dive_hash
+    assert children > 1000
+
+
 def test_move_codes_round_trip() -> None:
     pos = deal("freecell", 1).apply(Move.parse("1a"))
     for m in pos.legal_moves():

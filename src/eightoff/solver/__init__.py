@@ -125,6 +125,57 @@ def code_of(move: Move) -> int:
     return place(move.source) << 16 | place(move.target) << 8 | move.count
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How the compiled core searches a variant (see ``_core.solve`` and search.h)."""
+
+    weights: tuple[int, ...]
+    dive_states: int = 300
+    """The first stage's states: the greedy dive, or the portfolio in turns."""
+    stages: int = 7
+    """4 the dive (or portfolio), 1 best-first over purposeful steps, 2 the complete search."""
+    quick_states: int = 20_000
+    portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+    """(weights, noise, method 0 dive / 1 best-first) for each search run in turns."""
+    port_quota: int = 1000
+
+
+def plan_for(rules: Rules) -> Plan:
+    """The search plan for a variant; tuned on deals listed in bench/README.md."""
+    if rules.build is Build.ALTERNATE:
+        if rules.foundations == 4:
+            # FreeCell: a dive and two best-first searches, a greedy one and the
+            # plain one, in turns (quotas of 1000 states, doubling), then the complete
+            # search.  Each solves deals the others are slow on (FreeCell 63777: the
+            # first two fail for millions of states, the third needs 4,586).
+            return Plan(
+                _core.ALTERNATE_WEIGHTS,
+                dive_states=200_000,
+                stages=4 | 2,
+                portfolio=(
+                    (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
+                    (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
+                    (_core.ALTERNATE_WEIGHTS, 0, 1),
+                ),
+            )
+        # Double FreeCell: a dive and three best-first searches with different
+        # weights in turns, then the complete search.
+        return Plan(
+            _core.ALTERNATE_WEIGHTS,
+            dive_states=4_000_000,
+            stages=4 | 2,
+            portfolio=(
+                (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 0),
+                (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 1),
+                (_core.DEFAULT_WEIGHTS, 0, 1),
+                (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
+            ),
+        )
+    if rules.empty_column is EmptyColumn.KINGS:
+        return Plan(_core.DEFAULT_WEIGHTS)
+    return Plan(_core.DEFAULT_WEIGHTS, dive_states=1000)
+
+
 SHORT_STATES: Final = 30_000
 """The extra search of ``Limits(short=True)`` stops after this many states."""
 
@@ -141,6 +192,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     t0 = time.perf_counter()
     rules = rules_tuple(position.rules)
     alternate = position.rules.build is Build.ALTERNATE
+    plan = plan_for(position.rules)
     max_states = 0 if limits.states is None else max(1, limits.states)
     memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
     try:
@@ -153,7 +205,12 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
             0.0 if limits.seconds is None else max(1e-9, limits.seconds),
             memory,
             False,
-            _core.ALTERNATE_WEIGHTS if alternate else _core.DEFAULT_WEIGHTS,
+            plan.weights,
+            dive_states=plan.dive_states,
+            stages=plan.stages,
+            quick_states=plan.quick_states,
+            portfolio=plan.portfolio,
+            port_quota=plan.port_quota,
             moves_of=_MOVES,
         )
         if status == SOLVED and limits.short:
@@ -185,3 +242,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     if status == LOST:
         return Lost(states, seconds)
     return Unknown(states, seconds, _core.STATUS[status])
+
+
+from .prover import LiveVerdict as LiveVerdict  # noqa: E402  (uses the names above)
+from .prover import Prover as Prover  # noqa: E402

@@ -17,6 +17,9 @@ DEFAULT_WEIGHTS: tuple[int, ...]
 SHORT_WEIGHTS: tuple[int, ...]
 ALTERNATE_WEIGHTS: tuple[int, ...]
 ALTERNATE_SHORT_WEIGHTS: tuple[int, ...]
+ALTERNATE_DIVE_WEIGHTS: tuple[int, ...]
+ALTERNATE_GREEDY_WEIGHTS: tuple[int, ...]
+ALTERNATE_DEPTH_WEIGHTS: tuple[int, ...]
 STATUS: dict[int, str]
 
 def core_version() -> str: ...
@@ -41,6 +44,13 @@ def safe_cards(
 def canonical_key(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...
+def check_incremental(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    weights: tuple[int, ...],
+) -> tuple[int, int, int]: ...
 def solve(
     rules: tuple[int, ...],
     columns: _Columns,
@@ -57,6 +67,8 @@ def solve(
     stages: int = 7,
     dive_states: int = 300,
     moves_of: Mapping[int, Any] | None = None,
+    portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (),
+    port_quota: int = 100,
 ) -> tuple[int, int, Any]: ...
 
 PLAYER_LOOKAHEAD: int

@@ -53,6 +53,7 @@ cdef extern from "core.h":
 cdef extern from "search.h":
     enum:
         EO_NWEIGHTS
+        EO_MAXPORT
 
     ctypedef struct eo_ctx:
         eo_rules R
@@ -65,6 +66,11 @@ cdef extern from "search.h":
         eo_move *path
         int plen
         int w[EO_NWEIGHTS]
+        int nport
+        int port_w[EO_MAXPORT][EO_NWEIGHTS]
+        int port_noise[EO_MAXPORT]
+        int port_method[EO_MAXPORT]
+        long port_quota
 
     ctypedef struct eo_table:
         size_t count
@@ -75,6 +81,8 @@ cdef extern from "search.h":
                   int stages, long *states_out) nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
+    int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
+    unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
@@ -90,6 +98,14 @@ DEFAULT_WEIGHTS = (100, 2, 5, 13, 12, 15, 124, 4, 27, 131, 2, 0)
 SHORT_WEIGHTS = (100, 2, 5, 13, 12, 150, 124, 4, 27, 131, 2, 0)
 ALTERNATE_WEIGHTS = (100, 11, 21, 0, 11, 18, 108, 9, 31, 109, 24, 0)
 ALTERNATE_SHORT_WEIGHTS = (100, 11, 21, 0, 11, 150, 108, 9, 31, 109, 24, 0)
+# FreeCell's portfolio (solver/__init__.py): the dive's weights, tuned on FreeCell deals
+# 1-400 (fewest states, geometric mean), and a greedier best-first search (less weight
+# on the moves made), chosen on deals 1001-2000.
+ALTERNATE_DIVE_WEIGHTS = (100, 59, 21, 4, 13, 18, 108, 15, 27, 84, 24, 0)
+ALTERNATE_GREEDY_WEIGHTS = (100, 11, 21, 0, 11, 40, 108, 9, 31, 109, 24, 0)
+# Double FreeCell's portfolio also weighs how deep the next cards lie (w[3]), chosen on
+# Double FreeCell deals 1-100.
+ALTERNATE_DEPTH_WEIGHTS = (100, 11, 21, 13, 11, 18, 108, 9, 31, 109, 24, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
           5: "memory limit reached"}
@@ -231,17 +247,37 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
     return bytes(key[:n])
 
 
+def check_incremental(tuple rules, columns, cells, foundations, tuple weights) -> tuple:
+    """For every search step from a position: does the score and hash the search
+    computes from the parent's columns (only the touched ones again) equal the full
+    computation?  Returns (children compared, mismatches, the position's own hash as
+    the dive computes it); one pack only."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int w[EO_NWEIGHTS]
+    cdef int i, n = 0
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    for i in range(EO_NWEIGHTS):
+        w[i] = weights[i] if i < len(weights) else 0
+    cdef int bad = eo_check_incremental(&r, &s, w, &n)
+    return n, bad, eo_state_hash(&r, &s)
+
+
 def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,
           long max_memory=0, bint shorten=False, tuple weights=DEFAULT_WEIGHTS,
           int method=1, int macros=0, long quick_states=20000, int stages=7,
-          long dive_states=300, object moves_of=None) -> tuple:
+          long dive_states=300, object moves_of=None, tuple portfolio=(),
+          long port_quota=100) -> tuple:
     """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit.
 
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
     None).  Stages (see eo_solve): 4 a depth-first dive over purposeful steps
-    (dive_states), 1 best-first over purposeful steps (quick_states), 2 the complete
+    (dive_states in all; with ``portfolio``, a tuple of (weights, noise, method)
+    triples, method 0 a dive and 1 best-first, the dive is that many searches run in
+    turns, quotas port_quota, doubling), 1 best-first over purposeful steps (quick_states), 2 the complete
     search (method 0 depth-first, 1 best-first); only stage 2 proves a loss."""
     cdef eo_ctx x
     cdef int i, code, index
@@ -252,6 +288,15 @@ def solve(tuple rules, columns, cells, foundations, long max_states=0, double se
         x.w[i] = weights[i] if i < len(weights) else 0
     x.max_states = max_states
     x.max_mem = max_memory
+    if len(portfolio) > EO_MAXPORT:
+        raise ValueError("too many searches in the portfolio")
+    x.nport = len(portfolio)
+    for k, (pw, noise, meth) in enumerate(portfolio):
+        for i in range(EO_NWEIGHTS):
+            x.port_w[k][i] = pw[i] if i < len(pw) else 0
+        x.port_noise[k] = noise
+        x.port_method[k] = meth
+    x.port_quota = max(1, port_quota)
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")

@@ -35,6 +35,7 @@ enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_L
        EO_MEMORY_LIMIT = 5 };
 
 #define EO_NWEIGHTS 12
+#define EO_MAXPORT 8
 /* A search step that is not a single move: src = EO_MACRO + kind, dst = column,
  * n = depth of the card below the top, f = target column (or 255). */
 #define EO_MACRO 64
@@ -92,6 +93,17 @@ typedef struct {
     size_t idcap;
     uint64_t *heap; /* score << 32 | id, biased so that a max-heap pops the best */
     size_t nheap, heapcap;
+    /* depth-first: a random amount below `noise` is added to each child's score
+     * (xorshift generator, seeded per search) to vary the order of near-equal children */
+    uint64_t rng;
+    int noise;
+    /* the dive as a portfolio of differently guided depth-first searches, run in turns
+     * (see eo_portfolio): nport members, their weights and noise, first quota */
+    int nport;
+    int port_w[EO_MAXPORT][EO_NWEIGHTS];
+    int port_noise[EO_MAXPORT];
+    int port_method[EO_MAXPORT]; /* 0 the dive (depth-first, hash only), 1 best-first */
+    long port_quota;
 } eo_ctx;
 
 static inline double eo_now(void) {
@@ -622,15 +634,38 @@ static inline long eo_states(const eo_ctx *x) {
     return x->hash_only ? (long)x->hcount : (long)x->T.count;
 }
 
-/* A 64-bit hash of a state's canonical form, without building the key: the columns
- * and cells are combined by addition, so their order does not matter. */
-static inline uint64_t eo_state_hash(const eo_rules *r, const eo_state *s) {
-    uint64_t h = 0;
-    for (int c = 0; c < r->ncols; c++) {
-        int L = s->len[c];
-        if (L) h += eo_hash(s->col[c], L) * 0x9E3779B97F4A7C15ULL;
-        else h += 0x51afd7ed558ccd1ULL;
+/* The hash of one column's cards for eo_state_hash: whole 8-byte words read from the
+ * column's buffer (EO_COLCAP bytes, so reading up to 15 bytes past the top card stays
+ * inside it), the bytes past the top card masked off. */
+static inline uint64_t eo_col_hash(const uint8_t *col, int L) {
+    if (!L) return 0x51afd7ed558ccd1ULL;
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)L;
+    int i = 0;
+    for (; i + 16 <= L; i += 16) {
+        uint64_t a, b;
+        memcpy(&a, col + i, 8);
+        memcpy(&b, col + i + 8, 8);
+        h = eo_mum(a ^ 0xa0761d6478bd642fULL ^ h, b ^ 0xe7037ed1a0b428dbULL);
     }
+    int rem = L - i;
+    if (rem) {
+        uint64_t a, b;
+        memcpy(&a, col + i, 8);
+        memcpy(&b, col + i + 8, 8);
+        if (rem < 8) {
+            a &= ((uint64_t)1 << (8 * rem)) - 1;
+            b = 0;
+        } else if (rem < 16) {
+            b &= rem == 8 ? 0 : ((uint64_t)1 << (8 * (rem - 8))) - 1;
+        }
+        h = eo_mum(a ^ 0xa0761d6478bd642fULL ^ h, b ^ 0xe7037ed1a0b428dbULL);
+    }
+    return eo_mum(h, 0x8ebc6af09c88c6e3ULL) * 0x9E3779B97F4A7C15ULL;
+}
+
+/* The cells and foundations part of eo_state_hash, and the mix with the columns'
+ * sum. */
+static inline uint64_t eo_state_hash_finish(const eo_rules *r, const eo_state *s, uint64_t h) {
     if (r->nfound == 4) {
         uint64_t mask = 0, f;
         for (int i = 0; i < r->ncells; i++) mask |= (uint64_t)1 << s->cell[i];
@@ -646,6 +681,14 @@ static inline uint64_t eo_state_hash(const eo_rules *r, const eo_state *s) {
     }
     h = eo_mum(h, 0x8ebc6af09c88c6e3ULL);
     return h ? h : 1;
+}
+
+/* A 64-bit hash of a state's canonical form, without building the key: the columns
+ * and cells are combined by addition, so their order does not matter. */
+static inline uint64_t eo_state_hash(const eo_rules *r, const eo_state *s) {
+    uint64_t h = 0;
+    for (int c = 0; c < r->ncols; c++) h += eo_col_hash(s->col[c], s->len[c]);
+    return eo_state_hash_finish(r, s, h);
 }
 
 /* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
@@ -715,6 +758,95 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out)
     return n;
 }
 
+/* The parts of the heuristic and of the dive's hash that belong to each column of a
+ * state, kept while its children are scored: a child differs from it only in the
+ * columns its step touched, so only those are looked at again (one pack only: with
+ * two, a card's depth is the smaller of its two copies'). */
+typedef struct {
+    int bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS];
+    int sbad, sblk, sprs;
+    uint64_t colh[EO_MAXCOLS], sumh;
+    uint8_t depth[64];
+} eo_pcache;
+
+static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcache *pc) {
+    memset(pc->depth, 255, sizeof(pc->depth));
+    pc->sbad = pc->sblk = pc->sprs = 0;
+    pc->sumh = 0;
+    for (int c = 0; c < r->ncols; c++) {
+        eo_col_features(r, s, c, &pc->bad[c], &pc->blk[c], &pc->prs[c], pc->depth);
+        pc->sbad += pc->bad[c];
+        pc->sblk += pc->blk[c];
+        pc->sprs += pc->prs[c];
+        pc->colh[c] = eo_col_hash(s->col[c], s->len[c]);
+        pc->sumh += pc->colh[c];
+    }
+}
+
+/* The columns (bit mask) that moves touch. */
+static inline unsigned eo_touched(const eo_move *ms, int n) {
+    unsigned m = 0;
+    for (int i = 0; i < n; i++) {
+        if (ms[i].src < EO_CELL) m |= 1u << ms[i].src;
+        if (ms[i].dst < EO_CELL) m |= 1u << ms[i].dst;
+    }
+    return m;
+}
+
+/* Score (eo_score) and, if hash is not NULL, the dive's hash (eo_state_hash) of a child
+ * state s of the state pc was filled from, whose step touched the columns in mask. */
+static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
+                                 unsigned mask, const int *w, uint64_t *hash) {
+    uint8_t depth[64];
+    memcpy(depth, pc->depth, sizeof(depth));
+    int bad = pc->sbad, blk = pc->sblk, prs = pc->sprs;
+    uint64_t h = pc->sumh;
+    for (int c = 0; c < r->ncols; c++) {
+        if (!(mask >> c & 1)) continue;
+        for (int j = 0; j < s->len[c]; j++) depth[s->col[c][j]] = 255;
+    }
+    for (int c = 0; c < r->ncols; c++) {
+        if (!(mask >> c & 1)) continue;
+        int b, k, p;
+        eo_col_features(r, s, c, &b, &k, &p, depth);
+        bad += b - pc->bad[c];
+        blk += k - pc->blk[c];
+        prs += p - pc->prs[c];
+        if (hash) h += eo_col_hash(s->col[c], s->len[c]) - pc->colh[c];
+    }
+    if (hash) *hash = eo_state_hash_finish(r, s, h);
+    return eo_score_finish(r, s, w, depth, bad, blk, prs);
+}
+
+/* For the differential test: make every search step from s (single moves and every
+ * kind of digging step, then the auto-moves) and compare the incremental score and
+ * hash of the result with the full ones.  Returns the number of mismatches; *n_out:
+ * the children compared.  One pack only (where the incremental form is used). */
+static int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) {
+    eo_move ms[EO_MAXMOVES];
+    eo_move step[EO_STEPMAX];
+    eo_move au[2 * 52 + 8];
+    eo_pcache pc;
+    int bad = 0;
+    *n_out = 0;
+    if (r->nfound != 4) return 0;
+    eo_pcache_fill(r, s, &pc);
+    int n = eo_search_moves(r, s, ms);
+    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL);
+    for (int i = 0; i < n; i++) {
+        int ns = eo_step(r, s, ms[i], step);
+        if (ns < 0) continue;
+        int na = eo_autos(r, s, au);
+        uint64_t h;
+        int score = eo_child_score(r, s, &pc, eo_touched(step, ns) | eo_touched(au, na), w, &h);
+        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s);
+        (*n_out)++;
+        eo_undo_all(s, au, na);
+        eo_undo_all(s, step, ns);
+    }
+    return bad;
+}
+
 /* ----- depth-first search --------------------------------------------------------------- */
 
 /* Generate, enter into the table, score and sort the children of the current state.
@@ -741,10 +873,18 @@ static int eo_expand(eo_ctx *x) {
     }
     int k0 = x->nkids;
     int home0 = s->home;
+    eo_pcache pc;
+    int incremental = r->nfound == 4;
+    if (incremental) eo_pcache_fill(r, s, &pc);
     for (int i = 0; i < n; i++) {
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
         int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
+        int score = 0;
+        uint64_t h = 0;
+        if (incremental)
+            score = eo_child_score(r, s, &pc, eo_touched(step, ns) | eo_touched(au, na), x->w,
+                                   x->hash_only ? &h : NULL);
         if (s->home == r->total) {
             eo_undo_all(s, au, na);
             if (eo_record_step(x, step, ns) != 0) {
@@ -756,7 +896,7 @@ static int eo_expand(eo_ctx *x) {
         }
         long id;
         if (x->hash_only) {
-            id = eo_hset_insert(x, eo_state_hash(r, s));
+            id = eo_hset_insert(x, incremental ? h : eo_state_hash(r, s));
             if (id == 0) id = -2;
         } else {
             id = eo_table_insert(&x->T, key, eo_key(r, s, key));
@@ -765,7 +905,18 @@ static int eo_expand(eo_ctx *x) {
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            c->score = eo_score(r, s, x->w);
+            c->score = incremental ? score : eo_score(r, s, x->w);
+#ifdef EO_CHECK_INCREMENTAL
+            if (incremental && (score != eo_score(r, s, x->w) ||
+                                (x->hash_only && h != eo_state_hash(r, s))))
+                abort();
+#endif
+            if (x->noise) {
+                x->rng ^= x->rng << 13;
+                x->rng ^= x->rng >> 7;
+                x->rng ^= x->rng << 17;
+                c->score += (int32_t)(x->rng % (uint64_t)x->noise);
+            }
             progress = s->home > home0;
         }
         eo_undo_all(s, au, na);
@@ -807,29 +958,33 @@ static inline int eo_push_frame(eo_ctx *x, int path0) {
     return 0;
 }
 
-/* Depth-first search from x->S (whose root auto-moves are already on the path).
- * Sets x->status; on success the path leads from the root to a won state. */
-static void eo_dfs(eo_ctx *x) {
+/* Start a depth-first search from x->S (whose root auto-moves are already on the
+ * path): enter the root and expand it.  Returns nonzero when that already ended the
+ * search (x->status says how). */
+static int eo_dfs_begin(eo_ctx *x) {
     const eo_rules *r = &x->R;
     uint8_t key[EO_MAXKEY];
     if (x->S.home == r->total) {
         x->status = EO_SOLVED;
-        return;
+        return 1;
     }
     long id = x->hash_only ? eo_hset_insert(x, eo_state_hash(r, &x->S))
                            : eo_table_insert(&x->T, key, eo_key(r, &x->S, key));
-    if (id < 0) {
+    if (id < 0 || eo_push_frame(x, x->plen) != 0) {
         x->status = EO_MEMORY_LIMIT;
-        return;
+        return 1;
     }
-    if (eo_push_frame(x, x->plen) != 0) {
-        x->status = EO_MEMORY_LIMIT;
-        return;
-    }
-    int e = eo_expand(x);
-    if (e) return;
+    if (eo_expand(x)) return 1;
     x->fr[0].nkids = x->nkids - x->fr[0].kid0;
+    return 0;
+}
+
+/* Go on with a depth-first search until it ends (x->status set) or, with until > 0,
+ * until it has entered `until` states (x->status still EO_RUNNING: it can resume).
+ * On success the path leads from the root to a won state. */
+static void eo_dfs_run(eo_ctx *x, long until) {
     while (x->nfr) {
+        if (until > 0 && eo_states(x) >= until) return;
         eo_frame *f = &x->fr[x->nfr - 1];
         if (f->next == f->nkids) {
             x->nkids = f->kid0;
@@ -844,11 +999,16 @@ static void eo_dfs(eo_ctx *x) {
             return;
         }
         f = &x->fr[x->nfr - 1];
-        e = eo_expand(x);
-        if (e) return;
+        if (eo_expand(x)) return;
         f->nkids = x->nkids - f->kid0;
     }
     x->status = EO_LOST;
+}
+
+/* Depth-first search from x->S (whose root auto-moves are already on the path).
+ * Sets x->status; on success the path leads from the root to a won state. */
+static void eo_dfs(eo_ctx *x) {
+    if (!eo_dfs_begin(x)) eo_dfs_run(x, 0);
 }
 
 /* ----- best-first search ------------------------------------------------------------------ */
@@ -1026,29 +1186,41 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
 
 /* Best-first search from x->S (root auto-moves already on the path): always expand the
  * open state with the best score (heuristic, minus w[5] per move made that is not home). */
-static void eo_befs(eo_ctx *x) {
+static int eo_befs_begin(eo_ctx *x) {
+    const eo_rules *r = &x->R;
+    uint8_t key[EO_MAXKEY];
+    if (x->S.home == r->total) {
+        x->status = EO_SOLVED;
+        return 1;
+    }
+    if (eo_table_insert(&x->T, key, eo_key(r, &x->S, key)) != 0 || eo_ids_reserve(x, 1) != 0 ||
+        eo_heap_push(x, 0, 0) != 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return 1;
+    }
+    x->parent[0] = 0;
+    x->depth[0] = 0;
+    return 0;
+}
+
+/* Go on with a best-first search until it ends (x->status set) or, with until > 0,
+ * until its table holds `until` states (x->status still EO_RUNNING: it can resume). */
+static void eo_befs_run(eo_ctx *x, long until) {
     const eo_rules *r = &x->R;
     uint8_t key[EO_MAXKEY];
     eo_move ms[EO_MAXMOVES];
     eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];
     eo_state s;
-    if (x->S.home == r->total) {
-        x->status = EO_SOLVED;
-        return;
-    }
-    if (eo_table_insert(&x->T, key, eo_key(r, &x->S, key)) != 0 || eo_ids_reserve(x, 1) != 0 ||
-        eo_heap_push(x, 0, 0) != 0) {
-        x->status = EO_MEMORY_LIMIT;
-        return;
-    }
-    x->parent[0] = 0;
-    x->depth[0] = 0;
+    eo_pcache pc;
+    int incremental = r->nfound == 4;
     while (x->nheap) {
+        if (until > 0 && (long)x->T.count >= until) return;
         uint32_t id = eo_heap_pop(x);
         eo_decode(r, eo_key_of(&x->T, id), &s);
         int depth0 = x->depth[id];
         int n = eo_all_steps(x, &s, ms);
+        if (incremental) eo_pcache_fill(r, &s, &pc);
         for (int i = 0; i < n; i++) {
             int ns = eo_step(r, &s, ms[i], step);
             if (ns < 0) continue;
@@ -1066,7 +1238,12 @@ static void eo_befs(eo_ctx *x) {
             for (int j = 0; j < ns; j++) depth += step[j].dst < EO_FOUND;
             if (cid >= 0) {
                 if (eo_ids_reserve(x, (size_t)cid + 1) != 0 ||
-                    eo_heap_push(x, eo_score(r, &s, x->w) - x->w[5] * depth, (uint32_t)cid) != 0) {
+                    eo_heap_push(x,
+                                 (incremental ? eo_child_score(r, &s, &pc,
+                                                               eo_touched(step, ns) | eo_touched(au, na),
+                                                               x->w, NULL)
+                                              : eo_score(r, &s, x->w)) - x->w[5] * depth,
+                                 (uint32_t)cid) != 0) {
                     x->status = EO_MEMORY_LIMIT;
                     return;
                 }
@@ -1083,6 +1260,11 @@ static void eo_befs(eo_ctx *x) {
         }
     }
     x->status = EO_LOST;
+}
+
+/* Best-first search from x->S (root auto-moves already on the path). */
+static void eo_befs(eo_ctx *x) {
+    if (!eo_befs_begin(x)) eo_befs_run(x, 0);
 }
 
 /* ----- shortening a solution --------------------------------------------------------------- */
@@ -1226,6 +1408,119 @@ static void eo_run_search(eo_ctx *x, int method, int macros) {
         eo_dfs(x);
 }
 
+/* The dive as a portfolio (after Freecell Solver's soft threads): x->nport searches
+ * over purposeful steps, greedy depth-first dives or best-first searches, each with
+ * its own weights (and, depth-first, score noise) and its own seen states, all from
+ * `root` (whose auto-moves are
+ * path[0..root_len)), run in turns: in round k each member goes on until it has
+ * entered port_quota << k states; a member that runs out of steps drops out.  The
+ * first to win gives the path.  Ends (x->status) solved, EO_STATE_LIMIT once the
+ * members together have entered `budget` states or all dropped out (no proof:
+ * none is complete), or a time or memory limit.  Returns the states entered. */
+static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long budget) {
+    int k = x->nport;
+    eo_ctx *ms = (eo_ctx *)calloc((size_t)k, sizeof(eo_ctx));
+    int *live = (int *)calloc((size_t)k, sizeof(int));
+    long total = 0;
+    x->status = EO_STATE_LIMIT;
+    if (!ms || !live) {
+        free(ms);
+        free(live);
+        x->status = EO_MEMORY_LIMIT;
+        return 0;
+    }
+    int ok = 1;
+    for (int i = 0; i < k && ok; i++) {
+        eo_ctx *m = &ms[i];
+        m->R = x->R;
+        m->S = *root;
+        if (eo_ctx_init(m) != 0 || eo_path_reserve(m, root_len + 1) != 0) {
+            ok = 0;
+            break;
+        }
+        memcpy(m->path, x->path, (size_t)root_len * sizeof(eo_move));
+        memset(m->is_step, 0, (size_t)root_len);
+        m->plen = root_len;
+        memcpy(m->w, x->port_w[i], sizeof(m->w));
+        m->noise = x->port_noise[i];
+        m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
+        m->deadline = x->deadline;
+        m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
+        int befs = x->port_method[i] == 1;
+        m->hash_only = !befs;
+        m->macros = 2;
+        m->dig_kinds = befs ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
+        m->status = EO_RUNNING;
+        live[i] = !(befs ? eo_befs_begin(m) : eo_dfs_begin(m)) || m->status == EO_SOLVED;
+        if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
+            x->status = m->status;
+            ok = 0;
+        }
+    }
+    int winner = -1;
+    for (int i = 0; i < k && ok; i++)
+        if (ms[i].status == EO_SOLVED) {
+            winner = i;
+            break;
+        }
+    for (int round = 0; ok && winner < 0; round++) {
+        int any = 0;
+        long quota = x->port_quota << (round < 20 ? round : 20);
+        for (int i = 0; i < k; i++) {
+            if (!live[i]) continue;
+            eo_ctx *m = &ms[i];
+            total = 0;
+            for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
+            if (budget > 0 && total >= budget) break;
+            long until = quota;
+            if (budget > 0 && eo_states(m) + (budget - total) < until)
+                until = eo_states(m) + (budget - total);
+            if (x->port_method[i] == 1)
+                eo_befs_run(m, until);
+            else
+                eo_dfs_run(m, until);
+            if (m->status == EO_SOLVED) {
+                winner = i;
+                break;
+            }
+            if (m->status == EO_RUNNING) {
+                any = 1;
+                continue;
+            }
+            live[i] = 0;
+            if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
+                x->status = m->status;
+                ok = 0;
+                break;
+            }
+        }
+        total = 0;
+        for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
+        if (!any || (budget > 0 && total >= budget)) break;
+    }
+    total = 0;
+    for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
+    if (winner >= 0) {
+        eo_ctx *m = &ms[winner];
+        x->plen = 0;
+        if (eo_path_reserve(x, m->plen) != 0) {
+            x->status = EO_MEMORY_LIMIT;
+        } else {
+            memcpy(x->path, m->path, (size_t)m->plen * sizeof(eo_move));
+            memcpy(x->is_step, m->is_step, (size_t)m->plen);
+            x->plen = m->plen;
+            x->S = m->S;
+            x->status = EO_SOLVED;
+        }
+    } else if (!ok && x->status == EO_STATE_LIMIT) {
+        x->status = EO_MEMORY_LIMIT;
+    }
+    for (int i = 0; i < k; i++) eo_ctx_free(&ms[i]);
+    free(ms);
+    free(live);
+    return total;
+}
+
 /* Solve from x->S: root auto-moves, then up to three searches, each started afresh
  * only if the previous one failed:
  *   (stages & 4) a greedy depth-first dive over purposeful steps (x->dive_states
@@ -1270,6 +1565,12 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
         /* the dive leaves out the costliest kind of dig, moving a card onto a dug one */
         x->dig_kinds = stage == 0 ? EO_DIGS_ALL & ~(1 << EO_DIG_TARGET) : EO_DIGS_ALL;
         x->hash_only = stage == 0;
+        if (stage == 0 && x->nport > 0) {
+            x->hash_only = 0;
+            states += eo_portfolio(x, &root, na, x->max_states);
+            if (x->status != EO_STATE_LIMIT) break;
+            continue;
+        }
         if (stage == 2)
             eo_run_search(x, method, macros);
         else
