@@ -80,9 +80,9 @@ def quote(token: object, limit: int = MAX_TOKEN) -> str:
 
 
 def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
-    """The message on one line (newlines and control characters as spaces), at most
-    ``limit`` characters."""
-    text = re.sub(r"[\x00-\x1f\x7f]+", " ", message).strip()
+    """The message on one line (line breaks and control characters, C1 and Unicode
+    line separators included, as spaces), at most ``limit`` characters."""
+    text = re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+", " ", message).strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -86,6 +86,8 @@ HOSTILE_WORDS = [
     "eightoff\n",
     "\N{RIGHT-TO-LEFT OVERRIDE}eightoff",
     "\x00",
+    "\x850",  # NEL: a line break to str.splitlines
+    "a\u2028b",
     "../../etc/passwd",
     "tcp://",
     "foo://bar",
