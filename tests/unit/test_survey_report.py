@@ -107,8 +107,12 @@ def test_report_json_has_the_documented_shape(
         "winnability",
         "ci95",
         "lost_deals",
+        "rating_formula",
+        "rated",
+        "levels",
     ]
     assert data["variant"] == "eightoff"
+    assert (data["rated"], data["levels"]) == (0, {})  # surveyed without --rate
     assert (data["deals"], data["solved"], data["lost"], data["unknown"]) == (100, 90, 5, 5)
     assert data["lost_deals"] == [7, 13, 29, 41, 88]
     assert data["ci95"] == pytest.approx([hand_wilson(90, 100)[0], hand_wilson(95, 100)[1]])

@@ -151,12 +151,24 @@ class DaskBackend:
         return self._capacity
 
     def submit(
-        self, key: int, rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits
+        self,
+        key: int,
+        rules: Rules,
+        runs: tuple[tuple[int, int], ...],
+        limits: Limits,
+        rate: bool = False,
     ) -> None:
         from eightoff.survey import solve_batch
 
         future = self._client.submit(
-            solve_batch, rules, runs, limits, key=f"{self._prefix}-{key}", pure=False, retries=1
+            solve_batch,
+            rules,
+            runs,
+            limits,
+            rate,
+            key=f"{self._prefix}-{key}",
+            pure=False,
+            retries=1,
         )
         self._futures[key] = (future, runs)
         future.add_done_callback(lambda _f, k=key: self._done.put(k))

@@ -24,7 +24,7 @@ PER_WORKER = 2
 
 
 def _worker_main(conn: Connection) -> None:
-    """A worker's loop: receive (key, rules, runs, limits), send (key, result, error)."""
+    """A worker's loop: receive (key, rules, runs, limits, rate), send (key, result, error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from eightoff.survey import solve_batch
 
@@ -35,9 +35,13 @@ def _worker_main(conn: Connection) -> None:
             return  # the parent is gone
         if message is None:
             return
-        key, rules, runs, limits = message
+        key, rules, runs, limits, rate = message
         try:
-            reply: tuple[int, Any, str | None] = (key, solve_batch(rules, runs, limits), None)
+            reply: tuple[int, Any, str | None] = (
+                key,
+                solve_batch(rules, runs, limits, rate),
+                None,
+            )
         except Exception as exc:
             reply = (key, None, str(exc) or type(exc).__name__)
         try:
@@ -69,10 +73,15 @@ class LocalPool:
         self.description = f"local:{workers}"
 
     def submit(
-        self, key: int, rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits
+        self,
+        key: int,
+        rules: Rules,
+        runs: tuple[tuple[int, int], ...],
+        limits: Limits,
+        rate: bool = False,
     ) -> None:
         worker = min(self._workers, key=lambda w: len(w.outstanding))
-        worker.conn.send((key, rules, runs, limits))
+        worker.conn.send((key, rules, runs, limits, rate))
         worker.outstanding[key] = runs
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:

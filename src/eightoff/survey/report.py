@@ -1,5 +1,6 @@
 """What a survey found: counts, winnability with its Wilson 95% interval, lost deals,
-and a PNG of the solution lengths and solve times.
+the distribution of difficulty levels (surveys run with ``--rate``), and a PNG of
+the solution lengths, solve times and levels.
 
 Unknown verdicts (a limit stopped the search) widen the interval the way Blake &
 Gent (JAIR 2026) count them: as wins for the upper bound and as losses for the
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from eightoff.rating import FORMULA_VERSION, Level
 from eightoff.rules import Rules, preset
 from eightoff.survey.store import SurveyStore, rules_signature
 
@@ -76,6 +78,15 @@ class SurveyReport:
     solver_versions: dict[str, int] = field(default_factory=dict)
     other_rules_rows: int = 0
     """Rows of this variant stored under other rules (not counted here)."""
+    levels: dict[str, int] = field(default_factory=dict)
+    """Level name → deals rated so with the current rating formula (every level, in
+    order from Easy to Not winnable, when any deal is rated; empty otherwise)."""
+    other_formula_ratings: int = 0
+    """Deals rated with another version of the rating formula (not counted here)."""
+
+    @property
+    def rated(self) -> int:
+        return sum(self.levels.values())
 
     @property
     def deals(self) -> int:
@@ -102,6 +113,9 @@ class SurveyReport:
             "winnability": self.winnability,
             "ci95": [low, high],
             "lost_deals": self.lost_deals,
+            "rating_formula": FORMULA_VERSION,
+            "rated": self.rated,
+            "levels": self.levels,
         }
 
     def text(self) -> str:
@@ -140,6 +154,7 @@ class SurveyReport:
             lines.append(
                 f"  unknown deals ({len(self.unknown_deals)}): " + _deal_list(self.unknown_deals)
             )
+        lines.extend(self._level_lines())
         versions = ", ".join(f"{v} ({n} deals)" for v, n in self.solver_versions.items())
         lines.append(f"  solver: {versions}; rules signature {self.signature}")
         if self.other_rules_rows:
@@ -148,6 +163,24 @@ class SurveyReport:
                 " are not counted)"
             )
         return "\n".join(lines)
+
+    def _level_lines(self) -> list[str]:
+        older = (
+            f"; {self.other_formula_ratings} rated with another formula not counted"
+            if self.other_formula_ratings
+            else ""
+        )
+        if not self.rated:
+            if not self.other_formula_ratings:
+                return ["  levels: no deal rated (survey with --rate to rate them)"]
+            return [f"  levels: no deal rated with formula {FORMULA_VERSION}{older}"]
+        lines = [
+            f"  levels ({self.rated} of {self.deals} deals rated,"
+            f" rating formula {FORMULA_VERSION}{older}):"
+        ]
+        for name, n in self.levels.items():
+            lines.append(f"    {name:<13}{n:>10}  {100 * n / self.rated:6.2f}%")
+        return lines
 
 
 def _fmt_seconds(s: float) -> str:
@@ -184,6 +217,9 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
     sig = rules_signature(rules)
     counts = store.counts(rules.id, sig)
     others = sum(n for s, n in store.signatures(rules.id).items() if s != sig)
+    ratings = store.rating_counts(rules.id, sig)
+    current = {level: n for (formula, level), n in ratings.items() if formula == FORMULA_VERSION}
+    levels = {lv.value: current.get(lv.value, 0) for lv in Level} if current else {}
     return SurveyReport(
         variant=rules.id,
         name=rules.name,
@@ -198,18 +234,23 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         total_seconds=store.total_seconds(rules.id, sig),
         solver_versions=store.solver_versions(rules.id, sig),
         other_rules_rows=others,
+        levels=levels,
+        other_formula_ratings=sum(ratings.values()) - sum(current.values()),
     )
 
 
 def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
-    """Histograms of solution length (solved deals) and solve time (all deals)."""
+    """Histograms of solution length (solved deals) and solve time (all deals), and
+    the deals per difficulty level when the survey rated them."""
     import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(11, 4.6), dpi=110)
+    panels = 3 if report.rated else 2
+    fig = Figure(figsize=(5.5 * panels, 4.6), dpi=110)
     FigureCanvasAgg(fig)
-    ax_len, ax_time = fig.subplots(1, 2)
+    axes = fig.subplots(1, panels)
+    ax_len, ax_time = axes[0], axes[1]
     w = report.winnability
     low, high = report.ci95
     fig.suptitle(
@@ -266,9 +307,17 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
     ax_time.set_title("Solve time (all deals)")
     ax_time.set_xlabel("seconds (log scale)")
     ax_time.set_ylabel("deals")
+    if report.rated:
+        ax_lv = axes[2]
+        names = list(report.levels)
+        ax_lv.bar(range(len(names)), [report.levels[n] for n in names], color="#8e44ad")
+        ax_lv.set_xticks(range(len(names)), [n.replace(" ", "\n") for n in names])
+        ax_lv.set_title(f"Difficulty ({report.rated:,} deals rated)")
+        ax_lv.set_xlabel(f"level (rating formula {FORMULA_VERSION})")
+        ax_lv.set_ylabel("deals")
     from matplotlib.ticker import MaxNLocator
 
-    for ax in (ax_len, ax_time):
+    for ax in axes:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     out = Path(path)

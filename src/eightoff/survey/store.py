@@ -12,6 +12,11 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
     the solver version and limits it was decided with.
 ``survey_rules``
     The rules each signature stands for (their fields as canonical JSON).
+``survey_ratings``
+    A deal's difficulty rating (:mod:`eightoff.rating`) when the survey ran with
+    ``--rate``: level, score and the rating formula's version, one row per
+    (variant, rules signature, deal). Version 3 of the schema; older stores have no
+    ratings and still report.
 ``survey_owners`` and ``survey_claims``
     Work sharing: each running survey is an owner (host, process id and its start
     time, a heartbeat); it claims the deals it hands to its workers (runs of
@@ -108,6 +113,19 @@ CREATE TABLE IF NOT EXISTS survey_claims (
 """
 
 
+_V3_RATINGS: Final = """
+CREATE TABLE IF NOT EXISTS survey_ratings (
+    variant TEXT    NOT NULL,
+    rules   TEXT    NOT NULL,
+    deal    INTEGER NOT NULL CHECK (deal >= 1),
+    level   TEXT    NOT NULL,
+    score   REAL    NOT NULL,
+    formula TEXT    NOT NULL,
+    PRIMARY KEY (variant, rules, deal)
+) WITHOUT ROWID;
+"""
+
+
 def _legacy_version(c: sqlite3.Connection) -> int:
     """The version of a file written before ``eightoff_schema``: its ``survey_meta``."""
     tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -121,9 +139,10 @@ def _legacy_version(c: sqlite3.Connection) -> int:
     return 1 if "survey_results" in tables else 0
 
 
-SURVEY: Final = Schema("survey", (_V1, _V2_CLAIMS), legacy_version=_legacy_version)
+SURVEY: Final = Schema("survey", (_V1, _V2_CLAIMS, _V3_RATINGS), legacy_version=_legacy_version)
 """The survey tables in eightoff's one schema-versioning scheme (:mod:`eightoff.store.db`):
-version 1 the results, runs and rules; version 2 adds the claims that share work."""
+version 1 the results, runs and rules; version 2 adds the claims that share work;
+version 3 the deals' ratings."""
 SCHEMA_VERSION: Final = SURVEY.version
 
 # A decided verdict replaces an unknown one (a retry with larger limits); nothing
@@ -139,6 +158,17 @@ WHERE survey_results.verdict = 'unknown'
 
 Row = tuple[int, str, int | None, int, float]
 """One solved deal as workers return it: (deal, verdict, length, states, seconds)."""
+
+RatingRow = tuple[int, str, float, str]
+"""One rated deal as workers return it: (deal, level name, score, formula version)."""
+
+# A newer rating (a rerun, perhaps with a newer formula) replaces the stored one.
+_UPSERT_RATING: Final = """
+INSERT INTO survey_ratings (variant, rules, deal, level, score, formula)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (variant, rules, deal) DO UPDATE SET
+    level = excluded.level, score = excluded.score, formula = excluded.formula
+"""
 
 CSV_COLUMNS: Final = (
     "variant",
@@ -359,10 +389,12 @@ class SurveyStore:
         rows: Sequence[Row],
         *,
         claimed: tuple[int, Runs] | None = None,
+        ratings: Sequence[RatingRow] = (),
     ) -> int:
         """Store one batch in one transaction; return how many rows were new or upgraded
         (a deal already decided is left as it is). ``claimed`` = (owner, runs): the
-        batch's claims, deleted in the same transaction."""
+        batch's claims, deleted in the same transaction. ``ratings``: the batch's
+        ratings (a deal's stored rating is replaced by a new one)."""
         try:
             with self.transaction() as c:
                 before = c.total_changes
@@ -371,6 +403,10 @@ class SurveyStore:
                     [(variant, signature, d, v, n, s, t, run) for d, v, n, s, t in rows],
                 )
                 changed = c.total_changes - before
+                c.executemany(
+                    _UPSERT_RATING,
+                    [(variant, signature, d, lv, sc, f) for d, lv, sc, f in ratings],
+                )
                 if claimed is not None:
                     owner, runs = claimed
                     c.executemany(
@@ -598,6 +634,24 @@ class SurveyStore:
                     (variant, signature),
                 ).fetchall()
             )
+
+    def rating_counts(self, variant: str, signature: str) -> dict[tuple[str, str], int]:
+        """(rating formula, level name) → number of rated deals; empty for a store
+        written before ratings were stored (it is read as it is, not upgraded)."""
+        with self._reading() as c:
+            has_table = c.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_ratings'"
+            ).fetchone()
+            if has_table is None:
+                return {}
+            return {
+                (formula, level): n
+                for formula, level, n in c.execute(
+                    "SELECT formula, level, COUNT(*) FROM survey_ratings"
+                    " WHERE variant = ? AND rules = ? GROUP BY formula, level",
+                    (variant, signature),
+                )
+            }
 
     def total_seconds(self, variant: str, signature: str) -> float:
         with self._reading() as c:
