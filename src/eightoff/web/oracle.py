@@ -42,6 +42,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 _VERDICT_CACHE = 200_000
+_LINES = 200  # solutions followed at once (about 24,000 positions on them)
 
 
 class _Lru(OrderedDict[K, V]):
@@ -167,7 +168,9 @@ class Oracle:
         self.deal_seconds = deal_seconds
         self._solver = solver
         self._lock = threading.Lock()
-        self.prover = Prover(Limits(seconds=status_seconds), memory=_VERDICT_CACHE, solver=solver)
+        self.prover = Prover(
+            Limits(seconds=status_seconds), lines=_LINES, memory=_VERDICT_CACHE, solver=solver
+        )
         """Proven verdicts and solutions (its ``stats`` count where answers came from)."""
         self._unknown: _Lru[tuple[object, ...], float] = _Lru(_VERDICT_CACHE)
         self._jobs: dict[int, Future[None]] = {}
