@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, Literal, TypeVar
 
 from eightoff.position import Kind, Move, Place, Position
 
-from . import Limits, Lost, Solved, Verdict, solve
+from . import Limits, Lost, Result, Solved, Verdict, solve
 
 Source = Literal["won", "line", "memory", "inherited", "search"]
 
@@ -123,9 +123,13 @@ class Prover:
         *,
         lines: int = 64,
         memory: int = 200_000,
+        solver: Callable[[Position, Limits], Result] = solve,
     ) -> None:
         self.limits = limits
+        self._solver = solver
         self._lock = threading.Lock()
+        self.stats: Counter[Source] = Counter()
+        """How many verdicts came from each source (``search``: the solver ran)."""
         # exact position on a recent solution -> (that solution, index of its next move)
         self._line: _Lru[Position, tuple[_Line, int]] = _Lru(lines * 120)
         # canonical key -> a position on a line with that key
@@ -159,7 +163,13 @@ class Prover:
 
     def known(self, position: Position) -> LiveVerdict | None:
         """The verdict if it is settled without a search, else None."""
-        return self._known(position)
+        known = self._known(position)
+        return None if known is None else self._count(known)
+
+    def _count(self, verdict: LiveVerdict) -> LiveVerdict:
+        with self._lock:
+            self.stats[verdict.source] += 1
+        return verdict
 
     def _remember_line(self, position: Position, moves: tuple[Move, ...]) -> None:
         line = _Line(moves, 0, position)
@@ -194,25 +204,44 @@ class Prover:
         with self._lock:
             self._lost.put(_canonical(position), True)
 
+    def remember_winnable(self, position: Position) -> None:
+        """Remember ``position`` as proven winnable (without a solution)."""
+        with self._lock:
+            self._winnable.put(_canonical(position), True)
+
     # ----- the verdict ------------------------------------------------------------------
-    def verdict(self, position: Position, previous: Position | None = None) -> LiveVerdict:
+    def verdict(
+        self,
+        position: Position,
+        previous: Position | None = None,
+        limits: Limits | None = None,
+        *,
+        want_moves: bool = False,
+    ) -> LiveVerdict:
         """The verdict for ``position``; ``previous``: the position before the move just
-        made, if any (a lost one makes this one lost without a search)."""
+        made, if any (a lost one makes this one lost without a search); ``limits``: of
+        the search if one runs (default: the Prover's); ``want_moves``: search again
+        when the position is remembered winnable but no solution from it is known."""
         t0 = time.perf_counter()
         known = self._known(position)
-        if known is not None:
-            return known
+        if known is not None and not (
+            want_moves and known.source == "memory" and known.verdict == "solved"
+        ):
+            return self._count(known)
         if previous is not None:
             with self._lock:
                 lost_before = _canonical(previous) in self._lost
             if lost_before:
                 self.remember_lost(position)
-                return LiveVerdict("lost", (), "inherited", time.perf_counter() - t0)
-        result = solve(position, self.limits)
+                out = LiveVerdict("lost", (), "inherited", time.perf_counter() - t0)
+                return self._count(out)
+        result = self._solver(position, self.limits if limits is None else limits)
         if isinstance(result, Solved):
             self._remember_line(position, result.moves)
-            return LiveVerdict("solved", result.moves, "search", time.perf_counter() - t0)
-        if isinstance(result, Lost):
+            out = LiveVerdict("solved", result.moves, "search", time.perf_counter() - t0)
+        elif isinstance(result, Lost):
             self.remember_lost(position)
-            return LiveVerdict("lost", (), "search", time.perf_counter() - t0)
-        return LiveVerdict("unknown", (), "search", time.perf_counter() - t0)
+            out = LiveVerdict("lost", (), "search", time.perf_counter() - t0)
+        else:
+            out = LiveVerdict("unknown", (), "search", time.perf_counter() - t0)
+        return self._count(out)

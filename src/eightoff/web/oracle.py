@@ -1,8 +1,11 @@
 """The table's use of the solver: cached verdicts and solutions, run off the event loop.
 
-* Verdicts are cached by ``(rules, position.key())``; solutions by the exact position
-  (a solution's moves name concrete columns and cells). A solution found for one
-  position is also the solution of every position along it.
+* Proven verdicts and solutions live in one shared :class:`eightoff.solver.Prover`
+  (thread-safe): a solution found for one position is a proof for every position along
+  it, so when the player follows it the status after the move is known at once,
+  without a search (also for a position equal up to the order of columns and cells);
+  lost positions and winnable ones are remembered by ``(rules, position.key())``.
+  The oracle itself keeps only which positions came back "unknown", and after how long.
 * Winnability is monotone along a game's line: if the position after turn j is
   winnable, so is every earlier one (replay the moves); if it is lost, so is every
   later one. The status check uses that to find how many turns to undo.
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from eightoff.position import Move, Position
-from eightoff.solver import Limits, Result, solve
+from eightoff.solver import Limits, Prover, Result, solve
 from eightoff.verdict import Verdict, Word
 
 log = logging.getLogger("eightoff.web")
@@ -39,7 +42,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 _VERDICT_CACHE = 200_000
-_SOLUTION_CACHE = 20_000
+_LINES = 200  # solutions followed at once (about 24,000 positions on them)
 
 
 class _Lru(OrderedDict[K, V]):
@@ -165,9 +168,11 @@ class Oracle:
         self.deal_seconds = deal_seconds
         self._solver = solver
         self._lock = threading.Lock()
-        self._verdicts: _Lru[tuple[object, ...], Verdict] = _Lru(_VERDICT_CACHE)
+        self.prover = Prover(
+            Limits(seconds=status_seconds), lines=_LINES, memory=_VERDICT_CACHE, solver=solver
+        )
+        """Proven verdicts and solutions (its ``stats`` count where answers came from)."""
         self._unknown: _Lru[tuple[object, ...], float] = _Lru(_VERDICT_CACHE)
-        self._solutions: _Lru[Position, tuple[Move, ...]] = _Lru(_SOLUTION_CACHE)
         self._jobs: dict[int, Future[None]] = {}
         self._wanted: dict[int, Position] = {}
         self._boards: dict[int, Position] = {}
@@ -211,36 +216,34 @@ class Oracle:
         return (position.rules, *position.key())
 
     def verdict(self, position: Position) -> Verdict | None:
-        """The cached verdict, or None when the position has not been checked."""
-        key = self._key(position)
+        """The known verdict, or None when the position has not been checked."""
+        known = self.prover.known(position)
+        if known is not None:
+            return Verdict(known.verdict)
         with self._lock:
-            v = self._verdicts.get(key)
-            if v is not None:
-                return v
-            return Verdict.UNKNOWN if key in self._unknown else None
+            return Verdict.UNKNOWN if self._key(position) in self._unknown else None
 
     def _record(self, position: Position, verdict: Verdict, seconds: float = 0.0) -> None:
-        key = self._key(position)
-        with self._lock:
-            if verdict is Verdict.UNKNOWN:
-                if key not in self._verdicts:
-                    self._unknown.put(key, max(seconds, self._unknown.get(key, 0.0)))
-                return
-            self._unknown.pop(key, None)
-            self._verdicts.put(key, verdict)
-
-    def _record_solution(self, position: Position, moves: Sequence[Move]) -> None:
-        pos = position
-        for i, m in enumerate(moves):
+        if verdict is Verdict.SOLVED:
+            self.prover.remember_winnable(position)
+        elif verdict is Verdict.LOST:
+            self.prover.remember_lost(position)
+        else:
+            key = self._key(position)
             with self._lock:
-                self._solutions.put(pos, tuple(moves[i:]))
-            self._record(pos, Verdict.SOLVED)
-            pos = pos.apply_unchecked(m)
-        self._record(pos, Verdict.SOLVED)
+                self._unknown.put(key, max(seconds, self._unknown.get(key, 0.0)))
+            return
+        with self._lock:
+            self._unknown.pop(self._key(position), None)
 
     def cached_solution(self, position: Position) -> tuple[Move, ...] | None:
-        with self._lock:
-            return self._solutions.get(position)
+        """A known solution from ``position`` (``()`` when it is won), else None."""
+        known = self.prover.known(position)
+        if known is None or known.verdict != "solved":
+            return None
+        if known.moves or position.is_won():
+            return known.moves
+        return None
 
     # ----- solving (worker threads) ----------------------------------------------------
     def answer(self, position: Position, seconds: float) -> Answer:
@@ -252,21 +255,19 @@ class Oracle:
         cached = self.cached_solution(position)
         if cached is not None:
             return Answer(Verdict.SOLVED, cached, 0.0)
-        key = self._key(position)
-        with self._lock:
-            v = self._verdicts.get(key)
-            tried = self._unknown.get(key)
-        if v is Verdict.LOST:
+        if self.verdict(position) is Verdict.LOST:
             return Answer(Verdict.LOST, (), 0.0)
-        if v is None and tried is not None and tried >= seconds:
+        with self._lock:
+            tried = self._unknown.get(self._key(position))
+        if tried is not None and tried >= seconds:
             return Answer(Verdict.UNKNOWN, (), 0.0)
-        result = self._solver(position, Limits(seconds=seconds))  # default state cap bounds memory
-        verdict = Verdict(result.verdict)
-        if verdict is Verdict.SOLVED:
-            self._record_solution(position, result.moves)
-            return Answer(verdict, tuple(result.moves), result.seconds)
-        self._record(position, verdict, seconds)
-        return Answer(verdict, (), result.seconds)
+        # a position remembered winnable without its moves is solved again for them;
+        # the default state cap bounds memory
+        live = self.prover.verdict(position, limits=Limits(seconds=seconds), want_moves=True)
+        verdict = Verdict(live.verdict)
+        if verdict is Verdict.UNKNOWN:
+            self._record(position, verdict, seconds)
+        return Answer(verdict, live.moves, live.seconds)
 
     async def _await(self, lane: Lane, position: Position, fn: Callable[[], T]) -> T:
         """Run ``fn`` on ``lane`` for ``position`` (dropped if it leaves every board)."""
