@@ -19,13 +19,46 @@ function makeCard(code, key, { depth = 0 } = {}) {
   return el;
 }
 
+const COLUMN_KEYS = "1234567890";
+const CELL_KEYS = "abcdefgi"; // no h: h is home
+
+/** A place's heading: its key and notation (columns 1..9, 0; cells a..i; foundations h1..h8). */
+export function headingText(kind, index) {
+  if (kind === "column") return COLUMN_KEYS[index] ?? String(index + 1);
+  if (kind === "cell") return CELL_KEYS[index] ?? String(index + 1);
+  return `h${index + 1}`;
+}
+
 function makePlace(kind, index) {
   const el = document.createElement("div");
   el.className = `place ${kind}`;
   el.setAttribute("role", "group");
-  el.setAttribute("aria-label", placeTitle({ kind, index }));
+  const title = placeTitle({ kind, index });
+  el.setAttribute("aria-label", title);
   el.dataset.kind = kind;
   el.dataset.index = String(index);
+  return el;
+}
+
+/**
+ * The heading above a place. A column's or cell's heading is a button: a click or tap acts as
+ * its key does (picks up the movable cards, or puts the picked-up cards there).
+ */
+function makeHeading(kind, index) {
+  const text = headingText(kind, index);
+  const title = placeTitle({ kind, index });
+  const el = document.createElement(kind === "foundation" ? "span" : "button");
+  el.className = "heading";
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.dataset.index = String(index);
+  if (kind === "foundation") {
+    el.setAttribute("aria-hidden", "true");
+  } else {
+    el.type = "button";
+    el.tabIndex = -1; // the keys reach it; Tab stays on the controls
+    el.setAttribute("aria-label", `${title} (${text})`);
+  }
   return el;
 }
 
@@ -47,11 +80,12 @@ export function renderBoard({ animate = true } = {}) {
   state.stagger = null;
 
   const L = (state.layout = computeLayout(g));
-  board.className = `board layout-${L.mode}${L.compact ? " compact" : ""}`;
+  board.className = `board layout-${L.mode}${L.compact ? " compact" : ""}${L.narrow ? " narrow" : ""}`;
   board.style.setProperty("--cw", `${L.cw}px`);
   board.style.setProperty("--ch", `${L.ch}px`);
   board.style.setProperty("--gap", `${L.gap}px`);
   board.style.setProperty("--pad", `${L.pad}px`);
+  board.style.setProperty("--lab", `${L.lab}px`);
   board.style.setProperty("--fcols", String(L.fCols || 1));
 
   const seen = new Map(); // code → occurrences (two packs in Double FreeCell)
@@ -76,7 +110,7 @@ export function renderBoard({ animate = true } = {}) {
       }
       place.append(el);
     }
-    fBox.append(place);
+    fBox.append(withHeading(place, "foundation", i));
   });
 
   const cBox = document.createElement("div");
@@ -85,7 +119,7 @@ export function renderBoard({ animate = true } = {}) {
     const place = makePlace("cell", i);
     place.innerHTML = placeholderSVG(null);
     if (code) place.append(makeCard(code, keyFor(code)));
-    cBox.append(place);
+    cBox.append(withHeading(place, "cell", i));
   });
 
   const tBox = document.createElement("div");
@@ -103,13 +137,21 @@ export function renderBoard({ animate = true } = {}) {
     const height = col.length ? Math.round((col.length - 1) * off) + L.ch : L.ch;
     tallest = Math.max(tallest, height);
     place.style.height = `${height}px`;
-    tBox.append(place);
+    tBox.append(withHeading(place, "column", i));
   });
   // columns reach down to the bottom of the table, so a drop anywhere below a column counts
   tBox.style.setProperty("--col-h", `${Math.max(tallest, columnRoom(L))}px`);
   board.replaceChildren(fBox, cBox, tBox);
   applyHighlights();
   if (before.size) slide(board, before, stagger);
+}
+
+/** A place in a slot with its heading above it. */
+function withHeading(place, kind, index) {
+  const slot = document.createElement("div");
+  slot.className = "slot";
+  slot.append(makeHeading(kind, index), place);
+  return slot;
 }
 
 function slide(board, before, stagger) {
@@ -205,7 +247,9 @@ export function renderStatus() {
   $("btn-solve").disabled = over;
   // the server says when the win is certain (every column in order)
   $("btn-finish").hidden = !(!over && g.can_auto_complete);
-  document.title = `${deal} · ${g.variant_name || "Eight Off"}`;
+  const name = g.variant_name || variantName(g.variant);
+  document.title = `${deal} · ${name}`;
+  $("brand-name").textContent = name; // the header names the variant being played
   const sel = $("variant");
   if (sel.value !== g.variant) sel.value = g.variant;
 }

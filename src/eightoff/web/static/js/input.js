@@ -75,7 +75,8 @@ let drag = null;
 export const dragging = () => drag !== null;
 
 function placeOfElement(el) {
-  const p = el && el.closest(".place");
+  // a place's heading stands for the place (a drop on a column's heading lands there)
+  const p = el && (el.closest(".place") || el.closest(".slot")?.querySelector(".place"));
   if (!p) return null;
   return { kind: p.dataset.kind, index: Number(p.dataset.index) };
 }
@@ -328,6 +329,13 @@ export function wireInput() {
   window.addEventListener("pointermove", onPointerMove, { passive: false });
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", onPointerCancel);
+  // a column's or cell's heading acts as its key: pick up, or put the picked-up cards there
+  frame.addEventListener("click", (e) => {
+    const heading = e.target.closest("button.heading");
+    if (!heading || !state.game) return;
+    e.preventDefault();
+    keyPlace({ kind: heading.dataset.kind, index: Number(heading.dataset.index) });
+  });
   frame.addEventListener("contextmenu", (e) => {
     if (e.target.closest(".card")) e.preventDefault();
   });
