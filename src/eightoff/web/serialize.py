@@ -96,6 +96,7 @@ def variant_json(r: Rules, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         "empty_column": r.empty_column.value,
         "formula": translate(r.formula_message(), lang),
         "announce_group_limit": r.announce_group_limit,
+        "options": r.options(),
     }
 
 
