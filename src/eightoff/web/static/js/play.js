@@ -3,7 +3,7 @@
 // changed the game) shows the game as it is now and says so.
 
 import { api, enqueue, gameCall, STALE_MESSAGE } from "./api.js";
-import { dealAnimation, renderBoard, renderStatus, setVerdict } from "./draw.js";
+import { dealAnimation, renderBoard, renderStatus, setVerdict, winAnimation } from "./draw.js";
 import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state } from "./state.js";
 import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
 
@@ -65,10 +65,11 @@ function onWon(game) {
   const deal = game.deal !== null && game.deal !== undefined ? `deal ${game.deal}` : "";
   $("won-text").textContent = `${game.variant_name} ${deal} won in ${plural(game.moves_made, "move")}.`;
   say(`You won in ${plural(game.moves_made, "move")}.`);
+  const celebration = winAnimation();
   setTimeout(() => {
     const dlg = $("dlg-won");
     if (!dlg.open) dlg.showModal();
-  }, reducedMotion ? 0 : 350);
+  }, reducedMotion ? 0 : Math.max(350, celebration));
 }
 
 /** The solver's verdict on the position, polled while the server is still working it out. */
