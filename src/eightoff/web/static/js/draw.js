@@ -88,6 +88,7 @@ export function renderBoard({ animate = true } = {}) {
   board.style.setProperty("--pad", `${L.pad}px`);
   board.style.setProperty("--lab", `${L.lab}px`);
   board.style.setProperty("--fcols", String(L.fCols || 1));
+  board.style.setProperty("--ccols", String(L.cCols || 1));
 
   const seen = new Map(); // code → occurrences (two packs in Double FreeCell)
   const keyFor = (code) => {
@@ -188,6 +189,38 @@ export function dealAnimation() {
       { duration: 260, delay: Math.min(i * 7, 360), easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
     );
   });
+}
+
+/**
+ * A short celebration of a win: the foundations' Kings leap in a wave and the table glows.
+ * Returns how long it lasts (0 under prefers-reduced-motion, where nothing moves).
+ */
+export function winAnimation() {
+  if (reducedMotion) return 0;
+  const board = $("board");
+  // after the last cards have slid home
+  const after = Math.max(
+    0,
+    ...board.getAnimations({ subtree: true }).map((a) => a.effect.getComputedTiming().endTime - (a.currentTime || 0)),
+  );
+  const tops = [...board.querySelectorAll(".foundation .card:not(.under)")];
+  tops.forEach((el, i) => {
+    const turn = i % 2 ? -10 : 10;
+    el.animate(
+      [
+        { transform: "none" },
+        { transform: `translateY(-28%) rotate(${turn}deg) scale(1.1)`, offset: 0.35 },
+        { transform: "translateY(4%) scale(.98)", offset: 0.7 },
+        { transform: "none" },
+      ],
+      { duration: 620, delay: after + i * 90, iterations: 2, easing: "ease-in-out" },
+    );
+  });
+  board.animate(
+    [{ filter: "none" }, { filter: "drop-shadow(0 0 14px rgba(255, 212, 77, .8))" }, { filter: "none" }],
+    { duration: 1100, delay: after, easing: "ease-in-out" },
+  );
+  return Math.min(3000, after + 1240 + tops.length * 90);
 }
 
 // ----- marks on the board ---------------------------------------------------------------------

@@ -6,9 +6,13 @@
 
 import { $ } from "./state.js";
 
-const MIN_CARD_WIDTH = 40;
+const MIN_CARD_WIDTH = 30;
 const MAX_CARD_WIDTH = 112;
 const RATIO = 1.4; // card height / width
+const COMPACT_BELOW = 66; // narrower cards get the compact face (big index, one pip)
+let lastMode = null; // the arrangement last drawn, kept while it stays good
+let lastF = undefined;
+let lastC = undefined;
 
 export function frameSize() {
   const frame = $("frame");
@@ -25,57 +29,90 @@ export function computeLayout(g) {
   const nCell = g.cells.length;
   const nF = g.foundations.length;
   const narrow = w < 600;
-  const pad = narrow ? 6 : 14;
+  const pad = narrow || h < 420 ? 6 : 14;
   const gapRatio = narrow ? 0.07 : 0.14; // gap as a share of the card width
-  const lab = narrow ? 15 : 18; // the heading strip above each place
+  const lab = narrow || h < 420 ? 15 : 18; // the heading strip above each place
   const longest = Math.max(1, ...g.columns.map((c) => c.length));
-  // the height a column needs, in card heights: a card and a strip of each covered card;
-  // room for eight cards at the usual overlap, more (at a narrower strip) for longer columns
-  const tableauUnits = 1 + Math.max(7 * 0.24, (longest - 1) * 0.17);
-  // width in card widths (slots) and gaps; height in card heights, gaps and heading strips
+  // the height a column needs, in card heights: a card and a strip of each covered card
+  // (room for eight cards at the usual overlap; longer columns at a strip that still shows
+  // the index: small cards have a bigger index)
+  const units = (strip) => 1 + Math.max(7 * 0.24, (longest - 1) * strip);
+  const grids = (n) => [...new Set([1, 2, 4].map((rows) => Math.ceil(n / rows)))].map((cols) => ({ cols, rows: Math.ceil(n / cols) }));
+  // each candidate: width in card widths and gaps; the height of each stack of places in
+  // card heights (tableau: units ×), gaps and heading strips
   const candidates = [];
   if (nCell + nF <= nCol) {
-    candidates.push({ mode: "top", slots: nCol, gaps: nCol, rows: [{ units: 1 + tableauUnits, gaps: 1.4, labs: 2 }] });
+    candidates.push({ mode: "top", slots: nCol, gaps: nCol + 1, rows: [{ units: 1, tab: 1, gaps: 1.4, labs: 2 }] });
   } else {
-    const fCols = Math.ceil(nF / 4);
-    const fRows = Math.ceil(nF / fCols);
-    const left = Math.max(nCol, nCell);
-    candidates.push({
-      mode: "side",
-      fCols,
-      slots: left + fCols,
-      gaps: left - 1 + 2 + 0.6 + (fCols - 1) + 0.5,
-      rows: [
-        { units: 1 + tableauUnits, gaps: 1.4, labs: 2 },
-        { units: fRows, gaps: fRows - 1, labs: fRows },
-      ],
-    });
+    for (const f of grids(nF)) {
+      candidates.push({
+        mode: "side",
+        fCols: f.cols,
+        slots: Math.max(nCol, nCell) + f.cols,
+        gaps: Math.max(nCol, nCell) - 1 + 2 + 0.6 + (f.cols - 1) + 0.5,
+        rows: [
+          { units: 1, tab: 1, gaps: 1.4, labs: 2 },
+          { units: f.rows, tab: 0, gaps: f.rows - 1, labs: f.rows },
+        ],
+      });
+    }
     candidates.push({
       mode: "stack",
       slots: Math.max(nCol, nCell, nF),
-      gaps: Math.max(nCol, nCell, nF) - 1,
-      rows: [{ units: 2 + tableauUnits, gaps: 2.8, labs: 3 }],
+      gaps: Math.max(nCol, nCell, nF),
+      rows: [{ units: 2, tab: 1, gaps: 2.8, labs: 3 }],
     });
   }
-  let best = null;
-  for (const c of candidates) {
+  // cells on the left, foundations on the right, the columns the whole height between
+  for (const c of grids(nCell)) {
+    for (const f of grids(nF)) {
+      if (c.rows > 4 || f.rows > 4) continue;
+      candidates.push({
+        mode: "wide",
+        cCols: c.cols,
+        fCols: f.cols,
+        slots: c.cols + nCol + f.cols,
+        gaps: c.cols - 1 + nCol - 1 + f.cols - 1 + 4 + 1.2 + 0.5,
+        rows: [
+          { units: 0, tab: 1, gaps: 0, labs: 1 },
+          { units: c.rows, tab: 0, gaps: c.rows - 1, labs: c.rows },
+          { units: f.rows, tab: 0, gaps: f.rows - 1, labs: f.rows },
+        ],
+      });
+    }
+  }
+  const widthFor = (c, tabUnits) => {
     let cw = (w - 2 * pad - 2) / (c.slots + c.gaps * gapRatio);
     for (const r of c.rows) {
-      cw = Math.min(cw, (h - 2 * pad - r.labs * lab) / (r.units * RATIO + r.gaps * gapRatio));
+      cw = Math.min(cw, (h - 2 * pad - r.labs * lab) / ((r.units + r.tab * tabUnits) * RATIO + r.gaps * gapRatio));
     }
-    c.cw = Math.min(cw, MAX_CARD_WIDTH);
-    if (!best || c.cw > best.cw + 0.5) best = c;
-  }
+    return Math.min(cw, MAX_CARD_WIDTH);
+  };
+  const pick = (tabUnits) => {
+    let best = null;
+    for (const c of candidates) {
+      c.cw = widthFor(c, tabUnits);
+      if (!best || c.cw > best.cw + 0.5) best = c;
+    }
+    // keep the arrangement the table had unless another gives clearly bigger cards
+    const kept = candidates.find((c) => c.mode === lastMode && c.fCols === lastF && c.cCols === lastC);
+    return kept && kept.cw * 1.08 >= best.cw ? kept : best;
+  };
+  let best = pick(units(0.17));
+  if (best.cw < COMPACT_BELOW) best = pick(units(0.22));
+  lastMode = best.mode;
+  lastF = best.fCols;
+  lastC = best.cCols;
   const cw = Math.max(MIN_CARD_WIDTH, Math.floor(best.cw));
   const ch = Math.round(cw * RATIO);
   const gap = Math.max(3, Math.round(cw * gapRatio));
-  const compact = cw < 66;
-  return { mode: best.mode, fCols: best.fCols, cw, ch, gap, pad, lab, compact, narrow, frameH: h, frameW: w };
+  const compact = cw < COMPACT_BELOW;
+  return { mode: best.mode, fCols: best.fCols, cCols: best.cCols, cw, ch, gap, pad, lab, compact, narrow, frameH: h, frameW: w };
 }
 
 /** The height left for the columns' cards (below their headings). */
 export function columnRoom(L) {
-  const topRows = L.mode === "stack" ? 2 : 1;
+  const topRows = { stack: 2, wide: 0 }[L.mode] ?? 1;
   return L.frameH - 2 * L.pad - topRows * (L.lab + L.ch + L.gap * 1.4) - L.lab - 1;
 }
 
@@ -88,6 +125,6 @@ export function cardOffset(L, n) {
   if (n <= 1) return 0;
   const room = columnRoom(L) - L.ch;
   let usual = L.ch * (L.compact ? 0.38 : 0.25);
-  if (L.compact && L.frameH > L.frameW) usual = Math.max(usual, Math.min(L.ch * 0.7, room / 11));
+  if (L.compact && L.frameH > L.frameW) usual = Math.max(usual, Math.min(L.ch * 0.72, room / 9));
   return Math.max(1, Math.min(usual, room / (n - 1)));
 }

@@ -3,7 +3,7 @@
 // changed the game) shows the game as it is now and says so.
 
 import { api, enqueue, gameCall, staleMessage } from "./api.js";
-import { dealAnimation, renderBoard, renderStatus, setVerdict } from "./draw.js";
+import { dealAnimation, renderBoard, renderStatus, setVerdict, winAnimation } from "./draw.js";
 import { t } from "./i18n.js";
 import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state } from "./state.js";
 import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
@@ -69,10 +69,11 @@ function onWon(game) {
     ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
     : t("won.text_no_deal", { variant: game.variant_name, moves });
   say(t("won.announce", { moves }));
+  const celebration = winAnimation();
   setTimeout(() => {
     const dlg = $("dlg-won");
     if (!dlg.open) dlg.showModal();
-  }, reducedMotion ? 0 : 350);
+  }, reducedMotion ? 0 : Math.max(350, celebration));
 }
 
 /** The solver's verdict on the position, polled while the server is still working it out. */
