@@ -68,7 +68,9 @@ function onWon(game) {
   $("won-text").textContent = hasDeal
     ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
     : t("won.text_no_deal", { variant: game.variant_name, moves });
-  say(t("won.announce", { moves }));
+  // a game the solver's solution was shown for is finished with help, not won (stats: assisted)
+  $("won-title").textContent = t(game.assisted ? "won.title_assisted" : "won.title");
+  say(game.assisted ? t("won.title_assisted") : t("won.announce", { moves }));
   const celebration = winAnimation();
   setTimeout(() => {
     const dlg = $("dlg-won");
