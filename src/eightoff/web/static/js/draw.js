@@ -2,7 +2,8 @@
 // picked-up cards, the places the server lists as legal for them, hints), the status line
 // and the side panel.
 
-import { cardName, cardSVG, placeholderSVG, RANKS } from "./cards.js";
+import { cardSVG, placeholderSVG, RANKS } from "./cards.js";
+import { cardName, t } from "./i18n.js";
 import { cardOffset, columnRoom, computeLayout } from "./layout.js";
 import { $, foundationCode, legalFrom, lessonOf, placeTitle, plural, reducedMotion, state, variantName } from "./state.js";
 
@@ -266,11 +267,19 @@ export function renderStatus() {
   const g = state.game;
   if (!g) return;
   const lesson = lessonOf(g);
-  const deal = lesson ? `Lesson ${lesson.id}` : g.deal !== null && g.deal !== undefined ? `Deal ${g.deal}` : "Custom deal";
-  $("st-deal").textContent = `${deal} · ${g.variant_name || variantName(g.variant)}`;
-  $("st-moves").textContent = `Moves: ${g.moves_made}`;
+  const deal = lesson
+    ? t("status.lesson", { n: lesson.id })
+    : g.deal !== null && g.deal !== undefined
+      ? t("status.deal", { deal: g.deal })
+      : t("status.custom_deal");
+  $("st-deal").textContent = t("status.deal_and_variant", { deal, variant: g.variant_name || variantName(g.variant) });
+  $("st-moves").textContent = t("status.moves", { n: g.moves_made });
   const gl = g.group_limit || {};
-  $("st-limit").textContent = `Group limit: ${plural(gl.cards ?? 1, "card")} · ${gl.formula || ""}`;
+  $("st-limit").textContent = t("status.group_limit", { cards: plural(gl.cards ?? 1, "card"), formula: gl.formula || "" });
+  // the house rules this game is played with (beyond its variant's own)
+  const house = (g.house_rules || []).map((name) => t(name === "strict_single" ? "rules.house.strict" : "rules.house.retrieval"));
+  $("st-house").hidden = !house.length;
+  $("st-house").textContent = house.length ? t("status.house_rules", { rules: house.join(", ") }) : "";
   $("st-limit").title = gl.words || "";
   const over = Boolean(g.finished);
   $("btn-undo").disabled = over || !g.can_undo;
@@ -281,7 +290,7 @@ export function renderStatus() {
   // the server says when the win is certain (every column in order)
   $("btn-finish").hidden = !(!over && g.can_auto_complete);
   const name = g.variant_name || variantName(g.variant);
-  document.title = `${deal} · ${name}`;
+  document.title = t("page.title_game", { deal, variant: name });
   $("brand-name").textContent = name; // the header names the variant being played
   const sel = $("variant");
   if (sel.value !== g.variant) sel.value = g.variant;
@@ -291,7 +300,8 @@ export function setVerdict(st) {
   state.verdict = st;
   const el = $("st-verdict");
   el.dataset.verdict = st.verdict;
-  el.textContent = st.message || { won: "Won", checking: "Checking…", winnable: "Winnable", unknown: "Unknown" }[st.verdict] || "";
+  const fallback = { won: "verdict.won", checking: "verdict.checking", winnable: "verdict.winnable", unknown: "verdict.unknown" }[st.verdict];
+  el.textContent = st.message || (fallback ? t(fallback) : "");
 }
 
 /** Show the side panel with the lesson or the replay ("lesson" | "replay"). */
