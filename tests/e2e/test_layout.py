@@ -127,6 +127,22 @@ def test_every_variant_deal_fits(sized: tuple[str, TablePage]) -> None:
             table.screenshot(f"layout-{size}-{variant}-deal3")
 
 
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_german_table_fits_every_screen(chromium_browser: Any, server: Server, size: str) -> None:
+    """German words are longer: the bars still leave the table its room, every card shows."""
+    kw: dict[str, Any] = {"locale": "de-DE"}
+    if size in PHONES:
+        kw |= {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+    for table in _table(chromium_browser, server, SIZES[size], **kw):
+        table.open()
+        expect(table.page.locator("html")).to_have_attribute("lang", "de")
+        start(table, {"variant": "eightoff", "deal": 3})
+        assert outside(table, sideways_ok=False) == []
+        table.screenshot(f"layout-{size}-de-eightoff-deal3")
+        start(table, {"board": BOARDS["eightoff-19"]})
+        assert outside(table, sideways_ok=False) == []
+
+
 def test_cards_use_the_phone_screen(phone: TablePage) -> None:
     """At 390×844 the cards fill the width and the columns reach well down the screen."""
     phone.open()
