@@ -237,7 +237,6 @@ export function openNewGame() {
   select.replaceChildren(...[...$("variant").options].map((o) => new Option(o.textContent, o.value)));
   select.value = $("variant").value || (state.game ? state.game.variant : "eightoff");
   select.onchange = showVariantRules;
-  $("new-winnable").checked = state.settings.winnable_only;
   showVariantRules();
   const dlg = $("dlg-new");
   $("btn-new-cancel").onclick = () => dlg.close();
@@ -250,7 +249,7 @@ export function openNewGame() {
     state.houseRules = rules;
     dlg.close();
     $("variant").value = select.value;
-    startGame({ variant: select.value, deal: null, winnable_only: $("new-winnable").checked, lesson: null, ...houseRulesBody(rules) });
+    startGame({ variant: select.value, deal: null, winnable_only: state.settings.winnable_only, lesson: null, ...houseRulesBody(rules) });
   };
   dlg.showModal();
   $("btn-new-deal").focus();
