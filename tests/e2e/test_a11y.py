@@ -43,16 +43,20 @@ DIALOGS: dict[str, Callable[[TablePage], None]] = {
     "lessons": lambda t: open_dialog(t, "#btn-lessons", "#dlg-lessons"),
     "stats": lambda t: open_dialog(t, "#btn-stats", "#dlg-stats"),
     "new game": lambda t: open_dialog(t, "#btn-new", "#dlg-new"),
-    "confirm": lambda t: t.page.evaluate("() => document.getElementById('dlg-confirm').showModal()"),
+    "confirm": lambda t: t.page.evaluate(
+        "() => document.getElementById('dlg-confirm').showModal()"
+    ),
     "won": lambda t: t.page.evaluate(
-        """() => { document.getElementById('won-text').textContent = 'Eight Off deal 1 won in 90 moves.';
+        """() => { document.getElementById('won-text').textContent = 'Deal 1 won in 90 moves.';
                    document.getElementById('dlg-won').showModal(); }"""
     ),
 }
 
 
 @pytest.fixture(params=["en-GB", "de-DE"])
-def localised(request: pytest.FixtureRequest, chromium_browser: Any, server: Server) -> Iterator[TablePage]:
+def localised(
+    request: pytest.FixtureRequest, chromium_browser: Any, server: Server
+) -> Iterator[TablePage]:
     """The table at 1280×720 in the browser language of the parameter."""
     yield from _table(chromium_browser, server, DESKTOP, locale=request.param)
 
