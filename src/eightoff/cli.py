@@ -49,7 +49,7 @@ from eightoff.position import (
     MoveSyntaxError,
     Position,
 )
-from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
+from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, UnknownVariantError, preset
 from eightoff.store.db import StoreError
 
 if TYPE_CHECKING:
@@ -233,7 +233,7 @@ def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
 
 
 def play_terminal(
-    variant: str,
+    variant: str | Rules,
     number: int | None,
     console: Console | None = None,
     oracle: Oracle | None = None,
@@ -250,13 +250,17 @@ def play_terminal(
         oracle.close()
 
 
-def _terminal_loop(variant: str, number: int | None, console: Console, oracle: Oracle) -> int:
+def _terminal_loop(
+    variant: str | Rules, number: int | None, console: Console, oracle: Oracle
+) -> int:
     number = number if number is not None else random_deal_number()
     game = Game.new(variant, number)
 
     def show() -> None:
         rules = game.rules
         title = f"{rules.name} · deal #{game.deal_number} · moves {game.moves_made}"
+        if house := house_rules.words(rules):
+            title += f" · {house}"
         console.print(render_board(game.position, title))
         if not game.position.is_won():
             console.print(winnability(oracle, game.positions()), style="bold")
@@ -330,17 +334,18 @@ def _terminal_loop(variant: str, number: int | None, console: Console, oracle: O
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     if args.terminal:
-        return play_terminal(args.variant or DEFAULT_VARIANT, args.deal)
+        return play_terminal(rules, args.deal)
     try:
         from eightoff.store import StoreError
         from eightoff.web.server import DB_ENV, serve
     except ImportError:
         print("eightoff: the web table is not available; playing in the terminal", file=sys.stderr)
-        return play_terminal(args.variant or DEFAULT_VARIANT, args.deal)
-    if args.deal is not None or args.variant is not None:
+        return play_terminal(rules, args.deal)
+    if args.deal is not None or args.variant is not None or args.retrieval or args.strict:
         try:
-            _start_web_game(args.db, args.variant or DEFAULT_VARIANT, args.deal)
+            _start_web_game(args.db, rules, args.deal)
         except StoreError as e:  # unreadable, unwritable, not a database: one line
             print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
             return EX_CANTCREAT
@@ -348,15 +353,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.db, not args.no_browser)
 
 
-def _start_web_game(db: str | None, variant: str, number: int | None) -> None:
-    """``play --variant/--deal`` without --terminal: the table opens on that deal."""
+def _start_web_game(db: str | None, rules: Rules, number: int | None) -> None:
+    """``play --variant/--deal/--retrieval/--strict`` without --terminal: the table opens
+    on that deal, with those house rules (started as the table starts a deal)."""
     from eightoff.store import Store
+    from eightoff.table import Table
     from eightoff.web.server import resolve_db
 
     number = number if number is not None else random_deal_number()
     store = Store(resolve_db(db))
     try:
-        store.create_game(deal(variant, number), deal=number)
+        Table(store).start_dealt(deal(rules, number), number)
     finally:
         store.close()
 
@@ -408,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", type=db_file, default=None, help="SQLite file for games and stats (or EIGHTOFF_DB)"
     )
     p.add_argument("--no-browser", action="store_true", help="print the URL, do not open it")
+    house_rules.add_arguments(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(

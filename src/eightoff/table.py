@@ -35,12 +35,25 @@ from typing import Any, Final
 
 from eightoff.deals import deal, random_deal_number
 from eightoff.game import Game, Turn
+from eightoff.i18n import check_language
 from eightoff.lessons import Lesson, lesson
 from eightoff.position import Move, Position
-from eightoff.rules import PRESETS, preset
-from eightoff.store import GameEdit, SavedGame, Store, VariantStats
+from eightoff.rules import PRESETS, Rules, preset
+from eightoff.store import (
+    GameEdit,
+    SavedGame,
+    Store,
+    VariantStats,
+    parse_stats_key,
+    rule_options,
+    stats_key,
+)
 
-DEFAULT_SETTINGS: Final[dict[str, Any]] = {"auto_move": True, "winnable_only": False}
+DEFAULT_SETTINGS: Final[dict[str, Any]] = {
+    "auto_move": True,
+    "winnable_only": False,
+    "language": None,  # None: the browser's languages choose
+}
 _POSITION_CACHE: Final = 4096
 
 
@@ -87,6 +100,8 @@ class GameState:
     lesson: Lesson | None
     status: str
     hints: int
+    assisted: bool
+    """The solver's solution was given for this game: a win of it counts as assisted."""
     created: str
     finished: str | None
     revision: int
@@ -100,6 +115,7 @@ class GameState:
             lesson=None if saved.lesson is None else lesson(saved.lesson),
             status=saved.status,
             hints=saved.hints,
+            assisted=saved.assisted,
             created=saved.created,
             finished=saved.finished,
             revision=saved.revision,
@@ -128,11 +144,16 @@ class Analysis:
 
 @dataclass(frozen=True, slots=True)
 class StatsLine:
-    """One variant's statistics, as shown to the player."""
+    """One variant's statistics with one choice of house rules, as shown to the player.
+    ``won`` counts games won by the player alone; ``assisted`` those finished after the
+    solver's solution was given (not wins: they end the streak, set no fewest moves)."""
 
+    variant: str
     name: str
+    house_rules: dict[str, bool]
     played: int
     won: int
+    assisted: int
     win_rate: float
     streak: int
     best_streak: int
@@ -210,12 +231,25 @@ class Table:
         gid = self.store.create_game(start, deal=deal_number, lesson=lesson_id)
         return self.get(gid)
 
+    def dealt(self, start: Position) -> Position:
+        """A deal as the table starts it: with auto-move on, the safe cards go home as
+        part of the deal (undo and restart come back here, not before it)."""
+        if not self.settings()["auto_move"]:
+            return start
+        game = Game(start)
+        game.auto_home()
+        return game.position
+
+    def start_dealt(self, start: Position, number: int) -> GameState:
+        """Store a dealt game (its start as :meth:`dealt` makes it)."""
+        return self.start(self.dealt(start), deal_number=number)
+
     def start_deal(
         self, variant: str, number: int | None = None, **options: bool | None
     ) -> GameState:
         rules = preset(variant).with_options(**options)
         n = random_deal_number(self.rng) if number is None else number
-        return self.start(deal(rules, n), deal_number=n)
+        return self.start_dealt(deal(rules, n), n)
 
     def start_lesson(self, number: int) -> GameState:
         les = lesson(number)
@@ -289,10 +323,21 @@ class Table:
             e.record_turn(turn, won=self._complete(e))
         return self._after(game_id), turn
 
-    def count_hint(self, game_id: int, position: Position, revision: int | None = None) -> int:
+    def count_hint(
+        self,
+        game_id: int,
+        position: Position,
+        revision: int | None = None,
+        *,
+        solution: bool = False,
+    ) -> int:
         """A solver hint or solution for ``position`` was given: count it (once, atomically)
         if the game is still there and playing. The count after it. Raises StaleGame if the
-        game moved on meanwhile (or is not at ``revision``)."""
+        game moved on meanwhile (or is not at ``revision``).
+
+        The statistics' honest rule: once the solver's whole ``solution`` was given, the
+        game is *assisted*: winning it (by the replay or by hand) counts as assisted, not
+        won. A single hint (the solver's next move) only counts as a hint used."""
         try:
             with self.store.edit(game_id) as e:
                 if (revision is not None and revision != e.revision) or (
@@ -301,6 +346,8 @@ class Table:
                     raise StaleGame(GameState.of(e.saved))
                 if e.status != "playing":
                     return e.hints
+                if solution:
+                    e.mark_assisted()
                 return e.add_hint()
         except KeyError:
             raise NoGame(f"There is no game {game_id}") from None
@@ -318,19 +365,31 @@ class Table:
     def put_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         if "variant" in values:
             preset(values["variant"])  # UnknownVariantError names it
+        if values.get("language") is not None:
+            check_language(values["language"])  # UnknownLanguageError names the choices
         self.store.put_settings(values)
         return self.settings()
 
     def stats(self) -> dict[str, StatsLine]:
-        """Every variant's statistics (zeros for a variant never played)."""
+        """Statistics per variant and house rules, keyed by :func:`eightoff.store.stats_key`:
+        every variant's own rules (zeros if never played), then each choice of house rules
+        that has been played."""
         saved = self.store.stats()
+        keys = list(PRESETS) + sorted(k for k in saved if k not in PRESETS)
         out: dict[str, StatsLine] = {}
-        for vid, rules in PRESETS.items():
-            st = saved.get(vid, VariantStats())
-            out[vid] = StatsLine(
+        for key in keys:
+            vid, options = parse_stats_key(key)
+            if vid not in PRESETS:
+                continue  # a variant this version no longer has
+            rules = preset(vid)
+            st = saved.get(key, VariantStats())
+            out[key] = StatsLine(
+                variant=vid,
                 name=rules.name,
+                house_rules=options,
                 played=st.played,
                 won=st.won,
+                assisted=st.assisted,
                 win_rate=round(st.win_rate, 4),
                 streak=st.streak,
                 best_streak=st.best_streak,
@@ -338,3 +397,8 @@ class Table:
                 hints=st.hints,
             )
         return out
+
+    @staticmethod
+    def stats_key(rules: Rules) -> str:
+        """The statistics line a game with ``rules`` counts in."""
+        return stats_key(rules.id, rule_options(rules))

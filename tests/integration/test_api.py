@@ -111,7 +111,10 @@ def test_random_deals_have_a_number(client: TestClient) -> None:
     g = new_game(client, winnable_only=False)
     assert isinstance(g["deal"], int) and 1 <= g["deal"] <= 10**9
     again = client.get(f"/api/games/{g['id']}").json()
-    assert again["columns"] == to_json(deal("eightoff", g["deal"]))["columns"]
+    dealt = deal("eightoff", g["deal"])
+    while (m := dealt.safe_auto_move()) is not None:  # auto-move is on: safe cards go home
+        dealt = dealt.apply_unchecked(m)
+    assert again["columns"] == to_json(dealt)["columns"]
 
 
 def test_rule_options(client: TestClient) -> None:
@@ -326,9 +329,18 @@ def test_lesson_illegal_tries_say_why(client: TestClient) -> None:
 # ----- settings and stats ---------------------------------------------------------------------
 def test_settings_defaults_and_changes_persist(db: Path) -> None:
     with TestClient(create_app(db), base_url=LOCAL) as c:
-        assert c.get("/api/settings").json() == {"auto_move": True, "winnable_only": False}
+        assert c.get("/api/settings").json() == {
+            "auto_move": True,
+            "winnable_only": False,
+            "language": None,
+        }
         s = c.put("/api/settings", json={"winnable_only": True, "variant": "freecell"}).json()
-        assert s == {"auto_move": True, "winnable_only": True, "variant": "freecell"}
+        assert s == {
+            "auto_move": True,
+            "winnable_only": True,
+            "variant": "freecell",
+            "language": None,
+        }
     with TestClient(create_app(db), base_url=LOCAL) as c:
         assert c.get("/api/settings").json()["winnable_only"] is True
 
@@ -337,9 +349,12 @@ def test_stats_count_played_won_and_streaks(client: TestClient) -> None:
     stats = client.get("/api/stats").json()
     assert set(stats) == set(PRESETS)
     assert stats["eightoff"] == {
+        "variant": "eightoff",
         "name": "Eight Off",
+        "house_rules": [],
         "played": 0,
         "won": 0,
+        "assisted": 0,
         "win_rate": 0.0,
         "streak": 0,
         "best_streak": 0,

@@ -126,7 +126,7 @@ def test_status_of_the_unwinnable_freecell_deal(client: TestClient) -> None:
     g = new_game(client, variant="freecell", deal=11982)
     st = settle(client, g["id"])
     assert st["verdict"] == "not_winnable" and st["undo_to_winnable"] is None
-    assert st["message"] == "Not winnable from here: no play wins"
+    assert st["message"] == "No play wins this deal"
     after = client.post(
         f"/api/games/{g['id']}/move", json={"move": g["legal_moves"][0]["notation"]}
     ).json()

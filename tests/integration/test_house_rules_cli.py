@@ -91,3 +91,39 @@ def test_survey_with_house_rules_is_stored_apart(
     assert code == 0 and json.loads(out)["deals"] == 4
     code, out, _ = run(capsys, "survey", "report", "--db", db, "--json")
     assert code == 0 and json.loads(out)["deals"] == 0
+
+
+def test_play_with_house_rules_opens_the_table_on_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``eightoff play --retrieval --strict`` stores the game the table then shows."""
+    import eightoff.web.server as server
+    from eightoff.store import Store
+
+    served: list[str | None] = []
+    monkeypatch.setattr(server, "serve", lambda host, port, db, browser: served.append(db) or 0)
+    db = str(tmp_path / "t.sqlite3")
+    args = ["play", "--db", db, "--no-browser", "--variant", "freecell", "--deal", "5"]
+    assert main([*args, "--retrieval", "--strict"]) == 0 and served == [db]
+    store = Store(db)
+    try:
+        gid = store.current_game_id()
+        assert gid is not None
+        saved = store.load(gid)
+        assert saved is not None and saved.deal == 5
+        rules = saved.game.rules
+        assert (rules.id, rules.foundation_retrieval, rules.strict_single) == (
+            "freecell",
+            True,
+            True,
+        )
+    finally:
+        store.close()
+
+
+def test_play_in_the_terminal_names_the_house_rules(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("builtins.input", lambda prompt="": "q")
+    code, out, _ = run(capsys, "play", "--terminal", "--deal", "1", "--strict")
+    assert code == 0 and "deal #1 · moves 0 · single-card moves" in out

@@ -11,8 +11,10 @@ from eightoff.store.games import (
     ServerRecord,
     Store,
     VariantStats,
+    parse_stats_key,
     rule_options,
     rules_with_options,
+    stats_key,
 )
 
 __all__ = [
@@ -28,6 +30,8 @@ __all__ = [
     "VariantStats",
     "connect",
     "default_data_dir",
+    "parse_stats_key",
     "rule_options",
     "rules_with_options",
+    "stats_key",
 ]

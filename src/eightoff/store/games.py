@@ -27,6 +27,7 @@ it (or, if the block raises, changes nothing). Any number of processes may share
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -102,7 +103,13 @@ def _legacy_version(c: sqlite3.Connection) -> int:
     return int(c.execute("PRAGMA user_version").fetchone()[0])
 
 
-GAMES: Final = Schema("games", (_SCHEMA_V1, _SCHEMA_V2), _legacy_version)
+_SCHEMA_V3: Final = """
+ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0; -- the solver's solution was given
+ALTER TABLE stats ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0; -- finished with the solver's help
+"""
+
+
+GAMES: Final = Schema("games", (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3), _legacy_version)
 SCHEMA_VERSION: Final = GAMES.version
 
 
@@ -118,6 +125,7 @@ class SavedGame:
     status: Status
     counted: bool
     hints: int
+    assisted: bool
     created: str
     finished: str | None
     revision: int
@@ -136,6 +144,7 @@ class VariantStats:
     best_streak: int = 0
     fewest_moves: int | None = None
     hints: int = 0
+    assisted: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -167,9 +176,28 @@ def rule_options(rules: Rules) -> dict[str, Any]:
     return {k: v for k, v in rules.options().items() if base.get(k) != v}
 
 
+def stats_key(variant: str, options: dict[str, Any]) -> str:
+    """The statistics row of a variant played with house rules: the variant's id, then
+    ``+option`` for each option switched on that its preset has off (``-option`` for one
+    switched off), e.g. ``eightoff+foundation_retrieval``.
+
+    >>> stats_key("eightoff", {}), stats_key("freecell", {"strict_single": True})
+    ('eightoff', 'freecell+strict_single')
+    """
+    return variant + "".join(
+        f"{'+' if options[k] else '-'}{k}" for k in sorted(options) if isinstance(options[k], bool)
+    )
+
+
+def parse_stats_key(key: str) -> tuple[str, dict[str, bool]]:
+    """The variant and options of a :func:`stats_key`."""
+    parts = re.split(r"(?=[+-])", key)
+    return parts[0], {p[1:]: p[0] == "+" for p in parts[1:]}
+
+
 _GAME_COLUMNS: Final = (
     "id, variant, deal, lesson, start, options, status, cursor, counted,"
-    " hints, created, finished, revision"
+    " hints, created, finished, revision, assisted"
 )
 
 
@@ -186,7 +214,9 @@ class GameEdit:
         self.game = saved.game  # the store's copy: the block may change it
         self.revision = saved.revision
         self.hints = saved.hints
+        self.assisted = saved.assisted
         self.status: Status = saved.status
+        self._stats = stats_key(saved.variant, saved.options)
         self._line = len(self.game.turns) + len(self.game.undone)
 
     def _bump(self) -> None:
@@ -200,10 +230,11 @@ class GameEdit:
             self._store._mark_won(
                 self._db,
                 self.saved.id,
-                self.saved.variant,
+                self._stats,
                 self.status,
                 self.saved.deal is None,
                 self.game.moves_made if moves_made is None else moves_made,
+                assisted=self.assisted,
             )
             self.status = "won"
 
@@ -224,9 +255,9 @@ class GameEdit:
         self._db.execute("UPDATE games SET cursor = ? WHERE id = ?", (at + 1, gid))
         if not self.saved.counted and self.saved.deal is not None and self.status != "won":
             self._db.execute("UPDATE games SET counted = 1 WHERE id = ?", (gid,))
-            self._store._ensure_stats(self._db, self.saved.variant)
+            self._store._ensure_stats(self._db, self._stats)
             self._db.execute(
-                "UPDATE stats SET played = played + 1 WHERE variant = ?", (self.saved.variant,)
+                "UPDATE stats SET played = played + 1 WHERE variant = ?", (self._stats,)
             )
         self._line = at + 1
         self._bump()
@@ -247,12 +278,17 @@ class GameEdit:
         gid = self.saved.id
         self._db.execute("UPDATE games SET hints = hints + 1 WHERE id = ?", (gid,))
         if self.saved.deal is not None:
-            self._store._ensure_stats(self._db, self.saved.variant)
-            self._db.execute(
-                "UPDATE stats SET hints = hints + 1 WHERE variant = ?", (self.saved.variant,)
-            )
+            self._store._ensure_stats(self._db, self._stats)
+            self._db.execute("UPDATE stats SET hints = hints + 1 WHERE variant = ?", (self._stats,))
         self.hints += 1
         return self.hints
+
+    def mark_assisted(self) -> None:
+        """The solver's solution was given for this game: a win of it counts as assisted,
+        not won. The revision is unchanged (the position and history are)."""
+        if not self.assisted:
+            self._db.execute("UPDATE games SET assisted = 1 WHERE id = ?", (self.saved.id,))
+            self.assisted = True
 
 
 class Store:
@@ -321,16 +357,17 @@ class Store:
 
     def _abandon_playing(self, db: sqlite3.Connection) -> None:
         rows = db.execute(
-            "SELECT id, variant, counted FROM games WHERE status = 'playing'"
+            "SELECT id, variant, options, counted FROM games WHERE status = 'playing'"
         ).fetchall()
-        for gid, variant, counted in rows:
+        for gid, variant, options, counted in rows:
             db.execute(
                 "UPDATE games SET status = 'abandoned', finished = ?, revision = revision + 1"
                 " WHERE id = ?",
                 (_now(), gid),
             )
             if counted:
-                db.execute("UPDATE stats SET streak = 0 WHERE variant = ?", (variant,))
+                key = stats_key(variant, json.loads(options))
+                db.execute("UPDATE stats SET streak = 0 WHERE variant = ?", (key,))
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> SavedGame | None:
         if not 1 <= game_id <= MAX_ID:
@@ -352,6 +389,7 @@ class Store:
             created,
             finished,
             revision,
+            assisted,
         ) = row
         opts: dict[str, Any] = json.loads(options)
         game = self._cached(gid, revision)
@@ -362,8 +400,7 @@ class Store:
             rules = rules_with_options(variant, opts)
             start_pos = from_json(json.loads(start), rules)
             line = [
-                Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split()))
-                for m, auto in lines
+                Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split())) for m, auto in lines
             ]
             game = Game.from_turns(
                 start_pos,
@@ -381,6 +418,7 @@ class Store:
             status=status,
             counted=bool(counted),
             hints=hints,
+            assisted=bool(assisted),
             created=created,
             finished=finished,
             revision=revision,
@@ -468,13 +506,23 @@ class Store:
         status: str,
         uncounted: bool,
         moves_made: int,
+        *,
+        assisted: bool = False,
     ) -> None:
+        """``variant`` is the statistics row (:func:`stats_key`). An assisted finish is
+        counted as assisted: not a win, and it ends the winning streak."""
         if status == "won":
             return
         db.execute("UPDATE games SET status = 'won', finished = ? WHERE id = ?", (_now(), game_id))
         if uncounted:
             return
         self._ensure_stats(db, variant)
+        if assisted:
+            db.execute(
+                "UPDATE stats SET assisted = assisted + 1, streak = 0 WHERE variant = ?",
+                (variant,),
+            )
+            return
         db.execute(
             "UPDATE stats SET won = won + 1, streak = streak + 1,"
             " best_streak = MAX(best_streak, streak + 1),"
@@ -488,11 +536,11 @@ class Store:
         db.execute("INSERT OR IGNORE INTO stats (variant) VALUES (?)", (variant,))
 
     def stats(self) -> dict[str, VariantStats]:
-        """Per variant (only variants that have been played or hinted)."""
+        """Per variant and house rules (:func:`stats_key`; only those played or hinted)."""
         with self.db.read() as db:
             rows = db.execute(
-                "SELECT variant, played, won, streak, best_streak, fewest_moves, hints"
-                " FROM stats ORDER BY variant"
+                "SELECT variant, played, won, streak, best_streak, fewest_moves, hints,"
+                " assisted FROM stats ORDER BY variant"
             ).fetchall()
         return {r[0]: VariantStats(*r[1:]) for r in rows}
 
@@ -566,6 +614,8 @@ __all__ = [
     "Store",
     "StoreError",
     "VariantStats",
+    "parse_stats_key",
     "rule_options",
     "rules_with_options",
+    "stats_key",
 ]

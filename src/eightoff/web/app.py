@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from eightoff.store import Store, StoreError
 from eightoff.table import Table
 from eightoff.web import errors
-from eightoff.web.deps import Services
+from eightoff.web.deps import Language, Services
 from eightoff.web.oracle import Oracle, Solver
 from eightoff.web.routes import games, help, pages, reference, settings
 from eightoff.web.routes.pages import STATIC_DIR
@@ -85,6 +85,7 @@ def create_app(
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     # outermost last: the guard refuses before anything is parsed or timed
+    app.add_middleware(Language)
     app.add_middleware(ServerTiming)
     app.add_middleware(Guard, hosts=hosts, port=port, token=token, max_body=max_body)
     return app

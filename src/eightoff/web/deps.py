@@ -2,15 +2,45 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eightoff.game import Turn
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, pick_language
 from eightoff.table import GameState, Table
 from eightoff.web.oracle import Oracle
 from eightoff.web.serialize import game_json
+
+_LANGUAGE: ContextVar[Lang] = ContextVar("eightoff_language", default=DEFAULT_LANGUAGE)
+
+
+def language() -> Lang:
+    """The language of the request being answered (its ``Accept-Language``; the table
+    sends the player's choice there)."""
+    return _LANGUAGE.get()
+
+
+class Language:
+    """ASGI middleware: the request's ``Accept-Language`` picks the language its answer's
+    words (moves, reasons, hints, status) are rendered in."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        header = next((v for k, v in scope["headers"] if k == b"accept-language"), b"")
+        token = _LANGUAGE.set(pick_language(header.decode("latin-1")[:200]))
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            _LANGUAGE.reset(token)
 
 
 @dataclass
@@ -36,6 +66,7 @@ class Services:
             last_turn=last_turn,
             undone=undone,
             extra=extra,
+            lang=language(),
         )
 
 

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eightoff.deals import DealNumberError
+from eightoff.i18n import UnknownLanguageError, pick_language, reason, translate
 from eightoff.lessons import LessonError
 from eightoff.position import IllegalMoveError, MoveSyntaxError
 from eightoff.rules import UnknownVariantError
@@ -41,6 +42,7 @@ _DOMAIN_CODES: list[tuple[type[ValueError], str]] = [
     (DealNumberError, "bad_deal"),
     (UnknownVariantError, "unknown_variant"),
     (LessonError, "bad_lesson"),
+    (UnknownLanguageError, "bad_request"),
 ]
 
 
@@ -115,9 +117,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ValueError)
     async def domain_error(request: Request, exc: ValueError) -> JSONResponse:
+        why = reason(exc)  # the engine's reasons speak the request's language
+        lang = pick_language(request.headers.get("accept-language", "")[:200])
+        text = str(exc) if why is None else translate(why, lang)
         for cls, code in _DOMAIN_CODES:
             if isinstance(exc, cls):
-                return error(400, code, str(exc))
+                return error(400, code, text)
         return error(400, "bad_request", " ".join(str(exc).split()) or "Bad request")
 
     @app.exception_handler(Exception)

@@ -27,6 +27,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+from eightoff.i18n import Count, Message
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Result, solve
 from eightoff.verdict import Verdict, Word
@@ -127,7 +128,8 @@ class Status:
 
     verdict: Word | Literal["checking", "won"]
     undo_to_winnable: int | None
-    message: str
+    message: Message
+    """Rendered by the route in the player's language (:func:`eightoff.i18n.translate`)."""
     pending: bool
     """True while a check is still running: ask again."""
 
@@ -143,10 +145,6 @@ class Answer:
     @property
     def word(self) -> Word:
         return self.verdict.word
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 class Oracle:
@@ -300,22 +298,19 @@ class Oracle:
         first) from the caches; starts a background check when something is missing."""
         current = line[-1]
         if current.is_won():
-            return Status("won", None, "Won", False)
+            return Status("won", None, Message("status.won"), False)
         v = self.verdict(current)
         if v is None and any(self.verdict(p) is Verdict.LOST for p in line[:-1]):
             v = Verdict.LOST  # reached from a lost position: lost too
             self._record(current, v)
         if v is None:
             self._schedule(game_id, line)
-            return Status("checking", None, "Checking…", True)
+            return Status("checking", None, Message("status.checking"), True)
         if v is Verdict.SOLVED:
-            return Status(v.word, None, "Winnable", False)
+            return Status(v.word, None, Message("status.winnable"), False)
         if v is Verdict.UNKNOWN:
             return Status(
-                v.word,
-                None,
-                f"Unknown: the solver could not decide in {self.status_seconds:g} seconds",
-                False,
+                v.word, None, Message("status.unknown", seconds=self.status_seconds), False
             )
         lost = Verdict.LOST.word
         n = len(line) - 1
@@ -324,17 +319,17 @@ class Oracle:
             vk = self.verdict(line[n - k])
             if vk is Verdict.SOLVED:
                 return Status(
-                    lost, k, f"Not winnable from here: undo {_plural(k, 'move')} to get back", False
+                    lost, k, Message("status.undo_to_get_back", moves=Count(k, "move")), False
                 )
             if vk is None:
                 self._schedule(game_id, line)
-                return Status(lost, None, "Not winnable from here (checking how far back…)", True)
+                return Status(lost, None, Message("status.not_winnable_checking"), True)
             saw_unknown = saw_unknown or vk is Verdict.UNKNOWN
         if saw_unknown:
-            return Status(lost, None, "Not winnable from here", False)
+            return Status(lost, None, Message("status.not_winnable"), False)
         if n == 0:
-            return Status(lost, None, "Not winnable from here: no play wins", False)
-        return Status(lost, None, "Not winnable from here, nor from the start of this game", False)
+            return Status(lost, None, Message("status.no_play_wins"), False)
+        return Status(lost, None, Message("status.not_from_start"), False)
 
     def _schedule(self, game_id: int, line: Sequence[Position]) -> None:
         if self._closed:

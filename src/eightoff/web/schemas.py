@@ -53,5 +53,6 @@ class HintIn(Revisioned):
 
 class SettingsIn(Strict):
     auto_move: bool | None = None
+    language: Literal["en", "de"] | None = None
     winnable_only: bool | None = None
     variant: Annotated[str, Field(max_length=64)] | None = None

@@ -7,9 +7,19 @@ from typing import Any
 
 from eightoff.cards import SUIT_LETTERS, Card
 from eightoff.game import Turn
+from eightoff.i18n import (
+    DEFAULT_LANGUAGE,
+    describe_move,
+    describe_rules,
+    lesson_text,
+    translate,
+    variant_name,
+    variant_summary,
+)
 from eightoff.lessons import Lesson, next_lesson
 from eightoff.position import Move, Place, Position
 from eightoff.rules import Rules
+from eightoff.store import rule_options
 from eightoff.table import Analysis, GameState, StatsLine
 
 
@@ -17,37 +27,43 @@ def place_json(place: Place) -> dict[str, Any]:
     return {"kind": place.kind.value, "index": place.index}
 
 
-def move_json(pos: Position, move: Move, *, auto: bool | None = None) -> dict[str, Any]:
-    """A move, described in the position it is made from."""
+def move_json(
+    pos: Position, move: Move, *, auto: bool | None = None, lang: str = DEFAULT_LANGUAGE
+) -> dict[str, Any]:
+    """A move, described (in ``lang``) in the position it is made from."""
     out: dict[str, Any] = {
         "notation": str(move),
         "card": str(pos.moving_card(move)),
         "count": move.count,
         "source": place_json(move.source),
         "target": place_json(pos.resolve_target(move)),
-        "text": pos.describe(move),
+        "text": translate(describe_move(pos, move), lang),
     }
     if auto is not None:
         out["auto"] = auto
     return out
 
 
-def moves_json(pos: Position, moves: Sequence[Move]) -> list[dict[str, Any]]:
+def moves_json(
+    pos: Position, moves: Sequence[Move], lang: str = DEFAULT_LANGUAGE
+) -> list[dict[str, Any]]:
     """Moves played one after the other from ``pos``."""
     out = []
     for m in moves:
-        out.append(move_json(pos, m))
+        out.append(move_json(pos, m, lang=lang))
         pos = pos.apply_unchecked(m)
     return out
 
 
-def turns_json(pos: Position, moves: Sequence[Move]) -> list[list[dict[str, Any]]]:
+def turns_json(
+    pos: Position, moves: Sequence[Move], lang: str = DEFAULT_LANGUAGE
+) -> list[list[dict[str, Any]]]:
     """Group a solution into the turns the table would play with auto-move on: a move and
     the safe moves after it, when the solution's next moves are exactly those."""
     turns: list[list[dict[str, Any]]] = []
     i = 0
     while i < len(moves):
-        turn = [move_json(pos, moves[i])]
+        turn = [move_json(pos, moves[i], lang=lang)]
         p = pos.apply_unchecked(moves[i])
         j = i + 1
         autos: list[Move] = []
@@ -57,7 +73,7 @@ def turns_json(pos: Position, moves: Sequence[Move]) -> list[list[dict[str, Any]
             q = q.apply_unchecked(m)
         if autos and tuple(autos) == tuple(moves[j : j + len(autos)]):
             for m in autos:
-                turn.append(move_json(p, m))
+                turn.append(move_json(p, m, lang=lang))
                 p = p.apply_unchecked(m)
             j += len(autos)
         turns.append(turn)
@@ -66,29 +82,31 @@ def turns_json(pos: Position, moves: Sequence[Move]) -> list[list[dict[str, Any]
     return turns
 
 
-def variant_json(r: Rules) -> dict[str, Any]:
+def variant_json(r: Rules, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     return {
         "id": r.id,
-        "name": r.name,
-        "summary": r.summary,
-        "rules": r.describe(),
+        "name": variant_name(r, lang),
+        "summary": variant_summary(r, lang),
+        "rules": translate(describe_rules(r), lang),
         "cells": r.cells,
         "columns": r.columns,
         "foundations": r.foundations,
         "decks": r.decks,
         "build": r.build.value,
         "empty_column": r.empty_column.value,
-        "formula": r.formula_words(),
+        "formula": translate(r.formula_message(), lang),
         "announce_group_limit": r.announce_group_limit,
+        "options": r.options(),
     }
 
 
-def lesson_json(les: Lesson) -> dict[str, Any]:
+def lesson_json(les: Lesson, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    text = lesson_text(les, lang)
     return {
         "id": les.id,
-        "title": les.title,
-        "goal": les.goal,
-        "guidance": list(les.guidance),
+        "title": text.title,
+        "goal": text.goal,
+        "guidance": list(text.guidance),
         "variant": les.variant,
         "next": next_lesson(les.id),
     }
@@ -102,6 +120,7 @@ def game_json(
     last_turn: Turn | None = None,
     undone: Turn | None = None,
     extra: dict[str, Any] | None = None,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
     game = s.game
     pos = game.position
@@ -111,12 +130,14 @@ def game_json(
         "id": s.id,
         "revision": s.revision,
         "variant": rules.id,
-        "variant_name": rules.name,
-        "rules": rules.describe(),
+        "variant_name": variant_name(rules, lang),
+        "rules": translate(describe_rules(rules), lang),
         "options": rules.options(),
+        "house_rules": [k for k, on in rule_options(rules).items() if on],
+        "language": lang,
         "deal": s.deal,
         "lesson": None if s.lesson is None else s.lesson.id,
-        "lesson_info": None if s.lesson is None else lesson_json(s.lesson),
+        "lesson_info": None if s.lesson is None else lesson_json(s.lesson, lang),
         "lesson_done": s.lesson is not None and s.lesson.is_complete(pos),
         "columns": [[str(c) for c in col] for col in pos.columns],
         "cells": [None if c is None else str(c) for c in pos.cells],
@@ -138,19 +159,22 @@ def game_json(
         "finished": s.status != "playing",
         "group_limit": {
             "cards": pos.group_limit(),
-            "words": pos.group_limit_words(),
-            "formula": rules.formula_words(),
+            "words": translate(rules.group_limit_message(pos.empty_cells, pos.empty_columns), lang),
+            "formula": translate(rules.formula_message(), lang),
             "to_empty_column": pos.group_limit(to_empty_column=True),
-            "to_empty_column_words": pos.group_limit_words(to_empty_column=True),
+            "to_empty_column_words": translate(
+                rules.group_limit_message(pos.empty_cells, pos.empty_columns, True), lang
+            ),
         },
-        "legal_moves": [move_json(pos, m) for m in analysis.legal],
+        "legal_moves": [move_json(pos, m, lang=lang) for m in analysis.legal],
         "last_turn": None
         if last_turn is None
-        else moves_json(game.positions()[-2], last_turn.moves),
-        "undone_turn": None if undone is None else moves_json(pos, undone.moves),
+        else moves_json(game.positions()[-2], last_turn.moves, lang),
+        "undone_turn": None if undone is None else moves_json(pos, undone.moves, lang),
         "auto_move": auto_move,
         "can_auto_complete": analysis.certain,
         "hints": s.hints,
+        "assisted": s.assisted,
         "created": s.created,
         "finished_at": s.finished,
     }
@@ -161,15 +185,18 @@ def game_json(
 
 def stats_json(stats: dict[str, StatsLine]) -> dict[str, Any]:
     return {
-        vid: {
+        key: {
+            "variant": st.variant,
             "name": st.name,
+            "house_rules": [k for k, on in st.house_rules.items() if on],
             "played": st.played,
             "won": st.won,
+            "assisted": st.assisted,
             "win_rate": st.win_rate,
             "streak": st.streak,
             "best_streak": st.best_streak,
             "fewest_moves": st.fewest_moves,
             "hints": st.hints,
         }
-        for vid, st in stats.items()
+        for key, st in stats.items()
     }

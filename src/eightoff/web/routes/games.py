@@ -43,7 +43,7 @@ async def new_game(svc: Svc, body: Annotated[NewGame, Body()]) -> dict[str, Any]
     rules = preset(body.variant).with_options(**Rules.parse_options(body.model_dump()))
     if body.deal is not None:
         number = _deal_number(body.deal)
-        return svc.game(table.start(deal(rules, number), deal_number=number))
+        return svc.game(table.start_dealt(deal(rules, number), number))
     winnable_only = body.winnable_only
     if winnable_only is None:
         winnable_only = bool(table.settings()["winnable_only"])
@@ -53,7 +53,7 @@ async def new_game(svc: Svc, body: Annotated[NewGame, Body()]) -> dict[str, Any]
     else:
         number = random_deal_number(table.rng)
         start = deal(rules, number)
-    return svc.game(table.start(start, deal_number=number), extra=extra)
+    return svc.game(table.start_dealt(start, number), extra=extra)
 
 
 async def _winnable_deal(
@@ -63,7 +63,7 @@ async def _winnable_deal(
 
     def draw() -> tuple[int, Position]:
         n = random_deal_number(svc.table.rng)
-        return n, deal(rules, n)
+        return n, svc.table.dealt(deal(rules, n))  # the start the game will have
 
     number, start, verdict, tried = await oracle.run_deal_search(
         lambda: oracle.find_winnable(draw, svc.winnable_tries, svc.winnable_budget)

@@ -10,8 +10,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
+from eightoff.i18n import Message, hint_message, translate
+from eightoff.position import Position
+from eightoff.table import GameState
 from eightoff.verdict import Verdict
-from eightoff.web.deps import Svc
+from eightoff.web.deps import Services, Svc, language
 from eightoff.web.errors import ApiError
 from eightoff.web.schemas import HintIn, Revisioned
 from eightoff.web.serialize import move_json, moves_json, turns_json
@@ -20,10 +23,21 @@ from eightoff.web.timing import timed
 router = APIRouter()
 
 
-def no_win_reason(verdict: Verdict, seconds: float) -> str:
+def no_win_reason(svc: Services, state: GameState, verdict: Verdict) -> str:
+    """Why the solver has no move, in the request's language. A lost position says
+    whether undo can help: not when the game is at its deal's start ("No play wins this
+    deal") or when its start is known to be lost too."""
     if verdict is Verdict.LOST:
-        return "No move leads to a win from here: undo to get back to a winnable position"
-    return f"The solver found no win within {seconds:g} seconds"
+        start: Position = state.game.positions()[0]
+        if not state.game.turns:
+            msg = Message("status.no_play_wins")
+        elif svc.oracle.verdict(start) is Verdict.LOST:
+            msg = Message("status.not_from_start")
+        else:
+            msg = Message("hint.not_winnable")
+    else:
+        msg = Message("hint.no_win_within", seconds=svc.oracle.hint_seconds)
+    return translate(msg, language())
 
 
 @router.post("/api/games/{game_id}/hint", summary="Hint: 1 = legal options, 2 = the solver's move")
@@ -37,7 +51,8 @@ async def hint(
     pos = state.position
     if level == 1:
         useful = pos.useful_moves(svc.table.analyse(pos).legal)
-        return {"level": 1, "moves": [move_json(pos, m) for m in useful], "hints": state.hints}
+        moves = [move_json(pos, m, lang=language()) for m in useful]
+        return {"level": 1, "moves": moves, "hints": state.hints}
     if pos.is_won():
         raise ApiError(409, "game_over", "The game is won: no hint needed")
     answer = await svc.oracle.hint(pos)
@@ -46,16 +61,16 @@ async def hint(
             "level": 2,
             "move": None,
             "verdict": answer.word,
-            "reason": no_win_reason(answer.verdict, svc.oracle.hint_seconds),
+            "reason": no_win_reason(svc, state, answer.verdict),
             "hints": state.hints,
         }
     first = answer.moves[0]
     hints = svc.table.count_hint(game_id, pos, state.revision)
     return {
         "level": 2,
-        "move": move_json(pos, first),
+        "move": move_json(pos, first, lang=language()),
         "verdict": answer.word,
-        "reason": pos.hint_words(first, len(answer.moves)),
+        "reason": translate(hint_message(pos, first, len(answer.moves)), language()),
         "hints": hints,
     }
 
@@ -68,7 +83,7 @@ async def status(svc: Svc, game_id: int) -> dict[str, Any]:
     return {
         "verdict": st.verdict,
         "undo_to_winnable": st.undo_to_winnable,
-        "message": st.message,
+        "message": translate(st.message, language()),
         "pending": st.pending,
         "certain": svc.table.analyse(state.position).certain,
         "turns": len(state.game.turns),
@@ -87,12 +102,14 @@ async def solution(
     won = pos.is_won()
     out: dict[str, Any] = {
         "verdict": "won" if won else answer.word,
-        "moves": moves_json(pos, answer.moves),
-        "turns": turns_json(pos, answer.moves),
+        "moves": moves_json(pos, answer.moves, language()),
+        "turns": turns_json(pos, answer.moves, language()),
         "hints": state.hints,
     }
     if answer.verdict is not Verdict.SOLVED:
-        out["reason"] = no_win_reason(answer.verdict, svc.oracle.hint_seconds)
+        out["reason"] = no_win_reason(svc, state, answer.verdict)
     elif answer.moves:
-        out["hints"] = svc.table.count_hint(game_id, pos, state.revision)
+        # the whole solution is given: the game is assisted from now on (table.count_hint)
+        out["hints"] = svc.table.count_hint(game_id, pos, state.revision, solution=True)
+        out["assisted"] = True
     return out

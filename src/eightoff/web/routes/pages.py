@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
+from eightoff.i18n import LANGUAGES, pick_language
 from eightoff.web.errors import error
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -30,8 +31,10 @@ async def index() -> Response:
 
 
 @router.get("/rules")
-async def rules_page() -> Response:
-    return page("rules.html")
+async def rules_page(request: Request, lang: str | None = None) -> Response:
+    """The rules in the reader's language: ``?lang=de`` or ``Accept-Language``."""
+    chosen = lang if lang in LANGUAGES else pick_language(request.headers.get("accept-language"))
+    return page("rules.de.html" if chosen == "de" else "rules.html")
 
 
 @router.get("/docs")

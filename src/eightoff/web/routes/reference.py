@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from eightoff import __version__
 from eightoff.lessons import LESSONS
 from eightoff.rules import PRESETS
+from eightoff.web.deps import language
 from eightoff.web.serialize import lesson_json, variant_json
 from eightoff.web.timing import timed
 
@@ -19,13 +20,13 @@ router = APIRouter()
 @router.get("/api/variants", summary="The variants and their rules")
 @timed
 async def variants() -> list[dict[str, Any]]:
-    return [variant_json(r) for r in PRESETS.values()]
+    return [variant_json(r, language()) for r in PRESETS.values()]
 
 
 @router.get("/api/lessons", summary="The four lessons, in order")
 @timed
 async def lessons() -> list[dict[str, Any]]:
-    return [lesson_json(les) for les in LESSONS]
+    return [lesson_json(les, language()) for les in LESSONS]
 
 
 @router.get("/api/server", summary="This server: the app, its version and process id")

@@ -3,7 +3,10 @@
 // revision of the game this page last saw; the server answers 409 "stale" with the game as
 // it is now when another window changed it meanwhile.
 
-export const STALE_MESSAGE = "This game changed in another window";
+import { language, t } from "./i18n.js";
+
+/** The words for a "stale" answer (another window changed the game). */
+export const staleMessage = () => t("message.stale");
 
 export class ApiError extends Error {
   constructor(status, message, code, game = null) {
@@ -19,11 +22,9 @@ export class ApiError extends Error {
   }
 }
 
-const OFFLINE =
-  "The table lost contact with its server. Start it again with “eightoff play”, then reload this page.";
-
 export async function api(method, path, body) {
-  const options = { method, headers: { Accept: "application/json" } };
+  // the server renders its words (moves, reasons, hints) in the table's language
+  const options = { method, headers: { Accept: "application/json", "Accept-Language": language() } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -32,7 +33,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch {
-    throw new ApiError(0, OFFLINE, "offline");
+    throw new ApiError(0, t("message.offline"), "offline");
   }
   let data = null;
   try {
@@ -41,7 +42,7 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const raw = (data && (data.error || data.detail)) || `The server answered ${response.status} ${response.statusText}`;
+    const raw = (data && (data.error || data.detail)) || t("message.http_error", { status: response.status, text: response.statusText });
     const message = typeof raw === "string" ? raw : JSON.stringify(raw);
     const game = data && typeof data.game === "object" && data.game !== null ? data.game : null;
     throw new ApiError(response.status, message, (data && data.code) || "http_error", game);

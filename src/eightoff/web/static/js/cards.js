@@ -1,4 +1,5 @@
-// Cards: names, colours and inline SVG faces drawn here (no images, no web fonts).
+// Cards: names, colours and inline SVG faces drawn here (no web fonts); the Jacks, Queens
+// and Kings show the original artwork of static/cards/{code}.svg (scripts/court_cards.py).
 //
 // A card code is the server's text: rank letter (A 2-9 T J Q K) + suit letter
 // (C S H D), e.g. "QH", "TD". Names match eightoff.cards.Card.name exactly:
@@ -89,7 +90,11 @@ const PIPS = {
   10: [...R4.flatMap((y) => [[L, y], [R, y]]), [M, 55.67], [M, 94.33]],
 };
 
-const FACE_LETTER = { 11: "J", 12: "Q", 13: "K" };
+/** The court card's picture (60×76 artwork), placed in the box x, y, w, h of the face. */
+function courtImage(code, x, y, w, h) {
+  const { rank, suit } = parseCard(code);
+  return `<image href="/static/cards/${RANKS[rank]}${suit}.svg" x="${x}" y="${y}" width="${w}" height="${h}"/>`;
+}
 
 /**
  * The SVG markup of a card face, 100×140 units.
@@ -107,8 +112,7 @@ export function cardSVG(code, { compact = false } = {}) {
     parts.push(`<text class="idx" x="6" y="33" font-size="${fs}" ${short.length > 1 ? 'textLength="44" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>`);
     parts.push(suitIcon(suit, 58, 6, 34));
     if (rank >= 11) {
-      parts.push(`<text class="face-letter" x="50" y="112" font-size="56" text-anchor="middle">${short}</text>`);
-      parts.push(suitIcon(suit, 62, 108, 26));
+      parts.push(courtImage(code, 16, 46, 68, 86.1));
     } else {
       parts.push(suitIcon(suit, 24, 56, 52));
     }
@@ -121,10 +125,8 @@ export function cardSVG(code, { compact = false } = {}) {
     if (rank === 1) {
       parts.push(suitIcon(suit, 22, 47, 56));
     } else if (rank >= 11) {
+      parts.push(courtImage(code, 20, 37, 60, 76));
       parts.push(`<rect class="court" x="20" y="37" width="60" height="76" rx="5"/>`);
-      parts.push(`<text class="face-letter" x="50" y="91" font-size="42" text-anchor="middle">${FACE_LETTER[rank]}</text>`);
-      parts.push(suitIcon(suit, 24, 41, 13));
-      parts.push(suitIcon(suit, 63, 96, 13, ` transform="rotate(180 69.5 102.5)"`));
     } else {
       const size = rank >= 9 ? 16 : 18;
       for (const [x, y] of PIPS[rank]) {

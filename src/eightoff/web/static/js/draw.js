@@ -2,7 +2,8 @@
 // picked-up cards, the places the server lists as legal for them, hints), the status line
 // and the side panel.
 
-import { cardName, cardSVG, placeholderSVG, RANKS } from "./cards.js";
+import { cardSVG, placeholderSVG, RANKS } from "./cards.js";
+import { cardName, t } from "./i18n.js";
 import { cardOffset, columnRoom, computeLayout } from "./layout.js";
 import { $, foundationCode, legalFrom, lessonOf, placeTitle, plural, reducedMotion, state, variantName } from "./state.js";
 
@@ -19,13 +20,46 @@ function makeCard(code, key, { depth = 0 } = {}) {
   return el;
 }
 
+const COLUMN_KEYS = "1234567890";
+const CELL_KEYS = "abcdefgi"; // no h: h is home
+
+/** A place's heading: its key and notation (columns 1..9, 0; cells a..i; foundations h1..h8). */
+export function headingText(kind, index) {
+  if (kind === "column") return COLUMN_KEYS[index] ?? String(index + 1);
+  if (kind === "cell") return CELL_KEYS[index] ?? String(index + 1);
+  return `h${index + 1}`;
+}
+
 function makePlace(kind, index) {
   const el = document.createElement("div");
   el.className = `place ${kind}`;
   el.setAttribute("role", "group");
-  el.setAttribute("aria-label", placeTitle({ kind, index }));
+  const title = placeTitle({ kind, index });
+  el.setAttribute("aria-label", title);
   el.dataset.kind = kind;
   el.dataset.index = String(index);
+  return el;
+}
+
+/**
+ * The heading above a place. A column's or cell's heading is a button: a click or tap acts as
+ * its key does (picks up the movable cards, or puts the picked-up cards there).
+ */
+function makeHeading(kind, index) {
+  const text = headingText(kind, index);
+  const title = placeTitle({ kind, index });
+  const el = document.createElement(kind === "foundation" ? "span" : "button");
+  el.className = "heading";
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.dataset.index = String(index);
+  if (kind === "foundation") {
+    el.setAttribute("aria-hidden", "true");
+  } else {
+    el.type = "button";
+    el.tabIndex = -1; // the keys reach it; Tab stays on the controls
+    el.setAttribute("aria-label", `${title} (${text})`);
+  }
   return el;
 }
 
@@ -47,12 +81,14 @@ export function renderBoard({ animate = true } = {}) {
   state.stagger = null;
 
   const L = (state.layout = computeLayout(g));
-  board.className = `board layout-${L.mode}${L.compact ? " compact" : ""}`;
+  board.className = `board layout-${L.mode}${L.compact ? " compact" : ""}${L.narrow ? " narrow" : ""}`;
   board.style.setProperty("--cw", `${L.cw}px`);
   board.style.setProperty("--ch", `${L.ch}px`);
   board.style.setProperty("--gap", `${L.gap}px`);
   board.style.setProperty("--pad", `${L.pad}px`);
+  board.style.setProperty("--lab", `${L.lab}px`);
   board.style.setProperty("--fcols", String(L.fCols || 1));
+  board.style.setProperty("--ccols", String(L.cCols || 1));
 
   const seen = new Map(); // code → occurrences (two packs in Double FreeCell)
   const keyFor = (code) => {
@@ -76,7 +112,7 @@ export function renderBoard({ animate = true } = {}) {
       }
       place.append(el);
     }
-    fBox.append(place);
+    fBox.append(withHeading(place, "foundation", i));
   });
 
   const cBox = document.createElement("div");
@@ -85,7 +121,7 @@ export function renderBoard({ animate = true } = {}) {
     const place = makePlace("cell", i);
     place.innerHTML = placeholderSVG(null);
     if (code) place.append(makeCard(code, keyFor(code)));
-    cBox.append(place);
+    cBox.append(withHeading(place, "cell", i));
   });
 
   const tBox = document.createElement("div");
@@ -103,13 +139,21 @@ export function renderBoard({ animate = true } = {}) {
     const height = col.length ? Math.round((col.length - 1) * off) + L.ch : L.ch;
     tallest = Math.max(tallest, height);
     place.style.height = `${height}px`;
-    tBox.append(place);
+    tBox.append(withHeading(place, "column", i));
   });
   // columns reach down to the bottom of the table, so a drop anywhere below a column counts
   tBox.style.setProperty("--col-h", `${Math.max(tallest, columnRoom(L))}px`);
   board.replaceChildren(fBox, cBox, tBox);
   applyHighlights();
   if (before.size) slide(board, before, stagger);
+}
+
+/** A place in a slot with its heading above it. */
+function withHeading(place, kind, index) {
+  const slot = document.createElement("div");
+  slot.className = "slot";
+  slot.append(makeHeading(kind, index), place);
+  return slot;
 }
 
 function slide(board, before, stagger) {
@@ -145,6 +189,38 @@ export function dealAnimation() {
       { duration: 260, delay: Math.min(i * 7, 360), easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
     );
   });
+}
+
+/**
+ * A short celebration of a win: the foundations' Kings leap in a wave and the table glows.
+ * Returns how long it lasts (0 under prefers-reduced-motion, where nothing moves).
+ */
+export function winAnimation() {
+  if (reducedMotion) return 0;
+  const board = $("board");
+  // after the last cards have slid home
+  const after = Math.max(
+    0,
+    ...board.getAnimations({ subtree: true }).map((a) => a.effect.getComputedTiming().endTime - (a.currentTime || 0)),
+  );
+  const tops = [...board.querySelectorAll(".foundation .card:not(.under)")];
+  tops.forEach((el, i) => {
+    const turn = i % 2 ? -10 : 10;
+    el.animate(
+      [
+        { transform: "none" },
+        { transform: `translateY(-28%) rotate(${turn}deg) scale(1.1)`, offset: 0.35 },
+        { transform: "translateY(4%) scale(.98)", offset: 0.7 },
+        { transform: "none" },
+      ],
+      { duration: 620, delay: after + i * 90, iterations: 2, easing: "ease-in-out" },
+    );
+  });
+  board.animate(
+    [{ filter: "none" }, { filter: "drop-shadow(0 0 14px rgba(255, 212, 77, .8))" }, { filter: "none" }],
+    { duration: 1100, delay: after, easing: "ease-in-out" },
+  );
+  return Math.min(3000, after + 1240 + tops.length * 90);
 }
 
 // ----- marks on the board ---------------------------------------------------------------------
@@ -191,11 +267,19 @@ export function renderStatus() {
   const g = state.game;
   if (!g) return;
   const lesson = lessonOf(g);
-  const deal = lesson ? `Lesson ${lesson.id}` : g.deal !== null && g.deal !== undefined ? `Deal ${g.deal}` : "Custom deal";
-  $("st-deal").textContent = `${deal} · ${g.variant_name || variantName(g.variant)}`;
-  $("st-moves").textContent = `Moves: ${g.moves_made}`;
+  const deal = lesson
+    ? t("status.lesson", { n: lesson.id })
+    : g.deal !== null && g.deal !== undefined
+      ? t("status.deal", { deal: g.deal })
+      : t("status.custom_deal");
+  $("st-deal").textContent = t("status.deal_and_variant", { deal, variant: g.variant_name || variantName(g.variant) });
+  $("st-moves").textContent = t("status.moves", { n: g.moves_made });
   const gl = g.group_limit || {};
-  $("st-limit").textContent = `Group limit: ${plural(gl.cards ?? 1, "card")} · ${gl.formula || ""}`;
+  $("st-limit").textContent = t("status.group_limit", { cards: plural(gl.cards ?? 1, "card"), formula: gl.formula || "" });
+  // the house rules this game is played with (beyond its variant's own)
+  const house = (g.house_rules || []).map((name) => t(name === "strict_single" ? "rules.house.strict" : "rules.house.retrieval"));
+  $("st-house").hidden = !house.length;
+  $("st-house").textContent = house.length ? t("status.house_rules", { rules: house.join(", ") }) : "";
   $("st-limit").title = gl.words || "";
   const over = Boolean(g.finished);
   $("btn-undo").disabled = over || !g.can_undo;
@@ -205,7 +289,9 @@ export function renderStatus() {
   $("btn-solve").disabled = over;
   // the server says when the win is certain (every column in order)
   $("btn-finish").hidden = !(!over && g.can_auto_complete);
-  document.title = `${deal} · ${g.variant_name || "Eight Off"}`;
+  const name = g.variant_name || variantName(g.variant);
+  document.title = t("page.title_game", { deal, variant: name });
+  $("brand-name").textContent = name; // the header names the variant being played
   const sel = $("variant");
   if (sel.value !== g.variant) sel.value = g.variant;
 }
@@ -214,7 +300,8 @@ export function setVerdict(st) {
   state.verdict = st;
   const el = $("st-verdict");
   el.dataset.verdict = st.verdict;
-  el.textContent = st.message || { won: "Won", checking: "Checking…", winnable: "Winnable", unknown: "Unknown" }[st.verdict] || "";
+  const fallback = { won: "verdict.won", checking: "verdict.checking", winnable: "verdict.winnable", unknown: "verdict.unknown" }[st.verdict];
+  el.textContent = st.message || (fallback ? t(fallback) : "");
 }
 
 /** Show the side panel with the lesson or the replay ("lesson" | "replay"). */

@@ -3,6 +3,7 @@
 
 import { enqueue, gameCall } from "./api.js";
 import { applyHighlights, hidePanel, movingCardKeys, showPanel } from "./draw.js";
+import { t } from "./i18n.js";
 import { setGame, showFailure } from "./play.js";
 import { $, describeTurn, lessonOf, onGameChange, plural, reducedMotion, sleep, state } from "./state.js";
 import { say, showMessage } from "./ui.js";
@@ -14,7 +15,7 @@ export function hint() {
     if (!g || g.won) return;
     state.selection = null;
     const level = state.hintLevel >= 1 ? 2 : 1;
-    if (level === 2) showMessage("Asking the solver…", "info", { sticky: true });
+    if (level === 2) showMessage(t("hint.asking"), "info", { sticky: true });
     let h;
     try {
       h = await gameCall(g, "hint", { level });
@@ -39,9 +40,11 @@ function showOptions(moves) {
   }
   state.hintMarks = { cards, places: [] };
   applyHighlights();
+  // with no move at the deal's start there is nothing to undo: say so without undo
+  const g = state.game;
   const text = moves.length
-    ? `${plural(cards.size, "card")} can move (highlighted). Press Hint again for the solver's move.`
-    : "No card can move: the game is lost. Undo to go back.";
+    ? t("hint.can_move", { n: cards.size })
+    : t(g && !g.can_undo ? "hint.no_move_from_start" : "hint.no_move");
   showMessage(text, "hint");
   say(text);
 }
@@ -50,7 +53,7 @@ function showOptions(moves) {
 function showSolverMove(h) {
   const m = h.move;
   if (!m) {
-    const text = h.reason || h.message || "The solver has no move to suggest from here.";
+    const text = h.reason || h.message || t("hint.no_suggestion");
     showMessage(text, "hint");
     say(text);
     return;
@@ -59,7 +62,7 @@ function showSolverMove(h) {
   applyHighlights();
   // the reason usually starts with the move itself
   const why = h.reason || "";
-  const text = why.startsWith(m.text) ? `Hint: ${why}` : `Hint: ${m.text}${why ? `. ${why}` : ""}`;
+  const text = t("hint.prefix", { text: why.startsWith(m.text) ? why : `${m.text}${why ? `. ${why}` : ""}` });
   showMessage(text, "hint", { sticky: true });
   say(text);
 }
@@ -69,12 +72,12 @@ export async function openReplay() {
   const g = state.game;
   if (!g) return;
   if (g.won) {
-    showMessage("This game is already won.", "info");
+    showMessage(t("replay.already_won"), "info");
     return;
   }
   state.replay = { moves: [], index: 0, playing: false, loading: true, gameId: g.id };
   showPanel("replay");
-  $("replay-info").textContent = "Asking the solver for a solution from this position…";
+  $("replay-info").textContent = t("replay.asking");
   $("replay-next").textContent = "";
   renderReplay();
   let sol;
@@ -103,16 +106,14 @@ export async function openReplay() {
     $("replay-info").textContent =
       sol.reason ||
       sol.message ||
-      (sol.verdict === "not_winnable"
-        ? "No solution from here: this position cannot be won. Undo to go back."
-        : "The solver found no solution within its limits.");
+      t(sol.verdict === "not_winnable" ? "replay.not_winnable" : "replay.no_solution");
     renderReplay();
     return;
   }
   state.replay.moves = turns;
   state.replay.total = turns.reduce((n, t) => n + t.length, 0);
   renderReplay();
-  say(`Solution found: ${plural(state.replay.total, "move")} in ${plural(turns.length, "step")}. Step forward with the right arrow.`);
+  say(t("replay.found", { moves: plural(state.replay.total, "move"), steps: plural(turns.length, "step") }));
 }
 
 function renderReplay() {
@@ -125,12 +126,13 @@ function renderReplay() {
     return;
   }
   const n = r.moves.length;
-  $("replay-info").textContent = r.index >= n ? `Done: all ${plural(n, "step")} played.` : `Step ${r.index} of ${n} (${plural(r.total, "move")} in all)`;
-  $("replay-next").textContent = r.index < n ? `Next: ${describeTurn(r.moves[r.index])}` : "";
+  $("replay-info").textContent =
+    r.index >= n ? t("replay.done", { steps: plural(n, "step") }) : t("replay.progress", { i: r.index, n, moves: plural(r.total, "move") });
+  $("replay-next").textContent = r.index < n ? t("replay.next", { turn: describeTurn(r.moves[r.index]) }) : "";
   stepBtn.disabled = r.index >= n;
   backBtn.disabled = r.index <= 0;
   playBtn.disabled = r.index >= n;
-  playBtn.textContent = r.playing ? "Pause" : "Play to end";
+  playBtn.textContent = t(r.playing ? "replay.pause" : "replay.play");
 }
 
 /** One step: the turn's first move, exactly as the solver made it; the server adds the rest. */
@@ -156,11 +158,11 @@ function replayRequest(step, request) {
     try {
       const next = await gameCall(state.game, action, body);
       r.index += step;
-      setGame(next, { announce: step > 0 ? describeTurn(next.last_turn) : "Step back", fromReplay: true });
+      setGame(next, { announce: step > 0 ? describeTurn(next.last_turn) : t("announce.step_back"), fromReplay: true });
     } catch (e) {
       r.playing = false;
       r.stepping = false;
-      showFailure(e, "The replay stopped: ");
+      showFailure(e, t("replay.stopped", { error: "" }));
     } finally {
       r.stepping = false;
       renderReplay();
@@ -209,6 +211,6 @@ onGameChange((game, previous, { fromReplay }) => {
   if (!previous || previous.id !== game.id) {
     if (!$("replay-panel").hidden || state.replay) closeReplayPanel();
   } else if (!fromReplay && state.replay && !state.replay.stepping) {
-    stopReplay("The position changed. Press Solution to replay from here.");
+    stopReplay(t("replay.position_changed"));
   }
 });

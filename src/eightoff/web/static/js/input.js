@@ -2,10 +2,10 @@
 // keyboard. A picked-up card shows the places the server lists as legal for it; where it
 // is put down is sent to the server as it is, and the server plays it or says why not.
 
-import { cardName } from "./cards.js";
+import { cardName, t } from "./i18n.js";
 import { applyHighlights, placeElement, renderBoard } from "./draw.js";
 import { hint, openReplay, replayBack, replayPlay, replayStep } from "./help.js";
-import { autoHome, newGame, redo, sendMove, undo } from "./play.js";
+import { autoHome, openNewGame, redo, sendMove, undo } from "./play.js";
 import { $, cardsOf, legalFrom, placeKey, placeTitle, samePlace, state } from "./state.js";
 import { hideMessage, say, showMessage } from "./ui.js";
 
@@ -37,7 +37,8 @@ function select(place, count, { keyboard = false } = {}) {
   applyHighlights();
   const shown = state.selection.count ?? state.selection.shown;
   const top = cards[cards.length - shown];
-  say(`${shown > 1 ? `${shown} cards from ${cardName(top)}` : cardName(top)} picked up from ${placeTitle(place)}`);
+  const what = shown > 1 ? t("announce.cards_from", { n: shown, card: cardName(top) }) : cardName(top);
+  say(t("announce.picked_up", { what, place: placeTitle(place) }));
 }
 
 function clearSelection() {
@@ -75,7 +76,8 @@ let drag = null;
 export const dragging = () => drag !== null;
 
 function placeOfElement(el) {
-  const p = el && el.closest(".place");
+  // a place's heading stands for the place (a drop on a column's heading lands there)
+  const p = el && (el.closest(".place") || el.closest(".slot")?.querySelector(".place"));
   if (!p) return null;
   return { kind: p.dataset.kind, index: Number(p.dataset.index) };
 }
@@ -286,7 +288,7 @@ function onKey(e) {
     h: () => (state.selection ? moveSelectionTo({ kind: "foundation", index: null }) : autoHome()),
     t: hint,
     s: openReplay,
-    n: newGame,
+    n: openNewGame,
     u: undo,
     r: redo,
   };
@@ -315,7 +317,7 @@ function keyPlace(place) {
     return;
   }
   if (!cardsOf(place).length) {
-    showMessage(`${placeTitle(place)} is empty`, "info");
+    showMessage(t("message.place_empty", { place: placeTitle(place) }), "info");
     return;
   }
   select(place, null, { keyboard: true });
@@ -328,6 +330,13 @@ export function wireInput() {
   window.addEventListener("pointermove", onPointerMove, { passive: false });
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", onPointerCancel);
+  // a column's or cell's heading acts as its key: pick up, or put the picked-up cards there
+  frame.addEventListener("click", (e) => {
+    const heading = e.target.closest("button.heading");
+    if (!heading || !state.game) return;
+    e.preventDefault();
+    keyPlace({ kind: heading.dataset.kind, index: Number(heading.dataset.index) });
+  });
   frame.addEventListener("contextmenu", (e) => {
     if (e.target.closest(".card")) e.preventDefault();
   });

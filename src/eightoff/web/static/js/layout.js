@@ -1,10 +1,18 @@
 // Layout: card size and the arrangement of foundations, cells and columns for the frame's size.
+//
+// Every card of every column stays inside the frame: the cards are sized for the longest
+// column (with a readable strip of each covered card), and a column's overlap shrinks as it
+// grows (as PySolFC and KPat squeeze). Each place has a heading strip above it (its key).
 
 import { $ } from "./state.js";
 
-const MIN_CARD_WIDTH = 40;
+const MIN_CARD_WIDTH = 30;
 const MAX_CARD_WIDTH = 112;
-const GAP_RATIO = 0.14; // gap as a share of the card width
+const RATIO = 1.4; // card height / width
+const COMPACT_BELOW = 66; // narrower cards get the compact face (big index, one pip)
+let lastMode = null; // the arrangement last drawn, kept while it stays good
+let lastF = undefined;
+let lastC = undefined;
 
 export function frameSize() {
   const frame = $("frame");
@@ -20,45 +28,103 @@ export function computeLayout(g) {
   const nCol = g.columns.length;
   const nCell = g.cells.length;
   const nF = g.foundations.length;
-  const pad = w < 600 ? 8 : 16;
-  const tableauUnits = 1 + 7 * 0.24; // room for a column of eight cards before compressing
+  const narrow = w < 600;
+  const pad = narrow || h < 420 ? 6 : 14;
+  const gapRatio = narrow ? 0.07 : 0.14; // gap as a share of the card width
+  const lab = narrow || h < 420 ? 15 : 18; // the heading strip above each place
+  const longest = Math.max(1, ...g.columns.map((c) => c.length));
+  // the height a column needs, in card heights: a card and a strip of each covered card
+  // (room for eight cards at the usual overlap; longer columns at a strip that still shows
+  // the index: small cards have a bigger index)
+  const units = (strip) => 1 + Math.max(7 * 0.24, (longest - 1) * strip);
+  const grids = (n) => [...new Set([1, 2, 4].map((rows) => Math.ceil(n / rows)))].map((cols) => ({ cols, rows: Math.ceil(n / cols) }));
+  // each candidate: width in card widths and gaps; the height of each stack of places in
+  // card heights (tableau: units ×), gaps and heading strips
   const candidates = [];
   if (nCell + nF <= nCol) {
-    candidates.push({ mode: "top", slotsX: nCol, unitsY: 1 + 0.2 + tableauUnits });
+    candidates.push({ mode: "top", slots: nCol, gaps: nCol + 1, rows: [{ units: 1, tab: 1, gaps: 1.4, labs: 2 }] });
   } else {
-    const fCols = Math.ceil(nF / 4);
-    const fRows = Math.ceil(nF / fCols);
+    for (const f of grids(nF)) {
+      candidates.push({
+        mode: "side",
+        fCols: f.cols,
+        slots: Math.max(nCol, nCell) + f.cols,
+        gaps: Math.max(nCol, nCell) - 1 + 2 + 0.6 + (f.cols - 1) + 0.5,
+        rows: [
+          { units: 1, tab: 1, gaps: 1.4, labs: 2 },
+          { units: f.rows, tab: 0, gaps: f.rows - 1, labs: f.rows },
+        ],
+      });
+    }
     candidates.push({
-      mode: "side",
-      slotsX: Math.max(nCol, nCell) + fCols + 0.35,
-      unitsY: Math.max(fRows + (fRows - 1) * GAP_RATIO / 1.4, 1 + 0.2 + tableauUnits),
-      fCols,
+      mode: "stack",
+      slots: Math.max(nCol, nCell, nF),
+      gaps: Math.max(nCol, nCell, nF),
+      rows: [{ units: 2, tab: 1, gaps: 2.8, labs: 3 }],
     });
-    candidates.push({ mode: "stack", slotsX: Math.max(nCol, nCell, nF), unitsY: 2 + 0.4 + tableauUnits });
   }
-  let best = null;
-  for (const c of candidates) {
-    const byW = (w - 2 * pad) / (c.slotsX * (1 + GAP_RATIO) - GAP_RATIO);
-    const byH = (h - 2 * pad) / (c.unitsY * 1.4);
-    c.cw = Math.min(byW, byH, MAX_CARD_WIDTH);
-    if (!best || c.cw > best.cw + 0.5) best = c;
+  // cells on the left, foundations on the right, the columns the whole height between
+  for (const c of grids(nCell)) {
+    for (const f of grids(nF)) {
+      if (c.rows > 4 || f.rows > 4) continue;
+      candidates.push({
+        mode: "wide",
+        cCols: c.cols,
+        fCols: f.cols,
+        slots: c.cols + nCol + f.cols,
+        gaps: c.cols - 1 + nCol - 1 + f.cols - 1 + 4 + 1.2 + 0.5,
+        rows: [
+          { units: 0, tab: 1, gaps: 0, labs: 1 },
+          { units: c.rows, tab: 0, gaps: c.rows - 1, labs: c.rows },
+          { units: f.rows, tab: 0, gaps: f.rows - 1, labs: f.rows },
+        ],
+      });
+    }
   }
+  const widthFor = (c, tabUnits) => {
+    let cw = (w - 2 * pad - 2) / (c.slots + c.gaps * gapRatio);
+    for (const r of c.rows) {
+      cw = Math.min(cw, (h - 2 * pad - r.labs * lab) / ((r.units + r.tab * tabUnits) * RATIO + r.gaps * gapRatio));
+    }
+    return Math.min(cw, MAX_CARD_WIDTH);
+  };
+  const pick = (tabUnits) => {
+    let best = null;
+    for (const c of candidates) {
+      c.cw = widthFor(c, tabUnits);
+      if (!best || c.cw > best.cw + 0.5) best = c;
+    }
+    // keep the arrangement the table had unless another gives clearly bigger cards
+    const kept = candidates.find((c) => c.mode === lastMode && c.fCols === lastF && c.cCols === lastC);
+    return kept && kept.cw * 1.08 >= best.cw ? kept : best;
+  };
+  let best = pick(units(0.17));
+  if (best.cw < COMPACT_BELOW) best = pick(units(0.22));
+  lastMode = best.mode;
+  lastF = best.fCols;
+  lastC = best.cCols;
   const cw = Math.max(MIN_CARD_WIDTH, Math.floor(best.cw));
-  const ch = Math.round(cw * 1.4);
-  const gap = Math.max(4, Math.round(cw * GAP_RATIO));
-  const compact = cw < 66;
-  return { ...best, cw, ch, gap, pad, compact, frameH: h, frameW: w };
+  const ch = Math.round(cw * RATIO);
+  const gap = Math.max(3, Math.round(cw * gapRatio));
+  const compact = cw < COMPACT_BELOW;
+  return { mode: best.mode, fCols: best.fCols, cCols: best.cCols, cw, ch, gap, pad, lab, compact, narrow, frameH: h, frameW: w };
 }
 
-/** The height left for the columns, and how far apart n cards of a column sit in it. */
+/** The height left for the columns' cards (below their headings). */
 export function columnRoom(L) {
-  const topRows = L.mode === "stack" ? 2 : 1;
-  return L.frameH - 2 * L.pad - topRows * (L.ch + L.gap * 1.4);
+  const topRows = { stack: 2, wide: 0 }[L.mode] ?? 1;
+  return L.frameH - 2 * L.pad - topRows * (L.lab + L.ch + L.gap * 1.4) - L.lab - 1;
 }
 
+/**
+ * How far apart the n cards of a column sit: the usual overlap while the column fits, less
+ * as it grows, so that its last card always ends inside the frame. On a phone, where the
+ * columns are narrow and the screen tall, covered cards show more of their faces.
+ */
 export function cardOffset(L, n) {
-  const defOff = L.ch * (L.compact ? 0.38 : 0.25);
-  const minOff = L.ch * (L.compact ? 0.27 : 0.2);
-  if (n <= 1) return defOff;
-  return Math.max(minOff, Math.min(defOff, (columnRoom(L) - L.ch) / (n - 1)));
+  if (n <= 1) return 0;
+  const room = columnRoom(L) - L.ch;
+  let usual = L.ch * (L.compact ? 0.38 : 0.25);
+  if (L.compact && L.frameH > L.frameW) usual = Math.max(usual, Math.min(L.ch * 0.72, room / 9));
+  return Math.max(1, Math.min(usual, room / (n - 1)));
 }

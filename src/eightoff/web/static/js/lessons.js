@@ -2,6 +2,7 @@
 // and the way on to the next lesson (after the last: a full shuffled deal).
 
 import { hidePanel, showPanel } from "./draw.js";
+import { t } from "./i18n.js";
 import { startGame } from "./play.js";
 import { $, lessonOf, onGameChange, state } from "./state.js";
 import { say } from "./ui.js";
@@ -15,7 +16,7 @@ function renderLesson(game) {
     return;
   }
   if (($("panel").hidden || $("lesson-panel").hidden) && !state.replay) showPanel("lesson");
-  $("lesson-kicker").textContent = `Lesson ${lesson.id} of ${lessonCount()}`;
+  $("lesson-kicker").textContent = t("lesson.kicker_progress", { n: lesson.id, total: lessonCount() });
   $("lesson-title").textContent = lesson.title;
   $("lesson-goal").textContent = lesson.goal;
   $("lesson-guidance").replaceChildren(
@@ -30,11 +31,9 @@ function renderLesson(game) {
   $("lesson-success").hidden = !done;
   if (!done) return;
   const last = nextLessonId(lesson) === null;
-  const text = last
-    ? "Well done: lesson complete! You know the rules of Eight Off. Next comes a full shuffled deal."
-    : `Well done: lesson complete! Next: ${nextLessonTitle(lesson)}.`;
+  const text = last ? t("lesson.done_last") : t("lesson.done", { title: nextLessonTitle(lesson) });
   $("lesson-success-text").textContent = text;
-  $("btn-next-lesson").textContent = last ? "Play a full deal" : "Next lesson";
+  $("btn-next-lesson").textContent = t(last ? "lesson.play_full" : "lesson.next");
   if (!wasDone) say(text);
 }
 
@@ -48,7 +47,7 @@ function nextLessonId(lesson) {
 
 function nextLessonTitle(lesson) {
   const next = state.lessons.find((l) => l.id === nextLessonId(lesson));
-  return next ? next.title : `lesson ${lesson.id + 1}`;
+  return next ? next.title : t("lesson.fallback_next", { n: lesson.id + 1 });
 }
 
 export async function nextLesson() {

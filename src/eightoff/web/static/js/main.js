@@ -15,7 +15,8 @@ import { closeReplayPanel, hint, openReplay, replayBack, replayPlay, replayStep 
 import { dragging, wireInput } from "./input.js";
 import { frameSize } from "./layout.js";
 import { nextLesson, openLessons } from "./lessons.js";
-import { catchUp, changeVariant, finish, newGame, openDeal, redo, restart, saveSettings, setGame, showFailure, startGame, undo } from "./play.js";
+import { initWords, rememberChoice, t } from "./i18n.js";
+import { catchUp, changeVariant, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo } from "./play.js";
 import { $, plural, state } from "./state.js";
 import { openStats } from "./stats.js";
 import { closeMenu, hideMessage, say, toggleMenu } from "./ui.js";
@@ -32,7 +33,8 @@ function wire() {
   on("btn-hint", hint);
   on("btn-solve", openReplay);
   on("btn-finish", finish);
-  on("btn-new", newGame);
+  on("btn-new", openNewGame);
+  $("language").addEventListener("change", changeLanguage);
   $("deal-form").addEventListener("submit", openDeal);
   $("variant").addEventListener("change", changeVariant);
   $("opt-auto").addEventListener("change", saveSettings);
@@ -91,17 +93,34 @@ function fillVariants(variants) {
   );
 }
 
+/** The language switch: remembered in the store (every browser) and here; the page reloads
+ * so that every word, the server's included, is in the new language. */
+async function changeLanguage() {
+  const lang = $("language").value;
+  rememberChoice(lang);
+  try {
+    await api("PUT", "/api/settings", { language: lang });
+  } catch (e) {
+    showFailure(e);
+  }
+  window.location.reload();
+}
+
 async function boot() {
   installSprite();
   wire();
-  const [variants, lessons, settings] = await Promise.all([
+  const settings = await api("GET", "/api/settings").catch(() => null);
+  if (settings) state.settings = { ...state.settings, ...settings };
+  // the player's choice, else the browser's languages; the server speaks it from here on
+  const lang = await initWords(state.settings.language);
+  $("language").value = lang;
+  $("link-rules").href = `/rules?lang=${lang}`;
+  const [variants, lessons] = await Promise.all([
     api("GET", "/api/variants").catch(() => []),
     api("GET", "/api/lessons").catch(() => []),
-    api("GET", "/api/settings").catch(() => null),
   ]);
   state.variants = variants;
   state.lessons = lessons;
-  if (settings) state.settings = settings;
   $("opt-auto").checked = state.settings.auto_move;
   $("opt-winnable").checked = state.settings.winnable_only;
   fillVariants(variants);
@@ -113,8 +132,9 @@ async function boot() {
     showFailure(e);
   }
   if (game) {
+    state.houseRules = game.house_rules || [];
     setGame(game, { animate: false });
-    say(`Game resumed: ${game.variant_name}, ${plural(game.moves_made, "move")} made.`);
+    say(t("announce.resumed", { variant: game.variant_name, moves: plural(game.moves_made, "move") }));
   } else {
     $("variant").value = "eightoff";
     await startGame({ variant: "eightoff", deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm: false });

@@ -2,8 +2,9 @@
 // server sends back. A refusal shows the server's reason; a "stale" answer (another window
 // changed the game) shows the game as it is now and says so.
 
-import { api, enqueue, gameCall, STALE_MESSAGE } from "./api.js";
-import { dealAnimation, renderBoard, renderStatus, setVerdict } from "./draw.js";
+import { api, enqueue, gameCall, staleMessage } from "./api.js";
+import { dealAnimation, renderBoard, renderStatus, setVerdict, winAnimation } from "./draw.js";
+import { t } from "./i18n.js";
 import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state } from "./state.js";
 import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
 
@@ -35,7 +36,7 @@ export function setGame(game, { announce = null, animate = true, fromReplay = fa
 export function showFailure(e, prefix = "") {
   if (e.stale) {
     setGame(e.game, { animate: true });
-    const text = e.message || STALE_MESSAGE;
+    const text = e.message || staleMessage();
     showMessage(text, "error");
     say(text);
     return;
@@ -56,19 +57,25 @@ export function catchUp() {
     }
     if (state.game !== g || now.revision === g.revision) return;
     setGame(now, { animate: true });
-    showMessage(STALE_MESSAGE, "info");
+    showMessage(staleMessage(), "info");
   });
 }
 
 function onWon(game) {
   if (lessonOf(game)) return; // the lesson panel says it
-  const deal = game.deal !== null && game.deal !== undefined ? `deal ${game.deal}` : "";
-  $("won-text").textContent = `${game.variant_name} ${deal} won in ${plural(game.moves_made, "move")}.`;
-  say(`You won in ${plural(game.moves_made, "move")}.`);
+  const moves = plural(game.moves_made, "move");
+  const hasDeal = game.deal !== null && game.deal !== undefined;
+  $("won-text").textContent = hasDeal
+    ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
+    : t("won.text_no_deal", { variant: game.variant_name, moves });
+  // a game the solver's solution was shown for is finished with help, not won (stats: assisted)
+  $("won-title").textContent = t(game.assisted ? "won.title_assisted" : "won.title");
+  say(game.assisted ? t("won.title_assisted") : t("won.announce", { moves }));
+  const celebration = winAnimation();
   setTimeout(() => {
     const dlg = $("dlg-won");
     if (!dlg.open) dlg.showModal();
-  }, reducedMotion ? 0 : 350);
+  }, reducedMotion ? 0 : Math.max(350, celebration));
 }
 
 /** The solver's verdict on the position, polled while the server is still working it out. */
@@ -77,17 +84,17 @@ async function refreshStatus() {
   if (!g) return;
   const token = ++state.statusToken;
   if (g.won) {
-    setVerdict({ verdict: "won", message: "Won" });
+    setVerdict({ verdict: "won", message: t("verdict.won") });
     return;
   }
-  setVerdict({ verdict: "checking", message: "Checking…" });
+  setVerdict({ verdict: "checking", message: t("verdict.checking") });
   let delay = 250;
   for (;;) {
     let st;
     try {
       st = await api("GET", `/api/games/${g.id}/status`);
     } catch {
-      if (token === state.statusToken) setVerdict({ verdict: "unknown", message: "Status unavailable" });
+      if (token === state.statusToken) setVerdict({ verdict: "unknown", message: t("verdict.unavailable") });
       return;
     }
     if (token !== state.statusToken) return;
@@ -136,13 +143,13 @@ function gameAction(action, words, body = {}) {
   });
 }
 
-export const undo = () => gameAction("undo", (g) => `Move undone. ${plural(g.moves_made, "move")} made.`);
-export const redo = () => gameAction("redo", (g) => `Redone: ${describeTurn(g.last_turn)}`);
-export const restart = () => gameAction("restart", () => "Back to the start of the deal. Redo plays the moves again.");
+export const undo = () => gameAction("undo", (g) => t("message.undone", { moves: plural(g.moves_made, "move") }));
+export const redo = () => gameAction("redo", (g) => t("message.redone", { turn: describeTurn(g.last_turn) }));
+export const restart = () => gameAction("restart", () => t("message.restarted"));
 /** Send the safe cards home (or, once the win is certain, every card: the server's default). */
-export const autoHome = () => gameAction("auto", (g) => describeTurn(g.last_turn) || "No card can go home safely now.");
+export const autoHome = () => gameAction("auto", (g) => describeTurn(g.last_turn) || t("message.nothing_home"));
 /** Auto-complete: the server plays the rest once the win is certain. */
-export const finish = () => gameAction("auto", (g) => (g.won ? "Completed." : describeTurn(g.last_turn)), { complete: true });
+export const finish = () => gameAction("auto", (g) => (g.won ? t("message.completed") : describeTurn(g.last_turn)), { complete: true });
 
 // ----- new games --------------------------------------------------------------------------------
 /** Show the dialog and resolve true for Replace, false for Cancel/Escape. */
@@ -170,7 +177,7 @@ export async function startGame(body, { confirm = true } = {}) {
   if (confirm && inProgress() && !(await confirmReplace())) return false;
   return enqueue(async () => {
     const random = body.winnable_only && (body.deal === null || body.deal === undefined);
-    showMessage(random ? "Dealing a winnable deal…" : "Dealing…", "info", { sticky: true });
+    showMessage(t(random ? "message.dealing_winnable" : "message.dealing"), "info", { sticky: true });
     try {
       const next = await api("POST", "/api/games", body);
       hideMessage();
@@ -179,7 +186,9 @@ export async function startGame(body, { confirm = true } = {}) {
       const lesson = lessonOf(next);
       setGame(next, {
         animate: false,
-        announce: lesson ? `Lesson ${lesson.id}: ${lesson.title}` : `New game: ${next.variant_name} deal ${next.deal}`,
+        announce: lesson
+          ? t("announce.new_lesson", { n: lesson.id, title: lesson.title })
+          : t("announce.new_game", { variant: next.variant_name, deal: next.deal ?? "" }),
       });
       dealAnimation();
       return true;
@@ -191,26 +200,76 @@ export async function startGame(body, { confirm = true } = {}) {
   });
 }
 
-/** A random deal of the chosen variant. */
+/** The house rules of the next deal as request fields (only those switched on: an option
+ * left out is the variant's own, so Eight Off Easy stays itself). */
+export function houseRulesBody(rules = state.houseRules) {
+  const body = {};
+  for (const name of rules) body[name] = true;
+  return body;
+}
+
+/** A random deal of the chosen variant, with the house rules chosen last. */
 export function newGame({ confirm = true } = {}) {
   const variant = $("variant").value || (state.game ? state.game.variant : "eightoff");
-  return startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm });
+  return startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null, ...houseRulesBody() }, { confirm });
+}
+
+// ----- the new-game dialog: variant, house rules, winnable deals ---------------------------------
+function variantOptions(id) {
+  const v = state.variants.find((x) => x.id === id);
+  return (v && v.options) || {};
+}
+
+/** Tick and lock the house rules a variant has of its own (Eight Off Easy's retrieval). */
+function showVariantRules() {
+  const own = variantOptions($("new-variant").value);
+  for (const [name, id] of [["foundation_retrieval", "new-retrieval"], ["strict_single", "new-strict"]]) {
+    const box = $(id);
+    box.disabled = Boolean(own[name]);
+    if (own[name]) box.checked = true;
+    else box.checked = state.houseRules.includes(name);
+  }
+}
+
+/** Open the new-game dialog (the New game button and the n key). */
+export function openNewGame() {
+  const select = $("new-variant");
+  select.replaceChildren(...[...$("variant").options].map((o) => new Option(o.textContent, o.value)));
+  select.value = $("variant").value || (state.game ? state.game.variant : "eightoff");
+  select.onchange = showVariantRules;
+  $("new-winnable").checked = state.settings.winnable_only;
+  showVariantRules();
+  const dlg = $("dlg-new");
+  $("btn-new-cancel").onclick = () => dlg.close();
+  $("new-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const own = variantOptions(select.value);
+    const rules = [];
+    if ($("new-retrieval").checked && !own.foundation_retrieval) rules.push("foundation_retrieval");
+    if ($("new-strict").checked && !own.strict_single) rules.push("strict_single");
+    state.houseRules = rules;
+    dlg.close();
+    $("variant").value = select.value;
+    startGame({ variant: select.value, deal: null, winnable_only: $("new-winnable").checked, lesson: null, ...houseRulesBody(rules) });
+  };
+  dlg.showModal();
+  $("btn-new-deal").focus();
 }
 
 export async function openDeal(ev) {
   ev.preventDefault();
   const raw = $("deal-number").value.trim();
   if (!/^\d+$/.test(raw)) {
-    showMessage("Type a deal number (1 or more), then Open deal.", "error");
+    showMessage(t("message.deal_number_needed"), "error");
     return;
   }
-  const ok = await startGame({ variant: $("variant").value, deal: Number(raw), winnable_only: false, lesson: null });
+  const ok = await startGame({ variant: $("variant").value, deal: Number(raw), winnable_only: false, lesson: null, ...houseRulesBody() });
   if (ok) $("deal-number").blur();
 }
 
 export async function changeVariant() {
   const variant = $("variant").value;
-  const ok = await startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null });
+  const ok = await startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null, ...houseRulesBody() });
   if (!ok && state.game) $("variant").value = state.game.variant;
 }
 
@@ -219,7 +278,12 @@ export function saveSettings() {
     const body = { auto_move: $("opt-auto").checked, winnable_only: $("opt-winnable").checked };
     try {
       state.settings = await api("PUT", "/api/settings", body);
-      say(`Auto-move ${state.settings.auto_move ? "on" : "off"}; ${state.settings.winnable_only ? "winnable deals only" : "any deal"}.`);
+      say(
+        t("announce.settings", {
+          auto: t(state.settings.auto_move ? "announce.auto_on" : "announce.auto_off"),
+          deals: t(state.settings.winnable_only ? "announce.winnable_only" : "announce.any_deal"),
+        }),
+      );
     } catch (e) {
       showMessage(e.message, "error");
     }

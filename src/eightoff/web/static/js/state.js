@@ -2,12 +2,14 @@
 // with it (a picked-up card, hint marks, a replay). Nothing here judges a move.
 
 import { RANKS } from "./cards.js";
+import { count, placeTitle as localPlaceTitle, t } from "./i18n.js";
 
 export const state = {
   game: null,
   variants: [],
   lessons: [],
-  settings: { auto_move: true, winnable_only: false },
+  settings: { auto_move: true, winnable_only: false, language: null },
+  houseRules: [], // options the next deal is played with ("foundation_retrieval", "strict_single")
   selection: null, // {kind, index, count (null: keyboard, "whatever fits"), shown}
   hintLevel: 0,
   hintMarks: null, // {cards: Set(cardKey), places: [place]}
@@ -48,8 +50,7 @@ export function samePlace(a, b) {
 }
 
 export function placeTitle(p) {
-  if (p.kind === "foundation" && (p.index === null || p.index === undefined)) return "the foundations";
-  return `${p.kind[0].toUpperCase()}${p.kind.slice(1)} ${p.index + 1}`;
+  return localPlaceTitle(p);
 }
 
 export function foundationCode(f) {
@@ -72,8 +73,9 @@ export function legalFrom(sel, g = state.game) {
 }
 
 // ----- words ----------------------------------------------------------------------------------
+/** "3 moves" / "3 Züge" (word: card, move, step). */
 export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  return count(n, word);
 }
 
 export function variantName(id) {
@@ -85,7 +87,7 @@ export function describeTurn(moves) {
   if (!moves || !moves.length) return "";
   const [first, ...auto] = moves;
   let text = first.text || first.notation;
-  if (auto.length) text += `; then ${auto.map((m) => m.text || m.notation).join("; ")}`;
+  if (auto.length) text = t("turn.then", { first: text, rest: auto.map((m) => m.text || m.notation).join(t("list.separator")) });
   return text;
 }
 
@@ -101,7 +103,7 @@ export function lessonOf(g) {
   const info =
     typeof g.lesson === "object"
       ? g.lesson
-      : g.lesson_info || state.lessons.find((l) => l.id === g.lesson) || { id: g.lesson, title: `Lesson ${g.lesson}`, goal: "", guidance: [] };
+      : g.lesson_info || state.lessons.find((l) => l.id === g.lesson) || { id: g.lesson, title: t("lesson.fallback_title", { n: g.lesson }), goal: "", guidance: [] };
   const complete = typeof g.lesson_done === "boolean" ? g.lesson_done : info.complete ?? g.won;
   return { ...info, complete };
 }

@@ -1,18 +1,28 @@
-// Statistics: the server's counts per variant, in a table.
+// Statistics: the server's counts per variant and house rules, in a table. "Won" counts the
+// player's own wins; "Assisted" the games finished after the solver's solution was shown.
 
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { $, variantName } from "./state.js";
 
-const HEADINGS = ["Variant", "Played", "Won", "Win %", "Streak", "Best streak", "Fewest moves", "Hints used"];
+const HEADINGS = ["stats.variant", "stats.played", "stats.won", "stats.assisted", "stats.win_rate", "stats.streak", "stats.best_streak", "stats.fewest_moves", "stats.hints"];
+const HOUSE_RULE_WORDS = { foundation_retrieval: "rules.house.retrieval", strict_single: "rules.house.strict" };
 
 function percent(rate) {
   if (rate === null || rate === undefined) return "–";
-  return `${Math.round((rate <= 1 ? rate * 100 : rate) * 10) / 10}%`;
+  return t("stats.percent", { n: Math.round((rate <= 1 ? rate * 100 : rate) * 10) / 10 });
 }
 
-function row(variant, s) {
+/** "Eight Off" or "Eight Off · single-card moves": the line's variant and house rules. */
+function lineName(key, s) {
+  const name = s.name || variantName(s.variant || key);
+  const rules = (s.house_rules || []).map((r) => t(HOUSE_RULE_WORDS[r] || r));
+  return rules.length ? t("stats.house_rules", { variant: name, rules: rules.join(", ") }) : name;
+}
+
+function row(key, s) {
   const tr = document.createElement("tr");
-  const values = [s.name || variantName(variant), s.played, s.won, percent(s.win_rate), s.streak, s.best_streak, s.fewest_moves ?? "–", s.hints ?? 0];
+  const values = [lineName(key, s), s.played, s.won, s.assisted ?? 0, percent(s.win_rate), s.streak, s.best_streak, s.fewest_moves ?? "–", s.hints ?? 0];
   values.forEach((v, i) => {
     const td = document.createElement(i === 0 ? "th" : "td");
     if (i === 0) td.scope = "row";
@@ -24,7 +34,7 @@ function row(variant, s) {
 
 export async function openStats() {
   const body = $("stats-body");
-  body.textContent = "Loading…";
+  body.textContent = t("stats.loading");
   $("dlg-stats").showModal();
   let stats;
   try {
@@ -35,20 +45,23 @@ export async function openStats() {
   }
   const rows = Object.entries(stats || {}).filter(([, s]) => s.played > 0);
   if (!rows.length) {
-    body.textContent = "No games played yet.";
+    body.textContent = t("stats.none");
     return;
   }
   const table = document.createElement("table");
   table.className = "stats";
   const head = document.createElement("tr");
-  for (const text of HEADINGS) {
+  for (const key of HEADINGS) {
     const th = document.createElement("th");
     th.scope = "col";
-    th.textContent = text;
+    th.textContent = t(key);
     head.append(th);
   }
   table.createTHead().append(head);
   const tbody = table.createTBody();
-  for (const [variant, s] of rows) tbody.append(row(variant, s));
-  body.replaceChildren(table);
+  for (const [key, s] of rows) tbody.append(row(key, s));
+  const note = document.createElement("p");
+  note.className = "small";
+  note.textContent = t("stats.note");
+  body.replaceChildren(table, note);
 }
