@@ -215,7 +215,7 @@ def winnability(oracle: Oracle, line: Sequence[Position]) -> str:
         for k in range(1, n + 1):  # how far back is the last winnable position?
             if oracle.answer(line[n - k], oracle.status_seconds).moves or line[n - k].is_won():
                 break
-    return oracle.status(0, line).message
+    return str(oracle.status(0, line).message)
 
 
 def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
