@@ -200,8 +200,14 @@ def stats_key(variant: str, options: dict[str, Any]) -> str:
 
 
 def parse_stats_key(key: str) -> tuple[str, dict[str, bool]]:
-    """The variant and options of a :func:`stats_key`."""
-    parts = re.split(r"(?=[+-])", key)
+    """The variant and options of a :func:`stats_key` (a variant's id may hold a "-":
+    only ``+``/``-`` before an option's name starts an option).
+
+    >>> parse_stats_key("supermove-freecell-strict_single")
+    ('supermove-freecell', {'strict_single': False})
+    """
+    names = "|".join(Rules.OPTIONS)
+    parts = re.split(rf"(?=[+-](?:{names})(?:[+-]|$))", key)
     return parts[0], {p[1:]: p[0] == "+" for p in parts[1:]}
 
 
