@@ -106,7 +106,11 @@ def test_a_game_survives_kill_9(tmp_path: Path) -> None:
 def test_the_server_listens_on_loopback_by_default(tmp_path: Path) -> None:
     with server(tmp_path / "a.sqlite3") as (_proc, base):
         assert base.startswith("http://127.0.0.1:")
-        assert call("GET", base + "/api/settings") == {"auto_move": True, "winnable_only": False}
+        assert call("GET", base + "/api/settings") == {
+            "auto_move": True,
+            "winnable_only": False,
+            "language": None,
+        }
 
 
 def test_serve_warns_about_other_hosts_and_finds_its_database(

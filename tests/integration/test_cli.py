@@ -142,7 +142,7 @@ def test_terminal_game_says_when_a_deal_cannot_be_won(
     monkeypatch.setattr(sys, "stdin", io.StringIO("t\nq\n"))
     code, out, _ = run(capsys, "play", "--terminal", "--variant", "freecell", "--deal", "11982")
     assert code == 0
-    assert "Not winnable from here: no play wins" in out  # FreeCell #11982, proven lost
+    assert "No play wins this deal" in out  # FreeCell #11982, proven lost from the start
     assert "No move leads to a win." in out  # the hint says so too
 
 
