@@ -1,7 +1,8 @@
 """End-to-end fixtures: a real server in a subprocess, Debian's chromium driven by Playwright.
 
 The tests skip only when no chromium is installed and ``CI`` is not set; in CI a missing
-browser is a failure. Screenshots go to ``test-artifacts/screenshots/`` (git-ignored).
+browser is a failure. Screenshots go to ``test-artifacts/screenshots/`` (git-ignored, except
+the layout-*.png of test_layout.py, kept as evidence).
 """
 
 from __future__ import annotations

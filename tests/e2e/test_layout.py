@@ -38,7 +38,12 @@ def long_column_board(variant: str, length: int) -> dict[str, Any]:
     Kings end up on top of the other columns, so no card can go home at the start.
     """
     rules = PRESETS[variant]
-    cards = [str(Card.of(rank, suit)) for rank in range(1, 14) for suit in range(4) for _ in range(rules.decks)]
+    cards = [
+        str(Card.of(rank, suit))
+        for rank in range(1, 14)
+        for suit in range(4)
+        for _ in range(rules.decks)
+    ]
     first, rest = cards[:length], cards[length:]
     others = rules.columns - 1
     columns = [first] + [rest[i::others] for i in range(others)]
@@ -52,7 +57,9 @@ BOARDS = {
 
 
 @pytest.fixture(params=sorted(SIZES))
-def sized(request: pytest.FixtureRequest, chromium_browser: Any, server: Server) -> Iterator[tuple[str, TablePage]]:
+def sized(
+    request: pytest.FixtureRequest, chromium_browser: Any, server: Server
+) -> Iterator[tuple[str, TablePage]]:
     name = request.param
     kw: dict[str, Any] = {}
     if name in PHONES:
@@ -81,21 +88,28 @@ def outside(table: TablePage, *, sideways_ok: bool) -> list[str]:
     """The cards (and places) not wholly inside the window, and any scrolling."""
     found: list[str] = table.page.evaluate(
         """(sidewaysOk) => {
-             const W = innerWidth, H = innerHeight, bad = [];
-             for (const el of document.querySelectorAll('#board .card:not(.under), #board .heading')) {
-               const r = el.getBoundingClientRect();
-               const name = el.getAttribute('aria-label') || el.textContent;
-               if (r.top < 0 || r.bottom > H + 0.5) bad.push(`${name}: y ${r.top}..${r.bottom} of ${H}`);
-               if (!sidewaysOk && (r.left < 0 || r.right > W + 0.5)) bad.push(`${name}: x ${r.left}..${r.right} of ${W}`);
-             }
-             const frame = document.getElementById('frame');
-             if (frame.scrollHeight > frame.clientHeight + 1) bad.push(`the table scrolls down: ${frame.scrollHeight} > ${frame.clientHeight}`);
-             if (!sidewaysOk && frame.scrollWidth > frame.clientWidth + 1) bad.push(`the table scrolls sideways: ${frame.scrollWidth} > ${frame.clientWidth}`);
-             const doc = document.documentElement;
-             if (doc.scrollWidth > W + 1) bad.push(`the page scrolls sideways: ${doc.scrollWidth} > ${W}`);
-             if (doc.scrollHeight > H + 1) bad.push(`the page scrolls down: ${doc.scrollHeight} > ${H}`);
-             return bad;
-           }""",
+  const W = innerWidth, H = innerHeight, bad = [];
+  const places = '#board .card:not(.under), #board .heading';
+  for (const el of document.querySelectorAll(places)) {
+    const r = el.getBoundingClientRect();
+    const name = el.getAttribute('aria-label') || el.textContent;
+    if (r.top < 0 || r.bottom > H + 0.5) bad.push(`${name}: y ${r.top}..${r.bottom} of ${H}`);
+    if (!sidewaysOk && (r.left < 0 || r.right > W + 0.5)) {
+      bad.push(`${name}: x ${r.left}..${r.right} of ${W}`);
+    }
+  }
+  const f = document.getElementById('frame');
+  if (f.scrollHeight > f.clientHeight + 1) {
+    bad.push(`the table scrolls down: ${f.scrollHeight} > ${f.clientHeight}`);
+  }
+  if (!sidewaysOk && f.scrollWidth > f.clientWidth + 1) {
+    bad.push(`the table scrolls sideways: ${f.scrollWidth} > ${f.clientWidth}`);
+  }
+  const doc = document.documentElement;
+  if (doc.scrollWidth > W + 1) bad.push(`the page scrolls sideways: ${doc.scrollWidth} > ${W}`);
+  if (doc.scrollHeight > H + 1) bad.push(`the page scrolls down: ${doc.scrollHeight} > ${H}`);
+  return bad;
+}""",
         sideways_ok,
     )
     return found
@@ -127,6 +141,24 @@ def test_every_variant_deal_fits(sized: tuple[str, TablePage]) -> None:
             table.screenshot(f"layout-{size}-{variant}-deal3")
 
 
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_german_table_fits_every_screen(
+    chromium_browser: Any, server: Server, size: str
+) -> None:
+    """German words are longer: the bars still leave the table its room, every card shows."""
+    kw: dict[str, Any] = {"locale": "de-DE"}
+    if size in PHONES:
+        kw |= {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+    for table in _table(chromium_browser, server, SIZES[size], **kw):
+        table.open()
+        expect(table.page.locator("html")).to_have_attribute("lang", "de")
+        start(table, {"variant": "eightoff", "deal": 3})
+        assert outside(table, sideways_ok=False) == []
+        table.screenshot(f"layout-{size}-de-eightoff-deal3")
+        start(table, {"board": BOARDS["eightoff-19"]})
+        assert outside(table, sideways_ok=False) == []
+
+
 def test_cards_use_the_phone_screen(phone: TablePage) -> None:
     """At 390×844 the cards fill the width and the columns reach well down the screen."""
     phone.open()
@@ -138,7 +170,8 @@ def test_cards_use_the_phone_screen(phone: TablePage) -> None:
              const frame = r(document.getElementById('frame'));
              const bottom = Math.max(...cards.map((c) => r(c).bottom));
              const tableau = r(document.querySelector('#board .tableau'));
-             return {cw: r(cards[0]).width, used: (bottom - frame.top) / frame.height, width: tableau.width / innerWidth};
+             return {cw: r(cards[0]).width, used: (bottom - frame.top) / frame.height,
+                     width: tableau.width / innerWidth};
            }"""
     )
     assert got["width"] > 0.9, got  # the eight columns span the screen
@@ -151,7 +184,9 @@ def test_headings_name_the_keys_and_a_column_heading_takes_a_move(table: TablePa
     headings = table.page.locator("#board .heading")
     expect(table.page.locator("#board .tableau .heading")).to_have_text([*"12345678"])
     expect(table.page.locator("#board .cells .heading")).to_have_text([*"abcdefgi"])
-    expect(table.page.locator("#board .foundations .heading")).to_have_text(["h1", "h2", "h3", "h4"])
+    expect(table.page.locator("#board .foundations .heading")).to_have_text(
+        ["h1", "h2", "h3", "h4"]
+    )
     assert headings.count() == 20
     game = Game.new("eightoff", 1)
     pos = game.position
@@ -197,8 +232,11 @@ def test_phone_pages_and_dialogs_fit(phone: TablePage) -> None:
                  const d = document.querySelector('dialog[open]');
                  const doc = document.documentElement;
                  const out = {page: doc.scrollWidth};
-                 if (d) { const r = d.getBoundingClientRect(); out.left = r.left; out.right = r.right;
-                          out.inner = d.scrollWidth - d.clientWidth; out.bottom = r.bottom; }
+                 if (d) {
+                   const r = d.getBoundingClientRect();
+                   out.left = r.left; out.right = r.right;
+                   out.inner = d.scrollWidth - d.clientWidth;
+                 }
                  return out;
                }"""
         )
@@ -207,7 +245,11 @@ def test_phone_pages_and_dialogs_fit(phone: TablePage) -> None:
             assert got["left"] >= 0 and got["right"] <= width and got["inner"] <= 1, got
 
     fits()
-    for opener, dialog in (("Keyboard help", "#dlg-keys"), ("Lessons", "#dlg-lessons"), ("Stats", "#dlg-stats")):
+    for opener, dialog in (
+        ("Keyboard help", "#dlg-keys"),
+        ("Lessons", "#dlg-lessons"),
+        ("Stats", "#dlg-stats"),
+    ):
         phone.show_options()
         phone.button(opener).click()
         expect(phone.page.locator(dialog)).to_be_visible()
@@ -251,7 +293,12 @@ def test_stats_table_fits_its_dialog_on_a_phone(phone: TablePage) -> None:
     dialog = phone.page.locator("#dlg-stats")
     expect(dialog.locator("table.stats")).to_be_visible()
     sizes = phone.page.evaluate(
-        "() => { const d = document.getElementById('dlg-stats'); return [d.scrollWidth, d.clientWidth, d.getBoundingClientRect().right, innerWidth]; }"
+        """() => { const d = document.getElementById('dlg-stats');
+                   const t = d.querySelector('table.stats').getBoundingClientRect();
+                   const b = document.getElementById('stats-body').getBoundingClientRect();
+                   return [Math.max(d.scrollWidth, t.right - b.left), d.clientWidth,
+                           d.getBoundingClientRect().right, innerWidth, t.width, b.width]; }"""
     )
-    assert sizes[0] <= sizes[1] + 1 and sizes[2] <= sizes[3], sizes
+    # the table fits its dialog (no scrolling inside it), the dialog fits the screen
+    assert sizes[4] <= sizes[5] + 1 and sizes[2] <= sizes[3], sizes
     phone.screenshot("layout-390x844-stats")

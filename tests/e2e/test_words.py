@@ -68,6 +68,10 @@ def test_a_german_browser_gets_the_table_in_german(chromium_browser: Any, server
         expect(table.message).to_have_text(german_reason(pos, bad))
         assert german_reason(pos, bad) != "6♦ needs the 7♦"
         save(table, "german-illegal-move")
+        table.button("Neues Spiel").click()
+        expect(table.page.locator("#dlg-new")).to_contain_text("Hausregeln")
+        save(table, "german-new-game-dialog")
+        table.button("Abbrechen").click()
         assert table.errors == []
     finally:
         context.close()

@@ -112,7 +112,7 @@ export function cardSVG(code, { compact = false } = {}) {
     parts.push(`<text class="idx" x="6" y="33" font-size="${fs}" ${short.length > 1 ? 'textLength="44" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>`);
     parts.push(suitIcon(suit, 58, 6, 34));
     if (rank >= 11) {
-      parts.push(courtImage(code, 16, 46, 68, 86.1));
+      parts.push(courtImage(code, 16, 50, 68, 86.1));
     } else {
       parts.push(suitIcon(suit, 24, 56, 52));
     }

@@ -242,7 +242,6 @@ export function openNewGame() {
   select.replaceChildren(...[...$("variant").options].map((o) => new Option(o.textContent, o.value)));
   select.value = $("variant").value || (state.game ? state.game.variant : "eightoff");
   select.onchange = showVariantRules;
-  $("new-winnable").checked = state.settings.winnable_only;
   $("new-difficulty").value = state.difficulty || "";
   showVariantRules();
   const dlg = $("dlg-new");
@@ -264,7 +263,7 @@ export function openNewGame() {
     const rules = chosenRules();
     const body = { variant: select.value, deal: null, lesson: null, ...rules };
     if (state.difficulty) body.difficulty = state.difficulty;
-    else body.winnable_only = $("new-winnable").checked;
+    else body.winnable_only = state.settings.winnable_only;
     startGame(body);
   };
   // today's deal of the variant (the server picks it by the UTC date), with the house rules
