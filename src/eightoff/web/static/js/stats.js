@@ -33,7 +33,7 @@ function row(key, s) {
 }
 
 const LEVELS = ["Easy", "Medium", "Hard", "Expert", "Grandmaster", "Not winnable"];
-const LEVEL_HEADINGS = ["stats.variant", "stats.level", "stats.played", "stats.won", "stats.win_rate"];
+const LEVEL_HEADINGS = ["stats.level", "stats.variant", "stats.played", "stats.won", "stats.win_rate"];
 
 function headRow(keys) {
   const head = document.createElement("tr");
@@ -58,7 +58,7 @@ function levelTable(rows) {
       const n = (s.levels || {})[level];
       if (!n) continue;
       const tr = document.createElement("tr");
-      const values = [lineName(key, s), t(`level.${level}`), n.played, n.won, percent(n.played ? n.won / n.played : null)];
+      const values = [t(`level.${level}`), lineName(key, s), n.played, n.won, percent(n.played ? n.won / n.played : null)];
       values.forEach((v, i) => {
         const td = document.createElement(i === 0 ? "th" : "td");
         if (i === 0) td.scope = "row";
