@@ -27,7 +27,6 @@ it (or, if the block raises, changes nothing). Any number of processes may share
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -188,27 +187,23 @@ def rule_options(rules: Rules) -> dict[str, Any]:
 
 def stats_key(variant: str, options: dict[str, Any]) -> str:
     """The statistics row of a variant played with house rules: the variant's id, then
-    ``+option`` for each option switched on that its preset has off (``-option`` for one
+    ``+option`` for each option switched on that its preset has off (``+!option`` for one
     switched off), e.g. ``eightoff+foundation_retrieval``.
 
-    >>> stats_key("eightoff", {}), stats_key("freecell", {"strict_single": True})
-    ('eightoff', 'freecell+strict_single')
+    >>> stats_key("eightoff", {}), stats_key("supermove-freecell", {"strict_single": True})
+    ('eightoff', 'supermove-freecell+strict_single')
+    >>> parse_stats_key("supermove-freecell+strict_single")
+    ('supermove-freecell', {'strict_single': True})
     """
     return variant + "".join(
-        f"{'+' if options[k] else '-'}{k}" for k in sorted(options) if isinstance(options[k], bool)
+        f"+{'' if options[k] else '!'}{k}" for k in sorted(options) if isinstance(options[k], bool)
     )
 
 
 def parse_stats_key(key: str) -> tuple[str, dict[str, bool]]:
-    """The variant and options of a :func:`stats_key` (a variant's id may hold a "-":
-    only ``+``/``-`` before an option's name starts an option).
-
-    >>> parse_stats_key("supermove-freecell-strict_single")
-    ('supermove-freecell', {'strict_single': False})
-    """
-    names = "|".join(Rules.OPTIONS)
-    parts = re.split(rf"(?=[+-](?:{names})(?:[+-]|$))", key)
-    return parts[0], {p[1:]: p[0] == "+" for p in parts[1:]}
+    """The variant and options of a :func:`stats_key`."""
+    variant, *parts = key.split("+")
+    return variant, {p.lstrip("!"): not p.startswith("!") for p in parts}
 
 
 _GAME_COLUMNS: Final = (
