@@ -25,6 +25,7 @@ eightoff.table.StaleGame: This game changed in another window
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import threading
 from collections import OrderedDict
@@ -38,6 +39,7 @@ from eightoff.game import Game, Turn
 from eightoff.i18n import check_language
 from eightoff.lessons import Lesson, lesson
 from eightoff.position import Move, Position
+from eightoff.rating import PLAYABLE_LEVELS, Level, daily_deal, deal_of_level, rate
 from eightoff.rules import PRESETS, Rules, preset
 from eightoff.store import (
     GameEdit,
@@ -105,6 +107,11 @@ class GameState:
     created: str
     finished: str | None
     revision: int
+    rating: dict[str, Any] | None = None
+    """The deal's rating (``Rating.to_json``), computed once when it started; None for
+    custom boards and lessons."""
+    daily: str | None = None
+    """The UTC date (YYYY-MM-DD) of a daily deal."""
 
     @classmethod
     def of(cls, saved: SavedGame) -> GameState:
@@ -119,6 +126,8 @@ class GameState:
             created=saved.created,
             finished=saved.finished,
             revision=saved.revision,
+            rating=saved.rating,
+            daily=saved.daily,
         )
 
     @property
@@ -159,6 +168,9 @@ class StatsLine:
     best_streak: int
     fewest_moves: int | None
     hints: int
+    levels: dict[str, tuple[int, int]] | None = None
+    """(played, won) per difficulty level (:class:`eightoff.rating.Level` names), in the
+    levels' order, only levels played."""
 
 
 # ----- the service -----------------------------------------------------------------------------
@@ -240,16 +252,65 @@ class Table:
         game.auto_home()
         return game.position
 
-    def start_dealt(self, start: Position, number: int) -> GameState:
-        """Store a dealt game (its start as :meth:`dealt` makes it)."""
-        return self.start(self.dealt(start), deal_number=number)
+    def start_dealt(
+        self,
+        start: Position,
+        number: int,
+        *,
+        rating: dict[str, Any] | None = None,
+        daily: dt.date | None = None,
+        dealt: bool = False,
+    ) -> GameState:
+        """Store a dealt game (its start as :meth:`dealt` makes it, unless already
+        ``dealt``) with the deal's rating (rated here unless given: once per game)."""
+        if rating is None:
+            rating = rate(number, start.rules).to_json()
+        gid = self.store.create_game(
+            start if dealt else self.dealt(start),
+            deal=number,
+            rating=rating,
+            daily=None if daily is None else daily.isoformat(),
+        )
+        return self.get(gid)
 
     def start_deal(
-        self, variant: str, number: int | None = None, **options: bool | None
+        self,
+        variant: str | Rules,
+        number: int | None = None,
+        *,
+        difficulty: Level | str | None = None,
+        daily: bool = False,
+        **options: bool | None,
     ) -> GameState:
-        rules = preset(variant).with_options(**options)
+        """A deal: number ``number``, or today's daily deal (:func:`daily_deal`, by the UTC
+        date), or a random one at ``difficulty`` (:func:`deal_of_level`), or any random one.
+        Raises TableError for an unknown or unplayable difficulty."""
+        rules = (preset(variant) if isinstance(variant, str) else variant).with_options(**options)
+        if daily:
+            today = dt.datetime.now(dt.UTC).date()
+            n = daily_deal(rules, today)
+            return self.start_dealt(deal(rules, n), n, daily=today)
+        if difficulty is not None:
+            level = self.level(difficulty)
+            try:
+                n, rating = deal_of_level(rules, level, self.rng)
+            except LookupError as e:
+                raise TableError(str(e), "no_deal") from None
+            return self.start_dealt(deal(rules, n), n, rating=rating.to_json())
         n = random_deal_number(self.rng) if number is None else number
         return self.start_dealt(deal(rules, n), n)
+
+    @staticmethod
+    def level(difficulty: Level | str) -> Level:
+        """A playable level from its name (any case); TableError names the choices."""
+        try:
+            level = difficulty if isinstance(difficulty, Level) else Level.parse(difficulty)
+        except ValueError as e:
+            raise TableError(str(e)) from None
+        if level not in PLAYABLE_LEVELS:
+            names = ", ".join(lv.value for lv in PLAYABLE_LEVELS)
+            raise TableError(f"a new game can be {names}, not {level.value!r}")
+        return level
 
     def start_lesson(self, number: int) -> GameState:
         les = lesson(number)
@@ -375,6 +436,7 @@ class Table:
         every variant's own rules (zeros if never played), then each choice of house rules
         that has been played."""
         saved = self.store.stats()
+        by_level = self.store.level_stats()
         keys = list(PRESETS) + sorted(k for k in saved if k not in PRESETS)
         out: dict[str, StatsLine] = {}
         for key in keys:
@@ -395,6 +457,11 @@ class Table:
                 best_streak=st.best_streak,
                 fewest_moves=st.fewest_moves,
                 hints=st.hints,
+                levels={
+                    lv.value: by_level[key][lv.value]
+                    for lv in Level
+                    if lv.value in by_level.get(key, {})
+                },
             )
         return out
 

@@ -360,6 +360,7 @@ def test_stats_count_played_won_and_streaks(client: TestClient) -> None:
         "best_streak": 0,
         "fewest_moves": None,
         "hints": 0,
+        "levels": {},
     }
     g = new_game(client, deal=1)
     move(client, g["id"], move=g["legal_moves"][0]["notation"])

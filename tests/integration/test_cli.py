@@ -99,7 +99,7 @@ def test_terminal_game_moves_undoes_and_explains(
     for played in ("b8", "3b"):
         position = position.apply(Move.parse(played))
     assert position.is_legal(Move.parse(move))  # a legal move of the position shown
-    assert position.hint_words(Move.parse(move)).rstrip(".") in hint and "The solver wins in" in hint
+    assert position.describe(Move.parse(move)) in hint and "The solver wins in" in hint
     assert out.count("Winnable") >= 5  # the start, two moves, the undo, the redo
     assert "'xxxxxxxx" in out and "x" * 100 not in out  # a long entry is cut short
 
@@ -142,7 +142,7 @@ def test_terminal_game_says_when_a_deal_cannot_be_won(
     monkeypatch.setattr(sys, "stdin", io.StringIO("t\nq\n"))
     code, out, _ = run(capsys, "play", "--terminal", "--variant", "freecell", "--deal", "11982")
     assert code == 0
-    assert "No play wins this deal" in out  # FreeCell #11982, proven lost
+    assert "No play wins this deal" in out  # FreeCell #11982, proven lost from the start
     assert "No move leads to a win." in out  # the hint says so too
 
 

@@ -301,6 +301,18 @@ def test_a_file_of_the_first_schema_is_upgraded_and_keeps_its_games(db: Path) ->
     assert store.schema_version == SCHEMA_VERSION
     saved = store.load(1)
     assert saved is not None and saved.game.start == start and saved.revision == 0
+    assert saved.rating is None and saved.daily is None  # stored before ratings: none
+
+
+def test_a_game_keeps_its_rating_and_daily_date_across_a_reopen(db: Path) -> None:
+    store = Store(db)
+    rating = {"level": "Hard", "score": 0.3}
+    gid = store.create_game(
+        Game.new("eightoff", 6).start, deal=6, rating=rating, daily="2026-11-30"
+    )
+    store.close()
+    saved = Store(db).load(gid)
+    assert saved is not None and saved.rating == rating and saved.daily == "2026-11-30"
 
 
 def test_a_change_bumps_the_revision_and_a_failed_edit_changes_nothing(db: Path) -> None:

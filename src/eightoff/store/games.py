@@ -108,7 +108,13 @@ ALTER TABLE stats ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0; -- finished wi
 """
 
 
-GAMES: Final = Schema("games", (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3), _legacy_version)
+_SCHEMA_V4: Final = """
+ALTER TABLE games ADD COLUMN rating TEXT; -- JSON: the deal's rating (Rating.to_json), once
+ALTER TABLE games ADD COLUMN daily TEXT;  -- the UTC date (YYYY-MM-DD) of a daily deal
+"""
+
+
+GAMES: Final = Schema("games", (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4), _legacy_version)
 SCHEMA_VERSION: Final = GAMES.version
 
 
@@ -129,6 +135,10 @@ class SavedGame:
     finished: str | None
     revision: int
     game: Game
+    rating: dict[str, Any] | None = None
+    """The deal's rating as :meth:`eightoff.rating.Rating.to_json` gave it when it started."""
+    daily: str | None = None
+    """The UTC date of a daily deal."""
 
     @property
     def finished_game(self) -> bool:
@@ -198,7 +208,7 @@ def parse_stats_key(key: str) -> tuple[str, dict[str, bool]]:
 
 _GAME_COLUMNS: Final = (
     "id, variant, deal, lesson, start, options, status, cursor, counted,"
-    " hints, created, finished, revision, assisted"
+    " hints, created, finished, revision, assisted, rating, daily"
 )
 
 
@@ -335,15 +345,18 @@ class Store:
         *,
         deal: int | None = None,
         lesson: int | None = None,
+        rating: dict[str, Any] | None = None,
+        daily: str | None = None,
     ) -> int:
         """Store a new game; every other game in progress is abandoned (a counted one
-        that was not won ends its variant's winning streak). Returns the new id."""
+        that was not won ends its variant's winning streak). Returns the new id.
+        ``rating``: the deal's rating (JSON); ``daily``: the date of a daily deal."""
         rules = start.rules
         with self.db.transaction() as db:
             self._abandon_playing(db)
             cur = db.execute(
-                "INSERT INTO games (variant, deal, lesson, start, options, created)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (variant, deal, lesson, start, options, created, rating, daily)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     rules.id,
                     None if deal is None else str(deal),
@@ -351,6 +364,8 @@ class Store:
                     json.dumps(to_json(start)),
                     json.dumps(rule_options(rules)),
                     _now(),
+                    None if rating is None else json.dumps(rating),
+                    daily,
                 ),
             )
             assert cur.lastrowid is not None
@@ -391,6 +406,8 @@ class Store:
             finished,
             revision,
             assisted,
+            rating,
+            daily,
         ) = row
         opts: dict[str, Any] = json.loads(options)
         game = self._cached(gid, revision)
@@ -424,6 +441,8 @@ class Store:
             finished=finished,
             revision=revision,
             game=game,
+            rating=None if rating is None else json.loads(rating),
+            daily=daily,
         )
         return saved
 
@@ -544,6 +563,22 @@ class Store:
                 " assisted FROM stats ORDER BY variant"
             ).fetchall()
         return {r[0]: VariantStats(*r[1:]) for r in rows}
+
+    def level_stats(self) -> dict[str, dict[str, tuple[int, int]]]:
+        """Per statistics line (:func:`stats_key`) and difficulty level: (played, won) of
+        the rated deals counted as played (a win with the solver's solution is not won)."""
+        with self.db.read() as db:
+            rows = db.execute(
+                "SELECT variant, options, json_extract(rating, '$.level'),"
+                " status = 'won' AND NOT assisted FROM games"
+                " WHERE counted AND rating IS NOT NULL"
+            ).fetchall()
+        out: dict[str, dict[str, tuple[int, int]]] = {}
+        for variant, options, level, won in rows:
+            line = out.setdefault(stats_key(variant, json.loads(options)), {})
+            played, wins = line.get(level, (0, 0))
+            line[level] = (played + 1, wins + int(bool(won)))
+        return out
 
     # ----- settings ------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:

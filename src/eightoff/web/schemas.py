@@ -21,6 +21,8 @@ class NewGame(Strict):
     board: dict[str, Any] | Annotated[str, Field(max_length=20_000)] | None = None
     foundation_retrieval: bool | None = None
     strict_single: bool | None = None
+    difficulty: Annotated[str, Field(max_length=32)] | None = None
+    daily: bool | None = None
 
 
 class Revisioned(Strict):

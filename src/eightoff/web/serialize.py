@@ -175,6 +175,8 @@ def game_json(
         "can_auto_complete": analysis.certain,
         "hints": s.hints,
         "assisted": s.assisted,
+        "rating": s.rating,
+        "daily": s.daily,
         "created": s.created,
         "finished_at": s.finished,
     }
@@ -197,6 +199,10 @@ def stats_json(stats: dict[str, StatsLine]) -> dict[str, Any]:
             "best_streak": st.best_streak,
             "fewest_moves": st.fewest_moves,
             "hints": st.hints,
+            "levels": {
+                level: {"played": played, "won": won}
+                for level, (played, won) in (st.levels or {}).items()
+            },
         }
         for key, st in stats.items()
     }

@@ -8,6 +8,7 @@ import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
+from starlette.concurrency import run_in_threadpool
 
 from eightoff.boards import BoardError, from_json, parse_board
 from eightoff.deals import check_deal_number, deal, random_deal_number
@@ -41,6 +42,17 @@ async def new_game(svc: Svc, body: Annotated[NewGame, Body()]) -> dict[str, Any]
             raise ApiError(400, "bad_request", "Choose a board or a deal, not both")
         return svc.game(table.start(_board(body)))
     rules = preset(body.variant).with_options(**Rules.parse_options(body.model_dump()))
+    if body.daily or body.difficulty is not None:
+        if body.deal is not None:
+            raise ApiError(400, "bad_request", "Choose a deal, a difficulty or the daily deal")
+        if body.daily and body.difficulty is not None:
+            raise ApiError(400, "bad_request", "The daily deal has its own difficulty")
+        level = None if body.difficulty is None else table.level(body.difficulty)
+        # rating deals takes a while: off the event loop
+        state = await run_in_threadpool(
+            table.start_deal, rules, difficulty=level, daily=bool(body.daily)
+        )
+        return svc.game(state)
     if body.deal is not None:
         number = _deal_number(body.deal)
         return svc.game(table.start_dealt(deal(rules, number), number))

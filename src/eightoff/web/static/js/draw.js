@@ -273,6 +273,11 @@ export function renderStatus() {
       ? t("status.deal", { deal: g.deal })
       : t("status.custom_deal");
   $("st-deal").textContent = t("status.deal_and_variant", { deal, variant: g.variant_name || variantName(g.variant) });
+  // the deal's rating (none for lessons and custom boards), and the date of a daily deal
+  const rating = g.rating ? t("status.rating", { level: t(`level.${g.rating.level}`) }) : "";
+  const daily = g.daily ? t("status.daily", { date: g.daily }) : "";
+  $("st-rating").hidden = !rating && !daily;
+  $("st-rating").textContent = [daily, rating].filter(Boolean).join(" · ");
   $("st-moves").textContent = t("status.moves", { n: g.moves_made });
   const gl = g.group_limit || {};
   $("st-limit").textContent = t("status.group_limit", { cards: plural(gl.cards ?? 1, "card"), formula: gl.formula || "" });

@@ -177,7 +177,10 @@ export async function startGame(body, { confirm = true } = {}) {
   if (confirm && inProgress() && !(await confirmReplace())) return false;
   return enqueue(async () => {
     const random = body.winnable_only && (body.deal === null || body.deal === undefined);
-    showMessage(t(random ? "message.dealing_winnable" : "message.dealing"), "info", { sticky: true });
+    const dealing = body.difficulty
+      ? t("message.dealing_difficulty", { level: t(`level.${body.difficulty}`) })
+      : t(random ? "message.dealing_winnable" : "message.dealing");
+    showMessage(dealing, "info", { sticky: true });
     try {
       const next = await api("POST", "/api/games", body);
       hideMessage();
@@ -211,7 +214,9 @@ export function houseRulesBody(rules = state.houseRules) {
 /** A random deal of the chosen variant, with the house rules chosen last. */
 export function newGame({ confirm = true } = {}) {
   const variant = $("variant").value || (state.game ? state.game.variant : "eightoff");
-  return startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null, ...houseRulesBody() }, { confirm });
+  const body = { variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null, ...houseRulesBody() };
+  if (state.difficulty) body.difficulty = state.difficulty; // the level chosen last
+  return startGame(body, { confirm });
 }
 
 // ----- the new-game dialog: variant, house rules, winnable deals ---------------------------------
@@ -237,11 +242,11 @@ export function openNewGame() {
   select.replaceChildren(...[...$("variant").options].map((o) => new Option(o.textContent, o.value)));
   select.value = $("variant").value || (state.game ? state.game.variant : "eightoff");
   select.onchange = showVariantRules;
+  $("new-difficulty").value = state.difficulty || "";
   showVariantRules();
   const dlg = $("dlg-new");
   $("btn-new-cancel").onclick = () => dlg.close();
-  $("new-form").onsubmit = (ev) => {
-    ev.preventDefault();
+  const chosenRules = () => {
     const own = variantOptions(select.value);
     const rules = [];
     if ($("new-retrieval").checked && !own.foundation_retrieval) rules.push("foundation_retrieval");
@@ -249,8 +254,20 @@ export function openNewGame() {
     state.houseRules = rules;
     dlg.close();
     $("variant").value = select.value;
-    startGame({ variant: select.value, deal: null, winnable_only: state.settings.winnable_only, lesson: null, ...houseRulesBody(rules) });
+    return houseRulesBody(rules);
   };
+  $("new-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    // a difficulty: a random deal rated so (the server draws and rates deals); else any deal
+    state.difficulty = $("new-difficulty").value || null;
+    const rules = chosenRules();
+    const body = { variant: select.value, deal: null, lesson: null, ...rules };
+    if (state.difficulty) body.difficulty = state.difficulty;
+    else body.winnable_only = state.settings.winnable_only;
+    startGame(body);
+  };
+  // today's deal of the variant (the server picks it by the UTC date), with the house rules
+  $("btn-new-daily").onclick = () => startGame({ variant: select.value, daily: true, lesson: null, ...chosenRules() });
   dlg.showModal();
   $("btn-new-deal").focus();
 }

@@ -9,6 +9,7 @@ export const state = {
   variants: [],
   lessons: [],
   settings: { auto_move: true, winnable_only: false, language: null },
+  difficulty: null, // the level chosen last in the new-game dialog (null: any deal)
   houseRules: [], // options the next deal is played with ("foundation_retrieval", "strict_single")
   selection: null, // {kind, index, count (null: keyboard, "whatever fits"), shown}
   hintLevel: 0,

@@ -32,6 +32,45 @@ function row(key, s) {
   return tr;
 }
 
+const LEVELS = ["Easy", "Medium", "Hard", "Expert", "Grandmaster", "Not winnable"];
+const LEVEL_HEADINGS = ["stats.level", "stats.variant", "stats.played", "stats.won", "stats.win_rate"];
+
+function headRow(keys) {
+  const head = document.createElement("tr");
+  for (const key of keys) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = t(key);
+    head.append(th);
+  }
+  return head;
+}
+
+/** Played and won per difficulty level of the rated deals, for each line that has some. */
+function levelTable(rows) {
+  const table = document.createElement("table");
+  table.className = "stats stats-levels";
+  table.createCaption().textContent = t("stats.by_level");
+  table.createTHead().append(headRow(LEVEL_HEADINGS));
+  const tbody = table.createTBody();
+  for (const [key, s] of rows) {
+    for (const level of LEVELS) {
+      const n = (s.levels || {})[level];
+      if (!n) continue;
+      const tr = document.createElement("tr");
+      const values = [t(`level.${level}`), lineName(key, s), n.played, n.won, percent(n.played ? n.won / n.played : null)];
+      values.forEach((v, i) => {
+        const td = document.createElement(i === 0 ? "th" : "td");
+        if (i === 0) td.scope = "row";
+        td.textContent = String(v);
+        tr.append(td);
+      });
+      tbody.append(tr);
+    }
+  }
+  return tbody.rows.length ? table : null;
+}
+
 export async function openStats() {
   const body = $("stats-body");
   body.textContent = t("stats.loading");
@@ -50,18 +89,11 @@ export async function openStats() {
   }
   const table = document.createElement("table");
   table.className = "stats";
-  const head = document.createElement("tr");
-  for (const key of HEADINGS) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = t(key);
-    head.append(th);
-  }
-  table.createTHead().append(head);
+  table.createTHead().append(headRow(HEADINGS));
   const tbody = table.createTBody();
   for (const [key, s] of rows) tbody.append(row(key, s));
   const note = document.createElement("p");
   note.className = "small";
   note.textContent = t("stats.note");
-  body.replaceChildren(table, note);
+  body.replaceChildren(...[table, levelTable(rows), note].filter(Boolean));
 }
