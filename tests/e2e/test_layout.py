@@ -291,7 +291,7 @@ def test_stats_table_fits_its_dialog_on_a_phone(phone: TablePage) -> None:
     phone.show_options()
     phone.button("Stats").click()
     dialog = phone.page.locator("#dlg-stats")
-    expect(dialog.locator("table.stats")).to_be_visible()
+    expect(dialog.locator("table.stats").first).to_be_visible()
     sizes = phone.page.evaluate(
         """() => { const d = document.getElementById('dlg-stats');
                    const t = d.querySelector('table.stats').getBoundingClientRect();

@@ -99,7 +99,8 @@ def test_terminal_game_moves_undoes_and_explains(
     for played in ("b8", "3b"):
         position = position.apply(Move.parse(played))
     assert position.is_legal(Move.parse(move))  # a legal move of the position shown
-    assert position.hint_words(Move.parse(move)).rstrip(".") in hint and "The solver wins in" in hint
+    words = position.hint_words(Move.parse(move)).rstrip(".")
+    assert words in hint and "The solver wins in" in hint
     assert out.count("Winnable") >= 5  # the start, two moves, the undo, the redo
     assert "'xxxxxxxx" in out and "x" * 100 not in out  # a long entry is cut short
 

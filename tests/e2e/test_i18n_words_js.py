@@ -29,8 +29,10 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
-    from playwright.sync_api import Route, sync_playwright
+def page(browser: Any) -> Iterator[Any]:
+    """A blank page that serves the static files (the session's chromium, as every
+    browser test uses: a second Playwright instance in one process is refused)."""
+    from playwright.sync_api import Route
 
     def serve(route: Route) -> None:
         path = route.request.url.removeprefix(ORIGIN)
@@ -44,16 +46,12 @@ def page() -> Iterator[Any]:
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         route.fulfill(body=file.read_bytes(), content_type=kind)
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-        )
-        pg = browser.new_page()
-        pg.route(f"{ORIGIN}/**", serve)
-        pg.goto(f"{ORIGIN}/")
-        yield pg
-        browser.close()
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.route(f"{ORIGIN}/**", serve)
+    pg.goto(f"{ORIGIN}/")
+    yield pg
+    context.close()
 
 
 def js(page: Any, body: str, arg: Any = None) -> Any:
