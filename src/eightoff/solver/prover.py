@@ -60,7 +60,9 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-class _Lru(OrderedDict[K, V], Generic[K, V]):
+class Lru(OrderedDict[K, V], Generic[K, V]):
+    """A dict that forgets its least recently put entries beyond ``size``."""
+
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
@@ -131,11 +133,11 @@ class Prover:
         self.stats: Counter[Source] = Counter()
         """How many verdicts came from each source (``search``: the solver ran)."""
         # exact position on a recent solution -> (that solution, index of its next move)
-        self._line: _Lru[Position, tuple[_Line, int]] = _Lru(lines * 120)
+        self._line: Lru[Position, tuple[_Line, int]] = Lru(lines * 120)
         # canonical key -> a position on a line with that key
-        self._line_keys: _Lru[tuple[object, ...], Position] = _Lru(lines * 120)
-        self._winnable: _Lru[tuple[object, ...], bool] = _Lru(memory)
-        self._lost: _Lru[tuple[object, ...], bool] = _Lru(memory)
+        self._line_keys: Lru[tuple[object, ...], Position] = Lru(lines * 120)
+        self._winnable: Lru[tuple[object, ...], bool] = Lru(memory)
+        self._lost: Lru[tuple[object, ...], bool] = Lru(memory)
 
     # ----- what is known --------------------------------------------------------------
     def _known(self, position: Position) -> LiveVerdict | None:

@@ -24,7 +24,6 @@ import itertools
 import logging
 import queue
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -33,29 +32,16 @@ from typing import Any, Literal, TypeVar
 from eightoff.i18n import Count, Message
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Prover, Result, solve
+from eightoff.solver.prover import Lru
 from eightoff.verdict import Verdict, Word
 
 log = logging.getLogger("eightoff.web")
 
 Solver = Callable[[Position, Limits], Result]
 T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
 
 _VERDICT_CACHE = 200_000
 _LINES = 200  # solutions followed at once (about 24,000 positions on them)
-
-
-class _Lru(OrderedDict[K, V]):
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def put(self, key: K, value: V) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
 
 
 class DroppedWork(Exception):
@@ -170,7 +156,7 @@ class Oracle:
             Limits(seconds=status_seconds), lines=_LINES, memory=_VERDICT_CACHE, solver=solver
         )
         """Proven verdicts and solutions (its ``stats`` count where answers came from)."""
-        self._unknown: _Lru[tuple[object, ...], float] = _Lru(_VERDICT_CACHE)
+        self._unknown: Lru[tuple[object, ...], float] = Lru(_VERDICT_CACHE)
         self._jobs: dict[int, Future[None]] = {}
         self._wanted: dict[int, Position] = {}
         self._boards: dict[int, Position] = {}
