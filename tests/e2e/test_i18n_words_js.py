@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def page(browser: Any) -> Iterator[Any]:
+def page(chromium_browser: Any) -> Iterator[Any]:
     """A blank page that serves the static files (the session's chromium, as every
     browser test uses: a second Playwright instance in one process is refused)."""
     from playwright.sync_api import Route
@@ -46,7 +46,7 @@ def page(browser: Any) -> Iterator[Any]:
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         route.fulfill(body=file.read_bytes(), content_type=kind)
 
-    context = browser.new_context()
+    context = chromium_browser.new_context()
     pg = context.new_page()
     pg.route(f"{ORIGIN}/**", serve)
     pg.goto(f"{ORIGIN}/")
