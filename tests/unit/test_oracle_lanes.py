@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
@@ -15,6 +17,15 @@ from eightoff.position import Position
 from eightoff.solver import Limits, Result, Solved, solve
 from eightoff.verdict import Verdict
 from eightoff.web.oracle import DroppedWork, Oracle
+
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own: the browser tests' sync Playwright keeps an
+    event loop running in the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 class Gated:
@@ -62,7 +73,7 @@ def test_a_hint_is_answered_while_double_freecell_solutions_compute(
         await asyncio.gather(*solutions)
         return answer.verdict, still_running
 
-    verdict, still_running = asyncio.run(scenario())
+    verdict, still_running = _run(scenario())
     assert verdict is Verdict.SOLVED
     assert still_running  # the hint did not wait for any of them
 
@@ -94,7 +105,7 @@ def test_work_for_a_position_on_no_board_is_dropped(gated: tuple[Oracle, Gated])
             dropped = e
         return dropped, (await current).verdict
 
-    dropped, verdict = asyncio.run(scenario())
+    dropped, verdict = _run(scenario())
     assert isinstance(dropped, DroppedWork)
     assert verdict is Verdict.SOLVED
     # the dropped position never reached the solver
