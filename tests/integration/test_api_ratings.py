@@ -5,8 +5,6 @@ daily deal is the same for everyone on one UTC date; statistics per difficulty l
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,22 +14,9 @@ from eightoff.boards import from_json
 from eightoff.deals import deal
 from eightoff.rating import daily_deal, rate
 from eightoff.solver import Solved, solve
-from eightoff.web.app import create_app
+from tests.integration.test_api_solver import new_game
 
 LOCAL = "http://127.0.0.1"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "t.sqlite3", status_seconds=20, hint_seconds=30)
-    with TestClient(app, base_url=LOCAL) as c:
-        yield c
-
-
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 200, r.text
-    return r.json()  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(("variant", "level"), [("eightoff", "Hard"), ("freecell", "Easy")])

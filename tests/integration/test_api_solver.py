@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +35,6 @@ DOOMED_BOARD = {
     "cells": ["8S", "QS", "JS", "8H", "6S", "7S", "QH", None],
     "foundations": {"C": 13, "S": 2, "H": 0, "D": 13},
 }
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "t.sqlite3", status_seconds=20, hint_seconds=30)
-    with TestClient(app, base_url=LOCAL) as c:
-        yield c
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:

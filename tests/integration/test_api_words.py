@@ -4,33 +4,17 @@ cards home at the deal, and answers in the player's language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from eightoff.boards import from_json
 from eightoff.deals import deal
 from eightoff.solver import Solved, solve
-from eightoff.web.app import create_app
+from tests.integration.test_api_solver import new_game
 
 LOCAL = "http://127.0.0.1"
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "t.sqlite3", status_seconds=20, hint_seconds=30)
-    with TestClient(app, base_url=LOCAL) as c:
-        yield c
-
-
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 200, r.text
-    return r.json()  # type: ignore[no-any-return]
 
 
 def play(client: TestClient, gid: int, notations: list[str]) -> dict[str, Any]:
