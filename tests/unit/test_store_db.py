@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,6 +60,43 @@ def test_a_transaction_that_raises_writes_nothing(tmp_path: Path) -> None:
             raise KeyError("boom")
         with db.read() as c:
             assert c.execute("SELECT COUNT(*) FROM notes").fetchone() == (0,)
+
+
+class _CtrlCAfterBegin:
+    """A connection that feels Ctrl+C just after its first BEGIN has run, before the
+    transaction's block is entered (the window in which a survey's Ctrl+C once left a
+    transaction open, and the clean-up's own transaction then failed: exit 73, not 130)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn, self.fired = conn, False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        cursor = self._conn.execute(sql, *args)
+        if sql.startswith("BEGIN") and not self.fired:
+            self.fired = True
+            raise KeyboardInterrupt
+        return cursor
+
+
+@pytest.mark.parametrize("kind", ["transaction", "read"])
+def test_ctrl_c_just_after_begin_leaves_the_store_usable(tmp_path: Path, kind: str) -> None:
+    with connect(tmp_path / "n.sqlite3", NOTES) as db:
+        with db.transaction() as c:
+            c.execute("INSERT INTO notes (text) VALUES ('kept')")
+        db._conn = _CtrlCAfterBegin(db._conn)  # type: ignore[assignment]
+        block = db.transaction() if kind == "transaction" else db.read()
+        with pytest.raises(KeyboardInterrupt), block as c:
+            c.execute("INSERT INTO notes (text) VALUES ('never')")
+        with db.transaction() as c:  # the clean-up after Ctrl+C writes
+            c.execute("INSERT INTO notes (text) VALUES ('after')")
+        with db.read() as c:
+            assert [t for (t,) in c.execute("SELECT text FROM notes ORDER BY id")] == [
+                "kept",
+                "after",
+            ]
 
 
 def test_sqlite_errors_inside_a_transaction_become_store_errors(tmp_path: Path) -> None:

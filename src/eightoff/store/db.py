@@ -170,6 +170,7 @@ class Database:
         sqlite3 errors become :class:`StoreError`; other exceptions pass unchanged."""
         with self._lock:
             with self.errors("write to"):
+                self._drop_interrupted()
                 self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -187,12 +188,20 @@ class Database:
         """A read-only snapshot: several SELECTs see one state of the file."""
         with self._lock:
             with self.errors("read"):
+                self._drop_interrupted()
                 self._conn.execute("BEGIN")
             try:
                 yield self._conn
             finally:
                 if self._conn.in_transaction:
                     self._conn.execute("COMMIT")
+
+    def _drop_interrupted(self) -> None:
+        """Roll back a transaction left open by Ctrl+C felt between its BEGIN and the
+        block that would have ended it (every transaction here is explicit and taken
+        under the lock, so one open at this point can only be such a leftover)."""
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
 
     def check_writable(self) -> None:
         """Raise :class:`StoreError` unless this process can write the file now."""
