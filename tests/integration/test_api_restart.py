@@ -4,66 +4,17 @@ database brings back the game in progress exactly, redo stack included."""
 from __future__ import annotations
 
 import os
-import re
 import signal
-import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.servers import served
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
-
-URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
-
-
-@contextmanager
-def server(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("EIGHTOFF_DB", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "eightoff.web.server", "--db", str(db), "--no-browser", *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()  # printed before serving starts
-        found = URL.search(line)
-        assert found, f"no URL in {line!r}; stderr: {proc.stderr.read() if proc.stderr else ''}"
-        base = found.group(0).rstrip("/")
-        _wait_ready(proc, base)
-        yield proc, base
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=30)
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
-
-
-def _wait_ready(proc: subprocess.Popen[str], base: str) -> None:
-    for _ in range(600):
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited with {proc.returncode}")
-        try:
-            httpx.get(base + "/api/variants", timeout=2)
-            return
-        except httpx.TransportError:
-            proc_wait(proc, 0.05)
-    raise AssertionError("the server did not answer")
-
-
-def proc_wait(proc: subprocess.Popen[str], seconds: float) -> None:
-    with suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=seconds)
 
 
 def call(method: str, url: str, body: Any = None) -> dict[str, Any]:
@@ -76,7 +27,7 @@ def call(method: str, url: str, body: Any = None) -> dict[str, Any]:
 
 def test_a_game_survives_kill_9(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with server(db) as (proc, base):
+    with served(db) as (proc, base):
         g = call("POST", base + "/api/games", {"variant": "eightoff", "deal": 8})
         gid = g["id"]
         last = g
@@ -93,7 +44,7 @@ def test_a_game_survives_kill_9(tmp_path: Path) -> None:
         proc.wait(timeout=30)
         assert proc.returncode == -signal.SIGKILL
 
-    with server(db) as (_proc, base):
+    with served(db) as (_proc, base):
         back = call("GET", base + "/api/games/current")
         assert back["id"] == gid
         for key in ("columns", "cells", "foundations", "moves_made", "turns", "can_redo"):
@@ -104,7 +55,7 @@ def test_a_game_survives_kill_9(tmp_path: Path) -> None:
 
 
 def test_the_server_listens_on_loopback_by_default(tmp_path: Path) -> None:
-    with server(tmp_path / "a.sqlite3") as (_proc, base):
+    with served(tmp_path / "a.sqlite3") as (_proc, base):
         assert base.startswith("http://127.0.0.1:")
         assert call("GET", base + "/api/settings") == {
             "auto_move": True,

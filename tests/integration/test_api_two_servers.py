@@ -5,15 +5,13 @@ two servers with clients racing on one game without losing or mixing a move."""
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +19,10 @@ import httpx
 import pytest
 
 from eightoff.store import Store
+from tests.servers import ENV, play, read_only, served, stop, wait_ready
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes")
 
-URL = re.compile(r"http://127\.0\.0\.1:\d+/")
-ENV = {**{k: v for k, v in os.environ.items() if k != "EIGHTOFF_DB"}, "PYTHONUNBUFFERED": "1"}
 SECOND_SERVER = (
     "import sys, uvicorn\n"
     "from eightoff.web.app import create_app\n"
@@ -33,53 +30,6 @@ SECOND_SERVER = (
     "uvicorn.run(create_app(sys.argv[1], port=port), host='127.0.0.1', port=port,"
     " log_level='warning')\n"
 )
-
-
-def play(db: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "eightoff.cli", "play", "--no-browser", "--db", str(db), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-
-
-def wait_ready(proc: subprocess.Popen[str], base: str) -> None:
-    for _ in range(600):
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited with {proc.returncode}")
-        try:
-            httpx.get(base + "/api/variants", timeout=2)
-            return
-        except httpx.TransportError:
-            with suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=0.05)
-    raise AssertionError("the server did not answer")
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait(timeout=30)
-    for stream in (proc.stdout, proc.stderr):
-        if stream is not None:
-            stream.close()
-
-
-@contextmanager
-def served(db: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    proc = play(db)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        found = URL.search(line)
-        assert found and "the table is at" in line, line
-        base = found.group(0).rstrip("/")
-        wait_ready(proc, base)
-        yield proc, base
-    finally:
-        stop(proc)
 
 
 @contextmanager
@@ -138,18 +88,8 @@ def test_a_record_left_by_a_killed_server_is_replaced(tmp_path: Path) -> None:
 def read_only_db(tmp_path: Path) -> Iterator[Path]:
     path = tmp_path / "ro.sqlite3"
     Store(path).close()
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None:
-            pytest.skip("root without chattr: cannot make a read-only file")
-        done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
-        if done.returncode != 0:
-            pytest.skip("chattr +i is not allowed here")
+    with read_only(path):
         yield path
-        subprocess.run(["chattr", "-i", str(path)], check=False)
-    else:
-        path.chmod(0o444)
-        yield path
-        path.chmod(0o644)
 
 
 def test_play_refuses_a_database_it_cannot_write_before_serving(read_only_db: Path) -> None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +10,7 @@ from typing import Any
 import pytest
 
 from eightoff.store.db import Schema, StoreError, connect, default_data_dir
+from tests.servers import read_only
 
 NOTES = Schema(
     "notes",
@@ -123,21 +121,11 @@ def test_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
 
 @pytest.fixture
 def read_only_db(tmp_path: Path) -> Iterator[Path]:
-    """A database this process can read but not write (chattr +i as root, chmod otherwise)."""
+    """A database this process can read but not write."""
     path = tmp_path / "ro.sqlite3"
     connect(path, NOTES).close()
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None:
-            pytest.skip("running as root without chattr: cannot make a read-only file")
-        done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
-        if done.returncode != 0:
-            pytest.skip(f"chattr +i failed: {done.stderr.decode().strip()}")
+    with read_only(path):
         yield path
-        subprocess.run(["chattr", "-i", str(path)], check=False)
-    else:
-        path.chmod(0o444)
-        yield path
-        path.chmod(0o644)
 
 
 def test_an_unwritable_file_is_found_before_use(read_only_db: Path) -> None:

@@ -1,0 +1,92 @@
+"""Real `eightoff play` servers in subprocesses, and files this process cannot write:
+the helpers the tests of restarts, two servers and read-only stores share."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+import httpx
+import pytest
+
+URL = re.compile(r"http://127\.0\.0\.1:\d+/")
+ENV = {**{k: v for k, v in os.environ.items() if k != "EIGHTOFF_DB"}, "PYTHONUNBUFFERED": "1"}
+
+
+def play(db: Path, *extra: str) -> subprocess.Popen[str]:
+    """`eightoff play --no-browser --db DB` as a subprocess (not yet waited for)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "eightoff.cli", "play", "--no-browser", "--db", str(db), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+
+
+def wait_ready(proc: subprocess.Popen[str], base: str) -> None:
+    """Return once the server at BASE answers; fail if its process ends first."""
+    for _ in range(600):
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited with {proc.returncode}")
+        try:
+            httpx.get(base + "/api/variants", timeout=2)
+            return
+        except httpx.TransportError:
+            with suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=0.05)
+    raise AssertionError("the server did not answer")
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=30)
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+
+
+@contextmanager
+def served(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """A running `eightoff play` on DB: its process and its base URL."""
+    proc = play(db, *extra)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed before serving starts
+        found = URL.search(line)
+        assert found and "the table is at" in line, (
+            f"no URL in {line!r}; stderr: {proc.stderr.read() if proc.stderr else ''}"
+        )
+        base = found.group(0).rstrip("/")
+        wait_ready(proc, base)
+        yield proc, base
+    finally:
+        stop(proc)
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[Path]:
+    """PATH made unwritable for this process (root: `chattr +i`, else mode 444)."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("root without chattr: cannot make a read-only file")
+        done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
+        if done.returncode != 0:
+            pytest.skip("chattr +i is not allowed here")
+        try:
+            yield path
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=False)
+    else:
+        path.chmod(0o444)
+        try:
+            yield path
+        finally:
+            path.chmod(0o644)
