@@ -112,3 +112,17 @@ def test_a_language_without_words_gets_english(client: TestClient, header: str) 
     g = start(client, variant="eightoff", deal=1)
     r = client.post(f"/api/games/{g['id']}/undo", json={}, headers={"Accept-Language": header})
     assert refused(r, 409, "nothing_to_undo") == translate(Message("error.nothing_to_undo"), "en")
+
+
+def test_a_difficulty_that_cannot_be_dealt_is_refused_in_german(client: TestClient) -> None:
+    body = {"variant": "eightoff", "difficulty": "legendary"}
+    text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_request")
+    assert text == (
+        "Unbekannte Schwierigkeit 'legendary'; wähle eine von: "
+        "Leicht; Mittel; Schwer; Experte; Großmeister"
+    )
+    body = {"variant": "eightoff", "difficulty": "not winnable"}
+    text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_request")
+    assert text.endswith("nicht „Nicht gewinnbar“"), text
+    text = refused(client.post("/api/games", json=body), 400, "bad_request")
+    assert text == "a new game can be Easy; Medium; Hard; Expert; Grandmaster, not 'Not winnable'"
