@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from eightoff.deals import deal, random_deal_number
 from eightoff.game import Game, Turn
-from eightoff.i18n import check_language
+from eightoff.i18n import Message, check_language
 from eightoff.lessons import Lesson, lesson
 from eightoff.position import Move, Position
 from eightoff.rating import PLAYABLE_LEVELS, Level, daily_deal, deal_of_level, rate
@@ -61,12 +61,15 @@ _POSITION_CACHE: Final = 4096
 
 # ----- what can go wrong -------------------------------------------------------------------
 class TableError(Exception):
-    """An action the table refuses: ``code`` names it, the message says it to a player."""
+    """An action the table refuses: ``code`` names it, ``message`` says it to a player
+    (a :class:`~eightoff.i18n.Message`: ``str()`` is English, the web layer renders it in
+    the player's language)."""
 
     code = "bad_request"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: Message, code: str | None = None) -> None:
         super().__init__(message)
+        self.message = message
         if code is not None:
             self.code = code
 
@@ -87,8 +90,13 @@ class StaleGame(TableError):
     code = "stale"
 
     def __init__(self, game: GameState) -> None:
-        super().__init__("This game changed in another window")
+        super().__init__(Message("error.stale"))
         self.game = game
+
+
+def _level_word(level: Level) -> Message:
+    """A difficulty level's name, in the player's language ("Grandmaster", "Großmeister")."""
+    return Message(f"level.{level.value}")
 
 
 # ----- a game as the table shows it -----------------------------------------------------------
@@ -201,14 +209,14 @@ class Table:
     def get(self, game_id: int) -> GameState:
         saved = self.store.load(game_id)
         if saved is None:
-            raise NoGame(f"There is no game {game_id}")
+            raise NoGame(Message("error.no_game", id=game_id))
         return self._seen(GameState.of(saved))
 
     def current(self) -> GameState:
         """The game in progress (the newest not finished)."""
         gid = self.store.current_game_id()
         if gid is None:
-            raise NoGame("No game in progress")
+            raise NoGame(Message("error.no_game_in_progress"))
         return self.get(gid)
 
     def analyse(self, position: Position) -> Analysis:
@@ -294,8 +302,10 @@ class Table:
             level = self.level(difficulty)
             try:
                 n, rating = deal_of_level(rules, level, self.rng)
-            except LookupError as e:
-                raise TableError(str(e), "no_deal") from None
+            except LookupError:
+                raise TableError(
+                    Message("error.no_deal_of_level", level=_level_word(level)), "no_deal"
+                ) from None
             return self.start_dealt(deal(rules, n), n, rating=rating.to_json())
         n = random_deal_number(self.rng) if number is None else number
         return self.start_dealt(deal(rules, n), n)
@@ -303,13 +313,18 @@ class Table:
     @staticmethod
     def level(difficulty: Level | str) -> Level:
         """A playable level from its name (any case); TableError names the choices."""
+        choices = tuple(_level_word(lv) for lv in PLAYABLE_LEVELS)
         try:
             level = difficulty if isinstance(difficulty, Level) else Level.parse(difficulty)
-        except ValueError as e:
-            raise TableError(str(e)) from None
+        except ValueError:
+            name = repr(str(difficulty)[:40])
+            raise TableError(
+                Message("error.unknown_difficulty", name=name, choices=choices)
+            ) from None
         if level not in PLAYABLE_LEVELS:
-            names = ", ".join(lv.value for lv in PLAYABLE_LEVELS)
-            raise TableError(f"a new game can be {names}, not {level.value!r}")
+            raise TableError(
+                Message("error.level_not_playable", choices=choices, level=_level_word(level))
+            )
         return level
 
     def start_lesson(self, number: int) -> GameState:
@@ -324,10 +339,10 @@ class Table:
                 if revision is not None and revision != edit.revision:
                     raise StaleGame(GameState.of(edit.saved))
                 if edit.status == "won":
-                    raise Refused("This game is over: start a new one", "game_over")
+                    raise Refused(Message("error.game_over"), "game_over")
                 yield edit
         except KeyError:
-            raise NoGame(f"There is no game {game_id}") from None
+            raise NoGame(Message("error.no_game", id=game_id)) from None
 
     def _after(self, game_id: int) -> GameState:
         return self.get(game_id)
@@ -353,7 +368,7 @@ class Table:
         with self._change(game_id, revision) as e:
             turn = e.game.undo()
             if turn is None:
-                raise Refused("Nothing to undo: this is the deal's start", "nothing_to_undo")
+                raise Refused(Message("error.nothing_to_undo"), "nothing_to_undo")
             e.record_cursor(won=False)
         return self._after(game_id), turn
 
@@ -361,7 +376,7 @@ class Table:
         with self._change(game_id, revision) as e:
             turn = e.game.redo()
             if turn is None:
-                raise Refused("Nothing to redo", "nothing_to_redo")
+                raise Refused(Message("error.nothing_to_redo"), "nothing_to_redo")
             e.record_cursor(won=self._complete(e))
         return self._after(game_id), turn
 
@@ -380,7 +395,7 @@ class Table:
         with self._change(game_id, revision) as e:
             turn = e.game.finish(complete=complete)
             if turn is None:
-                raise Refused("No card can go home safely now", "nothing_to_do")
+                raise Refused(Message("error.nothing_home"), "nothing_to_do")
             e.record_turn(turn, won=self._complete(e))
         return self._after(game_id), turn
 
@@ -411,7 +426,7 @@ class Table:
                     e.mark_assisted()
                 return e.add_hint()
         except KeyError:
-            raise NoGame(f"There is no game {game_id}") from None
+            raise NoGame(Message("error.no_game", id=game_id)) from None
 
     @staticmethod
     def _complete(e: GameEdit) -> bool:

@@ -157,6 +157,7 @@ def test_the_german_table_fits_every_screen(
         table.screenshot(f"layout-{size}-de-eightoff-deal3")
         start(table, {"board": BOARDS["eightoff-19"]})
         assert outside(table, sideways_ok=False) == []
+        table.screenshot(f"layout-{size}-de-eightoff-19")
 
 
 def test_cards_use_the_phone_screen(phone: TablePage) -> None:
@@ -302,3 +303,54 @@ def test_stats_table_fits_its_dialog_on_a_phone(phone: TablePage) -> None:
     # the table fits its dialog (no scrolling inside it), the dialog fits the screen
     assert sizes[4] <= sizes[5] + 1 and sizes[2] <= sizes[3], sizes
     phone.screenshot("layout-390x844-stats")
+
+
+def test_german_dialogs_fit_a_phone(chromium_browser: Any, server: Server) -> None:
+    """The German new-game dialog (long house-rule labels) and the statistics fit 390 px."""
+    kw: dict[str, Any] = {"locale": "de-DE", "has_touch": True, "is_mobile": True}
+    for table in _table(chromium_browser, server, SIZES["390x844"], device_scale_factor=2, **kw):
+        table.open()
+        game = start(table, {"variant": "eightoff", "deal": 3})
+        page = table.page
+        # one move played, so that the statistics have a line to show
+        status = page.evaluate(
+            """async ([id, move]) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
+                 headers: {'Content-Type': 'application/json'},
+                 body: JSON.stringify({move})})).status""",
+            [game["id"], game["legal_moves"][0]["notation"]],
+        )
+        assert status == 200
+        table.reload()
+
+        def fits(dialog: str, page: Any = page) -> None:
+            got = page.evaluate(
+                """(sel) => { const d = document.querySelector(sel).getBoundingClientRect();
+                     const el = document.querySelector(sel);
+                     return [d.left, d.right, d.top, d.bottom, innerWidth, innerHeight,
+                             el.scrollWidth - el.clientWidth,
+                             document.documentElement.scrollWidth]; }""",
+                dialog,
+            )
+            left, right, top, bottom, w, h, inner, page_w = got
+            assert left >= 0 and right <= w and top >= 0 and bottom <= h, got
+            assert inner <= 1 and page_w <= w, got
+
+        page.locator("#btn-new").click()
+        expect(page.locator("#dlg-new")).to_be_visible()
+        expect(page.locator("#dlg-new")).to_contain_text("Hausregeln")
+        fits("#dlg-new")
+        table.screenshot("layout-390x844-de-new-game")
+        page.locator("#btn-new-cancel").click()
+        if page.locator("#btn-menu").get_attribute("aria-expanded") != "true":
+            page.locator("#btn-menu").click()  # on a phone the links sit behind the menu
+        page.locator("#btn-stats").click()
+        expect(page.locator("#dlg-stats table.stats").first).to_be_visible()
+        fits("#dlg-stats")
+        # no table wider than the dialog's body (German headings are long): nothing cut
+        wide = page.evaluate(
+            """() => { const b = document.getElementById('stats-body');
+                 return [...b.querySelectorAll('table')].map((t) => t.scrollWidth)
+                   .filter((w) => w > b.clientWidth); }"""
+        )
+        assert wide == []
+        table.screenshot("layout-390x844-de-stats")

@@ -1,5 +1,10 @@
 """Every error a client can cause is a 4xx JSON ``{"error": "<sentence>", "code": "<code>"}``
-and changes nothing; a 500 means a bug (it is logged)."""
+and changes nothing; a 500 means a bug (it is logged).
+
+The sentence is in the request's language (``Accept-Language``, which the table sets to
+the player's choice): every refusal is a :class:`~eightoff.i18n.Message` whose words are
+in ``eightoff/locales/{en,de}.json``, rendered here. Text that is not a Message (a
+core error's detail, such as a malformed board's line) is sent as it is."""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eightoff.deals import DealNumberError
-from eightoff.i18n import UnknownLanguageError, pick_language, reason, translate
+from eightoff.i18n import Lang, Message, UnknownLanguageError, pick_language, reason, translate
 from eightoff.lessons import LessonError
 from eightoff.position import IllegalMoveError, MoveSyntaxError
 from eightoff.rules import UnknownVariantError
@@ -25,15 +30,25 @@ log = logging.getLogger("eightoff.web")
 class ApiError(Exception):
     """An error the client caused: its HTTP status, a short code and a sentence."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: Message | str) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
 
 
+def language_of(request: Request) -> Lang:
+    """The language a request's answer speaks (its ``Accept-Language``)."""
+    return pick_language(request.headers.get("accept-language", "")[:200])
+
+
 def error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+def refusal(request: Request, status: int, code: str, message: Message | str) -> JSONResponse:
+    """An error answer, its sentence in the request's language."""
+    return error(status, code, translate(message, language_of(request)))
 
 
 _DOMAIN_CODES: list[tuple[type[ValueError], str]] = [
@@ -46,25 +61,38 @@ _DOMAIN_CODES: list[tuple[type[ValueError], str]] = [
 ]
 
 
-def describe_validation(exc: RequestValidationError) -> str:
-    parts = []
+def describe_validation(exc: RequestValidationError, lang: str = "en") -> str:
+    """The first few problems of a request, in ``lang`` (a field's own check, e.g. "Input
+    should be a valid integer", is the validator's English)."""
+    parts: list[str] = []
     for err in exc.errors()[:3]:
         kind = err.get("type", "")
         if kind == "json_invalid":
             ctx = err.get("ctx") or {}
-            return f"The request body is not valid JSON ({ctx.get('error', 'syntax error')})"
+            detail = str(ctx.get("error", "syntax error"))
+            return translate(Message("error.json_invalid", detail=detail), lang)
         loc = [str(x) for x in err.get("loc", ()) if x not in ("body", "path", "query")]
         where = ".".join(loc)
         msg = str(err.get("msg", "invalid"))
+        said: Message | str
         if kind == "missing":
-            parts.append(f"{where or 'the body'} is required")
+            said = (
+                Message("error.field_required", field=where)
+                if where
+                else Message("error.body_required")
+            )
         elif kind == "extra_forbidden":
-            parts.append(f"{where} is not a field of this request")
+            said = Message("error.not_a_field", field=where)
         elif kind == "model_attributes_type":
-            parts.append(f"{where or 'the body'} must be a JSON object")
+            said = (
+                Message("error.must_be_object", field=where)
+                if where
+                else Message("error.body_must_be_object")
+            )
         else:
-            parts.append(f"{where}: {msg}" if where else msg)
-    return "; ".join(parts) or "The request is not valid"
+            said = f"{where}: {msg}" if where else msg
+        parts.append(translate(said, lang))
+    return "; ".join(parts) or translate(Message("error.invalid_request"), lang)
 
 
 def install(app: FastAPI) -> None:
@@ -72,23 +100,24 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return error(exc.status, exc.code, exc.message)
+        return refusal(request, exc.status, exc.code, exc.message)
 
     @app.exception_handler(StaleGame)
     async def stale(request: Request, exc: StaleGame) -> JSONResponse:
         svc = request.app.state.services
+        text = translate(exc.message, language_of(request))
         return JSONResponse(
-            {"error": str(exc), "code": exc.code, "game": svc.game(exc.game)}, status_code=409
+            {"error": text, "code": exc.code, "game": svc.game(exc.game)}, status_code=409
         )
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         status = 404 if isinstance(exc, NoGame) else 409 if isinstance(exc, Refused) else 400
-        return error(status, exc.code, str(exc))
+        return refusal(request, status, exc.code, exc.message)
 
     @app.exception_handler(DroppedWork)
     async def dropped(request: Request, exc: DroppedWork) -> JSONResponse:
-        return error(409, "moved", "The game moved on while the solver worked: ask again")
+        return refusal(request, 409, "moved", Message("error.solver_moved_on"))
 
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> JSONResponse:
@@ -97,35 +126,37 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return error(422, "bad_request", describe_validation(exc))
+        return error(422, "bad_request", describe_validation(exc, language_of(request)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {404: "not_found", 405: "method_not_allowed"}
-        message = exc.detail if isinstance(exc.detail, str) else "Request failed"
+        path = request.url.path
+        message: Message | str = (
+            exc.detail if isinstance(exc.detail, str) else Message("error.request_failed")
+        )
         if exc.status_code == 400 and message == "There was an error parsing the body":
-            return error(422, "bad_request", "The request body could not be read as JSON")
+            return refusal(request, 422, "bad_request", Message("error.body_unreadable"))
         if exc.status_code == 404 and message == "Not Found":
-            message = f"Nothing at {request.url.path}"
+            message = Message("error.not_found", path=path)
         if exc.status_code == 405:
-            message = f"{request.method} is not allowed on {request.url.path}"
-        return error(exc.status_code, codes.get(exc.status_code, "http_error"), message)
+            message = Message("error.method_not_allowed", method=request.method, path=path)
+        return refusal(request, exc.status_code, codes.get(exc.status_code, "http_error"), message)
 
     @app.exception_handler(RecursionError)
     async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
-        return error(400, "bad_request", "The request is nested too deeply")
+        return refusal(request, 400, "bad_request", Message("error.too_deep"))
 
     @app.exception_handler(ValueError)
     async def domain_error(request: Request, exc: ValueError) -> JSONResponse:
         why = reason(exc)  # the engine's reasons speak the request's language
-        lang = pick_language(request.headers.get("accept-language", "")[:200])
-        text = str(exc) if why is None else translate(why, lang)
+        text = str(exc) if why is None else translate(why, language_of(request))
         for cls, code in _DOMAIN_CODES:
             if isinstance(exc, cls):
                 return error(400, code, text)
-        return error(400, "bad_request", " ".join(str(exc).split()) or "Bad request")
+        return error(400, "bad_request", " ".join(text.split()) or "Bad request")
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         log.exception("bug while answering %s %s", request.method, request.url.path)
-        return error(500, "internal", "Internal error (a bug in eightoff; see the server log)")
+        return refusal(request, 500, "internal", Message("error.internal"))

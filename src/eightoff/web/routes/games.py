@@ -11,7 +11,15 @@ from fastapi import APIRouter, Body
 from starlette.concurrency import run_in_threadpool
 
 from eightoff.boards import BoardError, from_json, parse_board
-from eightoff.deals import check_deal_number, deal, random_deal_number
+from eightoff.deals import (
+    MAX_DEAL,
+    MIN_DEAL,
+    DealNumberError,
+    check_deal_number,
+    deal,
+    random_deal_number,
+)
+from eightoff.i18n import Message
 from eightoff.lessons import lesson
 from eightoff.position import Kind, Move, Place, Position
 from eightoff.rules import Rules, preset
@@ -31,22 +39,22 @@ async def new_game(svc: Svc, body: Annotated[NewGame, Body()]) -> dict[str, Any]
     if body.lesson is not None:
         les = lesson(body.lesson)
         if body.deal is not None:
-            raise ApiError(400, "bad_request", "Choose a lesson or a deal, not both")
+            raise ApiError(400, "bad_request", Message("error.lesson_or_deal"))
         if "variant" in body.model_fields_set and body.variant != les.variant:
             raise ApiError(
-                400, "bad_request", f"Lesson {les.id} is played with {les.variant} rules"
+                400, "bad_request", Message("error.lesson_rules", n=les.id, variant=les.variant)
             )
         return svc.game(table.start_lesson(les.id))
     if body.board is not None:
         if body.deal is not None:
-            raise ApiError(400, "bad_request", "Choose a board or a deal, not both")
+            raise ApiError(400, "bad_request", Message("error.board_or_deal"))
         return svc.game(table.start(_board(body)))
     rules = preset(body.variant).with_options(**Rules.parse_options(body.model_dump()))
     if body.daily or body.difficulty is not None:
         if body.deal is not None:
-            raise ApiError(400, "bad_request", "Choose a deal, a difficulty or the daily deal")
+            raise ApiError(400, "bad_request", Message("error.deal_or_difficulty"))
         if body.daily and body.difficulty is not None:
-            raise ApiError(400, "bad_request", "The daily deal has its own difficulty")
+            raise ApiError(400, "bad_request", Message("error.daily_difficulty"))
         level = None if body.difficulty is None else table.level(body.difficulty)
         # rating deals takes a while: off the event loop
         state = await run_in_threadpool(
@@ -159,9 +167,19 @@ def _deal_number(value: int | str) -> int:
     if isinstance(value, str):
         text = value.strip().lstrip("#")
         if not _DIGITS.fullmatch(text):
-            raise ApiError(400, "bad_deal", f"deal {value[:40]!r} is not a number")
+            raise ApiError(
+                400, "bad_deal", Message("error.deal_not_a_number", value=repr(value[:40]))
+            )
         value = int(text)
-    return check_deal_number(value)
+    try:
+        return check_deal_number(value)
+    except DealNumberError:
+        # the rule is the engine's (check_deal_number); the words are the player's
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise
+        high = f"{MAX_DEAL:,}".replace(",", " ")
+        said = Message("error.deal_out_of_range", n=value, low=MIN_DEAL, high=high)
+        raise ApiError(400, "bad_deal", said) from None
 
 
 def _board(body: NewGame) -> Position:
@@ -181,7 +199,7 @@ def _board(body: NewGame) -> Position:
     except BoardError as e:
         raise ApiError(400, "bad_board", f"board: {e}") from None
     if position.is_won():
-        raise ApiError(400, "bad_board", "board: every card is already home")
+        raise ApiError(400, "bad_board", Message("error.board_won"))
     return position
 
 
@@ -190,7 +208,7 @@ def _place(p: PlaceIn, role: str) -> Place:
     if p.index is None:
         if kind is Kind.FOUNDATION and role == "target":
             return Place(Kind.FOUNDATION, None)
-        raise ApiError(400, "bad_move", f"{role}: a {p.kind} needs an index (0-based)")
+        raise ApiError(400, "bad_move", Message("error.place_needs_index", role=role, kind=p.kind))
     return Place(kind, p.index)
 
 
@@ -198,10 +216,16 @@ def _move_from(body: MoveIn) -> Move | str:
     structured = body.source is not None or body.target is not None
     if body.move is not None:
         if structured:
-            raise ApiError(400, "bad_move", "Send a move as notation or as source/target, not both")
+            raise ApiError(400, "bad_move", Message("error.move_both"))
         return body.move
     if body.source is None or body.target is None:
         raise ApiError(
-            400, "bad_move", 'Send {"move": "37"} or {"source": {...}, "target": {...}, "count": n}'
+            400,
+            "bad_move",
+            Message(
+                "error.move_shape",
+                notation='{"move": "37"}',
+                structured='{"source": {...}, "target": {...}, "count": n}',
+            ),
         )
     return Move(_place(body.source, "source"), _place(body.target, "target"), body.count)

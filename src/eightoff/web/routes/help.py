@@ -54,7 +54,7 @@ async def hint(
         moves = [move_json(pos, m, lang=language()) for m in useful]
         return {"level": 1, "moves": moves, "hints": state.hints}
     if pos.is_won():
-        raise ApiError(409, "game_over", "The game is won: no hint needed")
+        raise ApiError(409, "game_over", Message("error.won_no_hint"))
     answer = await svc.oracle.hint(pos)
     if answer.verdict is not Verdict.SOLVED or not answer.moves:
         return {

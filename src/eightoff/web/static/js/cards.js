@@ -2,17 +2,14 @@
 // and Kings show the original artwork of static/cards/{code}.svg (scripts/court_cards.py).
 //
 // A card code is the server's text: rank letter (A 2-9 T J Q K) + suit letter
-// (C S H D), e.g. "QH", "TD". Names match eightoff.cards.Card.name exactly:
-// "Queen of Hearts", "10 of Spades".
+// (C S H D), e.g. "QH", "TD". What a card is called, and the index on its corner, are
+// the player's language's (i18n.js: cardName, rankIndex; "D" for a Dame in German):
+// cardSVG is given the index to print.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const RANKS = "_A23456789TJQK";
-const RANK_NAMES = ["", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"];
-const RANK_SHORT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 export const SUITS = "CSHD";
-const SUIT_NAMES = { C: "Clubs", S: "Spades", H: "Hearts", D: "Diamonds" };
-export const SUIT_SYMBOLS = { C: "♣", S: "♠", H: "♥", D: "♦" };
 
 /** Parse "QH" / "TD" / "10D" into {rank, suit}. */
 export function parseCard(code) {
@@ -23,20 +20,6 @@ export function parseCard(code) {
   const rank = RANKS.indexOf(r);
   if (rank < 1 || !SUITS.includes(suit)) throw new Error(`not a card: ${code}`);
   return { rank, suit };
-}
-
-export function cardCode(rank, suit) {
-  return RANKS[rank] + suit;
-}
-
-export function cardName(code) {
-  const { rank, suit } = parseCard(code);
-  return `${RANK_NAMES[rank]} of ${SUIT_NAMES[suit]}`;
-}
-
-export function cardSymbol(code) {
-  const { rank, suit } = parseCard(code);
-  return RANK_SHORT[rank] + SUIT_SYMBOLS[suit];
 }
 
 export function isRed(suit) {
@@ -97,49 +80,57 @@ function courtImage(code, x, y, w, h) {
 }
 
 /**
- * The SVG markup of a card face, 100×140 units.
+ * The SVG markup of a card face, 100 units wide and 100 × ratio high (140 for a poker card's
+ * shape; a taller card keeps its corners and centres its middle).
+ * index: the rank as the corner shows it ("Q" in English, "D" in German: i18n.rankIndex).
  * compact: a big index and one big pip, for small cards (phones).
  */
-export function cardSVG(code, { compact = false } = {}) {
+export function cardSVG(code, { index, compact = false, ratio = 1.4 } = {}) {
   const { rank, suit } = parseCard(code);
-  const short = RANK_SHORT[rank];
+  const short = index ?? (rank === 10 ? "10" : RANKS[rank]);
   const colour = isRed(suit) ? "red" : "black";
+  const height = Math.round(100 * ratio);
   const parts = [];
-  parts.push(`<rect class="face" x="1" y="1" width="98" height="138" rx="8" ry="8"/>`);
+  parts.push(`<rect class="face" x="1" y="1" width="98" height="${height - 2}" rx="8" ry="8"/>`);
+  // the middle (pips, picture) is drawn on the 100×140 face, moved down to the card's centre
+  const middle = [];
   if (compact) {
     // Index legible even when only the top fifth shows: rank left, suit right.
     const fs = short.length > 1 ? 34 : 38;
     parts.push(`<text class="idx" x="6" y="33" font-size="${fs}" ${short.length > 1 ? 'textLength="44" lengthAdjust="spacingAndGlyphs"' : ""}>${short}</text>`);
     parts.push(suitIcon(suit, 58, 6, 34));
     if (rank >= 11) {
-      parts.push(courtImage(code, 16, 50, 68, 86.1));
+      middle.push(courtImage(code, 16, 50, 68, 86.1));
     } else {
-      parts.push(suitIcon(suit, 24, 56, 52));
+      middle.push(suitIcon(suit, 24, 56, 52));
     }
   } else {
     const fs = short.length > 1 ? 24 : 27;
     const fit = short.length > 1 ? ' textLength="28" lengthAdjust="spacingAndGlyphs"' : "";
     const index = `<text class="idx" x="6" y="25" font-size="${fs}"${fit}>${short}</text>${suitIcon(suit, 76, 6, 19)}`;
     parts.push(index);
-    parts.push(`<g transform="rotate(180 50 70)">${index}</g>`);
+    parts.push(`<g transform="rotate(180 50 ${height / 2})">${index}</g>`);
     if (rank === 1) {
-      parts.push(suitIcon(suit, 22, 47, 56));
+      middle.push(suitIcon(suit, 22, 47, 56));
     } else if (rank >= 11) {
-      parts.push(courtImage(code, 20, 37, 60, 76));
-      parts.push(`<rect class="court" x="20" y="37" width="60" height="76" rx="5"/>`);
+      middle.push(courtImage(code, 20, 37, 60, 76));
+      middle.push(`<rect class="court" x="20" y="37" width="60" height="76" rx="5"/>`);
     } else {
       const size = rank >= 9 ? 16 : 18;
       for (const [x, y] of PIPS[rank]) {
         const flip = y > C + 1 ? ` transform="rotate(180 ${x} ${y})"` : "";
-        parts.push(suitIcon(suit, x - size / 2, y - size / 2, size, flip));
+        middle.push(suitIcon(suit, x - size / 2, y - size / 2, size, flip));
       }
     }
   }
-  return `<svg class="card-svg ${colour}" viewBox="0 0 100 140" aria-hidden="true" focusable="false">${parts.join("")}</svg>`;
+  const shift = (height - 140) / 2;
+  parts.push(shift ? `<g transform="translate(0 ${shift})">${middle.join("")}</g>` : middle.join(""));
+  return `<svg class="card-svg ${colour}" viewBox="0 0 100 ${height}" aria-hidden="true" focusable="false">${parts.join("")}</svg>`;
 }
 
-/** An empty place's mark: a faint suit for a foundation, nothing for others. */
-export function placeholderSVG(suit) {
-  const icon = suit ? suitIcon(suit, 25, 45, 50) : "";
-  return `<svg class="slot-svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false"><rect x="2" y="2" width="96" height="136" rx="8" ry="8"/>${icon}</svg>`;
+/** An empty place's mark (a card's shape, 100 × 100·ratio): a faint suit for a foundation. */
+export function placeholderSVG(suit, ratio = 1.4) {
+  const height = Math.round(100 * ratio);
+  const icon = suit ? suitIcon(suit, 25, height / 2 - 25, 50) : "";
+  return `<svg class="slot-svg" viewBox="0 0 100 ${height}" aria-hidden="true" focusable="false"><rect x="2" y="2" width="96" height="${height - 4}" rx="8" ry="8"/>${icon}</svg>`;
 }

@@ -3,7 +3,7 @@
 // and the side panel.
 
 import { cardSVG, placeholderSVG, RANKS } from "./cards.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, rankIndex, t } from "./i18n.js";
 import { cardOffset, columnRoom, computeLayout } from "./layout.js";
 import { $, foundationCode, legalFrom, lessonOf, placeTitle, plural, reducedMotion, state, variantName } from "./state.js";
 
@@ -16,7 +16,7 @@ function makeCard(code, key, { depth = 0 } = {}) {
   el.dataset.code = code;
   el.dataset.key = key;
   el.dataset.depth = String(depth);
-  el.innerHTML = cardSVG(code, { compact: state.layout.compact });
+  el.innerHTML = cardSVG(code, { index: rankIndex(code), compact: state.layout.compact, ratio: state.layout.ratio });
   return el;
 }
 
@@ -101,7 +101,7 @@ export function renderBoard({ animate = true } = {}) {
   fBox.className = "foundations";
   g.foundations.forEach((f, i) => {
     const place = makePlace("foundation", i);
-    place.innerHTML = placeholderSVG(f.suit);
+    place.innerHTML = placeholderSVG(f.suit, L.ratio);
     // the cards beneath stay in the DOM (hidden) so they can slide when retrieved
     for (let r = 1; r <= (foundationCode(f) ? f.top : 0); r++) {
       const c = RANKS[r] + f.suit;
@@ -119,7 +119,7 @@ export function renderBoard({ animate = true } = {}) {
   cBox.className = "cells";
   g.cells.forEach((code, i) => {
     const place = makePlace("cell", i);
-    place.innerHTML = placeholderSVG(null);
+    place.innerHTML = placeholderSVG(null, L.ratio);
     if (code) place.append(makeCard(code, keyFor(code)));
     cBox.append(withHeading(place, "cell", i));
   });
@@ -129,7 +129,7 @@ export function renderBoard({ animate = true } = {}) {
   let tallest = L.ch;
   g.columns.forEach((col, i) => {
     const place = makePlace("column", i);
-    place.innerHTML = placeholderSVG(null);
+    place.innerHTML = placeholderSVG(null, L.ratio);
     const off = cardOffset(L, col.length);
     col.forEach((code, d) => {
       const el = makeCard(code, keyFor(code), { depth: d });

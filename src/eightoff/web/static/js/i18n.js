@@ -42,6 +42,11 @@ export function cardName(code) {
   return words ? words.cardName(code) : code;
 }
 
+/** The rank on a card's corner: "Q" / "D" (Dame), "J" / "B" (Bube); "A", "10" in both. */
+export function rankIndex(code) {
+  return words ? words.rankLetter(code) : String(code).slice(0, -1).replace("T", "10");
+}
+
 /** "Column 3" / "Spalte 3"; the foundations as a target: "the foundations" / "die Ablagen". */
 export function placeTitle(place) {
   return words ? words.placeTitle(place) : `${place.kind} ${(place.index ?? 0) + 1}`;

@@ -8,7 +8,10 @@ import { $ } from "./state.js";
 
 const MIN_CARD_WIDTH = 30;
 const MAX_CARD_WIDTH = 112;
-const RATIO = 1.4; // card height / width
+const RATIO = 1.4; // card height / width (a poker card)
+// On a phone held upright the width keeps the cards small and the height is to spare: the
+// cards take the taller shape of a bridge card (57 × 89 mm) there.
+const PORTRAIT_RATIO = 1.55;
 const COMPACT_BELOW = 66; // narrower cards get the compact face (big index, one pip)
 let lastMode = null; // the arrangement last drawn, kept while it stays good
 let lastF = undefined;
@@ -29,8 +32,11 @@ export function computeLayout(g) {
   const nCell = g.cells.length;
   const nF = g.foundations.length;
   const narrow = w < 600;
-  const pad = narrow || h < 420 ? 6 : 14;
-  const gapRatio = narrow ? 0.07 : 0.14; // gap as a share of the card width
+  // a phone held upright: the width decides the card size, so the margins are thin
+  const portrait = narrow && h > w * 1.3;
+  const pad = portrait ? 3 : narrow || h < 420 ? 6 : 14;
+  const ratio = portrait ? PORTRAIT_RATIO : RATIO;
+  const gapRatio = portrait ? 0.06 : narrow ? 0.07 : 0.14; // gap as a share of the card width
   const lab = narrow || h < 420 ? 15 : 18; // the heading strip above each place
   const longest = Math.max(1, ...g.columns.map((c) => c.length));
   // the height a column needs, in card heights: a card and a strip of each covered card
@@ -84,7 +90,7 @@ export function computeLayout(g) {
   const widthFor = (c, tabUnits) => {
     let cw = (w - 2 * pad - 2) / (c.slots + c.gaps * gapRatio);
     for (const r of c.rows) {
-      cw = Math.min(cw, (h - 2 * pad - r.labs * lab) / ((r.units + r.tab * tabUnits) * RATIO + r.gaps * gapRatio));
+      cw = Math.min(cw, (h - 2 * pad - r.labs * lab) / ((r.units + r.tab * tabUnits) * ratio + r.gaps * gapRatio));
     }
     return Math.min(cw, MAX_CARD_WIDTH);
   };
@@ -104,10 +110,10 @@ export function computeLayout(g) {
   lastF = best.fCols;
   lastC = best.cCols;
   const cw = Math.max(MIN_CARD_WIDTH, Math.floor(best.cw));
-  const ch = Math.round(cw * RATIO);
+  const ch = Math.round(cw * ratio);
   const gap = Math.max(3, Math.round(cw * gapRatio));
   const compact = cw < COMPACT_BELOW;
-  return { mode: best.mode, fCols: best.fCols, cCols: best.cCols, cw, ch, gap, pad, lab, compact, narrow, frameH: h, frameW: w };
+  return { mode: best.mode, fCols: best.fCols, cCols: best.cCols, cw, ch, gap, pad, lab, compact, narrow, portrait, ratio: ch / cw, frameH: h, frameW: w };
 }
 
 /** The height left for the columns' cards (below their headings). */
@@ -118,13 +124,16 @@ export function columnRoom(L) {
 
 /**
  * How far apart the n cards of a column sit: the usual overlap while the column fits, less
- * as it grows, so that its last card always ends inside the frame. On a phone, where the
- * columns are narrow and the screen tall, covered cards show more of their faces.
+ * as it grows, so that its last card always ends inside the frame. On a phone held upright,
+ * where the width keeps the cards small and the screen is tall, the columns fan out to use
+ * the height: covered cards show most of their faces, a nine-card column reaches the bottom
+ * (longer ones close up).
  */
 export function cardOffset(L, n) {
   if (n <= 1) return 0;
   const room = columnRoom(L) - L.ch;
   let usual = L.ch * (L.compact ? 0.38 : 0.25);
-  if (L.compact && L.frameH > L.frameW) usual = Math.max(usual, Math.min(L.ch * 0.72, room / 9));
+  if (L.portrait) usual = Math.max(usual, Math.min(L.ch * 0.8, room / 8));
+  else if (L.compact && L.frameH > L.frameW) usual = Math.max(usual, Math.min(L.ch * 0.72, room / 9));
   return Math.max(1, Math.min(usual, room / (n - 1)));
 }

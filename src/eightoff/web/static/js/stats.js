@@ -20,9 +20,14 @@ function lineName(key, s) {
   return rules.length ? t("stats.house_rules", { variant: name, rules: rules.join(", ") }) : name;
 }
 
+/** A line's numbers, in the order of HEADINGS after the first. */
+function numbers(s) {
+  return [s.played, s.won, s.assisted ?? 0, percent(s.win_rate), s.streak, s.best_streak, s.fewest_moves ?? "–", s.hints ?? 0];
+}
+
 function row(key, s) {
   const tr = document.createElement("tr");
-  const values = [lineName(key, s), s.played, s.won, s.assisted ?? 0, percent(s.win_rate), s.streak, s.best_streak, s.fewest_moves ?? "–", s.hints ?? 0];
+  const values = [lineName(key, s), ...numbers(s)];
   values.forEach((v, i) => {
     const td = document.createElement(i === 0 ? "th" : "td");
     if (i === 0) td.scope = "row";
@@ -31,6 +36,30 @@ function row(key, s) {
   });
   return tr;
 }
+
+/**
+ * On a phone one line's numbers as a table of its own, the line's name its caption: nine
+ * columns side by side do not fit 390 px (German headings are long), two do.
+ */
+function lineTable(key, s) {
+  const table = document.createElement("table");
+  table.className = "stats stats-line";
+  table.createCaption().textContent = lineName(key, s);
+  const tbody = table.createTBody();
+  numbers(s).forEach((v, i) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = t(HEADINGS[i + 1]);
+    const td = document.createElement("td");
+    td.textContent = String(v);
+    tr.append(th, td);
+    tbody.append(tr);
+  });
+  return table;
+}
+
+const PHONE = "(max-width: 560px)";
 
 const LEVELS = ["Easy", "Medium", "Hard", "Expert", "Grandmaster", "Not winnable"];
 const LEVEL_HEADINGS = ["stats.level", "stats.variant", "stats.played", "stats.won", "stats.win_rate"];
@@ -87,13 +116,22 @@ export async function openStats() {
     body.textContent = t("stats.none");
     return;
   }
-  const table = document.createElement("table");
-  table.className = "stats";
-  table.createTHead().append(headRow(HEADINGS));
-  const tbody = table.createTBody();
-  for (const [key, s] of rows) tbody.append(row(key, s));
+  const tables = [];
+  if (matchMedia(PHONE).matches) {
+    const lines = document.createElement("div");
+    lines.className = "stats-lines";
+    lines.append(...rows.map(([key, s]) => lineTable(key, s)));
+    tables.push(lines);
+  } else {
+    const table = document.createElement("table");
+    table.className = "stats";
+    table.createTHead().append(headRow(HEADINGS));
+    const tbody = table.createTBody();
+    for (const [key, s] of rows) tbody.append(row(key, s));
+    tables.push(table);
+  }
   const note = document.createElement("p");
   note.className = "small";
   note.textContent = t("stats.note");
-  body.replaceChildren(...[table, levelTable(rows), note].filter(Boolean));
+  body.replaceChildren(...[...tables, levelTable(rows), note].filter(Boolean));
 }

@@ -1,0 +1,156 @@
+"""The last of issue 11 in the browser: the server's refusals in German, German card
+corners (B, D, K), a phone play bar whose every button shows, and an upright phone's
+height used by the cards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from eightoff.i18n import Message, translate
+
+from .conftest import DESKTOP, PHONE, Server, TablePage, _table
+from .test_layout import start
+
+# one card from the win (a certain win: the play bar shows its Auto-complete button too)
+ONE_FROM_WIN = {
+    "variant": "eightoff",
+    "columns": [["KD"]],
+    "cells": [],
+    "foundations": {"C": 13, "S": 13, "H": 13, "D": 12},
+}
+PHONE_KW: dict[str, Any] = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+
+
+def german(message_id: str) -> str:
+    return translate(Message(message_id), "de")
+
+
+@pytest.fixture
+def german_table(chromium_browser: Any, server: Server) -> Iterator[TablePage]:
+    yield from _table(chromium_browser, server, DESKTOP, locale="de-DE")
+
+
+def press(table: TablePage, key: str) -> None:
+    table.page.locator("#frame").focus()
+    table.page.keyboard.press(key)
+
+
+# ----- refusals ----------------------------------------------------------------------------------
+def test_the_servers_refusals_show_in_german(german_table: TablePage) -> None:
+    table = german_table
+    table.open()
+    game = start(table, {"variant": "eightoff", "deal": 1})
+    # u at the deal's start: the server refuses, the page shows its German reason
+    press(table, "u")
+    expect(table.message).to_have_text(german("error.nothing_to_undo"))
+    assert german("error.nothing_to_undo").startswith("Nichts rückgängig")
+
+    # another window plays a move: this page's next request is stale
+    moved = table.page.evaluate(
+        """async (id) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({move: 'b8', revision: 0})})).status""",
+        game["id"],
+    )
+    assert moved == 200
+    press(table, "u")
+    expect(table.message).to_have_text(german("error.stale"))
+    expect(table.moves_label).to_have_text("Züge: 1")  # the game as the other window left it
+
+
+def test_a_move_after_the_game_is_won_is_refused_in_german(german_table: TablePage) -> None:
+    table = german_table
+    table.open()
+    start(table, {"board": ONE_FROM_WIN})
+    press(table, "1")
+    press(table, "h")
+    dialog = table.page.locator("#dlg-won")
+    expect(dialog).to_be_visible()
+    dialog.locator("#btn-won-close").click()
+    press(table, "u")
+    expect(table.message).to_have_text(german("error.game_over"))
+    assert table.message.inner_text().startswith("Dieses Spiel ist vorbei")
+
+
+# ----- card corners ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("locale", "corners"),
+    [
+        ("de-DE", {"Kreuz-Dame": "D", "Herz-Bube": "B", "Kreuz-König": "K", "Karo-Ass": "A"}),
+        (
+            "en-GB",
+            {
+                "Queen of Clubs": "Q",
+                "Jack of Hearts": "J",
+                "King of Clubs": "K",
+                "Ace of Diamonds": "A",
+            },
+        ),
+    ],
+)
+def test_court_card_corners_speak_the_language(
+    chromium_browser: Any, server: Server, locale: str, corners: dict[str, str]
+) -> None:
+    """Deal 3 of Eight Off has the Queen of Clubs, Jack of Hearts, King of Clubs and Ace of
+    Diamonds in its columns: their corners read D, B, K, A in German, Q, J, K, A in English."""
+    for size, kw in ((DESKTOP, {}), (PHONE, PHONE_KW)):  # the full face and the compact one
+        for table in _table(chromium_browser, server, size, locale=locale, **kw):
+            table.open()
+            start(table, {"variant": "eightoff", "deal": 3})
+            for name, letter in corners.items():
+                corner = table.card(name).locator("text.idx").first
+                expect(corner).to_have_text(letter)
+
+
+# ----- the phone's play bar -------------------------------------------------------------------
+@pytest.mark.parametrize("locale", ["de-DE", "en-GB"])
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 320, "height": 568}])
+def test_every_play_button_shows_on_a_phone(
+    chromium_browser: Any, server: Server, locale: str, size: dict[str, int]
+) -> None:
+    for table in _table(chromium_browser, server, size, locale=locale, **PHONE_KW):
+        table.open()
+        start(table, {"board": ONE_FROM_WIN})
+        expect(table.page.locator("#btn-finish")).to_be_visible()  # six buttons
+        got = table.page.evaluate(
+            """() => [...document.querySelectorAll('.actions button')].map((b) => {
+                 const r = b.getBoundingClientRect();
+                 const words = [...b.querySelectorAll('span')].find((s) => s.offsetParent);
+                 return {id: b.id, left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                         cut: words.scrollWidth > words.clientWidth + 0.5,
+                         name: b.innerText.trim()};
+               })"""
+        )
+        width = table.page.evaluate("() => innerWidth")
+        assert width == size["width"]  # nothing made the page wider than the screen
+        assert table.page.evaluate("() => document.documentElement.scrollWidth") <= width
+        assert len(got) == 6
+        for b in got:
+            assert b["left"] >= 0 and b["right"] <= width, b
+            assert b["bottom"] <= size["height"] and not b["cut"], b
+            assert b["name"], b  # every button says what it does (its title says more)
+        # one row: the bar takes the height of one button
+        assert len({round(b["top"]) for b in got}) == 1, got
+
+
+# ----- an upright phone's height -------------------------------------------------------------
+def test_an_upright_phone_uses_its_height(phone: TablePage) -> None:
+    phone.open()
+    start(phone, {"variant": "eightoff", "deal": 3})
+    got = phone.page.evaluate(
+        """() => {
+             const cards = [...document.querySelectorAll('#board .card')];
+             const r = cards.map((c) => c.getBoundingClientRect());
+             return {cw: Math.min(...r.map((b) => b.width)),
+                     bottom: Math.max(...r.map((b) => b.bottom)), H: innerHeight};
+           }"""
+    )
+    # before the change the cards were 43 px wide and the deal ended at 67% of the screen
+    # (y = 569 of 844), the rest empty felt; now they are 45 px wide (thinner margins) and
+    # taller (a bridge card's shape), the columns fanned out to about 80% of the height
+    assert got["cw"] >= 45, got
+    assert got["bottom"] > 0.75 * got["H"], got

@@ -1,0 +1,128 @@
+"""The table's refusals speak the player's language: a German table (its requests carry
+``Accept-Language: de``, as the page sends the player's choice) gets every "no" in German:
+nothing to undo, a move after the game is over, a stale revision, no such game, a deal
+number out of range. An English (or unknown-language) request keeps the English words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from eightoff.i18n import Message, translate
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+
+# one card from the win: the King of Diamonds alone in column 1
+ONE_FROM_WIN = {
+    "variant": "eightoff",
+    "columns": [["KD"]],
+    "cells": [],
+    "foundations": {"C": 13, "S": 13, "H": 13, "D": 12},
+}
+
+
+def start(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    game: dict[str, Any] = r.json()
+    return game
+
+
+def refused(r: Any, status: int, code: str) -> str:
+    assert r.status_code == status, r.text
+    answer = r.json()
+    assert answer["code"] == code, answer
+    text: str = answer["error"]
+    return text
+
+
+def test_undo_at_the_start_is_refused_in_german(client: TestClient) -> None:
+    g = start(client, variant="eightoff", deal=1)
+    r = client.post(f"/api/games/{g['id']}/undo", json={}, headers=GERMAN)
+    text = refused(r, 409, "nothing_to_undo")
+    assert text == "Nichts rückgängig zu machen: das ist der Anfang des Spiels"
+    r = client.post(f"/api/games/{g['id']}/undo", json={}, headers=ENGLISH)
+    assert refused(r, 409, "nothing_to_undo") == "Nothing to undo: this is the deal's start"
+
+
+def test_redo_with_nothing_undone_is_refused_in_german(client: TestClient) -> None:
+    g = start(client, variant="eightoff", deal=1)
+    r = client.post(f"/api/games/{g['id']}/redo", json={}, headers=GERMAN)
+    assert refused(r, 409, "nothing_to_redo") == "Nichts zu wiederholen"
+
+
+def test_a_move_after_the_game_is_won_is_refused_in_german(client: TestClient) -> None:
+    g = start(client, board=ONE_FROM_WIN)
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": "1h"}, headers=GERMAN)
+    assert r.status_code == 200 and r.json()["won"], r.text
+    for action, body in (("move", {"move": "1h"}), ("undo", {}), ("auto", {})):
+        r = client.post(f"/api/games/{g['id']}/{action}", json=body, headers=GERMAN)
+        assert refused(r, 409, "game_over") == "Dieses Spiel ist vorbei: starte ein neues"
+    # the hint on a won game too
+    r = client.post(f"/api/games/{g['id']}/hint", json={"level": 2}, headers=GERMAN)
+    assert refused(r, 409, "game_over") == "Das Spiel ist gewonnen: kein Tipp nötig"
+
+
+def test_a_stale_revision_is_refused_in_german_with_the_game_as_it_is(
+    client: TestClient,
+) -> None:
+    g = start(client, variant="eightoff", deal=1)
+    moved = client.post(f"/api/games/{g['id']}/move", json={"move": "b8", "revision": 0})
+    assert moved.status_code == 200, moved.text
+    # a second window still shows revision 0
+    r = client.post(f"/api/games/{g['id']}/undo", json={"revision": 0}, headers=GERMAN)
+    assert refused(r, 409, "stale") == "Dieses Spiel wurde in einem anderen Fenster geändert"
+    assert r.json()["game"]["revision"] == 1
+    # the game as sent with it speaks German too (its variant's rules)
+    assert r.json()["game"]["language"] == "de"
+
+
+def test_no_such_game_and_a_deal_out_of_range_in_german(client: TestClient) -> None:
+    r = client.post("/api/games/9999/undo", json={}, headers=GERMAN)
+    assert refused(r, 404, "no_game") == "Es gibt kein Spiel 9999"
+    r = client.post("/api/games", json={"variant": "eightoff", "deal": 0}, headers=GERMAN)
+    text = refused(r, 400, "bad_deal")
+    assert text.startswith("Spielnummer 0 liegt außerhalb des Bereichs"), text
+    r = client.post("/api/games", json={"variant": "eightoff", "deal": 0})
+    assert refused(r, 400, "bad_deal").startswith("deal number 0 is out of range"), r.text
+
+
+def test_the_web_layers_own_refusals_speak_german(client: TestClient) -> None:
+    r = client.get("/api/nowhere", headers=GERMAN)
+    assert refused(r, 404, "not_found") == "Unter /api/nowhere gibt es nichts"
+    r = client.get("/api/games/1/undo", headers=GERMAN)
+    assert refused(r, 405, "method_not_allowed") == "GET ist auf /api/games/1/undo nicht erlaubt"
+    r = client.post(
+        "/api/games",
+        content=b"{not json",
+        headers={**GERMAN, "Content-Type": "application/json"},
+    )
+    assert refused(r, 422, "bad_request").startswith("Der Inhalt der Anfrage ist kein gültiges")
+    r = client.post(
+        "/api/games", json={"variant": "eightoff", "deal": 1, "nonsense": 1}, headers=GERMAN
+    )
+    assert "ist kein Feld dieser Anfrage" in refused(r, 422, "bad_request")
+
+
+@pytest.mark.parametrize("header", ["fr-FR,fr;q=0.9", ""])
+def test_a_language_without_words_gets_english(client: TestClient, header: str) -> None:
+    g = start(client, variant="eightoff", deal=1)
+    r = client.post(f"/api/games/{g['id']}/undo", json={}, headers={"Accept-Language": header})
+    assert refused(r, 409, "nothing_to_undo") == translate(Message("error.nothing_to_undo"), "en")
+
+
+def test_a_difficulty_that_cannot_be_dealt_is_refused_in_german(client: TestClient) -> None:
+    body = {"variant": "eightoff", "difficulty": "legendary"}
+    text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_request")
+    assert text == (
+        "Unbekannte Schwierigkeit 'legendary'; wähle eine von: "
+        "Leicht; Mittel; Schwer; Experte; Großmeister"
+    )
+    body = {"variant": "eightoff", "difficulty": "not winnable"}
+    text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_request")
+    assert text.endswith("nicht „Nicht gewinnbar“"), text
+    text = refused(client.post("/api/games", json=body), 400, "bad_request")
+    assert text == "a new game can be Easy; Medium; Hard; Expert; Grandmaster, not 'Not winnable'"
