@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t
 from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from "core.h":
     enum:
@@ -264,50 +264,71 @@ def check_incremental(tuple rules, columns, cells, foundations, tuple weights) -
     return n, bad, eo_state_hash(&r, &s)
 
 
-def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,
-          long max_memory=0, bint shorten=False, tuple weights=DEFAULT_WEIGHTS,
-          int method=1, int macros=0, long quick_states=20000, int stages=7,
-          long dive_states=300, object moves_of=None, tuple portfolio=(),
-          long port_quota=100) -> tuple:
+cdef class Setup:
+    """A variant's rules and search plan, converted once into the core's form, so that
+    each ``solve`` copies them instead of reading Python objects again.
+
+    ``rules``: the tuple of ``eightoff.solver.rules_tuple``.  Stages (see eo_solve):
+    4 a depth-first dive over purposeful steps (dive_states in all; with
+    ``portfolio``, a tuple of (weights, noise, method) triples, method 0 a dive and 1
+    best-first, the dive is that many searches run in turns, quotas port_quota,
+    doubling), 1 best-first over purposeful steps (quick_states), 2 the complete search
+    (method 0 depth-first, 1 best-first; macros 1 adds digging steps); only stage 2
+    proves a loss.  ``shorten``: shorten the solution found (eo_shorten)."""
+
+    cdef eo_ctx proto
+    cdef int shorten, method, macros, stages
+    cdef long quick_states
+
+    def __cinit__(self, tuple rules, tuple weights=DEFAULT_WEIGHTS, long dive_states=300,
+                  int stages=7, long quick_states=20000, tuple portfolio=(),
+                  long port_quota=100, bint shorten=False, int method=1, int macros=0):
+        cdef int i, k
+        memset(&self.proto, 0, sizeof(eo_ctx))
+        load_rules(&self.proto.R, rules)
+        for i in range(EO_NWEIGHTS):
+            self.proto.w[i] = weights[i] if i < len(weights) else 0
+        if len(portfolio) > EO_MAXPORT:
+            raise ValueError("too many searches in the portfolio")
+        self.proto.nport = len(portfolio)
+        for k, (pw, noise, meth) in enumerate(portfolio):
+            for i in range(EO_NWEIGHTS):
+                self.proto.port_w[k][i] = pw[i] if i < len(pw) else 0
+            self.proto.port_noise[k] = noise
+            self.proto.port_method[k] = meth
+        self.proto.port_quota = max(1, port_quota)
+        self.proto.dive_states = dive_states
+        self.shorten = shorten
+        self.method = method
+        self.macros = macros
+        self.stages = stages
+        self.quick_states = quick_states
+
+
+def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
+          double seconds=0.0, long max_memory=0, object moves_of=None) -> tuple:
     """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit.
 
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
-    None).  Stages (see eo_solve): 4 a depth-first dive over purposeful steps
-    (dive_states in all; with ``portfolio``, a tuple of (weights, noise, method)
-    triples, method 0 a dive and 1 best-first, the dive is that many searches run in
-    turns, quotas port_quota, doubling), 1 best-first over purposeful steps (quick_states), 2 the complete
-    search (method 0 depth-first, 1 best-first); only stage 2 proves a loss."""
+    None).  How the search runs: ``setup`` (see Setup)."""
     cdef eo_ctx x
     cdef int i, code, index
-    memset(&x, 0, sizeof(eo_ctx))
-    load_rules(&x.R, rules)
+    memcpy(&x, &setup.proto, sizeof(eo_ctx))
     load_state(&x.R, &x.S, columns, cells, foundations)
-    for i in range(EO_NWEIGHTS):
-        x.w[i] = weights[i] if i < len(weights) else 0
     x.max_states = max_states
     x.max_mem = max_memory
-    if len(portfolio) > EO_MAXPORT:
-        raise ValueError("too many searches in the portfolio")
-    x.nport = len(portfolio)
-    for k, (pw, noise, meth) in enumerate(portfolio):
-        for i in range(EO_NWEIGHTS):
-            x.port_w[k][i] = pw[i] if i < len(pw) else 0
-        x.port_noise[k] = noise
-        x.port_method[k] = meth
-    x.port_quota = max(1, port_quota)
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
-    x.dive_states = dive_states
     x.deadline = eo_now() + seconds if seconds > 0 else 0.0
     cdef long states = 0
     with nogil:
-        eo_solve(&x, shorten, method, macros, quick_states, stages, &states)
+        eo_solve(&x, setup.shorten, setup.method, setup.macros, setup.quick_states,
+                 setup.stages, &states)
     status = x.status
     cdef object moves = ()
-    cdef list codes
     try:
         if status == 1:
             if moves_of is None:

@@ -404,24 +404,33 @@ static inline uint64_t eo_hash(const uint8_t *p, int n) {
 
 /* ----- the table of seen states: full keys compared on every hit ------------------ */
 typedef struct {
-    uint64_t *slots; /* (hash >> 32) << 32 | (id + 1); 0 = empty */
+    uint64_t *slots; /* (hash >> 32) << 32 | (id + 1); 0 = empty; NULL until the first insert */
     size_t mask, count;
     uint8_t *arena; /* records: key length byte, key bytes */
     size_t arena_len, arena_cap;
     uint64_t *offs; /* record offset of state id */
     size_t offs_cap;
+    size_t init_slots; /* slots to allocate at the first insert */
     int failed; /* out of memory */
 } eo_table;
 
+/* An empty table; its memory is taken at the first insert (many searches of a solve
+ * never use theirs, and a short search uses little: no large block to clear per solve). */
 static int eo_table_init(eo_table *t, size_t slots) {
     memset(t, 0, sizeof(*t));
-    size_t n = 1024;
+    size_t n = 64;
     while (n < slots) n <<= 1;
+    t->init_slots = n;
+    return 0;
+}
+
+static int eo_table_alloc(eo_table *t) {
+    size_t n = t->init_slots ? t->init_slots : 64;
     t->slots = (uint64_t *)calloc(n, sizeof(uint64_t));
     t->mask = n - 1;
-    t->arena_cap = 1 << 13;
+    t->arena_cap = n * 24;
     t->arena = (uint8_t *)malloc(t->arena_cap);
-    t->offs_cap = 256;
+    t->offs_cap = n / 2;
     t->offs = (uint64_t *)malloc(t->offs_cap * sizeof(uint64_t));
     if (!t->slots || !t->arena || !t->offs) {
         t->failed = 1;
@@ -438,7 +447,8 @@ static void eo_table_free(eo_table *t) {
 }
 
 static inline size_t eo_table_bytes(const eo_table *t) {
-    return (t->mask + 1) * sizeof(uint64_t) + t->arena_cap + t->offs_cap * sizeof(uint64_t);
+    return (t->slots ? (t->mask + 1) * sizeof(uint64_t) : 0) + t->arena_cap +
+           t->offs_cap * sizeof(uint64_t);
 }
 
 static int eo_table_grow(eo_table *t) {
@@ -465,6 +475,7 @@ static int eo_table_grow(eo_table *t) {
 /* Insert a key; return its new id, or -(existing id) - 2 if it was there, or -1 if out
  * of memory. */
 static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
+    if (!t->slots && eo_table_alloc(t) != 0) return -1;
     uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
     size_t i = (size_t)h & t->mask;
@@ -520,6 +531,7 @@ static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
 }
 
 static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len) {
+    if (!t->slots) return -1;
     uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
     size_t i = (size_t)h & t->mask;

@@ -541,14 +541,16 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
 
 /* ----- the search context ------------------------------------------------------------- */
 
+/* A context with empty buffers: each is allocated when first needed (a solve runs
+ * several searches, most of which need only some of them). */
 static int eo_ctx_init(eo_ctx *x) {
-    x->pcap = 1024;
-    x->path = (eo_move *)malloc((size_t)x->pcap * sizeof(eo_move));
-    x->is_step = (uint8_t *)malloc((size_t)x->pcap);
-    x->frcap = 256;
-    x->fr = (eo_frame *)malloc((size_t)x->frcap * sizeof(eo_frame));
-    x->kcap = 512;
-    x->kids = (eo_child *)malloc((size_t)x->kcap * sizeof(eo_child));
+    x->path = NULL;
+    x->is_step = NULL;
+    x->pcap = 0;
+    x->fr = NULL;
+    x->frcap = 0;
+    x->kids = NULL;
+    x->kcap = 0;
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
     x->work = 0;
@@ -561,7 +563,6 @@ static int eo_ctx_init(eo_ctx *x) {
     x->hash_only = 0;
     x->hset = NULL;
     x->hmask = x->hcount = 0;
-    if (!x->path || !x->is_step || !x->fr || !x->kids) return -1;
     return eo_table_init(&x->T, 1024);
 }
 
@@ -580,7 +581,7 @@ static void eo_ctx_free(eo_ctx *x) {
 
 static inline int eo_path_reserve(eo_ctx *x, int extra) {
     if (x->plen + extra <= x->pcap) return 0;
-    int cap = x->pcap;
+    int cap = x->pcap ? x->pcap : 256;
     while (cap < x->plen + extra) cap *= 2;
     eo_move *p = (eo_move *)realloc(x->path, (size_t)cap * sizeof(eo_move));
     if (!p) return -1;
@@ -861,7 +862,7 @@ static int eo_expand(eo_ctx *x) {
     uint8_t key[EO_MAXKEY];
     int n = eo_all_steps(x, s, ms);
     if (x->nkids + n > x->kcap) {
-        int cap = x->kcap;
+        int cap = x->kcap ? x->kcap : 256;
         while (cap < x->nkids + n) cap *= 2;
         eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
         if (!k) {
@@ -944,7 +945,7 @@ static int eo_expand(eo_ctx *x) {
 
 static inline int eo_push_frame(eo_ctx *x, int path0) {
     if (x->nfr == x->frcap) {
-        int cap = x->frcap * 2;
+        int cap = x->frcap ? x->frcap * 2 : 128;
         eo_frame *f = (eo_frame *)realloc(x->fr, (size_t)cap * sizeof(eo_frame));
         if (!f) return -1;
         x->fr = f;
