@@ -467,7 +467,7 @@ static int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
  * lower card of their suit (blockers), cards on their natural parent (pairs); writes
  * each card's depth (cards above it) into depth[]. */
 static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, int *bad,
-                                   int *blockers, int *pairs, uint8_t *depth) {
+                                   int *blockers, int *pairs, uint8_t *depth, int onepack) {
     int L = s->len[c];
     *bad = *blockers = *pairs = 0;
     if (!L) return;
@@ -476,21 +476,23 @@ static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, 
     /* settled: the bottom run, when it may stay (led by a King where only Kings fill
      * columns) */
     int settled = (!r->kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
-    uint8_t low[4] = {14, 14, 14, 14};
-    int prev = 0, blk = 0, prs = 0;
-    for (int j = 0; j < L; j++) {
-        int card = col[j], rk = card >> 2, st = card & 3;
+    /* the lowest rank seen so far of each suit, a byte per suit (kept in a register) */
+    uint32_t low = 0x0e0e0e0eU;
+    int prev = col[0], blk = 0, prs = 0;
+    /* one pack: each card lies in one place, so its depth is simply written */
+    if (onepack || L - 1 < depth[prev]) depth[prev] = (uint8_t)(L - 1);
+    low = (low & ~(0xffU << ((prev & 3) * 8))) | (uint32_t)(prev >> 2) << ((prev & 3) * 8);
+    for (int j = 1; j < L; j++) {
+        int card = col[j], rk = card >> 2, sh = (card & 3) * 8;
         int d = L - 1 - j;
-        if (d < depth[card]) depth[card] = (uint8_t)d;
-        if (low[st] < rk)
-            blk++;
-        else
-            low[st] = (uint8_t)rk;
-        if (j) {
-            int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2)) : (card + 4 == prev);
-            prs += on;
-            if (settled == j && on) settled++;
-        }
+        if (onepack || d < depth[card]) depth[card] = (uint8_t)d;
+        int lo = (int)(low >> sh & 0xff);
+        int above = lo < rk;
+        blk += above;
+        if (!above) low = (low & ~(0xffU << sh)) | (uint32_t)rk << sh;
+        int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2)) : (card + 4 == prev);
+        prs += on;
+        settled += settled == j && on;
         prev = card;
     }
     *bad = L - settled;
@@ -531,7 +533,7 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
     int bad = 0, blockers = 0, pairs = 0;
     for (int c = 0; c < r->ncols; c++) {
         int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, depth);
+        eo_col_features(r, s, c, &b, &k, &p, depth, r->nfound == 4);
         bad += b;
         blockers += k;
         pairs += p;
@@ -775,7 +777,7 @@ static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcach
     pc->sbad = pc->sblk = pc->sprs = 0;
     pc->sumh = 0;
     for (int c = 0; c < r->ncols; c++) {
-        eo_col_features(r, s, c, &pc->bad[c], &pc->blk[c], &pc->prs[c], pc->depth);
+        eo_col_features(r, s, c, &pc->bad[c], &pc->blk[c], &pc->prs[c], pc->depth, 1);
         pc->sbad += pc->bad[c];
         pc->sblk += pc->blk[c];
         pc->sprs += pc->prs[c];
@@ -794,28 +796,34 @@ static inline unsigned eo_touched(const eo_move *ms, int n) {
     return m;
 }
 
-/* Score (eo_score) and, if hash is not NULL, the dive's hash (eo_state_hash) of a child
- * state s of the state pc was filled from, whose step touched the columns in mask. */
+/* The dive's hash (eo_state_hash) of a child state s of the state pc was filled from,
+ * whose step touched the columns in mask. */
+static inline uint64_t eo_child_hash(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
+                                     unsigned mask) {
+    uint64_t h = pc->sumh;
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        h += eo_col_hash(s->col[c], s->len[c]) - pc->colh[c];
+    }
+    return eo_state_hash_finish(r, s, h);
+}
+
+/* The score (eo_score) of a child state s of the state pc was filled from, whose step
+ * touched the columns in mask.  One pack: a card's depth is rewritten where it now
+ * lies (a touched column, or 0 in a cell); a card sent home is never asked for. */
 static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
-                                 unsigned mask, const int *w, uint64_t *hash) {
+                                 unsigned mask, const int *w) {
     uint8_t depth[64];
     memcpy(depth, pc->depth, sizeof(depth));
     int bad = pc->sbad, blk = pc->sblk, prs = pc->sprs;
-    uint64_t h = pc->sumh;
-    for (int c = 0; c < r->ncols; c++) {
-        if (!(mask >> c & 1)) continue;
-        for (int j = 0; j < s->len[c]; j++) depth[s->col[c][j]] = 255;
-    }
-    for (int c = 0; c < r->ncols; c++) {
-        if (!(mask >> c & 1)) continue;
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
         int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, depth);
+        eo_col_features(r, s, c, &b, &k, &p, depth, 1);
         bad += b - pc->bad[c];
         blk += k - pc->blk[c];
         prs += p - pc->prs[c];
-        if (hash) h += eo_col_hash(s->col[c], s->len[c]) - pc->colh[c];
     }
-    if (hash) *hash = eo_state_hash_finish(r, s, h);
     return eo_score_finish(r, s, w, depth, bad, blk, prs);
 }
 
@@ -838,8 +846,9 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, in
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
         int na = eo_autos(r, s, au);
-        uint64_t h;
-        int score = eo_child_score(r, s, &pc, eo_touched(step, ns) | eo_touched(au, na), w, &h);
+        unsigned mask = eo_touched(step, ns) | eo_touched(au, na);
+        int score = eo_child_score(r, s, &pc, mask, w);
+        uint64_t h = eo_child_hash(r, s, &pc, mask);
         bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s);
         (*n_out)++;
         eo_undo_all(s, au, na);
@@ -881,11 +890,6 @@ static int eo_expand(eo_ctx *x) {
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
         int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
-        int score = 0;
-        uint64_t h = 0;
-        if (incremental)
-            score = eo_child_score(r, s, &pc, eo_touched(step, ns) | eo_touched(au, na), x->w,
-                                   x->hash_only ? &h : NULL);
         if (s->home == r->total) {
             eo_undo_all(s, au, na);
             if (eo_record_step(x, step, ns) != 0) {
@@ -895,9 +899,12 @@ static int eo_expand(eo_ctx *x) {
             x->status = EO_SOLVED;
             return 1;
         }
+        unsigned mask = incremental ? eo_touched(step, ns) | eo_touched(au, na) : 0;
         long id;
         if (x->hash_only) {
-            id = eo_hset_insert(x, incremental ? h : eo_state_hash(r, s));
+            /* the hash first: a state seen before is not scored */
+            id = eo_hset_insert(x, incremental ? eo_child_hash(r, s, &pc, mask)
+                                               : eo_state_hash(r, s));
             if (id == 0) id = -2;
         } else {
             id = eo_table_insert(&x->T, key, eo_key(r, s, key));
@@ -906,10 +913,10 @@ static int eo_expand(eo_ctx *x) {
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            c->score = incremental ? score : eo_score(r, s, x->w);
+            c->score = incremental ? eo_child_score(r, s, &pc, mask, x->w) : eo_score(r, s, x->w);
 #ifdef EO_CHECK_INCREMENTAL
-            if (incremental && (score != eo_score(r, s, x->w) ||
-                                (x->hash_only && h != eo_state_hash(r, s))))
+            if (incremental && (c->score != eo_score(r, s, x->w) ||
+                                (x->hash_only && eo_child_hash(r, s, &pc, mask) != eo_state_hash(r, s))))
                 abort();
 #endif
             if (x->noise) {
@@ -1242,7 +1249,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
                     eo_heap_push(x,
                                  (incremental ? eo_child_score(r, &s, &pc,
                                                                eo_touched(step, ns) | eo_touched(au, na),
-                                                               x->w, NULL)
+                                                               x->w)
                                               : eo_score(r, &s, x->w)) - x->w[5] * depth,
                                  (uint32_t)cid) != 0) {
                     x->status = EO_MEMORY_LIMIT;
