@@ -25,7 +25,8 @@
 #define EO_FOUND 32
 #define EO_HOME 48
 #define EO_KING 13
-#define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8)
+/* the longest key, and room for eo_key's last column copied in whole 16-byte blocks */
+#define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8 + 16)
 #define EO_MAXMOVES 512
 
 typedef struct {
@@ -367,7 +368,9 @@ static inline int eo_key(const eo_rules *r, const eo_state *s, uint8_t *out) {
     for (int k = 0; k < r->ncols; k++) {
         int c = perm[k], L = s->len[c];
         *p++ = (uint8_t)L;
-        memcpy(p, s->col[c], (size_t)L);
+        /* whole 16-byte blocks (a column's buffer is EO_COLCAP bytes; the key buffer has
+         * room past its end): no call for a copy of variable length */
+        for (int i = 0; i < L; i += 16) memcpy(p + i, s->col[c] + i, 16);
         p += L;
     }
     return (int)(p - out);
@@ -404,7 +407,8 @@ static inline uint64_t eo_hash(const uint8_t *p, int n) {
 
 /* ----- the table of seen states: full keys compared on every hit ------------------ */
 typedef struct {
-    uint64_t *slots; /* (hash >> 32) << 32 | (id + 1); 0 = empty; NULL until the first insert */
+    uint64_t *slots; /* (hash >> 32) << 32 | (id + 1), at index (hash >> 32) & mask (so that
+                      * growing needs no key); 0 = empty; NULL until the first insert */
     size_t mask, count;
     uint8_t *arena; /* records: key length byte, key bytes */
     size_t arena_len, arena_cap;
@@ -459,10 +463,7 @@ static int eo_table_grow(eo_table *t) {
     for (size_t i = 0; i <= t->mask; i++) {
         uint64_t v = t->slots[i];
         if (!v) continue;
-        size_t id = (size_t)(v & 0xffffffffULL) - 1;
-        const uint8_t *rec = t->arena + t->offs[id];
-        uint64_t h = eo_hash(rec + 1, rec[0]);
-        size_t j = (size_t)h & mask;
+        size_t j = (size_t)(v >> 32) & mask;
         while (slots[j]) j = (j + 1) & mask;
         slots[j] = v;
     }
@@ -478,7 +479,7 @@ static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
     if (!t->slots && eo_table_alloc(t) != 0) return -1;
     uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
-    size_t i = (size_t)h & t->mask;
+    size_t i = (size_t)(h >> 32) & t->mask;
     for (;;) {
         uint64_t v = t->slots[i];
         if (!v) break;
@@ -534,7 +535,7 @@ static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len)
     if (!t->slots) return -1;
     uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
-    size_t i = (size_t)h & t->mask;
+    size_t i = (size_t)(h >> 32) & t->mask;
     for (;;) {
         uint64_t v = t->slots[i];
         if (!v) return -1;
