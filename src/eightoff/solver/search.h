@@ -59,6 +59,19 @@ typedef struct {
     int kid0, nkids, next, path0;
 } eo_frame;
 
+/* The parts of the heuristic and of the dive's hash that belong to each column of a
+ * state, kept while its children are scored: a child differs from it only in the
+ * columns its step touched, so only those are looked at again (one pack only: with
+ * two, a card's depth is the smaller of its two copies').  The depth-first search keeps
+ * one per frame, each made from its parent's (eo_pcache_child). */
+typedef struct {
+    int bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS];
+    int sbad, sblk, sprs;
+    uint64_t colh[EO_MAXCOLS], sumh;
+    uint8_t depth[64];
+} eo_pcache;
+
+
 typedef struct {
     eo_rules R;
     eo_state S;
@@ -82,6 +95,8 @@ typedef struct {
     int plen, pcap;
     eo_frame *fr;
     int nfr, frcap;
+    eo_pcache *pcs; /* one pack: the column parts of each frame's state (fr[i] -> pcs[i]) */
+    int pccap;
     eo_child *kids;
     int nkids, kcap;
     int w[EO_NWEIGHTS];
@@ -551,6 +566,8 @@ static int eo_ctx_init(eo_ctx *x) {
     x->pcap = 0;
     x->fr = NULL;
     x->frcap = 0;
+    x->pcs = NULL;
+    x->pccap = 0;
     x->kids = NULL;
     x->kcap = 0;
     x->plen = x->nfr = x->nkids = 0;
@@ -572,6 +589,7 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->path);
     free(x->is_step);
     free(x->fr);
+    free(x->pcs);
     free(x->kids);
     free(x->parent);
     free(x->pmove);
@@ -597,7 +615,8 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
-           (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->kcap * sizeof(eo_child) +
+           (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
+           (size_t)x->kcap * sizeof(eo_child) +
            x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
@@ -761,17 +780,6 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out)
     return n;
 }
 
-/* The parts of the heuristic and of the dive's hash that belong to each column of a
- * state, kept while its children are scored: a child differs from it only in the
- * columns its step touched, so only those are looked at again (one pack only: with
- * two, a card's depth is the smaller of its two copies'). */
-typedef struct {
-    int bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS];
-    int sbad, sblk, sprs;
-    uint64_t colh[EO_MAXCOLS], sumh;
-    uint8_t depth[64];
-} eo_pcache;
-
 static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcache *pc) {
     memset(pc->depth, 255, sizeof(pc->depth));
     pc->sbad = pc->sblk = pc->sprs = 0;
@@ -784,6 +792,46 @@ static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcach
         pc->colh[c] = eo_col_hash(s->col[c], s->len[c]);
         pc->sumh += pc->colh[c];
     }
+}
+
+/* The column parts of a child state s from its parent's (`parent`), looking again only
+ * at the columns in mask (those the step and its auto-moves touched).  One pack: a
+ * card's depth is rewritten where it now lies; a card that left the columns keeps a
+ * stale depth, which eo_score_finish never reads (it sets cell cards' depths to 0 and
+ * reads only the next card of each foundation). */
+static inline void eo_pcache_child(const eo_rules *r, const eo_state *s, const eo_pcache *parent,
+                                   unsigned mask, eo_pcache *pc) {
+    *pc = *parent;
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        int b, k, p;
+        eo_col_features(r, s, c, &b, &k, &p, pc->depth, 1);
+        pc->sbad += b - pc->bad[c];
+        pc->sblk += k - pc->blk[c];
+        pc->sprs += p - pc->prs[c];
+        pc->bad[c] = b;
+        pc->blk[c] = k;
+        pc->prs[c] = p;
+        uint64_t h = eo_col_hash(s->col[c], s->len[c]);
+        pc->sumh += h - pc->colh[c];
+        pc->colh[c] = h;
+    }
+}
+
+/* Whether two column parts agree (for the differential test): sums, per-column parts,
+ * and the depth of every card in a column of s. */
+static inline int eo_pcache_same(const eo_rules *r, const eo_state *s, const eo_pcache *a,
+                                 const eo_pcache *b) {
+    if (a->sbad != b->sbad || a->sblk != b->sblk || a->sprs != b->sprs || a->sumh != b->sumh)
+        return 0;
+    for (int c = 0; c < r->ncols; c++) {
+        if (a->bad[c] != b->bad[c] || a->blk[c] != b->blk[c] || a->prs[c] != b->prs[c] ||
+            a->colh[c] != b->colh[c])
+            return 0;
+        for (int j = 0; j < s->len[c]; j++)
+            if (a->depth[s->col[c][j]] != b->depth[s->col[c][j]]) return 0;
+    }
+    return 1;
 }
 
 /* The columns (bit mask) that moves touch. */
@@ -849,12 +897,28 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, in
         unsigned mask = eo_touched(step, ns) | eo_touched(au, na);
         int score = eo_child_score(r, s, &pc, mask, w);
         uint64_t h = eo_child_hash(r, s, &pc, mask);
-        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s);
+        eo_pcache inherited, fresh;
+        eo_pcache_child(r, s, &pc, mask, &inherited);
+        eo_pcache_fill(r, s, &fresh);
+        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s) ||
+               !eo_pcache_same(r, s, &inherited, &fresh) ||
+               eo_child_score(r, s, &inherited, 0, w) != score;
         (*n_out)++;
         eo_undo_all(s, au, na);
         eo_undo_all(s, step, ns);
     }
     return bad;
+}
+
+static inline int eo_pcs_reserve(eo_ctx *x, int n) {
+    if (n <= x->pccap) return 0;
+    int cap = x->pccap ? x->pccap : 64;
+    while (cap < n) cap *= 2;
+    eo_pcache *p = (eo_pcache *)realloc(x->pcs, (size_t)cap * sizeof(eo_pcache));
+    if (!p) return -1;
+    x->pcs = p;
+    x->pccap = cap;
+    return 0;
 }
 
 /* ----- depth-first search --------------------------------------------------------------- */
@@ -883,9 +947,21 @@ static int eo_expand(eo_ctx *x) {
     }
     int k0 = x->nkids;
     int home0 = s->home;
-    eo_pcache pc;
     int incremental = r->nfound == 4;
-    if (incremental) eo_pcache_fill(r, s, &pc);
+    eo_pcache *pcp = NULL;
+    if (incremental) {
+        int f = x->nfr - 1;
+        if (eo_pcs_reserve(x, x->nfr) != 0) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        pcp = &x->pcs[f];
+        if (f >= 1)
+            eo_pcache_child(r, s, &x->pcs[f - 1],
+                            eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), pcp);
+        else
+            eo_pcache_fill(r, s, pcp);
+    }
     for (int i = 0; i < n; i++) {
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
@@ -903,7 +979,7 @@ static int eo_expand(eo_ctx *x) {
         long id;
         if (x->hash_only) {
             /* the hash first: a state seen before is not scored */
-            id = eo_hset_insert(x, incremental ? eo_child_hash(r, s, &pc, mask)
+            id = eo_hset_insert(x, incremental ? eo_child_hash(r, s, pcp, mask)
                                                : eo_state_hash(r, s));
             if (id == 0) id = -2;
         } else {
@@ -913,10 +989,10 @@ static int eo_expand(eo_ctx *x) {
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            c->score = incremental ? eo_child_score(r, s, &pc, mask, x->w) : eo_score(r, s, x->w);
+            c->score = incremental ? eo_child_score(r, s, pcp, mask, x->w) : eo_score(r, s, x->w);
 #ifdef EO_CHECK_INCREMENTAL
             if (incremental && (c->score != eo_score(r, s, x->w) ||
-                                (x->hash_only && eo_child_hash(r, s, &pc, mask) != eo_state_hash(r, s))))
+                                (x->hash_only && eo_child_hash(r, s, pcp, mask) != eo_state_hash(r, s))))
                 abort();
 #endif
             if (x->noise) {
