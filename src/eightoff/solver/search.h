@@ -199,7 +199,8 @@ static inline int eo_first_empty_col(const eo_rules *r, const eo_state *s, int a
  * for all, no cell-to-cell moves, no whole column into an empty column). */
 static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
 
-static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
+static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_move *out,
+                                       int *runs) {
     int k = 0;
     int fec = eo_first_empty_cell(r, s), fcol = eo_first_empty_col(r, s, -1);
     int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
@@ -210,10 +211,12 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     eo_homeable(r, s, homeable);
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
+        runs[c] = 0;
         if (!L) continue;
         const uint8_t *col = s->col[c];
         if (homeable[col[L - 1]]) out[k++] = eo_mv(c, EO_HOME, 1);
         int run = eo_run(r, s, c);
+        runs[c] = run;
         int top = run < lim_full ? run : lim_full;
         for (int n = 1; n <= top; n++) {
             int card = col[L - n];
@@ -267,6 +270,11 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     return k;
 }
 
+static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
+    int runs[EO_MAXCOLS];
+    return eo_search_moves_runs(r, s, out, runs);
+}
+
 /* ----- digging steps ----------------------------------------------------------------- */
 
 /* The cards that can lie on `card` (children) or that it can lie on (parents) by the
@@ -289,7 +297,7 @@ static inline int eo_related(const eo_rules *r, int card, int delta, int *out) {
  * (a King) into an empty column, or move onto it a card from a cell or from another
  * column's top run; each once the cards above it are cleared. */
 static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, int room,
-                          int kinds) {
+                          int kinds, const int *runs) {
     int k = 0;
     int fcol = eo_first_empty_col(r, s, -1);
     /* where each card is exposed (top of a column) or movable (cell, top run) */
@@ -299,19 +307,21 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
     memset(ntop, 0, sizeof(ntop));
     memset(nsrc, 0, sizeof(nsrc));
     eo_homeable(r, s, homeable);
+    int targets = kinds & 1 << EO_DIG_TARGET;
     for (int t = 0; t < r->ncols; t++) {
         int T = s->len[t];
-        run[t] = eo_run(r, s, t);
+        run[t] = runs ? runs[t] : eo_run(r, s, t);
         if (!T) continue;
         int top = s->col[t][T - 1];
         if (ntop[top] < 2) topcol[top][ntop[top]++] = (int8_t)t;
-        for (int q = 1; q <= run[t]; q++) {
+        /* (the movable cards matter only to the kind that moves a card onto a dug one) */
+        for (int q = 1; targets && q <= run[t]; q++) {
             int card = s->col[t][T - q];
             if (q == T && r->kings_only) break; /* a whole King-led column stays */
             if (nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)t;
         }
     }
-    for (int j = 0; j < r->ncells; j++) {
+    for (int j = 0; targets && j < r->ncells; j++) {
         int card = s->cell[j];
         if (card && nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)(EO_CELL + j);
     }
@@ -767,7 +777,8 @@ static inline int eo_over_limits(eo_ctx *x) {
 
 /* All the steps to try from s: single moves, then (if enabled) digging steps. */
 static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out) {
-    int n = eo_search_moves(&x->R, s, out);
+    int runs[EO_MAXCOLS];
+    int n = eo_search_moves_runs(&x->R, s, out, runs);
     if (x->macros == 2) {
         /* purposeful steps only: no single card from a column into a cell */
         int k = 0;
@@ -776,7 +787,7 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out)
                 out[k++] = out[i];
         n = k;
     }
-    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds);
+    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
     return n;
 }
 
@@ -889,7 +900,7 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, in
     if (r->nfound != 4) return 0;
     eo_pcache_fill(r, s, &pc);
     int n = eo_search_moves(r, s, ms);
-    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL);
+    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL, NULL);
     for (int i = 0; i < n; i++) {
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
