@@ -65,7 +65,7 @@ typedef struct {
  * two, a card's depth is the smaller of its two copies').  The depth-first search keeps
  * one per frame, each made from its parent's (eo_pcache_child). */
 typedef struct {
-    int bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS];
+    int bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS], run[EO_MAXCOLS];
     int sbad, sblk, sprs;
     uint64_t colh[EO_MAXCOLS], sumh;
     uint8_t depth[64];
@@ -199,8 +199,9 @@ static inline int eo_first_empty_col(const eo_rules *r, const eo_state *s, int a
  * for all, no cell-to-cell moves, no whole column into an empty column). */
 static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
 
+/* runs[c]: each column's top run, given (known) or written here. */
 static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_move *out,
-                                       int *runs) {
+                                       int *runs, int known) {
     int k = 0;
     int fec = eo_first_empty_cell(r, s), fcol = eo_first_empty_col(r, s, -1);
     int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
@@ -211,12 +212,11 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
     eo_homeable(r, s, homeable);
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
-        runs[c] = 0;
+        if (!known) runs[c] = eo_run(r, s, c);
         if (!L) continue;
         const uint8_t *col = s->col[c];
         if (homeable[col[L - 1]]) out[k++] = eo_mv(c, EO_HOME, 1);
-        int run = eo_run(r, s, c);
-        runs[c] = run;
+        int run = runs[c];
         int top = run < lim_full ? run : lim_full;
         for (int n = 1; n <= top; n++) {
             int card = col[L - n];
@@ -272,7 +272,7 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
 
 static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     int runs[EO_MAXCOLS];
-    return eo_search_moves_runs(r, s, out, runs);
+    return eo_search_moves_runs(r, s, out, runs, 0);
 }
 
 /* ----- digging steps ----------------------------------------------------------------- */
@@ -492,9 +492,10 @@ static int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
  * lower card of their suit (blockers), cards on their natural parent (pairs); writes
  * each card's depth (cards above it) into depth[]. */
 static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, int *bad,
-                                   int *blockers, int *pairs, uint8_t *depth, int onepack) {
+                                   int *blockers, int *pairs, int *top_run, uint8_t *depth,
+                                   int onepack) {
     int L = s->len[c];
-    *bad = *blockers = *pairs = 0;
+    *bad = *blockers = *pairs = *top_run = 0;
     if (!L) return;
     const uint8_t *col = s->col[c];
     int alt = r->alt;
@@ -503,7 +504,7 @@ static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, 
     int settled = (!r->kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
     /* the lowest rank seen so far of each suit, a byte per suit (kept in a register) */
     uint32_t low = 0x0e0e0e0eU;
-    int prev = col[0], blk = 0, prs = 0;
+    int prev = col[0], blk = 0, prs = 0, run = 1;
     /* one pack: each card lies in one place, so its depth is simply written */
     if (onepack || L - 1 < depth[prev]) depth[prev] = (uint8_t)(L - 1);
     low = (low & ~(0xffU << ((prev & 3) * 8))) | (uint32_t)(prev >> 2) << ((prev & 3) * 8);
@@ -518,8 +519,10 @@ static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, 
         int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2)) : (card + 4 == prev);
         prs += on;
         settled += settled == j && on;
+        run = on ? run + 1 : 1;
         prev = card;
     }
+    *top_run = run;
     *bad = L - settled;
     *blockers = blk;
     *pairs = prs;
@@ -557,8 +560,8 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
     memset(depth, 255, sizeof(depth));
     int bad = 0, blockers = 0, pairs = 0;
     for (int c = 0; c < r->ncols; c++) {
-        int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, depth, r->nfound == 4);
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, depth, r->nfound == 4);
         bad += b;
         blockers += k;
         pairs += p;
@@ -775,10 +778,13 @@ static inline int eo_over_limits(eo_ctx *x) {
     return 0;
 }
 
-/* All the steps to try from s: single moves, then (if enabled) digging steps. */
-static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out) {
+/* All the steps to try from s: single moves, then (if enabled) digging steps; pc: the
+ * state's column parts if known (their top runs are used), or NULL. */
+static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
+                               const eo_pcache *pc) {
     int runs[EO_MAXCOLS];
-    int n = eo_search_moves_runs(&x->R, s, out, runs);
+    if (pc) memcpy(runs, pc->run, sizeof(runs));
+    int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL);
     if (x->macros == 2) {
         /* purposeful steps only: no single card from a column into a cell */
         int k = 0;
@@ -796,7 +802,7 @@ static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcach
     pc->sbad = pc->sblk = pc->sprs = 0;
     pc->sumh = 0;
     for (int c = 0; c < r->ncols; c++) {
-        eo_col_features(r, s, c, &pc->bad[c], &pc->blk[c], &pc->prs[c], pc->depth, 1);
+        eo_col_features(r, s, c, &pc->bad[c], &pc->blk[c], &pc->prs[c], &pc->run[c], pc->depth, 1);
         pc->sbad += pc->bad[c];
         pc->sblk += pc->blk[c];
         pc->sprs += pc->prs[c];
@@ -816,7 +822,7 @@ static inline void eo_pcache_child(const eo_rules *r, const eo_state *s, const e
     for (unsigned m = mask; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, pc->depth, 1);
+        eo_col_features(r, s, c, &b, &k, &p, &pc->run[c], pc->depth, 1);
         pc->sbad += b - pc->bad[c];
         pc->sblk += k - pc->blk[c];
         pc->sprs += p - pc->prs[c];
@@ -837,7 +843,7 @@ static inline int eo_pcache_same(const eo_rules *r, const eo_state *s, const eo_
         return 0;
     for (int c = 0; c < r->ncols; c++) {
         if (a->bad[c] != b->bad[c] || a->blk[c] != b->blk[c] || a->prs[c] != b->prs[c] ||
-            a->colh[c] != b->colh[c])
+            a->run[c] != b->run[c] || a->colh[c] != b->colh[c] || a->run[c] != eo_run(r, s, c))
             return 0;
         for (int j = 0; j < s->len[c]; j++)
             if (a->depth[s->col[c][j]] != b->depth[s->col[c][j]]) return 0;
@@ -877,8 +883,8 @@ static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_
     int bad = pc->sbad, blk = pc->sblk, prs = pc->sprs;
     for (unsigned m = mask; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, depth, 1);
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, depth, 1);
         bad += b - pc->bad[c];
         blk += k - pc->blk[c];
         prs += p - pc->prs[c];
@@ -944,20 +950,6 @@ static int eo_expand(eo_ctx *x) {
     eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];
     uint8_t key[EO_MAXKEY];
-    int n = eo_all_steps(x, s, ms);
-    if (x->nkids + n > x->kcap) {
-        int cap = x->kcap ? x->kcap : 256;
-        while (cap < x->nkids + n) cap *= 2;
-        eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
-        if (!k) {
-            x->status = EO_MEMORY_LIMIT;
-            return -1;
-        }
-        x->kids = k;
-        x->kcap = cap;
-    }
-    int k0 = x->nkids;
-    int home0 = s->home;
     int incremental = r->nfound == 4;
     eo_pcache *pcp = NULL;
     if (incremental) {
@@ -973,6 +965,20 @@ static int eo_expand(eo_ctx *x) {
         else
             eo_pcache_fill(r, s, pcp);
     }
+    int n = eo_all_steps(x, s, ms, pcp);
+    if (x->nkids + n > x->kcap) {
+        int cap = x->kcap ? x->kcap : 256;
+        while (cap < x->nkids + n) cap *= 2;
+        eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
+        if (!k) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        x->kids = k;
+        x->kcap = cap;
+    }
+    int k0 = x->nkids;
+    int home0 = s->home;
     for (int i = 0; i < n; i++) {
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
@@ -1314,8 +1320,8 @@ static void eo_befs_run(eo_ctx *x, long until) {
         uint32_t id = eo_heap_pop(x);
         eo_decode(r, eo_key_of(&x->T, id), &s);
         int depth0 = x->depth[id];
-        int n = eo_all_steps(x, &s, ms);
         if (incremental) eo_pcache_fill(r, &s, &pc);
+        int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
         for (int i = 0; i < n; i++) {
             int ns = eo_step(r, &s, ms[i], step);
             if (ns < 0) continue;
