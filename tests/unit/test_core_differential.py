@@ -86,11 +86,13 @@ def test_core_moves_and_results_match_the_engine(rules: Rules) -> None:
 @pytest.mark.parametrize("rules", configs(), ids=config_id)
 def test_core_safe_rule_matches_the_engine(rules: Rules) -> None:
     """The core's copy of is_safe_home agrees with the engine; the rule the search
-    uses for its automatic home moves never allows a card the engine calls unsafe."""
+    uses for its automatic home moves never allows a card the engine calls unsafe, and
+    its auto-moves read the same rule (one pack: from a mask of the safe cards)."""
     for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode()) + 7):
-        for card, engine_rule, search_rule in _core.safe_cards(*core_args(pos)):
+        for card, engine_rule, search_rule, auto_rule in _core.safe_cards(*core_args(pos)):
             assert engine_rule == pos.is_safe_home(card), f"{card} in\n{pos}"
             assert not search_rule or engine_rule
+            assert auto_rule == search_rule, f"{card} in\n{pos}"
 
 
 @pytest.mark.parametrize("rules", configs(), ids=config_id)

@@ -9,7 +9,7 @@ cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
 0..9 a column, 16+i a cell, 32+f a foundation, 48 home.
 """
 
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint64_t
 from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -81,6 +81,7 @@ cdef extern from "search.h":
                   int stages, long *states_out) nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
+    uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
 
@@ -218,21 +219,21 @@ def apply_move(tuple rules, columns, cells, foundations, int src, int dst, int n
 
 
 def safe_cards(tuple rules, columns, cells, foundations) -> list:
-    """For each exposed card: (card, engine's safe rule, the search's safe rule)."""
+    """For each exposed card: (card, engine's safe rule, the search's safe rule, the
+    search's rule as its auto-moves read it: one pack, from eo_safe_mask4)."""
     cdef eo_rules r
     cdef eo_state s
     load_rules(&r, rules)
     load_state(&r, &s, columns, cells, foundations)
     out = []
     cdef int c, i, card
-    for c in range(r.ncols):
-        if s.len[c]:
-            card = s.col[c][s.len[c] - 1]
-            out.append((card, bool(eo_engine_safe(&r, &s, card)), bool(eo_safe(&r, &s, card))))
-    for i in range(r.ncells):
-        card = s.cell[i]
-        if card:
-            out.append((card, bool(eo_engine_safe(&r, &s, card)), bool(eo_safe(&r, &s, card))))
+    cdef uint64_t mask = eo_safe_mask4(&r, &s) if r.nfound == 4 else 0
+    exposed = [s.col[c][s.len[c] - 1] for c in range(r.ncols) if s.len[c]]
+    exposed += [s.cell[i] for i in range(r.ncells) if s.cell[i]]
+    for card in exposed:
+        search = bool(eo_safe(&r, &s, card))
+        out.append((card, bool(eo_engine_safe(&r, &s, card)), search,
+                    bool(mask >> card & 1) if r.nfound == 4 else search))
     return out
 
 

@@ -127,10 +127,55 @@ static inline double eo_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* One pack: the cards eo_safe allows now, as a bit mask by card code (one card a suit
+ * at most: the next one its foundation takes). */
+static inline uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) {
+    uint64_t m = 0;
+    for (int f = 0; f < 4; f++) {
+        int rank = s->found[f] + 1;
+        if (rank > EO_KING) continue;
+        uint64_t bit = (uint64_t)1 << (rank << 2 | f);
+        if (rank == 1 || (r->safe_mode && (!r->alt || rank <= 2))) {
+            m |= bit;
+        } else if (r->safe_mode) {
+            int opposite = (f & 2) ? 0 : 2;
+            if (s->found[opposite] >= rank - 1 && s->found[opposite + 1] >= rank - 1) m |= bit;
+        }
+    }
+    return m;
+}
+
 /* Send home every card the safe rule allows (cells first, then columns, as
  * Position.safe_auto_move does); return how many moves were made. */
 static inline int eo_autos(const eo_rules *r, eo_state *s, eo_move *out) {
     int k = 0;
+    if (r->nfound == 4) {
+        /* the same moves in the same order, the safe cards read from a mask */
+        for (;;) {
+            uint64_t safe = eo_safe_mask4(r, s);
+            if (!safe) return k;
+            int done = 0;
+            for (int i = 0; i < r->ncells && !done; i++) {
+                int card = s->cell[i];
+                if (card && (safe >> card & 1)) {
+                    eo_move m = eo_mv(EO_CELL + i, EO_HOME, 1);
+                    eo_apply(r, s, &m);
+                    out[k++] = m;
+                    done = 1;
+                }
+            }
+            for (int c = 0; c < r->ncols && !done; c++) {
+                int L = s->len[c];
+                if (L && (safe >> s->col[c][L - 1] & 1)) {
+                    eo_move m = eo_mv(c, EO_HOME, 1);
+                    eo_apply(r, s, &m);
+                    out[k++] = m;
+                    done = 1;
+                }
+            }
+            if (!done) return k;
+        }
+    }
 again:
     for (int i = 0; i < r->ncells; i++) {
         int card = s->cell[i];
