@@ -25,7 +25,8 @@
 #define EO_FOUND 32
 #define EO_HOME 48
 #define EO_KING 13
-/* the longest key, and room for eo_key's last column copied in whole 16-byte blocks */
+/* the longest key, and room for eo_key's last column copied in whole 16-byte blocks and
+ * for eo_hash's last block read whole */
 #define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8 + 16)
 #define EO_MAXMOVES 512
 
@@ -381,7 +382,8 @@ static inline uint64_t eo_mum(uint64_t a, uint64_t b) {
     return (uint64_t)r ^ (uint64_t)(r >> 64);
 }
 
-/* A fast 64-bit hash of a key (16 bytes a round, multiply-and-fold). */
+/* A fast 64-bit hash of a key (16 bytes a round, multiply-and-fold).  Reads up to 15
+ * bytes past the key's end: only for keys in buffers of EO_MAXKEY bytes. */
 static inline uint64_t eo_hash(const uint8_t *p, int n) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
     while (n >= 16) {
@@ -393,12 +395,18 @@ static inline uint64_t eo_hash(const uint8_t *p, int n) {
         n -= 16;
     }
     if (n) {
-        uint64_t a = 0, b = 0;
-        if (n > 8) {
-            memcpy(&a, p, 8);
-            memcpy(&b, p + 8, (size_t)(n - 8));
-        } else {
-            memcpy(&a, p, (size_t)n);
+        /* the last block read whole (key buffers hold EO_MAXKEY bytes, 16 more than the
+         * longest key), the bytes past the key masked off */
+        uint64_t a, b;
+        memcpy(&a, p, 8);
+        memcpy(&b, p + 8, 8);
+        if (n < 8) {
+            a &= ((uint64_t)1 << (8 * n)) - 1;
+            b = 0;
+        } else if (n == 8) {
+            b = 0;
+        } else if (n < 16) {
+            b &= ((uint64_t)1 << (8 * (n - 8))) - 1;
         }
         h = eo_mum(a ^ 0xa0761d6478bd642fULL ^ h, b ^ 0xe7037ed1a0b428dbULL);
     }

@@ -842,7 +842,10 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
     return n;
 }
 
-static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcache *pc) {
+/* The column parts of s; with hashes 0 the column hashes are left out (zero), for a
+ * search that needs none (best-first: its table holds full keys). */
+static inline void eo_pcache_fill_h(const eo_rules *r, const eo_state *s, eo_pcache *pc,
+                                    int hashes) {
     memset(pc->depth, 255, sizeof(pc->depth));
     pc->sbad = pc->sblk = pc->sprs = 0;
     pc->sumh = 0;
@@ -851,9 +854,13 @@ static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcach
         pc->sbad += pc->bad[c];
         pc->sblk += pc->blk[c];
         pc->sprs += pc->prs[c];
-        pc->colh[c] = eo_col_hash(s->col[c], s->len[c]);
+        pc->colh[c] = hashes ? eo_col_hash(s->col[c], s->len[c]) : 0;
         pc->sumh += pc->colh[c];
     }
+}
+
+static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcache *pc) {
+    eo_pcache_fill_h(r, s, pc, 1);
 }
 
 /* The column parts of a child state s from its parent's (`parent`), looking again only
@@ -1365,7 +1372,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
         uint32_t id = eo_heap_pop(x);
         eo_decode(r, eo_key_of(&x->T, id), &s);
         int depth0 = x->depth[id];
-        if (incremental) eo_pcache_fill(r, &s, &pc);
+        if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
         int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
         for (int i = 0; i < n; i++) {
             int ns = eo_step(r, &s, ms[i], step);
