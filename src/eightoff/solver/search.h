@@ -1604,18 +1604,9 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->macros = 2;
         m->dig_kinds = befs ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
         m->status = EO_RUNNING;
-        live[i] = !(befs ? eo_befs_begin(m) : eo_dfs_begin(m)) || m->status == EO_SOLVED;
-        if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
-            x->status = m->status;
-            ok = 0;
-        }
+        live[i] = 1; /* begun at its first turn: most solves never get past the first */
     }
     int winner = -1;
-    for (int i = 0; i < k && ok; i++)
-        if (ms[i].status == EO_SOLVED) {
-            winner = i;
-            break;
-        }
     for (int round = 0; ok && winner < 0; round++) {
         int any = 0;
         long quota = x->port_quota << (round < 20 ? round : 20);
@@ -1625,6 +1616,22 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             total = 0;
             for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
             if (budget > 0 && total >= budget) break;
+            if (round == 0) {
+                int ended = x->port_method[i] == 1 ? eo_befs_begin(m) : eo_dfs_begin(m);
+                if (m->status == EO_SOLVED) {
+                    winner = i;
+                    break;
+                }
+                if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
+                    x->status = m->status;
+                    ok = 0;
+                    break;
+                }
+                if (ended) {
+                    live[i] = 0;
+                    continue;
+                }
+            }
             long until = quota;
             if (budget > 0 && eo_states(m) + (budget - total) < until)
                 until = eo_states(m) + (budget - total);
