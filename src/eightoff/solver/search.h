@@ -244,9 +244,10 @@ static inline int eo_first_empty_col(const eo_rules *r, const eo_state *s, int a
  * for all, no cell-to-cell moves, no whole column into an empty column). */
 static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
 
-/* runs[c]: each column's top run, given (known) or written here. */
+/* runs[c]: each column's top run, given (known) or written here; purposeful: leave out
+ * the moves of a column card into a cell. */
 static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_move *out,
-                                       int *runs, int known) {
+                                       int *runs, int known, int purposeful) {
     int k = 0;
     int fec = eo_first_empty_cell(r, s), fcol = eo_first_empty_col(r, s, -1);
     int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
@@ -278,7 +279,7 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
                 out[k++] = eo_mv(c, fcol, n);
             }
         }
-        if (fec >= 0) out[k++] = eo_mv(c, EO_CELL + fec, 1);
+        if (fec >= 0 && !purposeful) out[k++] = eo_mv(c, EO_CELL + fec, 1);
     }
     int rel[2];
     for (int t = 0; t < r->ncols; t++) {
@@ -317,7 +318,7 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
 
 static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     int runs[EO_MAXCOLS];
-    return eo_search_moves_runs(r, s, out, runs, 0);
+    return eo_search_moves_runs(r, s, out, runs, 0, 0);
 }
 
 /* ----- digging steps ----------------------------------------------------------------- */
@@ -829,15 +830,8 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
                                const eo_pcache *pc) {
     int runs[EO_MAXCOLS];
     if (pc) memcpy(runs, pc->run, sizeof(runs));
-    int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL);
-    if (x->macros == 2) {
-        /* purposeful steps only: no single card from a column into a cell */
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (!(out[i].src < EO_CELL && out[i].dst >= EO_CELL && out[i].dst < EO_FOUND))
-                out[k++] = out[i];
-        n = k;
-    }
+    /* macros 2, purposeful steps only: no single card from a column into a cell */
+    int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, x->macros == 2);
     if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
     return n;
 }
