@@ -51,6 +51,7 @@ def check_incremental(
     foundations: Sequence[int],
     weights: tuple[int, ...],
 ) -> tuple[int, int, int]: ...
+
 class Setup:
     def __init__(
         self,
