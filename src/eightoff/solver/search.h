@@ -65,7 +65,9 @@ typedef struct {
  * two, a card's depth is the smaller of its two copies').  The depth-first search keeps
  * one per frame, each made from its parent's (eo_pcache_child). */
 typedef struct {
-    int bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS], run[EO_MAXCOLS];
+    /* per column (each at most a column's length, < 128): cards above the settled run,
+     * blockers, pairs, the top run's length */
+    uint8_t bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS], run[EO_MAXCOLS];
     int sbad, sblk, sprs;
     uint64_t colh[EO_MAXCOLS], sumh;
     uint8_t depth[64];
@@ -775,7 +777,7 @@ static inline uint64_t eo_state_hash(const eo_rules *r, const eo_state *s) {
 /* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
 static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
     if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
-        size_t n = x->hset ? (x->hmask + 1) * 2 : 512;
+        size_t n = x->hset ? (x->hmask + 1) * 2 : 256;
         uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
         if (!t) return -1;
         if (x->hset) {
@@ -829,7 +831,8 @@ static inline int eo_over_limits(eo_ctx *x) {
 static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
                                const eo_pcache *pc) {
     int runs[EO_MAXCOLS];
-    if (pc) memcpy(runs, pc->run, sizeof(runs));
+    if (pc)
+        for (int c = 0; c < x->R.ncols; c++) runs[c] = pc->run[c];
     /* macros 2, purposeful steps only: no single card from a column into a cell */
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, x->macros == 2);
     if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
@@ -844,10 +847,15 @@ static inline void eo_pcache_fill_h(const eo_rules *r, const eo_state *s, eo_pca
     pc->sbad = pc->sblk = pc->sprs = 0;
     pc->sumh = 0;
     for (int c = 0; c < r->ncols; c++) {
-        eo_col_features(r, s, c, &pc->bad[c], &pc->blk[c], &pc->prs[c], &pc->run[c], pc->depth, 1);
-        pc->sbad += pc->bad[c];
-        pc->sblk += pc->blk[c];
-        pc->sprs += pc->prs[c];
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, pc->depth, 1);
+        pc->bad[c] = (uint8_t)b;
+        pc->blk[c] = (uint8_t)k;
+        pc->prs[c] = (uint8_t)p;
+        pc->run[c] = (uint8_t)q;
+        pc->sbad += b;
+        pc->sblk += k;
+        pc->sprs += p;
         pc->colh[c] = hashes ? eo_col_hash(s->col[c], s->len[c]) : 0;
         pc->sumh += pc->colh[c];
     }
@@ -867,14 +875,15 @@ static inline void eo_pcache_child(const eo_rules *r, const eo_state *s, const e
     *pc = *parent;
     for (unsigned m = mask; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, &pc->run[c], pc->depth, 1);
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, pc->depth, 1);
         pc->sbad += b - pc->bad[c];
         pc->sblk += k - pc->blk[c];
         pc->sprs += p - pc->prs[c];
-        pc->bad[c] = b;
-        pc->blk[c] = k;
-        pc->prs[c] = p;
+        pc->bad[c] = (uint8_t)b;
+        pc->blk[c] = (uint8_t)k;
+        pc->prs[c] = (uint8_t)p;
+        pc->run[c] = (uint8_t)q;
         uint64_t h = eo_col_hash(s->col[c], s->len[c]);
         pc->sumh += h - pc->colh[c];
         pc->colh[c] = h;
