@@ -144,10 +144,12 @@ def test_canonical_key_identifies_exactly_what_the_engine_does(variant: str) -> 
 @pytest.mark.parametrize("variant", sorted(v for v, rules in PRESETS.items() if rules.decks == 1))
 def test_incremental_scores_and_hashes_match_the_full_ones(variant: str) -> None:
     """The search scores a child and hashes it (the dive's seen states) from its
-    parent's columns, looking again only at the columns its step touched: the same
-    numbers as computing them in full, for every step of every kind (single moves,
-    digging steps, auto-moves after them) and every weight set; and the dive's hash
-    does not depend on the order of columns and cells (like the canonical key)."""
+    parent's columns, looking again only at the columns its step touched, and a
+    depth-first frame makes its state's column parts (features, hashes, top runs) from
+    its parent's the same way: the same numbers as computing them in full, for every
+    step of every kind (single moves, digging steps, auto-moves after them) and every
+    weight set; and the dive's hash does not depend on the order of columns and cells
+    (like the canonical key)."""
     rules = PRESETS[variant]
     rng = random.Random(17)
     weight_sets = [

@@ -249,9 +249,10 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
 
 
 def check_incremental(tuple rules, columns, cells, foundations, tuple weights) -> tuple:
-    """For every search step from a position: does the score and hash the search
-    computes from the parent's columns (only the touched ones again) equal the full
-    computation?  Returns (children compared, mismatches, the position's own hash as
+    """For every search step from a position: do the score and hash the search
+    computes from the parent's columns (only the touched ones again), and the column
+    parts a depth-first frame makes from its parent's, equal the full computation?
+    Returns (children compared, mismatches, the position's own hash as
     the dive computes it); one pack only."""
     cdef eo_rules r
     cdef eo_state s
