@@ -3,7 +3,7 @@
 and search.h (the search).
 
 Positions cross the boundary as plain data: ``rules`` is the tuple made by
-``eightoff.solver._rules_tuple``; ``columns`` a sequence of sequences of card codes
+``eightoff.solver.rules_tuple``; ``columns`` a sequence of sequences of card codes
 (bottom first), ``cells`` a sequence of card codes with 0 (or None) for an empty
 cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
 0..9 a column, 16+i a cell, 32+f a foundation, 48 home.
