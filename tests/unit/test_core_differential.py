@@ -86,11 +86,13 @@ def test_core_moves_and_results_match_the_engine(rules: Rules) -> None:
 @pytest.mark.parametrize("rules", configs(), ids=config_id)
 def test_core_safe_rule_matches_the_engine(rules: Rules) -> None:
     """The core's copy of is_safe_home agrees with the engine; the rule the search
-    uses for its automatic home moves never allows a card the engine calls unsafe."""
+    uses for its automatic home moves never allows a card the engine calls unsafe, and
+    its auto-moves read the same rule (one pack: from a mask of the safe cards)."""
     for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode()) + 7):
-        for card, engine_rule, search_rule in _core.safe_cards(*core_args(pos)):
+        for card, engine_rule, search_rule, auto_rule in _core.safe_cards(*core_args(pos)):
             assert engine_rule == pos.is_safe_home(card), f"{card} in\n{pos}"
             assert not search_rule or engine_rule
+            assert auto_rule == search_rule, f"{card} in\n{pos}"
 
 
 @pytest.mark.parametrize("rules", configs(), ids=config_id)
@@ -142,10 +144,12 @@ def test_canonical_key_identifies_exactly_what_the_engine_does(variant: str) -> 
 @pytest.mark.parametrize("variant", sorted(v for v, rules in PRESETS.items() if rules.decks == 1))
 def test_incremental_scores_and_hashes_match_the_full_ones(variant: str) -> None:
     """The search scores a child and hashes it (the dive's seen states) from its
-    parent's columns, looking again only at the columns its step touched: the same
-    numbers as computing them in full, for every step of every kind (single moves,
-    digging steps, auto-moves after them) and every weight set; and the dive's hash
-    does not depend on the order of columns and cells (like the canonical key)."""
+    parent's columns, looking again only at the columns its step touched, and a
+    depth-first frame makes its state's column parts (features, hashes, top runs) from
+    its parent's the same way: the same numbers as computing them in full, for every
+    step of every kind (single moves, digging steps, auto-moves after them) and every
+    weight set; and the dive's hash does not depend on the order of columns and cells
+    (like the canonical key)."""
     rules = PRESETS[variant]
     rng = random.Random(17)
     weight_sets = [

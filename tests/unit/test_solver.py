@@ -222,3 +222,23 @@ def test_short_mode_replays_and_is_no_longer(number: int) -> None:
     assert_solution(start, short)
     assert isinstance(short, Solved)
     assert len(short.moves) <= len(default.moves)
+
+
+def test_rules_made_afresh_are_each_followed() -> None:
+    """The solver prepares a variant's search once per rules object; rules made afresh
+    (as ``with_options`` makes them, one object per call) are each solved under their
+    own rules, however often objects come and go."""
+    base = PRESETS["freecell"]
+    expected = {
+        strict: solve(deal(base.with_options(strict_single=strict), 5)) for strict in (False, True)
+    }
+    assert isinstance(expected[True], Solved) and isinstance(expected[False], Solved)
+    assert all(m.count == 1 for m in expected[True].moves)
+    assert any(m.count > 1 for m in expected[False].moves)
+    for i in range(300):  # more objects than the solver keeps prepared at once
+        strict = i % 3 == 0
+        start = deal(base.with_options(strict_single=strict), 5)
+        result = solve(start)
+        assert isinstance(result, Solved)
+        assert result.moves == expected[strict].moves, i
+    assert_solution(start, result)

@@ -148,29 +148,23 @@ def plan_for(rules: Rules) -> Plan:
             # plain one, in turns (quotas of 1000 states, doubling), then the complete
             # search.  Each solves deals the others are slow on (FreeCell 63777: the
             # first two fail for millions of states, the third needs 4,586).
-            return Plan(
-                _core.ALTERNATE_WEIGHTS,
-                dive_states=200_000,
-                stages=4 | 2,
-                portfolio=(
-                    (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
-                    (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
-                    (_core.ALTERNATE_WEIGHTS, 0, 1),
-                ),
+            portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (
+                (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
+                (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
+                (_core.ALTERNATE_WEIGHTS, 0, 1),
             )
-        # Double FreeCell: a dive and three best-first searches with different
-        # weights in turns, then the complete search.
-        return Plan(
-            _core.ALTERNATE_WEIGHTS,
-            dive_states=4_000_000,
-            stages=4 | 2,
-            portfolio=(
+            dive_states = 200_000
+        else:
+            # Double FreeCell: a dive and three best-first searches with different
+            # weights in turns, then the complete search.
+            portfolio = (
                 (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 0),
                 (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 1),
                 (_core.DEFAULT_WEIGHTS, 0, 1),
                 (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
-            ),
-        )
+            )
+            dive_states = 4_000_000
+        return Plan(_core.ALTERNATE_WEIGHTS, dive_states, 4 | 2, portfolio=portfolio)
     if rules.empty_column is EmptyColumn.KINGS:
         return Plan(_core.DEFAULT_WEIGHTS)
     return Plan(_core.DEFAULT_WEIGHTS, dive_states=1000)
@@ -178,6 +172,49 @@ def plan_for(rules: Rules) -> Plan:
 
 SHORT_STATES: Final = 30_000
 """The extra search of ``Limits(short=True)`` stops after this many states."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Setups:
+    """A variant's plan in the core's form: the main search, and the short search."""
+
+    main: _core.Setup
+    short: _core.Setup
+
+
+_SETUPS: dict[int, tuple[Rules, _Setups]] = {}
+"""Setups by ``id(rules)``; each entry holds its Rules, so that the id stays its own."""
+
+
+def _setups(rules: Rules) -> _Setups:
+    entry = _SETUPS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    plan = plan_for(rules)
+    core_rules = rules_tuple(rules)
+    alternate = rules.build is Build.ALTERNATE
+    setups = _Setups(
+        _core.Setup(
+            core_rules,
+            plan.weights,
+            dive_states=plan.dive_states,
+            stages=plan.stages,
+            quick_states=plan.quick_states,
+            portfolio=plan.portfolio,
+            port_quota=plan.port_quota,
+        ),
+        _core.Setup(
+            core_rules,
+            _core.ALTERNATE_SHORT_WEIGHTS if alternate else _core.SHORT_WEIGHTS,
+            stages=1,
+            quick_states=SHORT_STATES,
+            shorten=True,
+        ),
+    )
+    if len(_SETUPS) >= 256:  # rules made afresh again and again (with_options): start over
+        _SETUPS.clear()
+    _SETUPS[id(rules)] = (rules, setups)
+    return setups
 
 
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
@@ -190,46 +227,33 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     moves made count against a state, at most SHORT_STATES states), and shortened.
     """
     t0 = time.perf_counter()
-    rules = rules_tuple(position.rules)
-    alternate = position.rules.build is Build.ALTERNATE
-    plan = plan_for(position.rules)
     max_states = 0 if limits.states is None else max(1, limits.states)
     memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
     try:
+        setups = _setups(position.rules)
         status, states, moves = _core.solve(
-            rules,
+            setups.main,
             position.columns,
             position.cells,
             position.foundations,
             max_states,
             0.0 if limits.seconds is None else max(1e-9, limits.seconds),
             memory,
-            False,
-            plan.weights,
-            dive_states=plan.dive_states,
-            stages=plan.stages,
-            quick_states=plan.quick_states,
-            portfolio=plan.portfolio,
-            port_quota=plan.port_quota,
-            moves_of=_MOVES,
+            _MOVES,
         )
         if status == SOLVED and limits.short:
             left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
             budget = SHORT_STATES if not max_states else min(SHORT_STATES, max_states - states)
             if budget > 0 and (left is None or left > 0):
                 status2, states2, moves2 = _core.solve(
-                    rules,
+                    setups.short,
                     position.columns,
                     position.cells,
                     position.foundations,
                     budget,
                     0.0 if left is None else left,
                     memory,
-                    shorten=True,
-                    weights=_core.ALTERNATE_SHORT_WEIGHTS if alternate else _core.SHORT_WEIGHTS,
-                    quick_states=budget,
-                    stages=1,
-                    moves_of=_MOVES,
+                    _MOVES,
                 )
                 states += states2
                 if status2 == SOLVED and len(moves2) < len(moves):

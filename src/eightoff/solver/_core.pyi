@@ -40,7 +40,7 @@ def apply_move(
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]: ...
 def safe_cards(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
-) -> list[tuple[int, bool, bool]]: ...
+) -> list[tuple[int, bool, bool, bool]]: ...
 def canonical_key(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...
@@ -51,24 +51,31 @@ def check_incremental(
     foundations: Sequence[int],
     weights: tuple[int, ...],
 ) -> tuple[int, int, int]: ...
+
+class Setup:
+    def __init__(
+        self,
+        rules: tuple[int, ...],
+        weights: tuple[int, ...] = ...,
+        dive_states: int = 300,
+        stages: int = 7,
+        quick_states: int = 20000,
+        portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (),
+        port_quota: int = 100,
+        shorten: bool = False,
+        method: int = 1,
+        macros: int = 0,
+    ) -> None: ...
+
 def solve(
-    rules: tuple[int, ...],
+    setup: Setup,
     columns: _Columns,
     cells: _Cells,
     foundations: Sequence[int],
     max_states: int = 0,
     seconds: float = 0.0,
     max_memory: int = 0,
-    shorten: bool = False,
-    weights: tuple[int, ...] = ...,
-    method: int = 1,
-    macros: int = 0,
-    quick_states: int = 20000,
-    stages: int = 7,
-    dive_states: int = 300,
     moves_of: Mapping[int, Any] | None = None,
-    portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (),
-    port_quota: int = 100,
 ) -> tuple[int, int, Any]: ...
 
 PLAYER_LOOKAHEAD: int

@@ -3,17 +3,17 @@
 and search.h (the search).
 
 Positions cross the boundary as plain data: ``rules`` is the tuple made by
-``eightoff.solver._rules_tuple``; ``columns`` a sequence of sequences of card codes
+``eightoff.solver.rules_tuple``; ``columns`` a sequence of sequences of card codes
 (bottom first), ``cells`` a sequence of card codes with 0 (or None) for an empty
 cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
 0..9 a column, 16+i a cell, 32+f a foundation, 48 home.
 """
 
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint64_t
 from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from "core.h":
     enum:
@@ -81,6 +81,7 @@ cdef extern from "search.h":
                   int stages, long *states_out) nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
+    uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
 
@@ -218,21 +219,21 @@ def apply_move(tuple rules, columns, cells, foundations, int src, int dst, int n
 
 
 def safe_cards(tuple rules, columns, cells, foundations) -> list:
-    """For each exposed card: (card, engine's safe rule, the search's safe rule)."""
+    """For each exposed card: (card, engine's safe rule, the search's safe rule, the
+    search's rule as its auto-moves read it: one pack, from eo_safe_mask4)."""
     cdef eo_rules r
     cdef eo_state s
     load_rules(&r, rules)
     load_state(&r, &s, columns, cells, foundations)
     out = []
     cdef int c, i, card
-    for c in range(r.ncols):
-        if s.len[c]:
-            card = s.col[c][s.len[c] - 1]
-            out.append((card, bool(eo_engine_safe(&r, &s, card)), bool(eo_safe(&r, &s, card))))
-    for i in range(r.ncells):
-        card = s.cell[i]
-        if card:
-            out.append((card, bool(eo_engine_safe(&r, &s, card)), bool(eo_safe(&r, &s, card))))
+    cdef uint64_t mask = eo_safe_mask4(&r, &s) if r.nfound == 4 else 0
+    exposed = [s.col[c][s.len[c] - 1] for c in range(r.ncols) if s.len[c]]
+    exposed += [s.cell[i] for i in range(r.ncells) if s.cell[i]]
+    for card in exposed:
+        search = bool(eo_safe(&r, &s, card))
+        out.append((card, bool(eo_engine_safe(&r, &s, card)), search,
+                    bool(mask >> card & 1) if r.nfound == 4 else search))
     return out
 
 
@@ -248,9 +249,10 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
 
 
 def check_incremental(tuple rules, columns, cells, foundations, tuple weights) -> tuple:
-    """For every search step from a position: does the score and hash the search
-    computes from the parent's columns (only the touched ones again) equal the full
-    computation?  Returns (children compared, mismatches, the position's own hash as
+    """For every search step from a position: do the score and hash the search
+    computes from the parent's columns (only the touched ones again), and the column
+    parts a depth-first frame makes from its parent's, equal the full computation?
+    Returns (children compared, mismatches, the position's own hash as
     the dive computes it); one pack only."""
     cdef eo_rules r
     cdef eo_state s
@@ -264,50 +266,71 @@ def check_incremental(tuple rules, columns, cells, foundations, tuple weights) -
     return n, bad, eo_state_hash(&r, &s)
 
 
-def solve(tuple rules, columns, cells, foundations, long max_states=0, double seconds=0.0,
-          long max_memory=0, bint shorten=False, tuple weights=DEFAULT_WEIGHTS,
-          int method=1, int macros=0, long quick_states=20000, int stages=7,
-          long dive_states=300, object moves_of=None, tuple portfolio=(),
-          long port_quota=100) -> tuple:
+cdef class Setup:
+    """A variant's rules and search plan, converted once into the core's form, so that
+    each ``solve`` copies them instead of reading Python objects again.
+
+    ``rules``: the tuple of ``eightoff.solver.rules_tuple``.  Stages (see eo_solve):
+    4 a depth-first dive over purposeful steps (dive_states in all; with
+    ``portfolio``, a tuple of (weights, noise, method) triples, method 0 a dive and 1
+    best-first, the dive is that many searches run in turns, quotas port_quota,
+    doubling), 1 best-first over purposeful steps (quick_states), 2 the complete search
+    (method 0 depth-first, 1 best-first; macros 1 adds digging steps); only stage 2
+    proves a loss.  ``shorten``: shorten the solution found (eo_shorten)."""
+
+    cdef eo_ctx proto
+    cdef int shorten, method, macros, stages
+    cdef long quick_states
+
+    def __cinit__(self, tuple rules, tuple weights=DEFAULT_WEIGHTS, long dive_states=300,
+                  int stages=7, long quick_states=20000, tuple portfolio=(),
+                  long port_quota=100, bint shorten=False, int method=1, int macros=0):
+        cdef int i, k
+        memset(&self.proto, 0, sizeof(eo_ctx))
+        load_rules(&self.proto.R, rules)
+        for i in range(EO_NWEIGHTS):
+            self.proto.w[i] = weights[i] if i < len(weights) else 0
+        if len(portfolio) > EO_MAXPORT:
+            raise ValueError("too many searches in the portfolio")
+        self.proto.nport = len(portfolio)
+        for k, (pw, noise, meth) in enumerate(portfolio):
+            for i in range(EO_NWEIGHTS):
+                self.proto.port_w[k][i] = pw[i] if i < len(pw) else 0
+            self.proto.port_noise[k] = noise
+            self.proto.port_method[k] = meth
+        self.proto.port_quota = max(1, port_quota)
+        self.proto.dive_states = dive_states
+        self.shorten = shorten
+        self.method = method
+        self.macros = macros
+        self.stages = stages
+        self.quick_states = quick_states
+
+
+def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
+          double seconds=0.0, long max_memory=0, object moves_of=None) -> tuple:
     """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit.
 
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
-    None).  Stages (see eo_solve): 4 a depth-first dive over purposeful steps
-    (dive_states in all; with ``portfolio``, a tuple of (weights, noise, method)
-    triples, method 0 a dive and 1 best-first, the dive is that many searches run in
-    turns, quotas port_quota, doubling), 1 best-first over purposeful steps (quick_states), 2 the complete
-    search (method 0 depth-first, 1 best-first); only stage 2 proves a loss."""
+    None).  How the search runs: ``setup`` (see Setup)."""
     cdef eo_ctx x
     cdef int i, code, index
-    memset(&x, 0, sizeof(eo_ctx))
-    load_rules(&x.R, rules)
+    memcpy(&x, &setup.proto, sizeof(eo_ctx))
     load_state(&x.R, &x.S, columns, cells, foundations)
-    for i in range(EO_NWEIGHTS):
-        x.w[i] = weights[i] if i < len(weights) else 0
     x.max_states = max_states
     x.max_mem = max_memory
-    if len(portfolio) > EO_MAXPORT:
-        raise ValueError("too many searches in the portfolio")
-    x.nport = len(portfolio)
-    for k, (pw, noise, meth) in enumerate(portfolio):
-        for i in range(EO_NWEIGHTS):
-            x.port_w[k][i] = pw[i] if i < len(pw) else 0
-        x.port_noise[k] = noise
-        x.port_method[k] = meth
-    x.port_quota = max(1, port_quota)
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
-    x.dive_states = dive_states
     x.deadline = eo_now() + seconds if seconds > 0 else 0.0
     cdef long states = 0
     with nogil:
-        eo_solve(&x, shorten, method, macros, quick_states, stages, &states)
+        eo_solve(&x, setup.shorten, setup.method, setup.macros, setup.quick_states,
+                 setup.stages, &states)
     status = x.status
     cdef object moves = ()
-    cdef list codes
     try:
         if status == 1:
             if moves_of is None:

@@ -25,7 +25,9 @@
 #define EO_FOUND 32
 #define EO_HOME 48
 #define EO_KING 13
-#define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8)
+/* the longest key, and room for eo_key's last column copied in whole 16-byte blocks and
+ * for eo_hash's last block read whole */
+#define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8 + 16)
 #define EO_MAXMOVES 512
 
 typedef struct {
@@ -367,7 +369,9 @@ static inline int eo_key(const eo_rules *r, const eo_state *s, uint8_t *out) {
     for (int k = 0; k < r->ncols; k++) {
         int c = perm[k], L = s->len[c];
         *p++ = (uint8_t)L;
-        memcpy(p, s->col[c], (size_t)L);
+        /* whole 16-byte blocks (a column's buffer is EO_COLCAP bytes; the key buffer has
+         * room past its end): no call for a copy of variable length */
+        for (int i = 0; i < L; i += 16) memcpy(p + i, s->col[c] + i, 16);
         p += L;
     }
     return (int)(p - out);
@@ -378,7 +382,8 @@ static inline uint64_t eo_mum(uint64_t a, uint64_t b) {
     return (uint64_t)r ^ (uint64_t)(r >> 64);
 }
 
-/* A fast 64-bit hash of a key (16 bytes a round, multiply-and-fold). */
+/* A fast 64-bit hash of a key (16 bytes a round, multiply-and-fold).  Reads up to 15
+ * bytes past the key's end: only for keys in buffers of EO_MAXKEY bytes. */
 static inline uint64_t eo_hash(const uint8_t *p, int n) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
     while (n >= 16) {
@@ -390,12 +395,18 @@ static inline uint64_t eo_hash(const uint8_t *p, int n) {
         n -= 16;
     }
     if (n) {
-        uint64_t a = 0, b = 0;
-        if (n > 8) {
-            memcpy(&a, p, 8);
-            memcpy(&b, p + 8, (size_t)(n - 8));
-        } else {
-            memcpy(&a, p, (size_t)n);
+        /* the last block read whole (key buffers hold EO_MAXKEY bytes, 16 more than the
+         * longest key), the bytes past the key masked off */
+        uint64_t a, b;
+        memcpy(&a, p, 8);
+        memcpy(&b, p + 8, 8);
+        if (n < 8) {
+            a &= ((uint64_t)1 << (8 * n)) - 1;
+            b = 0;
+        } else if (n == 8) {
+            b = 0;
+        } else if (n < 16) {
+            b &= ((uint64_t)1 << (8 * (n - 8))) - 1;
         }
         h = eo_mum(a ^ 0xa0761d6478bd642fULL ^ h, b ^ 0xe7037ed1a0b428dbULL);
     }
@@ -404,24 +415,34 @@ static inline uint64_t eo_hash(const uint8_t *p, int n) {
 
 /* ----- the table of seen states: full keys compared on every hit ------------------ */
 typedef struct {
-    uint64_t *slots; /* (hash >> 32) << 32 | (id + 1); 0 = empty */
+    uint64_t *slots; /* (hash >> 32) << 32 | (id + 1), at index (hash >> 32) & mask (so that
+                      * growing needs no key); 0 = empty; NULL until the first insert */
     size_t mask, count;
     uint8_t *arena; /* records: key length byte, key bytes */
     size_t arena_len, arena_cap;
     uint64_t *offs; /* record offset of state id */
     size_t offs_cap;
+    size_t init_slots; /* slots to allocate at the first insert */
     int failed; /* out of memory */
 } eo_table;
 
+/* An empty table; its memory is taken at the first insert (many searches of a solve
+ * never use theirs, and a short search uses little: no large block to clear per solve). */
 static int eo_table_init(eo_table *t, size_t slots) {
     memset(t, 0, sizeof(*t));
-    size_t n = 1024;
+    size_t n = 64;
     while (n < slots) n <<= 1;
+    t->init_slots = n;
+    return 0;
+}
+
+static int eo_table_alloc(eo_table *t) {
+    size_t n = t->init_slots ? t->init_slots : 64;
     t->slots = (uint64_t *)calloc(n, sizeof(uint64_t));
     t->mask = n - 1;
-    t->arena_cap = 1 << 13;
+    t->arena_cap = n * 24;
     t->arena = (uint8_t *)malloc(t->arena_cap);
-    t->offs_cap = 256;
+    t->offs_cap = n / 2;
     t->offs = (uint64_t *)malloc(t->offs_cap * sizeof(uint64_t));
     if (!t->slots || !t->arena || !t->offs) {
         t->failed = 1;
@@ -438,7 +459,8 @@ static void eo_table_free(eo_table *t) {
 }
 
 static inline size_t eo_table_bytes(const eo_table *t) {
-    return (t->mask + 1) * sizeof(uint64_t) + t->arena_cap + t->offs_cap * sizeof(uint64_t);
+    return (t->slots ? (t->mask + 1) * sizeof(uint64_t) : 0) + t->arena_cap +
+           t->offs_cap * sizeof(uint64_t);
 }
 
 static int eo_table_grow(eo_table *t) {
@@ -449,10 +471,7 @@ static int eo_table_grow(eo_table *t) {
     for (size_t i = 0; i <= t->mask; i++) {
         uint64_t v = t->slots[i];
         if (!v) continue;
-        size_t id = (size_t)(v & 0xffffffffULL) - 1;
-        const uint8_t *rec = t->arena + t->offs[id];
-        uint64_t h = eo_hash(rec + 1, rec[0]);
-        size_t j = (size_t)h & mask;
+        size_t j = (size_t)(v >> 32) & mask;
         while (slots[j]) j = (j + 1) & mask;
         slots[j] = v;
     }
@@ -465,9 +484,10 @@ static int eo_table_grow(eo_table *t) {
 /* Insert a key; return its new id, or -(existing id) - 2 if it was there, or -1 if out
  * of memory. */
 static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
+    if (!t->slots && eo_table_alloc(t) != 0) return -1;
     uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
-    size_t i = (size_t)h & t->mask;
+    size_t i = (size_t)(h >> 32) & t->mask;
     for (;;) {
         uint64_t v = t->slots[i];
         if (!v) break;
@@ -520,9 +540,10 @@ static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
 }
 
 static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len) {
+    if (!t->slots) return -1;
     uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
-    size_t i = (size_t)h & t->mask;
+    size_t i = (size_t)(h >> 32) & t->mask;
     for (;;) {
         uint64_t v = t->slots[i];
         if (!v) return -1;

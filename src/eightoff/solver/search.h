@@ -59,6 +59,21 @@ typedef struct {
     int kid0, nkids, next, path0;
 } eo_frame;
 
+/* The parts of the heuristic and of the dive's hash that belong to each column of a
+ * state, kept while its children are scored: a child differs from it only in the
+ * columns its step touched, so only those are looked at again (one pack only: with
+ * two, a card's depth is the smaller of its two copies').  The depth-first search keeps
+ * one per frame, each made from its parent's (eo_pcache_child). */
+typedef struct {
+    /* per column (each at most a column's length, < 128): cards above the settled run,
+     * blockers, pairs, the top run's length */
+    uint8_t bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS], run[EO_MAXCOLS];
+    int sbad, sblk, sprs;
+    uint64_t colh[EO_MAXCOLS], sumh;
+    uint8_t depth[64];
+} eo_pcache;
+
+
 typedef struct {
     eo_rules R;
     eo_state S;
@@ -82,6 +97,8 @@ typedef struct {
     int plen, pcap;
     eo_frame *fr;
     int nfr, frcap;
+    eo_pcache *pcs; /* one pack: the column parts of each frame's state (fr[i] -> pcs[i]) */
+    int pccap;
     eo_child *kids;
     int nkids, kcap;
     int w[EO_NWEIGHTS];
@@ -112,10 +129,55 @@ static inline double eo_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* One pack: the cards eo_safe allows now, as a bit mask by card code (one card a suit
+ * at most: the next one its foundation takes). */
+static inline uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) {
+    uint64_t m = 0;
+    for (int f = 0; f < 4; f++) {
+        int rank = s->found[f] + 1;
+        if (rank > EO_KING) continue;
+        uint64_t bit = (uint64_t)1 << (rank << 2 | f);
+        if (rank == 1 || (r->safe_mode && (!r->alt || rank <= 2))) {
+            m |= bit;
+        } else if (r->safe_mode) {
+            int opposite = (f & 2) ? 0 : 2;
+            if (s->found[opposite] >= rank - 1 && s->found[opposite + 1] >= rank - 1) m |= bit;
+        }
+    }
+    return m;
+}
+
 /* Send home every card the safe rule allows (cells first, then columns, as
  * Position.safe_auto_move does); return how many moves were made. */
 static inline int eo_autos(const eo_rules *r, eo_state *s, eo_move *out) {
     int k = 0;
+    if (r->nfound == 4) {
+        /* the same moves in the same order, the safe cards read from a mask */
+        for (;;) {
+            uint64_t safe = eo_safe_mask4(r, s);
+            if (!safe) return k;
+            int done = 0;
+            for (int i = 0; i < r->ncells && !done; i++) {
+                int card = s->cell[i];
+                if (card && (safe >> card & 1)) {
+                    eo_move m = eo_mv(EO_CELL + i, EO_HOME, 1);
+                    eo_apply(r, s, &m);
+                    out[k++] = m;
+                    done = 1;
+                }
+            }
+            for (int c = 0; c < r->ncols && !done; c++) {
+                int L = s->len[c];
+                if (L && (safe >> s->col[c][L - 1] & 1)) {
+                    eo_move m = eo_mv(c, EO_HOME, 1);
+                    eo_apply(r, s, &m);
+                    out[k++] = m;
+                    done = 1;
+                }
+            }
+            if (!done) return k;
+        }
+    }
 again:
     for (int i = 0; i < r->ncells; i++) {
         int card = s->cell[i];
@@ -184,7 +246,10 @@ static inline int eo_first_empty_col(const eo_rules *r, const eo_state *s, int a
  * for all, no cell-to-cell moves, no whole column into an empty column). */
 static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
 
-static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
+/* runs[c]: each column's top run, given (known) or written here; purposeful: leave out
+ * the moves of a column card into a cell. */
+static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_move *out,
+                                       int *runs, int known, int purposeful) {
     int k = 0;
     int fec = eo_first_empty_cell(r, s), fcol = eo_first_empty_col(r, s, -1);
     int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
@@ -195,10 +260,11 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     eo_homeable(r, s, homeable);
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
+        if (!known) runs[c] = eo_run(r, s, c);
         if (!L) continue;
         const uint8_t *col = s->col[c];
         if (homeable[col[L - 1]]) out[k++] = eo_mv(c, EO_HOME, 1);
-        int run = eo_run(r, s, c);
+        int run = runs[c];
         int top = run < lim_full ? run : lim_full;
         for (int n = 1; n <= top; n++) {
             int card = col[L - n];
@@ -215,7 +281,7 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
                 out[k++] = eo_mv(c, fcol, n);
             }
         }
-        if (fec >= 0) out[k++] = eo_mv(c, EO_CELL + fec, 1);
+        if (fec >= 0 && !purposeful) out[k++] = eo_mv(c, EO_CELL + fec, 1);
     }
     int rel[2];
     for (int t = 0; t < r->ncols; t++) {
@@ -252,6 +318,11 @@ static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     return k;
 }
 
+static int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
+    int runs[EO_MAXCOLS];
+    return eo_search_moves_runs(r, s, out, runs, 0, 0);
+}
+
 /* ----- digging steps ----------------------------------------------------------------- */
 
 /* The cards that can lie on `card` (children) or that it can lie on (parents) by the
@@ -274,7 +345,7 @@ static inline int eo_related(const eo_rules *r, int card, int delta, int *out) {
  * (a King) into an empty column, or move onto it a card from a cell or from another
  * column's top run; each once the cards above it are cleared. */
 static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, int room,
-                          int kinds) {
+                          int kinds, const int *runs) {
     int k = 0;
     int fcol = eo_first_empty_col(r, s, -1);
     /* where each card is exposed (top of a column) or movable (cell, top run) */
@@ -284,19 +355,21 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
     memset(ntop, 0, sizeof(ntop));
     memset(nsrc, 0, sizeof(nsrc));
     eo_homeable(r, s, homeable);
+    int targets = kinds & 1 << EO_DIG_TARGET;
     for (int t = 0; t < r->ncols; t++) {
         int T = s->len[t];
-        run[t] = eo_run(r, s, t);
+        run[t] = runs ? runs[t] : eo_run(r, s, t);
         if (!T) continue;
         int top = s->col[t][T - 1];
         if (ntop[top] < 2) topcol[top][ntop[top]++] = (int8_t)t;
-        for (int q = 1; q <= run[t]; q++) {
+        /* (the movable cards matter only to the kind that moves a card onto a dug one) */
+        for (int q = 1; targets && q <= run[t]; q++) {
             int card = s->col[t][T - q];
             if (q == T && r->kings_only) break; /* a whole King-led column stays */
             if (nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)t;
         }
     }
-    for (int j = 0; j < r->ncells; j++) {
+    for (int j = 0; targets && j < r->ncells; j++) {
         int card = s->cell[j];
         if (card && nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)(EO_CELL + j);
     }
@@ -467,32 +540,37 @@ static int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
  * lower card of their suit (blockers), cards on their natural parent (pairs); writes
  * each card's depth (cards above it) into depth[]. */
 static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, int *bad,
-                                   int *blockers, int *pairs, uint8_t *depth) {
+                                   int *blockers, int *pairs, int *top_run, uint8_t *depth,
+                                   int onepack) {
     int L = s->len[c];
-    *bad = *blockers = *pairs = 0;
+    *bad = *blockers = *pairs = *top_run = 0;
     if (!L) return;
     const uint8_t *col = s->col[c];
     int alt = r->alt;
     /* settled: the bottom run, when it may stay (led by a King where only Kings fill
      * columns) */
     int settled = (!r->kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
-    uint8_t low[4] = {14, 14, 14, 14};
-    int prev = 0, blk = 0, prs = 0;
-    for (int j = 0; j < L; j++) {
-        int card = col[j], rk = card >> 2, st = card & 3;
+    /* the lowest rank seen so far of each suit, a byte per suit (kept in a register) */
+    uint32_t low = 0x0e0e0e0eU;
+    int prev = col[0], blk = 0, prs = 0, run = 1;
+    /* one pack: each card lies in one place, so its depth is simply written */
+    if (onepack || L - 1 < depth[prev]) depth[prev] = (uint8_t)(L - 1);
+    low = (low & ~(0xffU << ((prev & 3) * 8))) | (uint32_t)(prev >> 2) << ((prev & 3) * 8);
+    for (int j = 1; j < L; j++) {
+        int card = col[j], rk = card >> 2, sh = (card & 3) * 8;
         int d = L - 1 - j;
-        if (d < depth[card]) depth[card] = (uint8_t)d;
-        if (low[st] < rk)
-            blk++;
-        else
-            low[st] = (uint8_t)rk;
-        if (j) {
-            int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2)) : (card + 4 == prev);
-            prs += on;
-            if (settled == j && on) settled++;
-        }
+        if (onepack || d < depth[card]) depth[card] = (uint8_t)d;
+        int lo = (int)(low >> sh & 0xff);
+        int above = lo < rk;
+        blk += above;
+        if (!above) low = (low & ~(0xffU << sh)) | (uint32_t)rk << sh;
+        int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2)) : (card + 4 == prev);
+        prs += on;
+        settled += settled == j && on;
+        run = on ? run + 1 : 1;
         prev = card;
     }
+    *top_run = run;
     *bad = L - settled;
     *blockers = blk;
     *pairs = prs;
@@ -530,8 +608,8 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
     memset(depth, 255, sizeof(depth));
     int bad = 0, blockers = 0, pairs = 0;
     for (int c = 0; c < r->ncols; c++) {
-        int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, depth);
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, depth, r->nfound == 4);
         bad += b;
         blockers += k;
         pairs += p;
@@ -541,14 +619,18 @@ static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
 
 /* ----- the search context ------------------------------------------------------------- */
 
+/* A context with empty buffers: each is allocated when first needed (a solve runs
+ * several searches, most of which need only some of them). */
 static int eo_ctx_init(eo_ctx *x) {
-    x->pcap = 1024;
-    x->path = (eo_move *)malloc((size_t)x->pcap * sizeof(eo_move));
-    x->is_step = (uint8_t *)malloc((size_t)x->pcap);
-    x->frcap = 256;
-    x->fr = (eo_frame *)malloc((size_t)x->frcap * sizeof(eo_frame));
-    x->kcap = 512;
-    x->kids = (eo_child *)malloc((size_t)x->kcap * sizeof(eo_child));
+    x->path = NULL;
+    x->is_step = NULL;
+    x->pcap = 0;
+    x->fr = NULL;
+    x->frcap = 0;
+    x->pcs = NULL;
+    x->pccap = 0;
+    x->kids = NULL;
+    x->kcap = 0;
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
     x->work = 0;
@@ -561,7 +643,6 @@ static int eo_ctx_init(eo_ctx *x) {
     x->hash_only = 0;
     x->hset = NULL;
     x->hmask = x->hcount = 0;
-    if (!x->path || !x->is_step || !x->fr || !x->kids) return -1;
     return eo_table_init(&x->T, 1024);
 }
 
@@ -569,6 +650,7 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->path);
     free(x->is_step);
     free(x->fr);
+    free(x->pcs);
     free(x->kids);
     free(x->parent);
     free(x->pmove);
@@ -580,7 +662,7 @@ static void eo_ctx_free(eo_ctx *x) {
 
 static inline int eo_path_reserve(eo_ctx *x, int extra) {
     if (x->plen + extra <= x->pcap) return 0;
-    int cap = x->pcap;
+    int cap = x->pcap ? x->pcap : 256;
     while (cap < x->plen + extra) cap *= 2;
     eo_move *p = (eo_move *)realloc(x->path, (size_t)cap * sizeof(eo_move));
     if (!p) return -1;
@@ -594,7 +676,8 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
-           (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->kcap * sizeof(eo_child) +
+           (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
+           (size_t)x->kcap * sizeof(eo_child) +
            x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
@@ -694,7 +777,7 @@ static inline uint64_t eo_state_hash(const eo_rules *r, const eo_state *s) {
 /* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
 static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
     if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
-        size_t n = x->hset ? (x->hmask + 1) * 2 : 512;
+        size_t n = x->hset ? (x->hmask + 1) * 2 : 256;
         uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
         if (!t) return -1;
         if (x->hset) {
@@ -743,44 +826,84 @@ static inline int eo_over_limits(eo_ctx *x) {
     return 0;
 }
 
-/* All the steps to try from s: single moves, then (if enabled) digging steps. */
-static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out) {
-    int n = eo_search_moves(&x->R, s, out);
-    if (x->macros == 2) {
-        /* purposeful steps only: no single card from a column into a cell */
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (!(out[i].src < EO_CELL && out[i].dst >= EO_CELL && out[i].dst < EO_FOUND))
-                out[k++] = out[i];
-        n = k;
-    }
-    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds);
+/* All the steps to try from s: single moves, then (if enabled) digging steps; pc: the
+ * state's column parts if known (their top runs are used), or NULL. */
+static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
+                               const eo_pcache *pc) {
+    int runs[EO_MAXCOLS];
+    if (pc)
+        for (int c = 0; c < x->R.ncols; c++) runs[c] = pc->run[c];
+    /* macros 2, purposeful steps only: no single card from a column into a cell */
+    int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, x->macros == 2);
+    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
     return n;
 }
 
-/* The parts of the heuristic and of the dive's hash that belong to each column of a
- * state, kept while its children are scored: a child differs from it only in the
- * columns its step touched, so only those are looked at again (one pack only: with
- * two, a card's depth is the smaller of its two copies'). */
-typedef struct {
-    int bad[EO_MAXCOLS], blk[EO_MAXCOLS], prs[EO_MAXCOLS];
-    int sbad, sblk, sprs;
-    uint64_t colh[EO_MAXCOLS], sumh;
-    uint8_t depth[64];
-} eo_pcache;
-
-static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcache *pc) {
+/* The column parts of s; with hashes 0 the column hashes are left out (zero), for a
+ * search that needs none (best-first: its table holds full keys). */
+static inline void eo_pcache_fill_h(const eo_rules *r, const eo_state *s, eo_pcache *pc,
+                                    int hashes) {
     memset(pc->depth, 255, sizeof(pc->depth));
     pc->sbad = pc->sblk = pc->sprs = 0;
     pc->sumh = 0;
     for (int c = 0; c < r->ncols; c++) {
-        eo_col_features(r, s, c, &pc->bad[c], &pc->blk[c], &pc->prs[c], pc->depth);
-        pc->sbad += pc->bad[c];
-        pc->sblk += pc->blk[c];
-        pc->sprs += pc->prs[c];
-        pc->colh[c] = eo_col_hash(s->col[c], s->len[c]);
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, pc->depth, 1);
+        pc->bad[c] = (uint8_t)b;
+        pc->blk[c] = (uint8_t)k;
+        pc->prs[c] = (uint8_t)p;
+        pc->run[c] = (uint8_t)q;
+        pc->sbad += b;
+        pc->sblk += k;
+        pc->sprs += p;
+        pc->colh[c] = hashes ? eo_col_hash(s->col[c], s->len[c]) : 0;
         pc->sumh += pc->colh[c];
     }
+}
+
+static inline void eo_pcache_fill(const eo_rules *r, const eo_state *s, eo_pcache *pc) {
+    eo_pcache_fill_h(r, s, pc, 1);
+}
+
+/* The column parts of a child state s from its parent's (`parent`), looking again only
+ * at the columns in mask (those the step and its auto-moves touched).  One pack: a
+ * card's depth is rewritten where it now lies; a card that left the columns keeps a
+ * stale depth, which eo_score_finish never reads (it sets cell cards' depths to 0 and
+ * reads only the next card of each foundation). */
+static inline void eo_pcache_child(const eo_rules *r, const eo_state *s, const eo_pcache *parent,
+                                   unsigned mask, eo_pcache *pc) {
+    *pc = *parent;
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, pc->depth, 1);
+        pc->sbad += b - pc->bad[c];
+        pc->sblk += k - pc->blk[c];
+        pc->sprs += p - pc->prs[c];
+        pc->bad[c] = (uint8_t)b;
+        pc->blk[c] = (uint8_t)k;
+        pc->prs[c] = (uint8_t)p;
+        pc->run[c] = (uint8_t)q;
+        uint64_t h = eo_col_hash(s->col[c], s->len[c]);
+        pc->sumh += h - pc->colh[c];
+        pc->colh[c] = h;
+    }
+}
+
+/* Whether two column parts agree (for the differential test): sums, per-column parts,
+ * and the depth of every card in a column of s. */
+static inline int eo_pcache_same(const eo_rules *r, const eo_state *s, const eo_pcache *a,
+                                 const eo_pcache *b) {
+    if (a->sbad != b->sbad || a->sblk != b->sblk || a->sprs != b->sprs || a->sumh != b->sumh)
+        return 0;
+    for (int c = 0; c < r->ncols; c++) {
+        if (a->bad[c] != b->bad[c] || a->blk[c] != b->blk[c] || a->prs[c] != b->prs[c] ||
+            a->run[c] != b->run[c] || a->colh[c] != b->colh[c] || a->run[c] != eo_run(r, s, c))
+            return 0;
+        for (int j = 0; j < s->len[c]; j++)
+            if (a->depth[s->col[c][j]] != b->depth[s->col[c][j]]) return 0;
+    }
+    return 1;
 }
 
 /* The columns (bit mask) that moves touch. */
@@ -793,28 +916,34 @@ static inline unsigned eo_touched(const eo_move *ms, int n) {
     return m;
 }
 
-/* Score (eo_score) and, if hash is not NULL, the dive's hash (eo_state_hash) of a child
- * state s of the state pc was filled from, whose step touched the columns in mask. */
+/* The dive's hash (eo_state_hash) of a child state s of the state pc was filled from,
+ * whose step touched the columns in mask. */
+static inline uint64_t eo_child_hash(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
+                                     unsigned mask) {
+    uint64_t h = pc->sumh;
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        h += eo_col_hash(s->col[c], s->len[c]) - pc->colh[c];
+    }
+    return eo_state_hash_finish(r, s, h);
+}
+
+/* The score (eo_score) of a child state s of the state pc was filled from, whose step
+ * touched the columns in mask.  One pack: a card's depth is rewritten where it now
+ * lies (a touched column, or 0 in a cell); a card sent home is never asked for. */
 static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
-                                 unsigned mask, const int *w, uint64_t *hash) {
+                                 unsigned mask, const int *w) {
     uint8_t depth[64];
     memcpy(depth, pc->depth, sizeof(depth));
     int bad = pc->sbad, blk = pc->sblk, prs = pc->sprs;
-    uint64_t h = pc->sumh;
-    for (int c = 0; c < r->ncols; c++) {
-        if (!(mask >> c & 1)) continue;
-        for (int j = 0; j < s->len[c]; j++) depth[s->col[c][j]] = 255;
-    }
-    for (int c = 0; c < r->ncols; c++) {
-        if (!(mask >> c & 1)) continue;
-        int b, k, p;
-        eo_col_features(r, s, c, &b, &k, &p, depth);
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        int b, k, p, q;
+        eo_col_features(r, s, c, &b, &k, &p, &q, depth, 1);
         bad += b - pc->bad[c];
         blk += k - pc->blk[c];
         prs += p - pc->prs[c];
-        if (hash) h += eo_col_hash(s->col[c], s->len[c]) - pc->colh[c];
     }
-    if (hash) *hash = eo_state_hash_finish(r, s, h);
     return eo_score_finish(r, s, w, depth, bad, blk, prs);
 }
 
@@ -832,19 +961,36 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, in
     if (r->nfound != 4) return 0;
     eo_pcache_fill(r, s, &pc);
     int n = eo_search_moves(r, s, ms);
-    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL);
+    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL, NULL);
     for (int i = 0; i < n; i++) {
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
         int na = eo_autos(r, s, au);
-        uint64_t h;
-        int score = eo_child_score(r, s, &pc, eo_touched(step, ns) | eo_touched(au, na), w, &h);
-        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s);
+        unsigned mask = eo_touched(step, ns) | eo_touched(au, na);
+        int score = eo_child_score(r, s, &pc, mask, w);
+        uint64_t h = eo_child_hash(r, s, &pc, mask);
+        eo_pcache inherited, fresh;
+        eo_pcache_child(r, s, &pc, mask, &inherited);
+        eo_pcache_fill(r, s, &fresh);
+        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s) ||
+               !eo_pcache_same(r, s, &inherited, &fresh) ||
+               eo_child_score(r, s, &inherited, 0, w) != score;
         (*n_out)++;
         eo_undo_all(s, au, na);
         eo_undo_all(s, step, ns);
     }
     return bad;
+}
+
+static inline int eo_pcs_reserve(eo_ctx *x, int n) {
+    if (n <= x->pccap) return 0;
+    int cap = x->pccap ? x->pccap : 64;
+    while (cap < n) cap *= 2;
+    eo_pcache *p = (eo_pcache *)realloc(x->pcs, (size_t)cap * sizeof(eo_pcache));
+    if (!p) return -1;
+    x->pcs = p;
+    x->pccap = cap;
+    return 0;
 }
 
 /* ----- depth-first search --------------------------------------------------------------- */
@@ -859,9 +1005,24 @@ static int eo_expand(eo_ctx *x) {
     eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];
     uint8_t key[EO_MAXKEY];
-    int n = eo_all_steps(x, s, ms);
+    int incremental = r->nfound == 4;
+    eo_pcache *pcp = NULL;
+    if (incremental) {
+        int f = x->nfr - 1;
+        if (eo_pcs_reserve(x, x->nfr) != 0) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        pcp = &x->pcs[f];
+        if (f >= 1)
+            eo_pcache_child(r, s, &x->pcs[f - 1],
+                            eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), pcp);
+        else
+            eo_pcache_fill(r, s, pcp);
+    }
+    int n = eo_all_steps(x, s, ms, pcp);
     if (x->nkids + n > x->kcap) {
-        int cap = x->kcap;
+        int cap = x->kcap ? x->kcap : 256;
         while (cap < x->nkids + n) cap *= 2;
         eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
         if (!k) {
@@ -873,18 +1034,10 @@ static int eo_expand(eo_ctx *x) {
     }
     int k0 = x->nkids;
     int home0 = s->home;
-    eo_pcache pc;
-    int incremental = r->nfound == 4;
-    if (incremental) eo_pcache_fill(r, s, &pc);
     for (int i = 0; i < n; i++) {
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
         int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
-        int score = 0;
-        uint64_t h = 0;
-        if (incremental)
-            score = eo_child_score(r, s, &pc, eo_touched(step, ns) | eo_touched(au, na), x->w,
-                                   x->hash_only ? &h : NULL);
         if (s->home == r->total) {
             eo_undo_all(s, au, na);
             if (eo_record_step(x, step, ns) != 0) {
@@ -894,9 +1047,12 @@ static int eo_expand(eo_ctx *x) {
             x->status = EO_SOLVED;
             return 1;
         }
+        unsigned mask = incremental ? eo_touched(step, ns) | eo_touched(au, na) : 0;
         long id;
         if (x->hash_only) {
-            id = eo_hset_insert(x, incremental ? h : eo_state_hash(r, s));
+            /* the hash first: a state seen before is not scored */
+            id = eo_hset_insert(x, incremental ? eo_child_hash(r, s, pcp, mask)
+                                               : eo_state_hash(r, s));
             if (id == 0) id = -2;
         } else {
             id = eo_table_insert(&x->T, key, eo_key(r, s, key));
@@ -905,10 +1061,10 @@ static int eo_expand(eo_ctx *x) {
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            c->score = incremental ? score : eo_score(r, s, x->w);
+            c->score = incremental ? eo_child_score(r, s, pcp, mask, x->w) : eo_score(r, s, x->w);
 #ifdef EO_CHECK_INCREMENTAL
-            if (incremental && (score != eo_score(r, s, x->w) ||
-                                (x->hash_only && h != eo_state_hash(r, s))))
+            if (incremental && (c->score != eo_score(r, s, x->w) ||
+                                (x->hash_only && eo_child_hash(r, s, pcp, mask) != eo_state_hash(r, s))))
                 abort();
 #endif
             if (x->noise) {
@@ -944,7 +1100,7 @@ static int eo_expand(eo_ctx *x) {
 
 static inline int eo_push_frame(eo_ctx *x, int path0) {
     if (x->nfr == x->frcap) {
-        int cap = x->frcap * 2;
+        int cap = x->frcap ? x->frcap * 2 : 128;
         eo_frame *f = (eo_frame *)realloc(x->fr, (size_t)cap * sizeof(eo_frame));
         if (!f) return -1;
         x->fr = f;
@@ -1219,8 +1375,8 @@ static void eo_befs_run(eo_ctx *x, long until) {
         uint32_t id = eo_heap_pop(x);
         eo_decode(r, eo_key_of(&x->T, id), &s);
         int depth0 = x->depth[id];
-        int n = eo_all_steps(x, &s, ms);
-        if (incremental) eo_pcache_fill(r, &s, &pc);
+        if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
+        int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
         for (int i = 0; i < n; i++) {
             int ns = eo_step(r, &s, ms[i], step);
             if (ns < 0) continue;
@@ -1241,7 +1397,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
                     eo_heap_push(x,
                                  (incremental ? eo_child_score(r, &s, &pc,
                                                                eo_touched(step, ns) | eo_touched(au, na),
-                                                               x->w, NULL)
+                                                               x->w)
                                               : eo_score(r, &s, x->w)) - x->w[5] * depth,
                                  (uint32_t)cid) != 0) {
                     x->status = EO_MEMORY_LIMIT;
@@ -1451,18 +1607,9 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->macros = 2;
         m->dig_kinds = befs ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
         m->status = EO_RUNNING;
-        live[i] = !(befs ? eo_befs_begin(m) : eo_dfs_begin(m)) || m->status == EO_SOLVED;
-        if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
-            x->status = m->status;
-            ok = 0;
-        }
+        live[i] = 1; /* begun at its first turn: most solves never get past the first */
     }
     int winner = -1;
-    for (int i = 0; i < k && ok; i++)
-        if (ms[i].status == EO_SOLVED) {
-            winner = i;
-            break;
-        }
     for (int round = 0; ok && winner < 0; round++) {
         int any = 0;
         long quota = x->port_quota << (round < 20 ? round : 20);
@@ -1472,6 +1619,22 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             total = 0;
             for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
             if (budget > 0 && total >= budget) break;
+            if (round == 0) {
+                int ended = x->port_method[i] == 1 ? eo_befs_begin(m) : eo_dfs_begin(m);
+                if (m->status == EO_SOLVED) {
+                    winner = i;
+                    break;
+                }
+                if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
+                    x->status = m->status;
+                    ok = 0;
+                    break;
+                }
+                if (ended) {
+                    live[i] = 0;
+                    continue;
+                }
+            }
             long until = quota;
             if (budget > 0 && eo_states(m) + (budget - total) < until)
                 until = eo_states(m) + (budget - total);
