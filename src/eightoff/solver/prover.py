@@ -92,20 +92,19 @@ class Child:
 
 
 def children(position: Position) -> list[Child]:
-    """Every position one turn away (one per canonical key of ``after``), as the table
+    """Every position one turn away (one per canonical key of ``raw``), as the table
     makes them: a legal move, then the safe auto-moves (``Game.play``)."""
     out: list[Child] = []
     seen: set[tuple[object, ...]] = set()
     for move in position.legal_moves():
-        game = Game(position)
-        turn = game.play(move)
-        after = game.position
-        key = after.key()
+        raw = position.apply_unchecked(move)
+        key = raw.key()
         if key in seen:
             continue
         seen.add(key)
-        raw = position.apply_unchecked(move) if turn.auto else after
-        out.append(Child(move, raw, after, turn.auto))
+        game = Game(position)
+        turn = game.play(move)
+        out.append(Child(move, raw, game.position, turn.auto))
     return out
 
 

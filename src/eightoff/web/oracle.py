@@ -149,8 +149,10 @@ class Speculator:
         self._done: Lru[Position, bool] = Lru(4096)
         self._closed = False
         self.idle = threading.Event()
-        """Set while there is nothing to speculate (or it waits for real work)."""
+        """Set while there is nothing to speculate."""
         self.idle.set()
+        self.stopped = threading.Event()
+        """Set each time real work stopped a speculation early (for tests)."""
         self._thread = threading.Thread(target=self._run, name="eightoff-speculate", daemon=True)
         self._thread.start()
 
@@ -236,6 +238,8 @@ class Speculator:
                         del self._todo[game_id]
             # stopped early: the position stays in _todo and resumes after the real work
             self._on_done(out)
+            if not out.complete:
+                self.stopped.set()
 
 
 @dataclass(frozen=True, slots=True)
