@@ -157,7 +157,8 @@ class Run:
 
 def run(variant: str, mode: str, games: list[list[Action]], first: int) -> Run:
     solver = Recording()
-    oracle = Oracle(solver=solver, speculate=mode != "off")
+    oracle = Oracle(solver=solver)
+    oracle.speculate = mode != "off"
     out = Run()
     load0 = os.getloadavg()[0]
     started = time.perf_counter()

@@ -60,7 +60,8 @@ def test_following_the_solution_needs_no_new_search(variant: str, number: int) -
 
 def test_a_move_off_the_solution_is_checked_again() -> None:
     solver = Counting()
-    oracle = Oracle(solver=solver, speculate=False)
+    oracle = Oracle(solver=solver)
+    oracle.speculate = False
     try:
         game = Game(deal("eightoff", 7))
         line = oracle.answer(game.position, oracle.status_seconds).moves

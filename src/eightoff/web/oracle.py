@@ -277,11 +277,11 @@ class Oracle:
         hint_seconds: float = 10.0,
         deal_seconds: float = 1.0,
         solver: Solver = solve,
-        speculate: bool = True,
     ) -> None:
         self.status_seconds = status_seconds
-        self.speculate = speculate
-        """Settle the verdicts one turn ahead of every board while the player thinks."""
+        self.speculate = True
+        """Settle the verdicts one turn ahead of every board while the player thinks
+        (set False to turn it off)."""
         self.hint_seconds = hint_seconds
         self.deal_seconds = deal_seconds
         self._solver = solver
