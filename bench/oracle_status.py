@@ -23,8 +23,12 @@ Modes (one fresh Oracle each, 3 s status limit):
   peer: the table without speculation);
 * ``nopause``: speculation on, the player moves as soon as the verdict is shown
   (speculation is stopped by every move before it can finish);
+* ``think``: speculation on, the player moves when speculation from the position has
+  finished or after ``--think`` seconds (default 1 s), whichever comes first;
 * ``pause``: speculation on, the player moves when speculation from the position has
-  finished (a modelled think time: its length is reported as "pause").
+  finished, however long it takes.
+
+The pause column: how long the player waited (the think time modelled).
 
     cd bench && uv run python oracle_status.py                 # Eight Off, FreeCell, 200 games
     cd bench && uv run python oracle_status.py --games 20 --variant freecell --mode pause
@@ -54,7 +58,7 @@ from eightoff.position import Kind, Move, Position
 from eightoff.solver import Limits, Prover, Result, solve
 from eightoff.web.oracle import Oracle
 
-MODES = ("off", "nopause", "pause")
+MODES = ("off", "nopause", "think", "pause")
 SLOW_MS = 50.0
 
 Action = Move | None
@@ -155,7 +159,7 @@ class Run:
     """Seconds of each full (generation 2) collection."""
 
 
-def run(variant: str, mode: str, games: list[list[Action]], first: int) -> Run:
+def run(variant: str, mode: str, games: list[list[Action]], first: int, think: float) -> Run:
     solver = Recording()
     oracle = Oracle(solver=solver)
     oracle.speculate = mode != "off"
@@ -167,9 +171,9 @@ def run(variant: str, mode: str, games: list[list[Action]], first: int) -> Run:
             game = Game(deal(variant, first + g))
             steps: list[Action | str] = ["start", *actions]
             for act in steps:
-                if mode == "pause":
+                if mode in ("think", "pause"):
                     t = time.perf_counter()
-                    oracle.wait_speculation(120)
+                    oracle.wait_speculation(think if mode == "think" else 600)
                     out.pause_ms.append((time.perf_counter() - t) * 1000)
                 n_calls = len(solver.calls)
                 t0 = time.perf_counter()
@@ -210,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--undo-every", type=int, default=15)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--first-deal", type=int, default=30001)
+    p.add_argument("--think", type=float, default=1.0, help="seconds, in mode think")
     p.add_argument("--slow", type=int, default=12, help="slow actions listed per run")
     args = p.parse_args(argv)
     console = Console(width=200)
@@ -228,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         runs: dict[str, Run] = {}
         for mode in args.mode or MODES:
-            r = runs[mode] = run(v, mode, games, args.first_deal)
+            r = runs[mode] = run(v, mode, games, args.first_deal, args.think)
             pause = (
                 f"{statistics.median(r.pause_ms):.1f} / {pct(r.pause_ms, 0.99):.0f} / "
                 f"{max(r.pause_ms):.0f}"

@@ -110,10 +110,10 @@ def children(position: Position) -> list[Child]:
 
 def _reverse(child: Child) -> Move | None:
     """The move that takes ``child.raw`` back to its parent, if it is legal."""
-    back = _shared(Move(child.move.target, child.move.source, child.move.count))
-    if child.move.target.kind is Kind.FOUNDATION or not child.raw.is_legal(back):
+    if child.move.target.index is None:  # home: foundation cards stay unless retrieved
         return None
-    return back
+    back = _shared(Move(child.move.target, child.move.source, child.move.count))
+    return back if child.raw.is_legal(back) else None
 
 
 @dataclass(slots=True)

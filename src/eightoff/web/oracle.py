@@ -167,10 +167,6 @@ class Speculator:
             self.idle.clear()
             self._cond.notify_all()
 
-    def done(self, position: Position) -> bool:
-        with self._cond:
-            return position in self._done
-
     def hold(self) -> Callable[[], None]:
         """Real work begins: speculation stops before its next search until the
         returned release is called (once)."""
@@ -465,7 +461,14 @@ class Oracle:
     # ----- the status line -------------------------------------------------------------
     def status(self, game_id: int, line: Sequence[Position]) -> Status:
         """The status of the last position of ``line`` (the game's positions, the start
-        first) from the caches; starts a background check when something is missing."""
+        first) from the caches; starts a background check when something is missing.
+        Once the verdict is known, speculation from the position begins."""
+        status = self._status(game_id, line)
+        if status.verdict not in ("checking", "won"):
+            self._speculate_from(game_id, line[-1])
+        return status
+
+    def _status(self, game_id: int, line: Sequence[Position]) -> Status:
         current = line[-1]
         if current.is_won():
             return Status("won", None, Message("status.won"), False)
@@ -476,7 +479,6 @@ class Oracle:
         if v is None:
             self._schedule(game_id, line)
             return Status("checking", None, Message("status.checking"), True)
-        self._speculate_from(game_id, current)
         if v is Verdict.SOLVED:
             return Status(v.word, None, Message("status.winnable"), False)
         if v is Verdict.UNKNOWN:
@@ -550,41 +552,37 @@ class Oracle:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         status = self.status(game_id, line)
-        last: Future[None] | None = None
-        while status.pending:
-            job = self._job(game_id)
+        job: Future[None] | None = None
+        while status.pending and (job := self._next_job(game_id, job)) is not None:
             left = deadline - loop.time()
-            if job is None or job is last or left <= 0:
+            if left <= 0:
                 break
-            last = job
             with contextlib.suppress(TimeoutError, DroppedWork, CancelledError):
                 await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job)), left)
             status = self.status(game_id, line)
-            if not job.done():
-                break
         return status
 
     def wait_status(self, game_id: int, line: Sequence[Position], wait: float = 60.0) -> Status:
         """Blocking :meth:`settled_status` (for benchmarks and tests)."""
         deadline = time.monotonic() + wait
         status = self.status(game_id, line)
-        last: Future[None] | None = None
-        while status.pending:
-            job = self._job(game_id)
+        job: Future[None] | None = None
+        while status.pending and (job := self._next_job(game_id, job)) is not None:
             left = deadline - time.monotonic()
-            if job is None or job is last or left <= 0:
+            if left <= 0:
                 break
-            last = job
             with contextlib.suppress(TimeoutError, DroppedWork, CancelledError):
                 job.result(left)
             status = self.status(game_id, line)
-            if not job.done():
-                break
         return status
 
-    def _job(self, game_id: int) -> Future[None] | None:
+    def _next_job(self, game_id: int, last: Future[None] | None) -> Future[None] | None:
+        """The game's status check to wait for: None when there is none, or when it is
+        the one waited for before and it has not finished (the wait timed out) or it
+        has (nothing new started)."""
         with self._lock:
-            return self._jobs.get(game_id)
+            job = self._jobs.get(game_id)
+        return None if job is None or job is last else job
 
     def _walk_back(self, game_id: int, line: tuple[Position, ...]) -> None:
         n = len(line) - 1
