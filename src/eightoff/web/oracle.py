@@ -146,7 +146,7 @@ class Speculator:
         self._cond = threading.Condition()
         self._busy = 0
         self._todo: dict[int, Position] = {}  # game -> its board position (newest last)
-        self._done: Lru[Position, bool] = Lru(4096)
+        self._done: Lru[bytes, bool] = Lru(4096)  # canonical keys of finished positions
         self._closed = False
         self.idle = threading.Event()
         """Set while there is nothing to speculate."""
@@ -160,7 +160,7 @@ class Speculator:
         """Speculate from ``position``, game ``game_id``'s board (replaces the game's
         earlier board if not done yet)."""
         with self._cond:
-            if self._closed or position in self._done or position.is_won():
+            if self._closed or canonical(position) in self._done or position.is_won():
                 return
             self._todo.pop(game_id, None)
             self._todo[game_id] = position
@@ -229,7 +229,7 @@ class Speculator:
             out = self._speculate(game_id, position)
             with self._cond:
                 if out.complete:
-                    self._done.put(position, True)
+                    self._done.put(canonical(position), True)
                     if self._todo.get(game_id) == position:
                         del self._todo[game_id]
             # stopped early: the position stays in _todo and resumes after the real work
