@@ -157,6 +157,11 @@ class Run:
     load: tuple[float, float] = (0.0, 0.0)
     gc: list[float] = field(default_factory=list)
     """Seconds of each full (generation 2) collection."""
+    lookup_ms: list[float] = field(default_factory=list)
+    """Actions answered without a search."""
+    hop_ms: list[float] = field(default_factory=list)
+    """Actions with searches: wall time minus the searches' own time (the hand-off to
+    the status worker and back, and waiting for a core)."""
 
 
 def run(variant: str, mode: str, games: list[list[Action]], first: int, think: float) -> Run:
@@ -187,11 +192,15 @@ def run(variant: str, mode: str, games: list[list[Action]], first: int, think: f
                 t1 = time.perf_counter()
                 ms = (t1 - t0) * 1000
                 out.ms.append(ms)
-                out.known += len(solver.calls) == n_calls
+                calls = solver.calls[n_calls:]
+                out.known += not calls
+                if calls:
+                    out.hop_ms.append(ms - sum(c.ms for c in calls))
+                else:
+                    out.lookup_ms.append(ms)
                 out.verdicts[st.verdict] += 1
                 if ms > SLOW_MS:
                     what = "undo" if act is None else "deal" if act == "start" else str(act)
-                    calls = solver.calls[n_calls:]
                     out.slow.append((ms, what, st.verdict, calls, GC.ms_between(t0, t1)))
         out.speculated = dict(oracle.prover.speculated)
         out.gc = [b - a for a, b, g in GC.pauses if a >= started and g == 2]
@@ -200,6 +209,12 @@ def run(variant: str, mode: str, games: list[list[Action]], first: int, think: f
         oracle.close()
     out.load = (load0, os.getloadavg()[0])
     return out
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.3f} / {pct(values, 0.99):.2f} / {max(values):.1f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             kinds = Counter(
                 (verdict, "search" if calls else "no search") for _, _, verdict, calls, _ in r.slow
+            )
+            notes.append(
+                f"  without a search: p50 / p99 / max {spread(r.lookup_ms)} ms; with one, "
+                f"wall minus search time: {spread(r.hop_ms)} ms"
             )
             notes.append(f"  slow actions by verdict: {dict(kinds)}")
             for ms, what, verdict, calls, gc_ms in sorted(r.slow, reverse=True)[: args.slow]:
