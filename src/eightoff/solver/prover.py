@@ -32,7 +32,13 @@ after the next move is a lookup. Most cost nothing:
 
 The others are searched, in passes of growing limits (the cheap ones first), and
 ``stop()`` is asked before each search: the caller stops speculation the moment real
-work arrives. A search already running is not interrupted (its limit bounds it).
+work arrives. A search already running is not interrupted (its limit bounds it). A
+position whose own search hit its limit is first searched again with ``deepen``'s
+longer limits: proven lost, every child is lost at once.
+
+The memory holds bytes (:func:`canonical` keys, exact keys, indices), never tuples of
+objects: the garbage collector does not track it, so a full collection does not grow
+with it.
 
 Thread-safe (one lock around the memory; the search itself runs outside it).
 """
