@@ -35,11 +35,16 @@ class Gated:
         self.gate = threading.Event()
         self.started: list[Position] = []
         self.lock = threading.Lock()
+        self.doubles = threading.Semaphore(0)
+        """Released once for each Double FreeCell search a hint or solution worker has
+        started (not the status checks that a new board starts)."""
 
     def __call__(self, position: Position, limits: Limits) -> Result:
         with self.lock:
             self.started.append(position)
         if position.rules.decks == 2:
+            if not threading.current_thread().name.startswith("eightoff-status"):
+                self.doubles.release()
             assert self.gate.wait(60)
             return Solved((), 1, 0.0)
         return solve(position, limits)
@@ -64,7 +69,8 @@ def test_a_hint_is_answered_while_double_freecell_solutions_compute(
         for i, p in enumerate(doubles):
             oracle.on_board(100 + i, p)
         solutions = [asyncio.ensure_future(oracle.solution(p)) for p in doubles]
-        await asyncio.sleep(0.05)
+        # the solutions lane's worker is inside the first of them
+        assert await asyncio.to_thread(solver.doubles.acquire, True, 60)
         eight = deal("eightoff", 1)
         oracle.on_board(1, eight)
         answer = await asyncio.wait_for(oracle.hint(eight), timeout=60)
@@ -87,12 +93,13 @@ def test_work_for_a_position_on_no_board_is_dropped(gated: tuple[Oracle, Gated])
         for i, p in enumerate(busy):
             oracle.on_board(10 + i, p)
         blockers = [asyncio.ensure_future(oracle.hint(p)) for p in busy]
-        await asyncio.sleep(0.05)
+        for _ in busy:  # both hint workers inside a search
+            assert await asyncio.to_thread(solver.doubles.acquire, True, 60)
         game = Game.new("eightoff", 3)
         before = game.position
         oracle.on_board(1, before)
         queued = asyncio.ensure_future(oracle.hint(before))
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0)  # (a yield, no wait) the hint is queued behind them
         game.play(game.position.useful_moves()[0])  # the player moved on
         oracle.on_board(1, game.position)
         current = asyncio.ensure_future(oracle.hint(game.position))

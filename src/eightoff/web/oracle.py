@@ -4,7 +4,8 @@
   (thread-safe): a solution found for one position is a proof for every position along
   it, so when the player follows it the status after the move is known at once,
   without a search (also for a position equal up to the order of columns and cells);
-  lost positions and winnable ones are remembered by ``(rules, position.key())``.
+  lost positions and winnable ones are remembered by canonical key (rules and
+  ``position.key()`` as bytes).
   The oracle itself keeps only which positions came back "unknown", and after how long.
 * Winnability is monotone along a game's line: if the position after turn j is
   winnable, so is every earlier one (replay the moves); if it is lost, so is every
@@ -15,24 +16,37 @@
   lane, work for a position on a board goes first (one-pack variants before two-pack
   ones), and work whose position is on no board when its turn comes is dropped.
   The event loop never waits for the solver.
+* The check starts when the move lands (:meth:`Oracle.on_board`), not when the page
+  asks; :meth:`Oracle.settled_status` lets the status route wait briefly for it.
+* **Speculation** (:class:`Speculator`, one background thread, the lowest priority of
+  the oracle's work): once the page has been told a board's verdict, the verdicts of
+  every position one turn away are settled while the player thinks
+  (:meth:`eightoff.solver.prover.Prover.speculate`), so that the verdict after the
+  next move is a lookup. Any real work (a status check, a hint, a solution, a deal
+  search) stops it before its next search; it resumes when the work is done, if its
+  position is still on a board. A board the status check left "unknown" is searched
+  once more, ten times as long: proven lost, every later position of the game is
+  lost without a search.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from eightoff.i18n import Count, Message
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Prover, Result, solve
-from eightoff.solver.prover import Lru
+from eightoff.solver.prover import Lru, Speculation, canonical
 from eightoff.verdict import Verdict, Word
 
 log = logging.getLogger("eightoff.web")
@@ -111,6 +125,119 @@ class Lane:
             self._queue.put(((1 << 30,), next(self._seq), None))
 
 
+class Speculator:
+    """Speculation for the boards' positions on one background thread that yields to
+    real work: :meth:`hold` (one per piece of real work) stops it before its next
+    search, and it resumes when every hold is released."""
+
+    def __init__(
+        self,
+        prover: Prover,
+        passes: Sequence[Limits],
+        wanted: Callable[[Position], bool],
+        on_done: Callable[[Speculation], None] = lambda _: None,
+        deepen: Limits | None = None,
+    ) -> None:
+        self._prover = prover
+        self._passes = tuple(passes)
+        self._deepen = deepen
+        self._wanted = wanted
+        self._on_done = on_done
+        self._cond = threading.Condition()
+        self._busy = 0
+        self._todo: dict[int, Position] = {}  # game -> its board position (newest last)
+        self._done: Lru[bytes, bool] = Lru(4096)  # canonical keys of finished positions
+        self._closed = False
+        self.idle = threading.Event()
+        """Set while there is nothing to speculate."""
+        self.idle.set()
+        self.stopped = threading.Event()
+        """Set each time real work stopped a speculation early (for tests)."""
+        self._thread = threading.Thread(target=self._run, name="eightoff-speculate", daemon=True)
+        self._thread.start()
+
+    def want(self, game_id: int, position: Position) -> None:
+        """Speculate from ``position``, game ``game_id``'s board (replaces the game's
+        earlier board if not done yet)."""
+        with self._cond:
+            if self._closed or canonical(position) in self._done or position.is_won():
+                return
+            self._todo.pop(game_id, None)
+            self._todo[game_id] = position
+            self.idle.clear()
+            self._cond.notify_all()
+
+    def hold(self) -> Callable[[], None]:
+        """Real work begins: speculation stops before its next search until the
+        returned release is called (once)."""
+        released = threading.Event()
+        with self._cond:
+            self._busy += 1
+
+        def release() -> None:
+            if released.is_set():
+                return
+            released.set()
+            with self._cond:
+                self._busy -= 1
+                self._cond.notify_all()
+
+        return release
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._todo.clear()
+            self._cond.notify_all()
+        self.idle.set()
+
+    def _stop(self, game_id: int, position: Position) -> bool:
+        with self._cond:
+            newer = self._todo.get(game_id)
+            return self._closed or self._busy > 0 or (newer is not None and newer != position)
+
+    def _speculate(self, game_id: int, position: Position) -> Speculation:
+        try:
+            return self._prover.speculate(
+                position,
+                self._passes,
+                lambda: self._stop(game_id, position),
+                deepen=self._deepen,
+            )
+        except Exception:  # a bug: log it, never speculate on this position again
+            log.exception("speculation from a position of game %s failed", game_id)
+            return Speculation(complete=True)
+
+    def _run(self) -> None:
+        # (not at a lower OS priority: the thread holds the GIL between searches, and a
+        # thread the OS seldom runs would keep the event loop waiting for it)
+        while True:
+            with self._cond:
+                while not self._closed and (self._busy or not self._todo):
+                    if not self._todo:
+                        self.idle.set()
+                    self._cond.wait()
+                if self._closed:
+                    return
+                game_id = next(reversed(self._todo))
+                position = self._todo[game_id]
+            if not self._wanted(position):
+                with self._cond:
+                    if self._todo.get(game_id) == position:
+                        del self._todo[game_id]
+                continue
+            out = self._speculate(game_id, position)
+            with self._cond:
+                if out.complete:
+                    self._done.put(canonical(position), True)
+                    if self._todo.get(game_id) == position:
+                        del self._todo[game_id]
+            # stopped early: the position stays in _todo and resumes after the real work
+            self._on_done(out)
+            if not out.complete:
+                self.stopped.set()
+
+
 @dataclass(frozen=True, slots=True)
 class Status:
     """What the status line shows for a game's current position."""
@@ -148,6 +275,9 @@ class Oracle:
         solver: Solver = solve,
     ) -> None:
         self.status_seconds = status_seconds
+        self.speculate = True
+        """Settle the verdicts one turn ahead of every board while the player thinks
+        (set False to turn it off)."""
         self.hint_seconds = hint_seconds
         self.deal_seconds = deal_seconds
         self._solver = solver
@@ -156,7 +286,7 @@ class Oracle:
             Limits(seconds=status_seconds), lines=_LINES, memory=_VERDICT_CACHE, solver=solver
         )
         """Proven verdicts and solutions (its ``stats`` count where answers came from)."""
-        self._unknown: Lru[tuple[object, ...], float] = Lru(_VERDICT_CACHE)
+        self._unknown: Lru[bytes, float] = Lru(_VERDICT_CACHE)
         self._jobs: dict[int, Future[None]] = {}
         self._wanted: dict[int, Position] = {}
         self._boards: dict[int, Position] = {}
@@ -171,21 +301,68 @@ class Oracle:
         self.solutions = Lane("solution", 1)
         self.checks = Lane("status", 1)
         self.deals = Lane("deal", 1)
+        self.speculator = Speculator(
+            self.prover,
+            # the cheap children first, then the others with the status line's limit
+            (Limits(seconds=min(0.05, self.status_seconds)), Limits(seconds=self.status_seconds)),
+            self.is_on_board,
+            self._after_speculation,
+            # a board the status check left unknown: once more, ten times as long
+            deepen=Limits(seconds=10 * self.status_seconds),
+        )
         self._jobs.clear()
         self._closed = False
 
     def close(self) -> None:
         self._closed = True
+        self.speculator.close()
         for lane in (self.hints, self.solutions, self.checks, self.deals):
             lane.close()
 
+    def _after_speculation(self, out: Speculation) -> None:
+        # a position the status limit left unknown shows "unknown" at once when reached
+        for position, seconds in out.left:
+            if seconds is not None and seconds >= self.status_seconds:
+                self._record(position, Verdict.UNKNOWN, seconds)
+
+    def _submit(
+        self,
+        lane: Lane,
+        priority: tuple[int, ...],
+        fn: Callable[[], T],
+        wanted: Callable[[], bool],
+    ) -> Future[T]:
+        """Real work on ``lane``: speculation waits until it is done."""
+        release = self.speculator.hold()
+        future = lane.submit(priority, fn, wanted)
+        future.add_done_callback(lambda _: release())
+        return future
+
+    def wait_speculation(self, timeout: float | None = None) -> bool:
+        """Blocking: wait until speculation has nothing left to do (True) or ``timeout``
+        seconds pass (False)."""
+        return self.speculator.idle.wait(timeout)
+
     # ----- which positions are on a board ----------------------------------------------
     def on_board(self, game_id: int, position: Position) -> None:
-        """Game ``game_id`` now shows ``position`` (the table tells after every change)."""
+        """Game ``game_id`` now shows ``position`` (the table tells after every change).
+
+        A new board's verdict is looked for at once (the page asks for it next)."""
         with self._lock:
+            before = self._boards.get(game_id)
             self._boards[game_id] = position
             while len(self._boards) > 1024:
                 self._boards.pop(next(iter(self._boards)))
+        if self._closed or position.is_won():
+            return
+        if (
+            before != position
+            and self.verdict(position) is None
+            and (before is None or self.verdict(before) is not Verdict.LOST)
+        ):
+            # (after a lost board the status route decides, with the whole game: a move
+            # from a lost position is lost without a search)
+            self._schedule(game_id, (position,))
 
     def is_on_board(self, position: Position) -> bool:
         with self._lock:
@@ -196,8 +373,8 @@ class Oracle:
 
     # ----- caches --------------------------------------------------------------------
     @staticmethod
-    def _key(position: Position) -> tuple[object, ...]:
-        return (position.rules, *position.key())
+    def _key(position: Position) -> bytes:
+        return canonical(position)
 
     def verdict(self, position: Position) -> Verdict | None:
         """The known verdict, or None when the position has not been checked."""
@@ -255,7 +432,9 @@ class Oracle:
 
     async def _await(self, lane: Lane, position: Position, fn: Callable[[], T]) -> T:
         """Run ``fn`` on ``lane`` for ``position`` (dropped if it leaves every board)."""
-        future = lane.submit(self._priority(position), fn, lambda: self.is_on_board(position))
+        future = self._submit(
+            lane, self._priority(position), fn, lambda: self.is_on_board(position)
+        )
         return await asyncio.wrap_future(future)
 
     async def hint(self, position: Position, seconds: float | None = None) -> Answer:
@@ -276,13 +455,20 @@ class Oracle:
 
     async def run_deal_search(self, fn: Callable[[], T]) -> T:
         """A winnable-only deal search (its own lane; never dropped)."""
-        future = self.deals.submit((0,), fn, lambda: True)
+        future = self._submit(self.deals, (0,), fn, lambda: True)
         return await asyncio.wrap_future(future)
 
     # ----- the status line -------------------------------------------------------------
     def status(self, game_id: int, line: Sequence[Position]) -> Status:
         """The status of the last position of ``line`` (the game's positions, the start
-        first) from the caches; starts a background check when something is missing."""
+        first) from the caches; starts a background check when something is missing.
+        Once the verdict is known, speculation from the position begins."""
+        status = self._status(game_id, line)
+        if status.verdict not in ("checking", "won"):
+            self._speculate_from(game_id, line[-1])
+        return status
+
+    def _status(self, game_id: int, line: Sequence[Position]) -> Status:
         current = line[-1]
         if current.is_won():
             return Status("won", None, Message("status.won"), False)
@@ -328,7 +514,8 @@ class Oracle:
             job = self._jobs.get(game_id)
             if job is not None and not job.done():
                 return  # the running job looks at _wanted before each solve
-            self._jobs[game_id] = self.checks.submit(
+            self._jobs[game_id] = self._submit(
+                self.checks,
                 priority,
                 lambda: self._check_line(game_id, snapshot),
                 lambda: self._still_wanted(game_id, snapshot[-1]),
@@ -345,6 +532,57 @@ class Oracle:
             log.exception("status check of game %s failed", game_id)
             self._record(line[-1], Verdict.UNKNOWN, self.status_seconds)
         # if the game moved on meanwhile, the client's next poll schedules a new check
+
+    def _speculate_from(self, game_id: int, current: Position) -> None:
+        """The page was told the verdict of game ``game_id``'s board ``current``: the
+        player thinks, speculation from it begins (not earlier: the request that
+        shows the verdict goes first)."""
+        if not self.speculate:
+            return
+        with self._lock:
+            on_board = self._boards.get(game_id) == current
+        if on_board:
+            self.speculator.want(game_id, current)
+
+    async def settled_status(
+        self, game_id: int, line: Sequence[Position], wait: float = 1.0
+    ) -> Status:
+        """:meth:`status`, waiting up to ``wait`` seconds for a check to finish before
+        answering "pending" (the event loop runs meanwhile)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        status = self.status(game_id, line)
+        job: Future[None] | None = None
+        while status.pending and (job := self._next_job(game_id, job)) is not None:
+            left = deadline - loop.time()
+            if left <= 0:
+                break
+            with contextlib.suppress(TimeoutError, DroppedWork, CancelledError):
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job)), left)
+            status = self.status(game_id, line)
+        return status
+
+    def wait_status(self, game_id: int, line: Sequence[Position], wait: float = 60.0) -> Status:
+        """Blocking :meth:`settled_status` (for benchmarks and tests)."""
+        deadline = time.monotonic() + wait
+        status = self.status(game_id, line)
+        job: Future[None] | None = None
+        while status.pending and (job := self._next_job(game_id, job)) is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            with contextlib.suppress(TimeoutError, DroppedWork, CancelledError):
+                job.result(left)
+            status = self.status(game_id, line)
+        return status
+
+    def _next_job(self, game_id: int, last: Future[None] | None) -> Future[None] | None:
+        """The game's status check to wait for: None when there is none, or when it is
+        the one waited for before and it has not finished (the wait timed out) or it
+        has (nothing new started)."""
+        with self._lock:
+            job = self._jobs.get(game_id)
+        return None if job is None or job is last else job
 
     def _walk_back(self, game_id: int, line: tuple[Position, ...]) -> None:
         n = len(line) - 1

@@ -79,7 +79,7 @@ async def hint(
 @timed
 async def status(svc: Svc, game_id: int) -> dict[str, Any]:
     state = svc.table.get(game_id)
-    st = svc.oracle.status(state.id, state.game.positions())
+    st = await svc.oracle.settled_status(state.id, state.game.positions())
     return {
         "verdict": st.verdict,
         "undo_to_winnable": st.undo_to_winnable,
