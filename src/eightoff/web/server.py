@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import ipaddress
 import json
 import os
@@ -192,6 +193,10 @@ def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> in
         timeout_keep_alive=30,  # fewer idle connections closed just as a client reuses them
     )
     server = uvicorn.Server(config)
+    # The modules' own objects (tens of thousands) are never freed: take them out of the
+    # garbage collector's full passes, which otherwise stall a move now and then
+    # (60-200 ms on a loaded machine, bench/README.md's live-verdict section).
+    gc.freeze()
     print(f"eightoff: the table is at {url}  (games in {db_path}; Ctrl+C stops)", flush=True)
     if host in ANY_ADDRESS and token is not None:
         lan = _lan_address()
