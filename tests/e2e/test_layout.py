@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from eightoff.cards import Card
@@ -84,10 +86,7 @@ def start(table: TablePage, body: dict[str, Any]) -> dict[str, Any]:
     return game
 
 
-def outside(table: TablePage, *, sideways_ok: bool) -> list[str]:
-    """The cards (and places) not wholly inside the window, and any scrolling."""
-    found: list[str] = table.page.evaluate(
-        """(sidewaysOk) => {
+OUTSIDE_JS = """(sidewaysOk) => {
   const W = innerWidth, H = innerHeight, bad = [];
   const places = '#board .card:not(.under), #board .heading';
   for (const el of document.querySelectorAll(places)) {
@@ -109,9 +108,20 @@ def outside(table: TablePage, *, sideways_ok: bool) -> list[str]:
   if (doc.scrollWidth > W + 1) bad.push(`the page scrolls sideways: ${doc.scrollWidth} > ${W}`);
   if (doc.scrollHeight > H + 1) bad.push(`the page scrolls down: ${doc.scrollHeight} > ${H}`);
   return bad;
-}""",
-        sideways_ok,
-    )
+}"""
+
+
+def outside(table: TablePage, *, sideways_ok: bool) -> list[str]:
+    """The cards (and places) not wholly inside the window, and any scrolling, once the
+    layout has settled: the status line's words change when the verdict arrives, and the
+    table is laid out again in the next frame; a measure taken in between (a loaded
+    machine) would see the old layout. Waits up to 5 s for nothing to be outside, then
+    returns what still is."""
+    with suppress(PlaywrightTimeout):
+        table.page.wait_for_function(
+            f"({OUTSIDE_JS})({str(sideways_ok).lower()}).length === 0", timeout=5000, polling="raf"
+        )
+    found: list[str] = table.page.evaluate(OUTSIDE_JS, sideways_ok)
     return found
 
 
