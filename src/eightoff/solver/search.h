@@ -1021,6 +1021,20 @@ static int eo_expand(eo_ctx *x) {
             eo_pcache_fill(r, s, pcp);
     }
     int n = eo_all_steps(x, s, ms, pcp);
+    if (x->hash_only && r->alt) {
+        /* the dive stops at the first step that sends a card home (below): try the
+         * single moves home first (stable), so that it scores no sibling before them
+         * (alternate colours only: building in suit, the safe rule sends every card a
+         * foundation takes home at once, so the dive meets no home move; FreeCell 1-2000:
+         * 3% fewer states, median solution 100 -> 98.5 moves) */
+        int h = 0;
+        for (int i = 0; i < n; i++)
+            if (ms[i].dst == EO_HOME) {
+                eo_move t = ms[i];
+                memmove(ms + h + 1, ms + h, (size_t)(i - h) * sizeof(eo_move));
+                ms[h++] = t;
+            }
+    }
     if (x->nkids + n > x->kcap) {
         int cap = x->kcap ? x->kcap : 256;
         while (cap < x->nkids + n) cap *= 2;
