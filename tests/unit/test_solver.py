@@ -7,7 +7,8 @@ import pytest
 from eightoff.deals import deal
 from eightoff.position import HOME, Kind, Move, Place, Position
 from eightoff.rules import PRESETS
-from eightoff.solver import Limits, Lost, Solved, Unknown, solve
+from eightoff.solver import _MOVES as move_of_code
+from eightoff.solver import LOST, SOLVED, Limits, Lost, Solved, Unknown, _core, rules_tuple, solve
 from tests.sketch import make
 
 # The Eight Off deals of 1-10000 that Freecell Solver 5 (`fc-solve --game eight_off`)
@@ -145,6 +146,41 @@ def test_freecell_63777_is_solved() -> None:
     result = solve(start, Limits(seconds=30))
     assert_solution(start, result)
     assert result.states < 200_000
+
+
+@pytest.mark.parametrize("method", [0, 1, 2])
+def test_each_portfolio_method_alone_solves_freecell_deals(method: int) -> None:
+    """A portfolio of one search of each method (0 the dive, 1 best-first, 2
+    best-first without digs onto a dug card), no complete search after it: its
+    solutions replay, and it never claims a loss it cannot prove."""
+    rules = PRESETS["freecell"]
+    weights = _core.ALTERNATE_DIVE_WEIGHTS if method == 0 else _core.ALTERNATE_GREEDY_WEIGHTS
+    setup = _core.Setup(
+        rules_tuple(rules),
+        weights,
+        dive_states=100_000,
+        stages=4,
+        portfolio=((weights, 0, method),),
+        port_quota=1000,
+    )
+    solved = 0
+    for number in (1, 2, 3, 4, 5, LOST_FREECELL):
+        start = deal(rules, number)
+        status, states, moves = _core.solve(
+            setup,
+            start.columns,
+            start.cells,
+            start.foundations,
+            100_000,
+            30.0,
+            1 << 28,
+            move_of_code,
+        )
+        assert status != LOST and states > 0
+        if status == SOLVED:
+            solved += 1
+            assert_solution(start, Solved(moves, states, 0.0))
+    assert solved >= 4
 
 
 def test_a_dead_end_is_lost_after_few_states() -> None:

@@ -136,7 +136,8 @@ class Plan:
     """4 the dive (or portfolio), 1 best-first over purposeful steps, 2 the complete search."""
     quick_states: int = 20_000
     portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = ()
-    """(weights, noise, method 0 dive / 1 best-first) for each search run in turns."""
+    """(weights, noise, method) for each search run in turns: method 0 the dive, 1
+    best-first, 2 best-first without the dig that moves a card onto a dug one."""
     port_quota: int = 1000
 
 
@@ -147,10 +148,12 @@ def plan_for(rules: Rules) -> Plan:
             # FreeCell: a dive and two best-first searches, a greedy one and the
             # plain one, in turns (quotas of 1000 states, doubling), then the complete
             # search.  Each solves deals the others are slow on (FreeCell 63777: the
-            # first two fail for millions of states, the third needs 4,586).
+            # first two fail for millions of states, the third needs 4,586).  The
+            # greedy one leaves out the dig onto a dug card (method 2): on FreeCell
+            # 1-4000 the solves' mean time fell by 9-18%, their max by half.
             portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (
                 (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
-                (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
+                (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 2),
                 (_core.ALTERNATE_WEIGHTS, 0, 1),
             )
             dive_states = 200_000

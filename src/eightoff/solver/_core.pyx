@@ -100,9 +100,11 @@ SHORT_WEIGHTS = (100, 2, 5, 13, 12, 150, 124, 4, 27, 131, 2, 0)
 ALTERNATE_WEIGHTS = (100, 11, 21, 0, 11, 18, 108, 9, 31, 109, 24, 0)
 ALTERNATE_SHORT_WEIGHTS = (100, 11, 21, 0, 11, 150, 108, 9, 31, 109, 24, 0)
 # FreeCell's portfolio (solver/__init__.py): the dive's weights, tuned on FreeCell deals
-# 1-400 (fewest states, geometric mean), and a greedier best-first search (less weight
-# on the moves made), chosen on deals 1001-2000.
-ALTERNATE_DIVE_WEIGHTS = (100, 59, 21, 4, 13, 18, 108, 15, 27, 84, 24, 0)
+# 1-2000 (coordinate descent on the mean plus twice the median of the states the whole
+# solve enters, median solution <= 100 moves; most of the gain is w[10], cards on their
+# natural parent), and a greedier best-first search (less weight on the moves made),
+# chosen on deals 1001-2000.
+ALTERNATE_DIVE_WEIGHTS = (100, 30, 11, 5, 17, 18, 108, 20, 27, 84, 48, 0)
 ALTERNATE_GREEDY_WEIGHTS = (100, 11, 21, 0, 11, 40, 108, 9, 31, 109, 24, 0)
 # Double FreeCell's portfolio also weighs how deep the next cards lie (w[3]), chosen on
 # Double FreeCell deals 1-100.
@@ -272,8 +274,8 @@ cdef class Setup:
 
     ``rules``: the tuple of ``eightoff.solver.rules_tuple``.  Stages (see eo_solve):
     4 a depth-first dive over purposeful steps (dive_states in all; with
-    ``portfolio``, a tuple of (weights, noise, method) triples, method 0 a dive and 1
-    best-first, the dive is that many searches run in turns, quotas port_quota,
+    ``portfolio``, a tuple of (weights, noise, method) triples, method 0 a dive, 1
+    best-first and 2 best-first without digs onto a dug card, the dive is that many searches run in turns, quotas port_quota,
     doubling), 1 best-first over purposeful steps (quick_states), 2 the complete search
     (method 0 depth-first, 1 best-first; macros 1 adds digging steps); only stage 2
     proves a loss.  ``shorten``: shorten the solution found (eo_shorten)."""

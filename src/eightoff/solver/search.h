@@ -119,7 +119,8 @@ typedef struct {
     int nport;
     int port_w[EO_MAXPORT][EO_NWEIGHTS];
     int port_noise[EO_MAXPORT];
-    int port_method[EO_MAXPORT]; /* 0 the dive (depth-first, hash only), 1 best-first */
+    int port_method[EO_MAXPORT]; /* 0 the dive (depth-first, hash only), 1 best-first,
+                                    2 best-first without the dig onto a dug card */
     long port_quota;
 } eo_ctx;
 
@@ -1021,6 +1022,20 @@ static int eo_expand(eo_ctx *x) {
             eo_pcache_fill(r, s, pcp);
     }
     int n = eo_all_steps(x, s, ms, pcp);
+    if (x->hash_only && r->alt && r->nfound == 4) {
+        /* the dive stops at the first step that sends a card home (below): try the
+         * single moves home first (stable), so that it scores no sibling before them
+         * (FreeCell 1-2000: 3% fewer states, median solution 100 -> 98.5 moves).  One
+         * pack, alternate colours only: not measured on Double FreeCell, and building in
+         * suit the safe rule sends every card a foundation takes home at once. */
+        int h = 0;
+        for (int i = 0; i < n; i++)
+            if (ms[i].dst == EO_HOME) {
+                eo_move t = ms[i];
+                memmove(ms + h + 1, ms + h, (size_t)(i - h) * sizeof(eo_move));
+                ms[h++] = t;
+            }
+    }
     if (x->nkids + n > x->kcap) {
         int cap = x->kcap ? x->kcap : 256;
         while (cap < x->nkids + n) cap *= 2;
@@ -1602,10 +1617,12 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
         m->deadline = x->deadline;
         m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
-        int befs = x->port_method[i] == 1;
+        int befs = x->port_method[i] != 0;
         m->hash_only = !befs;
         m->macros = 2;
-        m->dig_kinds = befs ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
+        /* the costliest kind of dig, moving a card onto a dug one, is left out by the
+         * dive and by best-first members of method 2 */
+        m->dig_kinds = x->port_method[i] == 1 ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
         m->status = EO_RUNNING;
         live[i] = 1; /* begun at its first turn: most solves never get past the first */
     }
@@ -1620,7 +1637,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
             if (budget > 0 && total >= budget) break;
             if (round == 0) {
-                int ended = x->port_method[i] == 1 ? eo_befs_begin(m) : eo_dfs_begin(m);
+                int ended = x->port_method[i] != 0 ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
                     break;
@@ -1638,7 +1655,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             long until = quota;
             if (budget > 0 && eo_states(m) + (budget - total) < until)
                 until = eo_states(m) + (budget - total);
-            if (x->port_method[i] == 1)
+            if (x->port_method[i] != 0)
                 eo_befs_run(m, until);
             else
                 eo_dfs_run(m, until);
