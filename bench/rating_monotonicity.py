@@ -1,7 +1,7 @@
 """Do the rating's levels predict play?  A held-out player's win rate per level.
 
     uv run python bench/rating_monotonicity.py --variant eightoff [--per-level 1000]
-        [--first 1000001] [--max-deals 12000] [--workers 2] [--attempts 3]
+        [--first 1000001] [--max-deals 12000] [--workers 2] [--attempts 3] [--out FILE.jsonl]
 
 Deals are rated (``eightoff.rating.rate``) in order from ``--first`` (default
 1,000,001: disjoint from the calibration deals 1 … 10,000) until every playable level
@@ -15,12 +15,16 @@ part in the rating.  It may restart the deal: it wins a deal if one of its
 ``--attempts`` games (each its own seed) wins.
 
 Prints one row per level: deals, the held-out player's win rate and its Wilson 95%
-interval, and whether each level's interval lies wholly above the next harder one's.
+interval, and whether each level's interval lies wholly above the next harder one's,
+and the load average before and after the run (the machine may be shared).  ``--out``
+writes each deal's rating (level, score) and the held-out player's result (JSON lines).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -33,10 +37,10 @@ from eightoff.survey import wilson_interval
 HELD_OUT_SEED = 0xB0B_0000
 
 
-def _one(args: tuple[str, int, int]) -> tuple[int, str, bool]:
+def _one(args: tuple[str, int, int]) -> tuple[int, str, bool, float]:
     variant, number, attempts = args
     position = deal(variant, number)
-    level = rate(position).level
+    rating = rate(position)
     players = [
         (_core.PLAYER_SENSIBLE, 0, 0, 0, 400 * position.rules.decks, HELD_OUT_SEED + 7 * number + a)
         for a in range(attempts)
@@ -50,7 +54,7 @@ def _one(args: tuple[str, int, int]) -> tuple[int, str, bool]:
         players,
     ):
         won = won or result[0]
-    return number, level.value, won
+    return number, rating.level.value, won, rating.score
 
 
 def main() -> None:
@@ -61,7 +65,10 @@ def main() -> None:
     parser.add_argument("--max-deals", type=int, default=12_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--attempts", type=int, default=3)
+    parser.add_argument("--out", default=None, help="write each deal's result (JSON lines)")
     args = parser.parse_args()
+    out = open(args.out, "w") if args.out else None  # noqa: SIM115
+    load_before = os.getloadavg()
 
     by_level: dict[str, list[bool]] = {level.value: [] for level in Level}
     seen: dict[str, int] = {level.value: 0 for level in Level}
@@ -75,7 +82,11 @@ def main() -> None:
         ):
             size = min(chunk, args.max_deals - rated)
             jobs = [(args.variant, n, args.attempts) for n in range(number, number + size)]
-            for _, level, won in pool.map(_one, jobs, chunksize=10):
+            for n, level, won, score in pool.map(_one, jobs, chunksize=10):
+                if out:
+                    out.write(
+                        json.dumps({"deal": n, "level": level, "score": score, "won": won}) + "\n"
+                    )
                 seen[level] += 1
                 if len(by_level[level]) < args.per_level or level == Level.NOT_WINNABLE.value:
                     by_level[level].append(won)
@@ -84,9 +95,14 @@ def main() -> None:
             counts = " ".join(f"{len(by_level[lv.value])}" for lv in PLAYABLE_LEVELS)
             print(f"  {rated} rated ({counts}), {time.perf_counter() - t0:.0f} s", file=sys.stderr)
 
+    if out:
+        out.close()
+    load_after = os.getloadavg()
     print(
         f"{args.variant}: deals {args.first}-{number - 1} ({rated} rated), held-out player:"
-        f" sensible, {args.attempts} attempt(s) per deal"
+        f" sensible, {args.attempts} attempt(s) per deal; {time.perf_counter() - t0:.0f} s with"
+        f" {args.workers} worker(s), load average {load_before[0]:.2f} before,"
+        f" {load_after[0]:.2f} after"
     )
     print("| level | share of rated deals | deals | held-out win rate | Wilson 95% interval |")
     print("|---|---|---|---|---|")

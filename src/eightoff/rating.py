@@ -35,8 +35,8 @@ player (the "sensible" player of ``players.h``, which took no part in the rating
 wins less often on each level than on the one before, on deals disjoint from the
 calibration deals.
 
-The formula is versioned (:data:`FORMULA_VERSION`): a stored rating is comparable
-only with ratings of the same version.
+The formula is versioned per variant (:func:`formula_version`): a stored rating is
+comparable only with ratings of the same version.
 
 >>> rate(2, "eightoff").describe()
 'Easy (score 0.974; players won depth 0 15/16, depth 1 8/8, depth 2 8/8)'
@@ -60,7 +60,8 @@ from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, Verdict, _core, rules_tuple, solve
 
 FORMULA_VERSION: Final = "1"
-"""Changes whenever the players, the score or the thresholds change."""
+"""The version of the players and the score: changes whenever they change (and with
+it every variant's :func:`formula_version`)."""
 
 
 class Level(Enum):
@@ -137,6 +138,31 @@ CALIBRATION_DEALS: Final[dict[str, int]] = {
 (all but those the solver proves lost) among deals 1 … this."""
 
 
+THRESHOLDS_VERSION: Final[dict[str, int]] = {
+    "eightoff": 1,
+    "eightoff-easy": 2,
+    "freecell": 1,
+    "supermove-freecell": 1,
+    "bakers-game": 2,
+    "seahaven-towers": 2,
+    "double-freecell": 2,
+}
+"""Per variant id: the version of its :data:`THRESHOLDS`, raised whenever they change
+(version 2: recalibrated on deals 1–10,000 where version 1 used 1–2,000)."""
+
+
+def formula_version(variant: str) -> str:
+    """The version of the rating formula for ``variant``: :data:`FORMULA_VERSION`, then
+    the variant's :data:`THRESHOLDS_VERSION` when above 1 (``"1"``, ``"1.2"``).
+
+    Two ratings of a variant are comparable when their versions are equal; a stored
+    rating of another version (``survey --rate`` keeps them) is rated again.  A
+    variant id without thresholds of its own uses Eight Off's, and its version.
+    """
+    thresholds = THRESHOLDS_VERSION.get(variant if variant in THRESHOLDS else "eightoff", 1)
+    return FORMULA_VERSION if thresholds == 1 else f"{FORMULA_VERSION}.{thresholds}"
+
+
 @dataclass(frozen=True, slots=True)
 class Rating:
     """A deal's level and the measurements behind it."""
@@ -155,7 +181,11 @@ class Rating:
     """Moves of the solver's solution (0 when it found none)."""
     seconds: float
     variant: str
-    formula: str = FORMULA_VERSION
+
+    @property
+    def formula(self) -> str:
+        """The version of the formula that gave this rating (:func:`formula_version`)."""
+        return formula_version(self.variant)
 
     @property
     def label(self) -> str:
