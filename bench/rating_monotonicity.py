@@ -17,7 +17,11 @@ part in the rating.  It may restart the deal: it wins a deal if one of its
 Prints one row per level: deals, the held-out player's win rate and its Wilson 95%
 interval, and whether each level's interval lies wholly above the next harder one's,
 and the load average before and after the run (the machine may be shared).  ``--out``
-writes each deal's rating (level, score) and the held-out player's result (JSON lines).
+writes each deal's rating (level, score) and the held-out player's result (JSON lines);
+``--table FILE`` prints the table from such a file instead of playing, with the
+thresholds now in the code (levels from the stored scores): the ratings and the
+held-out games are deterministic, so this is the table a run with these thresholds
+prints, as far as the file reaches.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from itertools import islice
 
 from eightoff.deals import deal
-from eightoff.rating import PLAYABLE_LEVELS, Level, rate
+from eightoff.rating import PLAYABLE_LEVELS, Level, level_of, rate
 from eightoff.solver import _core, rules_tuple
 from eightoff.survey import wilson_interval
 
@@ -57,6 +63,27 @@ def _one(args: tuple[str, int, int]) -> tuple[int, str, bool, float]:
     return number, rating.level.value, won, rating.score
 
 
+Result = tuple[int, str, bool, float]
+
+
+def _played(pool: Executor, variant: str, first: int, attempts: int) -> Iterator[Result]:
+    number = first
+    while True:
+        jobs = [(variant, n, attempts) for n in range(number, number + 400)]
+        yield from pool.map(_one, jobs, chunksize=10)
+        number += 400
+
+
+def _from_file(path: str, variant: str) -> Iterator[Result]:
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            level = r["level"]
+            if level != Level.NOT_WINNABLE.value:
+                level = level_of(r["score"], variant).value
+            yield r["deal"], level, r["won"], r["score"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="eightoff")
@@ -66,6 +93,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--attempts", type=int, default=3)
     parser.add_argument("--out", default=None, help="write each deal's result (JSON lines)")
+    parser.add_argument("--table", default=None, help="tabulate an --out file, do not play")
     args = parser.parse_args()
     out = open(args.out, "w") if args.out else None  # noqa: SIM115
     load_before = os.getloadavg()
@@ -77,19 +105,28 @@ def main() -> None:
     t0 = time.perf_counter()
     chunk = 400
     with ProcessPoolExecutor(args.workers) as pool:
+        results = (
+            _from_file(args.table, args.variant)
+            if args.table
+            else _played(pool, args.variant, args.first, args.attempts)
+        )
         while rated < args.max_deals and any(
             len(by_level[level.value]) < args.per_level for level in PLAYABLE_LEVELS
         ):
             size = min(chunk, args.max_deals - rated)
-            jobs = [(args.variant, n, args.attempts) for n in range(number, number + size)]
-            for n, level, won, score in pool.map(_one, jobs, chunksize=10):
+            batch = list(islice(results, size))
+            if not batch:
+                print(f"  {args.table} ends after {rated} deals", file=sys.stderr)
+                break
+            size = len(batch)
+            for n, name, won, score in batch:
                 if out:
                     out.write(
-                        json.dumps({"deal": n, "level": level, "score": score, "won": won}) + "\n"
+                        json.dumps({"deal": n, "level": name, "score": score, "won": won}) + "\n"
                     )
-                seen[level] += 1
-                if len(by_level[level]) < args.per_level or level == Level.NOT_WINNABLE.value:
-                    by_level[level].append(won)
+                seen[name] += 1
+                if len(by_level[name]) < args.per_level or name == Level.NOT_WINNABLE.value:
+                    by_level[name].append(won)
             number += size
             rated += size
             counts = " ".join(f"{len(by_level[lv.value])}" for lv in PLAYABLE_LEVELS)

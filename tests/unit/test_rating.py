@@ -11,13 +11,13 @@ import pytest
 import eightoff.rating
 from eightoff.deals import check_deal_number, deal
 from eightoff.rating import (
-    FORMULA_VERSION,
     PLAYABLE_LEVELS,
     PLAYERS,
     THRESHOLDS,
     Level,
     daily_deal,
     deal_of_level,
+    formula_version,
     level_of,
     rate,
 )
@@ -66,8 +66,21 @@ def test_every_variant_rates_its_deals(variant: str) -> None:
     assert rating.level in Level
     assert rating.variant == variant
     assert 0.0 <= rating.score <= 1.0
-    assert rating.formula == FORMULA_VERSION
+    assert rating.formula == formula_version(variant)
+    assert rating.to_json()["formula"] == rating.formula
     assert sum(rating.runs) == sum(spec.runs for spec in PLAYERS)
+
+
+def test_the_formula_version_follows_the_thresholds_a_variant_uses() -> None:
+    # Variants with the same thresholds give comparable ratings: the same version.
+    assert THRESHOLDS["supermove-freecell"] == THRESHOLDS["freecell"]
+    assert formula_version("supermove-freecell") == formula_version("freecell")
+    # A variant id without thresholds of its own is rated with Eight Off's.
+    assert formula_version("no-such-variant") == formula_version("eightoff")
+    assert level_of(0.5, "no-such-variant") is level_of(0.5, "eightoff")
+    # Every variant's version starts with the players' and score's version.
+    for variant in PRESETS:
+        assert formula_version(variant).split(".")[0] == eightoff.rating.FORMULA_VERSION
 
 
 def test_docstring_examples() -> None:
