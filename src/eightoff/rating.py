@@ -117,8 +117,8 @@ THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "eightoff-easy": (0.8444, 0.6004, 0.3894, 0.1689),
     "freecell": (0.4982, 0.2885, 0.1635, 0.0901),
     "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
-    "bakers-game": (0.1689, 0.1064, 0.0775, 0.0505),
-    "seahaven-towers": (0.3606, 0.1869, 0.113, 0.0691),
+    "bakers-game": (0.1695, 0.1082, 0.0763, 0.0499),
+    "seahaven-towers": (0.3504, 0.1845, 0.1136, 0.0697),
     "double-freecell": (0.1457, 0.0995, 0.0745, 0.0523),
 }
 """Per variant id: the lowest score of Easy, Medium, Hard and Expert.  SuperMove

@@ -81,3 +81,5 @@ def play(
     foundations: Sequence[int],
     players: Sequence[tuple[int, int, int, int, int, int]],
 ) -> list[tuple[bool, int, int]]: ...
+
+PLAYER_PATIENT: int

@@ -377,3 +377,11 @@ def play(tuple rules, columns, cells, foundations, players) -> list:
             raise MemoryError("a player could not allocate its table of seen positions")
         out.append((bool(res.won), res.home, res.moves))
     return out
+
+
+# ----- the patient held-out player (players.h PL_PATIENT; bench/rating_monotonicity.py) ---
+cdef extern from "players.h":
+    enum:
+        PL_PATIENT
+
+PLAYER_PATIENT = PL_PATIENT
