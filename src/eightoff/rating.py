@@ -114,7 +114,7 @@ SOLVER_LIMITS: Final = Limits(seconds=None, states=300_000, memory_mb=256)
 
 THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "eightoff": (0.7091, 0.4603, 0.2638, 0.1226),
-    "eightoff-easy": (0.8444, 0.6004, 0.3894, 0.1689),
+    "eightoff-easy": (0.8377, 0.5986, 0.3792, 0.1689),
     "freecell": (0.4982, 0.2885, 0.1635, 0.0901),
     "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
     "bakers-game": (0.1695, 0.1082, 0.0763, 0.0499),
