@@ -13,15 +13,17 @@ plays the deal with a family of such players and measures how far they get:
    free cells and columns, cards in sequence and low cards buried under others,
    adds a random amount (each run its own fixed seed, so a deal's rating never
    changes), never goes back to a position it has seen, and plays forward only: it
-   wins, or stops when it has no move or has made 400 moves per pack.
-3. The **score** is the mean progress of the 32 games: 1 for a game won, else the
+   wins, or stops when it has no move or has made 400 moves per pack.  Baker's Game
+   adds 8 players who judge each move by the position it makes but take moves back
+   when stuck, up to 300 moves each (:data:`VARIANT_PLAYERS`).
+3. The **score** is the mean progress of the games: 1 for a game won, else the
    share of the cards it got home.  So 1.0 means every player won, 0.1 that they
    got about a tenth of the cards home.
 4. The **level** comes from the score and the variant's thresholds
    (:data:`THRESHOLDS`): score ≥ t₁ Easy, ≥ t₂ Medium, ≥ t₃ Hard, ≥ t₄ Expert, below
    Grandmaster.  The thresholds are the quintiles of the score over the winnable
-   deals among deals 1–10,000 of the variant (1–2,000 for some: see
-   :data:`CALIBRATION_DEALS`), so each level holds about a fifth of the winnable
+   deals among deals 1–10,000 of the variant (:data:`CALIBRATION_DEALS`), so each
+   level holds about a fifth of the winnable
    random deals; ``bench/rating_calibrate.py`` computes them.  A variant played with
    options (foundation retrieval, single-card moves) uses its base variant's
    thresholds.
@@ -95,19 +97,41 @@ PLAYABLE_LEVELS: Final = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT, Le
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """A group of the rating's players: lookahead depth, width, how many runs."""
+    """A group of the rating's players: lookahead depth, width, how many runs, and
+    ``undo``: 0 for players who play forward only, else the moves a player who takes
+    moves back may make (undone ones count; ``PL_BACKTRACK`` in ``players.h``)."""
 
     depth: int
     width: int
     runs: int
+    undo: int = 0
+
+    def describe(self) -> str:
+        return f"undo {self.undo}" if self.undo else f"depth {self.depth}"
 
 
 PLAYERS: Final = (PlayerSpec(0, 0, 16), PlayerSpec(1, 6, 8), PlayerSpec(2, 4, 8))
+"""The rating's players in every variant but those of :data:`VARIANT_PLAYERS`."""
+VARIANT_PLAYERS: Final[dict[str, tuple[PlayerSpec, ...]]] = {
+    "bakers-game": (*PLAYERS, PlayerSpec(0, 0, 8, undo=300)),
+}
+"""Variants whose players differ.  Baker's Game: the forward-only players get only a
+few cards home in most deals (its four cells and same-suit building leave them stuck),
+so the score could not tell the hardest two fifths apart (the held-out player won 35%
+and 32% there); 8 more players judge moves as the depth-0 players do but take moves
+back when stuck, up to 300 moves each (see README "Deal ratings")."""
 NOISE: Final = 20
 """Largest random extra on a move's judgement (a card home is worth 60)."""
 MOVES_PER_PACK: Final = 400
 SEED: Final = 0x5EED_0001
-"""Run i of the group with depth d plays with seed SEED + 1000·d + i."""
+"""Run i of the group with depth d plays with seed SEED + 1000·d + i (a group that
+takes moves back: SEED + 5000 + i)."""
+
+
+def players_of(variant: str) -> tuple[PlayerSpec, ...]:
+    """The groups of players that rate a deal of ``variant``."""
+    return VARIANT_PLAYERS.get(variant, PLAYERS)
+
 
 SOLVER_LIMITS: Final = Limits(seconds=None, states=300_000, memory_mb=256)
 """A state limit, no time limit: a deal's rating must not depend on the machine's load."""
@@ -143,12 +167,13 @@ THRESHOLDS_VERSION: Final[dict[str, int]] = {
     "eightoff-easy": 2,
     "freecell": 1,
     "supermove-freecell": 1,
-    "bakers-game": 2,
+    "bakers-game": 3,
     "seahaven-towers": 2,
     "double-freecell": 2,
 }
-"""Per variant id: the version of its :data:`THRESHOLDS`, raised whenever they change
-(version 2: recalibrated on deals 1–10,000 where version 1 used 1–2,000)."""
+"""Per variant id: the version of its :data:`THRESHOLDS` and :func:`players_of`, raised
+whenever they change (version 2: recalibrated on deals 1–10,000 where version 1 used
+1–2,000; Baker's Game version 3: players who take moves back, recalibrated)."""
 
 
 def formula_version(variant: str) -> str:
@@ -173,7 +198,7 @@ class Rating:
     verdict: Verdict
     """The solver's verdict, or "solved" when a player won although the solver gave up."""
     wins: tuple[int, ...]
-    """Games won by each group of :data:`PLAYERS` (depth 0, 1, 2)."""
+    """Games won by each group of :func:`players_of` the variant (depth 0, 1, 2, …)."""
     runs: tuple[int, ...]
     """Games played by each group."""
     solver_states: int
@@ -196,8 +221,8 @@ class Rating:
         if self.level is Level.NOT_WINNABLE:
             return f"{self.label}: the solver proves no sequence of moves wins"
         groups = ", ".join(
-            f"depth {spec.depth} {won}/{n}"
-            for spec, won, n in zip(PLAYERS, self.wins, self.runs, strict=True)
+            f"{spec.describe()} {won}/{n}"
+            for spec, won, n in zip(players_of(self.variant), self.wins, self.runs, strict=True)
         )
         line = f"{self.label} (score {self.score:.3f}; players won {groups})"
         if self.verdict == "unknown":
@@ -211,7 +236,8 @@ class Rating:
             "verdict": self.verdict,
             "players": [
                 {"depth": spec.depth, "width": spec.width, "won": won, "played": n}
-                for spec, won, n in zip(PLAYERS, self.wins, self.runs, strict=True)
+                | ({"undo": spec.undo} if spec.undo else {})
+                for spec, won, n in zip(players_of(self.variant), self.wins, self.runs, strict=True)
             ],
             "solver_states": self.solver_states,
             "solution_moves": self.solution_moves,
@@ -231,15 +257,22 @@ def level_of(score: float, variant: str) -> Level:
 
 
 def player_games(position: Position) -> list[tuple[int, bool, int]]:
-    """The rating's 32 games: (group index, won, cards home) for each."""
+    """The rating's games (32, or more in :data:`VARIANT_PLAYERS`): (group index, won,
+    cards home) for each."""
     rules = position.rules
     specs = []
     groups = []
     max_moves = MOVES_PER_PACK * rules.decks
-    for g, spec in enumerate(PLAYERS):
+    for g, spec in enumerate(players_of(rules.id)):
         for i in range(spec.runs):
-            seed = SEED + 1000 * spec.depth + i
-            specs.append((_core.PLAYER_LOOKAHEAD, spec.depth, spec.width, NOISE, max_moves, seed))
+            if spec.undo:
+                seed = SEED + 5000 + i
+                specs.append((_core.PLAYER_BACKTRACK, 0, 0, NOISE, spec.undo, seed))
+            else:
+                seed = SEED + 1000 * spec.depth + i
+                specs.append(
+                    (_core.PLAYER_LOOKAHEAD, spec.depth, spec.width, NOISE, max_moves, seed)
+                )
             groups.append(g)
     results = _core.play(
         rules_tuple(rules), position.columns, position.cells, position.foundations, specs
@@ -273,8 +306,8 @@ def rate(
             level=Level.NOT_WINNABLE,
             score=0.0,
             verdict="lost",
-            wins=(0,) * len(PLAYERS),
-            runs=(0,) * len(PLAYERS),
+            wins=(0,) * len(players_of(variant)),
+            runs=(0,) * len(players_of(variant)),
             solver_states=result.states,
             solution_moves=0,
             seconds=time.perf_counter() - t0,
@@ -282,8 +315,9 @@ def rate(
         )
     games = player_games(position)
     total = position.rules.cards
-    wins = [0] * len(PLAYERS)
-    runs = [0] * len(PLAYERS)
+    groups = len(players_of(variant))
+    wins = [0] * groups
+    runs = [0] * groups
     progress = 0.0
     for g, won, home in games:
         runs[g] += 1

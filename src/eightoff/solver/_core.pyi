@@ -83,3 +83,4 @@ def play(
 ) -> list[tuple[bool, int, int]]: ...
 
 PLAYER_PATIENT: int
+PLAYER_BACKTRACK: int

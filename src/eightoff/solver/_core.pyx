@@ -379,9 +379,12 @@ def play(tuple rules, columns, cells, foundations, players) -> list:
     return out
 
 
-# ----- the patient held-out player (players.h PL_PATIENT; bench/rating_monotonicity.py) ---
+# ----- players who take moves back (players.h: PL_PATIENT, the held-out player of
+# bench/rating_monotonicity.py; PL_BACKTRACK, rating players of some variants) -----------
 cdef extern from "players.h":
     enum:
         PL_PATIENT
+        PL_BACKTRACK
 
 PLAYER_PATIENT = PL_PATIENT
+PLAYER_BACKTRACK = PL_BACKTRACK

@@ -31,6 +31,7 @@
 #define PL_LOOKAHEAD 0
 #define PL_SENSIBLE 1
 #define PL_PATIENT 2
+#define PL_BACKTRACK 3
 #define PL_MAXDEPTH 3
 #define PL_BUF 2048
 #define PL_DEAD (-1000000)
@@ -281,12 +282,22 @@ static int pl_sensible_pick(const eo_rules *r, const eo_state *s, const eo_move 
     return pick;
 }
 
-/* The patient player's order of the moves in buf (k of them): by rule, highest first;
- * into a cell, the column whose needed card is nearest the top first; else at random. */
-static void pl_patient_order(const eo_rules *r, const eo_state *s, eo_move *buf, int k,
-                             uint64_t *rng) {
+/* The order in which a player with undo tries the moves in buf (k of them), first
+ * first.  PL_PATIENT: by rule, highest first; into a cell, the column whose needed card
+ * is nearest the top first; else at random.  PL_BACKTRACK: by the judgement (pl_eval)
+ * of the position each makes plus a random amount up to `noise`. */
+static void pl_patient_order(const eo_rules *r, eo_state *s, eo_move *buf, int k,
+                             const pl_params *p, uint64_t *rng) {
     int key[PL_BUF];
     for (int i = 0; i < k; i++) {
+        if (p->kind == PL_BACKTRACK) {
+            eo_move m = buf[i];
+            eo_apply(r, s, &m);
+            key[i] = pl_eval(r, s);
+            eo_undo(s, &m);
+            if (p->noise > 0) key[i] += (int)(pl_rand(rng) % (uint64_t)p->noise);
+            continue;
+        }
         int c = pl_sensible_class(r, s, buf[i]);
         int cover = c == 2 ? pl_cover(r, s, buf[i].src) : 0;
         /* rule, then (cells) fewest cards over the needed one, then a random tie-break */
@@ -344,7 +355,7 @@ static int pl_patient(const eo_rules *r, const eo_state *start, const pl_params 
             if (!grown) { rc = -1; break; }
             frames = grown;
         }
-        pl_patient_order(r, &s, buf, k, &rng);
+        pl_patient_order(r, &s, buf, k, p, &rng);
         pl_frame *f = &frames[depth];
         f->start = pool_top;
         f->count = k;
@@ -395,7 +406,7 @@ static int pl_patient(const eo_rules *r, const eo_state *start, const pl_params 
 /* Play one game from `start`; return -1 if out of memory. */
 static int pl_play(const eo_rules *r, const eo_state *start, const pl_params *p,
                    pl_result *out) {
-    if (p->kind == PL_PATIENT) return pl_patient(r, start, p, out);
+    if (p->kind == PL_PATIENT || p->kind == PL_BACKTRACK) return pl_patient(r, start, p, out);
     eo_state s = *start;
     eo_table seen;
     eo_move buf[PL_BUF];
