@@ -151,12 +151,12 @@ FreeCell has FreeCell's deals and, for the players and the solver, FreeCell's ru
 
 CALIBRATION_DEALS: Final[dict[str, int]] = {
     "eightoff": 10_000,
-    "eightoff-easy": 2_000,
+    "eightoff-easy": 10_000,
     "freecell": 10_000,
     "supermove-freecell": 10_000,
-    "bakers-game": 2_000,
-    "seahaven-towers": 2_000,
-    "double-freecell": 2_000,
+    "bakers-game": 10_000,
+    "seahaven-towers": 10_000,
+    "double-freecell": 10_000,
 }
 """Per variant id: the thresholds are the score's quintiles over the winnable deals
 (all but those the solver proves lost) among deals 1 … this."""

@@ -21,6 +21,7 @@ from eightoff.rating import (
     deal_of_level,
     formula_version,
     level_of,
+    players_of,
     rate,
 )
 from eightoff.rules import PRESETS
@@ -70,7 +71,15 @@ def test_every_variant_rates_its_deals(variant: str) -> None:
     assert 0.0 <= rating.score <= 1.0
     assert rating.formula == formula_version(variant)
     assert rating.to_json()["formula"] == rating.formula
-    assert sum(rating.runs) == sum(spec.runs for spec in PLAYERS)
+    assert sum(rating.runs) == sum(spec.runs for spec in players_of(variant))
+
+
+def test_bakers_game_is_also_rated_by_players_who_take_moves_back() -> None:
+    rating = rate(2, "bakers-game")
+    undo = [p for p in rating.to_json()["players"] if p.get("undo")]
+    assert undo and all(p["played"] > 0 for p in undo)
+    assert "undo" in rating.describe()
+    assert not [p for p in rate(2, "eightoff").to_json()["players"] if p.get("undo")]
 
 
 def test_the_formula_version_follows_the_thresholds_a_variant_uses() -> None:
