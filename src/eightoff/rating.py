@@ -141,7 +141,7 @@ THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "eightoff-easy": (0.8377, 0.5986, 0.3792, 0.1689),
     "freecell": (0.4982, 0.2885, 0.1635, 0.0901),
     "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
-    "bakers-game": (0.1695, 0.1082, 0.0763, 0.0499),
+    "bakers-game": (0.2707, 0.1562, 0.1019, 0.0668),
     "seahaven-towers": (0.3504, 0.1845, 0.1136, 0.0697),
     "double-freecell": (0.1457, 0.0995, 0.0745, 0.0523),
 }
