@@ -143,7 +143,7 @@ THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
     "bakers-game": (0.2707, 0.1562, 0.1019, 0.0668),
     "seahaven-towers": (0.3504, 0.1845, 0.1136, 0.0697),
-    "double-freecell": (0.1457, 0.0995, 0.0745, 0.0523),
+    "double-freecell": (0.1412, 0.0995, 0.0733, 0.0508),
 }
 """Per variant id: the lowest score of Easy, Medium, Hard and Expert.  SuperMove
 FreeCell has FreeCell's deals and, for the players and the solver, FreeCell's rules
