@@ -13,15 +13,17 @@ plays the deal with a family of such players and measures how far they get:
    free cells and columns, cards in sequence and low cards buried under others,
    adds a random amount (each run its own fixed seed, so a deal's rating never
    changes), never goes back to a position it has seen, and plays forward only: it
-   wins, or stops when it has no move or has made 400 moves per pack.
-3. The **score** is the mean progress of the 32 games: 1 for a game won, else the
+   wins, or stops when it has no move or has made 400 moves per pack.  Baker's Game
+   adds 8 players who judge each move by the position it makes but take moves back
+   when stuck, up to 300 moves each (:data:`VARIANT_PLAYERS`).
+3. The **score** is the mean progress of the games: 1 for a game won, else the
    share of the cards it got home.  So 1.0 means every player won, 0.1 that they
    got about a tenth of the cards home.
 4. The **level** comes from the score and the variant's thresholds
    (:data:`THRESHOLDS`): score ≥ t₁ Easy, ≥ t₂ Medium, ≥ t₃ Hard, ≥ t₄ Expert, below
    Grandmaster.  The thresholds are the quintiles of the score over the winnable
-   deals among deals 1–10,000 of the variant (1–2,000 for some: see
-   :data:`CALIBRATION_DEALS`), so each level holds about a fifth of the winnable
+   deals among deals 1–10,000 of the variant (:data:`CALIBRATION_DEALS`), so each
+   level holds about a fifth of the winnable
    random deals; ``bench/rating_calibrate.py`` computes them.  A variant played with
    options (foundation retrieval, single-card moves) uses its base variant's
    thresholds.
@@ -35,8 +37,8 @@ player (the "sensible" player of ``players.h``, which took no part in the rating
 wins less often on each level than on the one before, on deals disjoint from the
 calibration deals.
 
-The formula is versioned (:data:`FORMULA_VERSION`): a stored rating is comparable
-only with ratings of the same version.
+The formula is versioned per variant (:func:`formula_version`): a stored rating is
+comparable only with ratings of the same version.
 
 >>> rate(2, "eightoff").describe()
 'Easy (score 0.974; players won depth 0 15/16, depth 1 8/8, depth 2 8/8)'
@@ -60,7 +62,8 @@ from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, Verdict, _core, rules_tuple, solve
 
 FORMULA_VERSION: Final = "1"
-"""Changes whenever the players, the score or the thresholds change."""
+"""The version of the players and the score: changes whenever they change (and with
+it every variant's :func:`formula_version`)."""
 
 
 class Level(Enum):
@@ -94,31 +97,53 @@ PLAYABLE_LEVELS: Final = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT, Le
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """A group of the rating's players: lookahead depth, width, how many runs."""
+    """A group of the rating's players: lookahead depth, width, how many runs, and
+    ``undo``: 0 for players who play forward only, else the moves a player who takes
+    moves back may make (undone ones count; ``PL_BACKTRACK`` in ``players.h``)."""
 
     depth: int
     width: int
     runs: int
+    undo: int = 0
+
+    def describe(self) -> str:
+        return f"undo {self.undo}" if self.undo else f"depth {self.depth}"
 
 
 PLAYERS: Final = (PlayerSpec(0, 0, 16), PlayerSpec(1, 6, 8), PlayerSpec(2, 4, 8))
+"""The rating's players in every variant but those of :data:`VARIANT_PLAYERS`."""
+VARIANT_PLAYERS: Final[dict[str, tuple[PlayerSpec, ...]]] = {
+    "bakers-game": (*PLAYERS, PlayerSpec(0, 0, 8, undo=300)),
+}
+"""Variants whose players differ.  Baker's Game: the forward-only players get only a
+few cards home in most deals (its four cells and same-suit building leave them stuck),
+so the score could not tell the hardest two fifths apart (the held-out player won 35%
+and 32% there); 8 more players judge moves as the depth-0 players do but take moves
+back when stuck, up to 300 moves each (see README "Deal ratings")."""
 NOISE: Final = 20
 """Largest random extra on a move's judgement (a card home is worth 60)."""
 MOVES_PER_PACK: Final = 400
 SEED: Final = 0x5EED_0001
-"""Run i of the group with depth d plays with seed SEED + 1000·d + i."""
+"""Run i of the group with depth d plays with seed SEED + 1000·d + i (a group that
+takes moves back: SEED + 5000 + i)."""
+
+
+def players_of(variant: str) -> tuple[PlayerSpec, ...]:
+    """The groups of players that rate a deal of ``variant``."""
+    return VARIANT_PLAYERS.get(variant, PLAYERS)
+
 
 SOLVER_LIMITS: Final = Limits(seconds=None, states=300_000, memory_mb=256)
 """A state limit, no time limit: a deal's rating must not depend on the machine's load."""
 
 THRESHOLDS: Final[dict[str, tuple[float, float, float, float]]] = {
     "eightoff": (0.7091, 0.4603, 0.2638, 0.1226),
-    "eightoff-easy": (0.8444, 0.6004, 0.3894, 0.1689),
+    "eightoff-easy": (0.8377, 0.5986, 0.3792, 0.1689),
     "freecell": (0.4982, 0.2885, 0.1635, 0.0901),
     "supermove-freecell": (0.4982, 0.2885, 0.1635, 0.0901),
-    "bakers-game": (0.1689, 0.1064, 0.0775, 0.0505),
-    "seahaven-towers": (0.3606, 0.1869, 0.113, 0.0691),
-    "double-freecell": (0.1457, 0.0995, 0.0745, 0.0523),
+    "bakers-game": (0.2707, 0.1562, 0.1019, 0.0668),
+    "seahaven-towers": (0.3504, 0.1845, 0.1136, 0.0697),
+    "double-freecell": (0.1412, 0.0995, 0.0733, 0.0508),
 }
 """Per variant id: the lowest score of Easy, Medium, Hard and Expert.  SuperMove
 FreeCell has FreeCell's deals and, for the players and the solver, FreeCell's rules
@@ -126,15 +151,41 @@ FreeCell has FreeCell's deals and, for the players and the solver, FreeCell's ru
 
 CALIBRATION_DEALS: Final[dict[str, int]] = {
     "eightoff": 10_000,
-    "eightoff-easy": 2_000,
+    "eightoff-easy": 10_000,
     "freecell": 10_000,
     "supermove-freecell": 10_000,
-    "bakers-game": 2_000,
-    "seahaven-towers": 2_000,
-    "double-freecell": 2_000,
+    "bakers-game": 10_000,
+    "seahaven-towers": 10_000,
+    "double-freecell": 10_000,
 }
 """Per variant id: the thresholds are the score's quintiles over the winnable deals
 (all but those the solver proves lost) among deals 1 … this."""
+
+
+THRESHOLDS_VERSION: Final[dict[str, int]] = {
+    "eightoff": 1,
+    "eightoff-easy": 2,
+    "freecell": 1,
+    "supermove-freecell": 1,
+    "bakers-game": 3,
+    "seahaven-towers": 2,
+    "double-freecell": 2,
+}
+"""Per variant id: the version of its :data:`THRESHOLDS` and :func:`players_of`, raised
+whenever they change (version 2: recalibrated on deals 1–10,000 where version 1 used
+1–2,000; Baker's Game version 3: players who take moves back, recalibrated)."""
+
+
+def formula_version(variant: str) -> str:
+    """The version of the rating formula for ``variant``: :data:`FORMULA_VERSION`, then
+    the variant's :data:`THRESHOLDS_VERSION` when above 1 (``"1"``, ``"1.2"``).
+
+    Two ratings of a variant are comparable when their versions are equal; a stored
+    rating of another version (``survey --rate`` keeps them) is rated again.  A
+    variant id without thresholds of its own uses Eight Off's, and its version.
+    """
+    thresholds = THRESHOLDS_VERSION.get(variant if variant in THRESHOLDS else "eightoff", 1)
+    return FORMULA_VERSION if thresholds == 1 else f"{FORMULA_VERSION}.{thresholds}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +198,7 @@ class Rating:
     verdict: Verdict
     """The solver's verdict, or "solved" when a player won although the solver gave up."""
     wins: tuple[int, ...]
-    """Games won by each group of :data:`PLAYERS` (depth 0, 1, 2)."""
+    """Games won by each group of :func:`players_of` the variant (depth 0, 1, 2, …)."""
     runs: tuple[int, ...]
     """Games played by each group."""
     solver_states: int
@@ -155,7 +206,11 @@ class Rating:
     """Moves of the solver's solution (0 when it found none)."""
     seconds: float
     variant: str
-    formula: str = FORMULA_VERSION
+
+    @property
+    def formula(self) -> str:
+        """The version of the formula that gave this rating (:func:`formula_version`)."""
+        return formula_version(self.variant)
 
     @property
     def label(self) -> str:
@@ -166,8 +221,8 @@ class Rating:
         if self.level is Level.NOT_WINNABLE:
             return f"{self.label}: the solver proves no sequence of moves wins"
         groups = ", ".join(
-            f"depth {spec.depth} {won}/{n}"
-            for spec, won, n in zip(PLAYERS, self.wins, self.runs, strict=True)
+            f"{spec.describe()} {won}/{n}"
+            for spec, won, n in zip(players_of(self.variant), self.wins, self.runs, strict=True)
         )
         line = f"{self.label} (score {self.score:.3f}; players won {groups})"
         if self.verdict == "unknown":
@@ -181,7 +236,8 @@ class Rating:
             "verdict": self.verdict,
             "players": [
                 {"depth": spec.depth, "width": spec.width, "won": won, "played": n}
-                for spec, won, n in zip(PLAYERS, self.wins, self.runs, strict=True)
+                | ({"undo": spec.undo} if spec.undo else {})
+                for spec, won, n in zip(players_of(self.variant), self.wins, self.runs, strict=True)
             ],
             "solver_states": self.solver_states,
             "solution_moves": self.solution_moves,
@@ -201,15 +257,22 @@ def level_of(score: float, variant: str) -> Level:
 
 
 def player_games(position: Position) -> list[tuple[int, bool, int]]:
-    """The rating's 32 games: (group index, won, cards home) for each."""
+    """The rating's games (32, or more in :data:`VARIANT_PLAYERS`): (group index, won,
+    cards home) for each."""
     rules = position.rules
     specs = []
     groups = []
     max_moves = MOVES_PER_PACK * rules.decks
-    for g, spec in enumerate(PLAYERS):
+    for g, spec in enumerate(players_of(rules.id)):
         for i in range(spec.runs):
-            seed = SEED + 1000 * spec.depth + i
-            specs.append((_core.PLAYER_LOOKAHEAD, spec.depth, spec.width, NOISE, max_moves, seed))
+            if spec.undo:
+                seed = SEED + 5000 + i
+                specs.append((_core.PLAYER_BACKTRACK, 0, 0, NOISE, spec.undo, seed))
+            else:
+                seed = SEED + 1000 * spec.depth + i
+                specs.append(
+                    (_core.PLAYER_LOOKAHEAD, spec.depth, spec.width, NOISE, max_moves, seed)
+                )
             groups.append(g)
     results = _core.play(
         rules_tuple(rules), position.columns, position.cells, position.foundations, specs
@@ -243,8 +306,8 @@ def rate(
             level=Level.NOT_WINNABLE,
             score=0.0,
             verdict="lost",
-            wins=(0,) * len(PLAYERS),
-            runs=(0,) * len(PLAYERS),
+            wins=(0,) * len(players_of(variant)),
+            runs=(0,) * len(players_of(variant)),
             solver_states=result.states,
             solution_moves=0,
             seconds=time.perf_counter() - t0,
@@ -252,8 +315,9 @@ def rate(
         )
     games = player_games(position)
     total = position.rules.cards
-    wins = [0] * len(PLAYERS)
-    runs = [0] * len(PLAYERS)
+    groups = len(players_of(variant))
+    wins = [0] * groups
+    runs = [0] * groups
     progress = 0.0
     for g, won, home in games:
         runs[g] += 1

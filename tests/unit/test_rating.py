@@ -5,24 +5,27 @@ from __future__ import annotations
 import datetime as dt
 import doctest
 import random
+from typing import Any
 
 import pytest
 
 import eightoff.rating
 from eightoff.deals import check_deal_number, deal
+from eightoff.position import Position
 from eightoff.rating import (
-    FORMULA_VERSION,
     PLAYABLE_LEVELS,
     PLAYERS,
     THRESHOLDS,
     Level,
     daily_deal,
     deal_of_level,
+    formula_version,
     level_of,
+    players_of,
     rate,
 )
 from eightoff.rules import PRESETS
-from eightoff.solver import _core, rules_tuple
+from eightoff.solver import _core, rules_tuple, solve
 from tests.sketch import make
 
 LOST_FREECELL = 11982
@@ -66,8 +69,29 @@ def test_every_variant_rates_its_deals(variant: str) -> None:
     assert rating.level in Level
     assert rating.variant == variant
     assert 0.0 <= rating.score <= 1.0
-    assert rating.formula == FORMULA_VERSION
-    assert sum(rating.runs) == sum(spec.runs for spec in PLAYERS)
+    assert rating.formula == formula_version(variant)
+    assert rating.to_json()["formula"] == rating.formula
+    assert sum(rating.runs) == sum(spec.runs for spec in players_of(variant))
+
+
+def test_bakers_game_is_also_rated_by_players_who_take_moves_back() -> None:
+    rating = rate(2, "bakers-game")
+    undo = [p for p in rating.to_json()["players"] if p.get("undo")]
+    assert undo and all(p["played"] > 0 for p in undo)
+    assert "undo" in rating.describe()
+    assert not [p for p in rate(2, "eightoff").to_json()["players"] if p.get("undo")]
+
+
+def test_the_formula_version_follows_the_thresholds_a_variant_uses() -> None:
+    # Variants with the same thresholds give comparable ratings: the same version.
+    assert THRESHOLDS["supermove-freecell"] == THRESHOLDS["freecell"]
+    assert formula_version("supermove-freecell") == formula_version("freecell")
+    # A variant id without thresholds of its own is rated with Eight Off's.
+    assert formula_version("no-such-variant") == formula_version("eightoff")
+    assert level_of(0.5, "no-such-variant") is level_of(0.5, "eightoff")
+    # Every variant's version starts with the players' and score's version.
+    for variant in PRESETS:
+        assert formula_version(variant).split(".")[0] == eightoff.rating.FORMULA_VERSION
 
 
 def test_docstring_examples() -> None:
@@ -179,3 +203,41 @@ def test_a_stuck_player_stops_and_reports_its_cards_home() -> None:
     for won, home, moves in results:
         assert not won and home == 0
         assert moves <= 8  # a few tens onto jacks, then nothing new
+
+
+def _play(position: Position, *players: tuple[int, int, int, int, int, int]) -> list[Any]:
+    return _core.play(
+        rules_tuple(position.rules),
+        position.columns,
+        position.cells,
+        position.foundations,
+        list(players),
+    )
+
+
+def test_the_patient_player_undoes_its_way_to_wins_the_sensible_player_misses() -> None:
+    deals = [deal("bakers-game", n) for n in range(1, 31)]
+    lost = {n for n, p in enumerate(deals, 1) if solve(p).verdict == "lost"}
+    sensible, short, long = set(), set(), set()
+    for n, position in enumerate(deals, 1):
+        one, few, many = _play(
+            position,
+            (_core.PLAYER_SENSIBLE, 0, 0, 0, 400, n),
+            (_core.PLAYER_PATIENT, 0, 0, 0, 200, n),
+            (_core.PLAYER_PATIENT, 0, 0, 0, 5000, n),
+        )
+        assert few[2] <= 200 and many[2] <= 5000  # its patience: moves made, undone or not
+        for wins, (won, home, _) in ((sensible, one), (short, few), (long, many)):
+            if won:
+                assert home == 52
+                wins.add(n)
+    assert not long & lost  # it wins only deals that can be won
+    assert short <= long  # more patience loses no win: the same lines, tried further
+    assert len(long) > len(sensible) + 5
+
+
+def test_a_stuck_patient_player_tries_every_line_and_stops() -> None:
+    start = make("eightoff", ["*"] * 8, cells=["*"] * 8)
+    ((won, home, moves),) = _play(start, (_core.PLAYER_PATIENT, 0, 0, 0, 100_000, 1))
+    assert not won and home == 0
+    assert moves < 100  # every line tried long before its patience ran out

@@ -88,3 +88,6 @@ def play(
     foundations: Sequence[int],
     players: Sequence[tuple[int, int, int, int, int, int]],
 ) -> list[tuple[bool, int, int]]: ...
+
+PLAYER_PATIENT: int
+PLAYER_BACKTRACK: int

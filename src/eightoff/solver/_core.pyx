@@ -402,3 +402,14 @@ def play(tuple rules, columns, cells, foundations, players) -> list:
             raise MemoryError("a player could not allocate its table of seen positions")
         out.append((bool(res.won), res.home, res.moves))
     return out
+
+
+# ----- players who take moves back (players.h: PL_PATIENT, the held-out player of
+# bench/rating_monotonicity.py; PL_BACKTRACK, rating players of some variants) -----------
+cdef extern from "players.h":
+    enum:
+        PL_PATIENT
+        PL_BACKTRACK
+
+PLAYER_PATIENT = PL_PATIENT
+PLAYER_BACKTRACK = PL_BACKTRACK

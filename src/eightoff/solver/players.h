@@ -17,6 +17,11 @@
  *    an empty column; else a card into a cell, preferring the column that hides the
  *    lowest card still needed) and chooses at random within the first rule that offers
  *    a move.
+ *  - PL_PATIENT, the same rules of thumb with undo (held out too, for variants where
+ *    the sensible player almost never wins): it tries the moves in the order of those
+ *    rules (at random within a rule), and when it is stuck it undoes its last move and
+ *    tries the next one there, and so on back; it wins, or stops when every line is
+ *    exhausted or it has made `max_moves` moves (undone moves count: its patience).
  */
 #ifndef EIGHTOFF_PLAYERS_H
 #define EIGHTOFF_PLAYERS_H
@@ -25,13 +30,15 @@
 
 #define PL_LOOKAHEAD 0
 #define PL_SENSIBLE 1
+#define PL_PATIENT 2
+#define PL_BACKTRACK 3
 #define PL_MAXDEPTH 3
 #define PL_BUF 2048
 #define PL_DEAD (-1000000)
 #define PL_MAXWIDTH 16
 
 typedef struct {
-    int kind;      /* PL_LOOKAHEAD or PL_SENSIBLE */
+    int kind;      /* PL_LOOKAHEAD, PL_SENSIBLE or PL_PATIENT */
     int depth;     /* lookahead: further moves looked at (0: judge the position a move makes) */
     int noise;     /* lookahead: random extra score, 0 .. noise - 1 */
     int max_moves; /* give up after this many moves (auto-moves not counted) */
@@ -224,6 +231,25 @@ static inline int pl_cover(const eo_rules *r, const eo_state *s, int c) {
     return best * 8 + cover;
 }
 
+/* The held-out players' rules of thumb: the rule a move falls under, higher first. */
+static int pl_sensible_class(const eo_rules *r, const eo_state *s, eo_move m) {
+    if (m.dst == EO_HOME) return 6;
+    if (m.src >= EO_CELL && m.dst < EO_CELL && s->len[m.dst]) return 5; /* cell card onto a column */
+    if (m.src < EO_CELL && m.dst < EO_CELL && s->len[m.dst]) {
+        int L = s->len[m.src];
+        /* a run that already sits in sequence is not moved for nothing */
+        if (L > m.n && eo_stacks(r, s->col[m.src][L - m.n], s->col[m.src][L - m.n - 1]))
+            return 1;
+        return 4;
+    }
+    if (m.dst < EO_CELL) {
+        /* into an empty column: a King-led run is worth it, anything else barely */
+        int card = m.src < EO_CELL ? s->col[m.src][s->len[m.src] - m.n] : s->cell[m.src - EO_CELL];
+        return (card >> 2) == EO_KING ? 3 : 1;
+    }
+    return 2; /* a column card into a cell */
+}
+
 /* The held-out player's choice among the moves in buf (k of them, none to a position
  * seen before); returns an index. */
 static int pl_sensible_pick(const eo_rules *r, const eo_state *s, const eo_move *buf, int k,
@@ -231,28 +257,8 @@ static int pl_sensible_pick(const eo_rules *r, const eo_state *s, const eo_move 
     int cls[PL_BUF];
     int top = -1;
     for (int i = 0; i < k; i++) {
-        eo_move m = buf[i];
-        int c = 0;
-        if (m.dst == EO_HOME) {
-            c = 6;
-        } else if (m.src >= EO_CELL && m.dst < EO_CELL && s->len[m.dst]) {
-            c = 5; /* cell card onto a column */
-        } else if (m.src < EO_CELL && m.dst < EO_CELL && s->len[m.dst]) {
-            int L = s->len[m.src];
-            /* a run that already sits in sequence is not moved for nothing */
-            if (L > m.n && eo_stacks(r, s->col[m.src][L - m.n], s->col[m.src][L - m.n - 1]))
-                c = 1;
-            else
-                c = 4;
-        } else if (m.dst < EO_CELL) {
-            /* into an empty column: a King-led run is worth it, anything else barely */
-            int card = m.src < EO_CELL ? s->col[m.src][s->len[m.src] - m.n] : s->cell[m.src - EO_CELL];
-            c = (card >> 2) == EO_KING ? 3 : 1;
-        } else {
-            c = 2; /* a column card into a cell */
-        }
-        cls[i] = c;
-        if (c > top) top = c;
+        cls[i] = pl_sensible_class(r, s, buf[i]);
+        if (cls[i] > top) top = cls[i];
     }
     if (top == 2) {
         /* into a cell: the column whose needed card is nearest the top; ties at random */
@@ -276,9 +282,131 @@ static int pl_sensible_pick(const eo_rules *r, const eo_state *s, const eo_move 
     return pick;
 }
 
+/* The order in which a player with undo tries the moves in buf (k of them), first
+ * first.  PL_PATIENT: by rule, highest first; into a cell, the column whose needed card
+ * is nearest the top first; else at random.  PL_BACKTRACK: by the judgement (pl_eval)
+ * of the position each makes plus a random amount up to `noise`. */
+static void pl_patient_order(const eo_rules *r, eo_state *s, eo_move *buf, int k,
+                             const pl_params *p, uint64_t *rng) {
+    int key[PL_BUF];
+    for (int i = 0; i < k; i++) {
+        if (p->kind == PL_BACKTRACK) {
+            eo_move m = buf[i];
+            eo_apply(r, s, &m);
+            key[i] = pl_eval(r, s);
+            eo_undo(s, &m);
+            if (p->noise > 0) key[i] += (int)(pl_rand(rng) % (uint64_t)p->noise);
+            continue;
+        }
+        int c = pl_sensible_class(r, s, buf[i]);
+        int cover = c == 2 ? pl_cover(r, s, buf[i].src) : 0;
+        /* rule, then (cells) fewest cards over the needed one, then a random tie-break */
+        key[i] = (c << 24) - (cover << 12) + (int)(pl_rand(rng) & 0xFFF);
+    }
+    for (int i = 1; i < k; i++) { /* insertion sort, highest key first (k is small) */
+        eo_move m = buf[i];
+        int v = key[i], j = i;
+        while (j > 0 && key[j - 1] < v) {
+            buf[j] = buf[j - 1];
+            key[j] = key[j - 1];
+            j--;
+        }
+        buf[j] = m;
+        key[j] = v;
+    }
+}
+
+typedef struct {
+    int start, count, next; /* this position's moves: pool[start .. start + count) */
+    eo_move made;           /* the move that led here (as applied, for undo) */
+} pl_frame;
+
+/* The patient player (PL_PATIENT): see the top of this file.  -1 if out of memory. */
+static int pl_patient(const eo_rules *r, const eo_state *start, const pl_params *p,
+                      pl_result *out) {
+    eo_state s = *start;
+    eo_table seen;
+    eo_move buf[PL_BUF];
+    uint64_t rng = p->seed * 0x2545F4914F6CDD1DULL + 0x7654321ULL;
+    int pool_cap = 4096, frames_cap = 256, pool_top = 0, depth = 0, rc = 0;
+    eo_move *pool = malloc(sizeof(eo_move) * (size_t)pool_cap);
+    pl_frame *frames = malloc(sizeof(pl_frame) * (size_t)frames_cap);
+    out->won = 0;
+    out->moves = 0;
+    out->home = s.home;
+    if (eo_table_init(&seen, 1024) != 0 || !pool || !frames || pl_remember(r, &seen, &s) != 0) {
+        free(pool);
+        free(frames);
+        eo_table_free(&seen);
+        return -1;
+    }
+    for (;;) {
+        /* a new position: its fresh moves, in the player's order, become a frame */
+        int k = pl_moves(r, &s, buf);
+        if (pool_top + k > pool_cap) {
+            while (pool_top + k > pool_cap) pool_cap *= 2;
+            eo_move *grown = realloc(pool, sizeof(eo_move) * (size_t)pool_cap);
+            if (!grown) { rc = -1; break; }
+            pool = grown;
+        }
+        if (depth == frames_cap) {
+            frames_cap *= 2;
+            pl_frame *grown = realloc(frames, sizeof(pl_frame) * (size_t)frames_cap);
+            if (!grown) { rc = -1; break; }
+            frames = grown;
+        }
+        pl_patient_order(r, &s, buf, k, p, &rng);
+        pl_frame *f = &frames[depth];
+        f->start = pool_top;
+        f->count = k;
+        f->next = 0;
+        for (int i = 0; i < k; i++) pool[pool_top++] = buf[i];
+        depth++;
+        /* the next untried move to a fresh position, undoing exhausted positions */
+        int moved = 0;
+        while (depth > 0 && !moved) {
+            f = &frames[depth - 1];
+            if (f->next == f->count) {
+                pool_top = f->start;
+                depth--;
+                if (depth > 0) eo_undo(&s, &f->made);
+                continue;
+            }
+            eo_move m = pool[f->start + f->next++];
+            eo_apply(r, &s, &m);
+            if (pl_seen(r, &seen, &s)) {
+                eo_undo(&s, &m);
+                continue;
+            }
+            if (pl_remember(r, &seen, &s) != 0) { rc = -1; break; }
+            out->moves++;
+            if (s.home > out->home) out->home = s.home;
+            if (depth == frames_cap) {
+                frames_cap *= 2;
+                pl_frame *grown = realloc(frames, sizeof(pl_frame) * (size_t)frames_cap);
+                if (!grown) { rc = -1; break; }
+                frames = grown;
+            }
+            frames[depth].made = m;
+            moved = 1;
+        }
+        if (rc != 0 || !moved) break; /* out of memory, or every line tried */
+        if (s.home == r->total) {
+            out->won = 1;
+            break;
+        }
+        if (out->moves >= p->max_moves) break;
+    }
+    free(pool);
+    free(frames);
+    eo_table_free(&seen);
+    return rc;
+}
+
 /* Play one game from `start`; return -1 if out of memory. */
 static int pl_play(const eo_rules *r, const eo_state *start, const pl_params *p,
                    pl_result *out) {
+    if (p->kind == PL_PATIENT || p->kind == PL_BACKTRACK) return pl_patient(r, start, p, out);
     eo_state s = *start;
     eo_table seen;
     eo_move buf[PL_BUF];

@@ -20,7 +20,10 @@
   it solves (:func:`eightoff.rating.rate`: level, score, formula version) and the
   rating is stored with the verdict. A deal the survey proves lost is "Not
   winnable" without more work; rating costs about 12 ms of CPU per Eight Off deal
-  against about 0.3 ms for the survey's solve, so it is optional.
+  against about 0.3 ms for the survey's solve, so it is optional. A rating survey
+  also rates the deals of its range stored without a rating, or with a rating of
+  an older formula (:func:`eightoff.rating.formula_version`): they are claimed and
+  shared like unsolved deals, and keep their stored verdict (not solved again).
 * Batch size adapts to the solver's speed so each batch takes about two seconds
   (five on a cluster), between 1 and 2000 deals, smaller near the end of the range
   so that every worker stays busy.
@@ -116,6 +119,8 @@ class BatchResult(NamedTuple):
     other programs share the cores)."""
     ratings: tuple[RatingRow, ...] = ()
     """The deals' ratings, when the survey rates (else empty)."""
+    rated_only: int = 0
+    """Deals of the batch that had a stored verdict and were only rated (no row)."""
 
 
 @functools.cache
@@ -147,15 +152,25 @@ def solver_version() -> str:
 
 
 def solve_batch(
-    rules: Rules, runs: tuple[tuple[int, int], ...], limits: Limits, rate: bool = False
+    rules: Rules,
+    runs: tuple[tuple[int, int], ...],
+    limits: Limits,
+    rate: bool = False,
+    stored: tuple[tuple[int, str], ...] = (),
 ) -> BatchResult:
     """Deal and solve every deal in ``runs`` (inclusive (first, last) pairs); with
     ``rate``, rate each one too (a deal proven lost is "Not winnable" at once).
+    ``stored``: deals of ``runs`` with a verdict in the store, with it; with ``rate``
+    they are rated only (no row: their verdict is kept), else left out.
 
     This is the task a worker runs, locally or on a Dask cluster.
     """
-    from eightoff.rating import FORMULA_VERSION, Level
+    from eightoff.rating import Level, formula_version
     from eightoff.rating import rate as rate_position
+
+    not_winnable = (Level.NOT_WINNABLE.value, 0.0, formula_version(rules.id))
+    known = dict(stored)
+    rated_only = 0
 
     t0 = time.perf_counter()
     c0 = time.thread_time()
@@ -163,11 +178,21 @@ def solve_batch(
     ratings: list[RatingRow] = []
     for first, last in runs:
         for number in range(first, last + 1):
+            verdict = known.get(number)
+            if verdict is not None and not rate:
+                continue
+            rated_only += verdict is not None
             try:
+                if verdict == "lost":  # stored as proven lost: nothing to measure
+                    ratings.append((number, *not_winnable))
+                    continue
                 position = deal_position(rules, number)
-                result = solve(position, limits)
-                if rate and result.verdict == "lost":
-                    ratings.append((number, Level.NOT_WINNABLE.value, 0.0, FORMULA_VERSION))
+                if verdict is None:
+                    result = solve(position, limits)
+                    length = len(result.moves) if result.verdict == "solved" else None
+                    rows.append((number, result.verdict, length, result.states, result.seconds))
+                if rate and verdict is None and result.verdict == "lost":
+                    ratings.append((number, *not_winnable))
                 elif rate:
                     rating = rate_position(position)
                     ratings.append((number, rating.level.value, rating.score, rating.formula))
@@ -175,10 +200,13 @@ def solve_batch(
                 raise RuntimeError(
                     f"deal {number} of {rules.id}: {type(exc).__name__}: {exc}"
                 ) from exc
-            length = len(result.moves) if result.verdict == "solved" else None
-            rows.append((number, result.verdict, length, result.states, result.seconds))
     return BatchResult(
-        rows, time.perf_counter() - t0, solver_version(), time.thread_time() - c0, tuple(ratings)
+        rows,
+        time.perf_counter() - t0,
+        solver_version(),
+        time.thread_time() - c0,
+        tuple(ratings),
+        rated_only,
     )
 
 
@@ -223,6 +251,9 @@ class SurveyRun:
     by_others: int = 0
     """Deals of the range that other surveys on the same store stored (or still hold
     claimed) while this one ran: work shared, not repeated."""
+    rated_only: int = 0
+    """Deals stored before with a verdict but no rating of the current formula that
+    this run rated (``rate``), keeping their verdict."""
 
     @property
     def total(self) -> int:
@@ -230,7 +261,7 @@ class SurveyRun:
 
     @property
     def complete(self) -> bool:
-        return self.already + self.new.total + self.by_others >= self.total
+        return self.already + self.new.total + self.rated_only + self.by_others >= self.total
 
     @property
     def rate(self) -> float:
@@ -260,6 +291,7 @@ class _Backend(Protocol):
         runs: tuple[tuple[int, int], ...],
         limits: Limits,
         rate: bool = False,
+        stored: tuple[tuple[int, str], ...] = (),
     ) -> None: ...
 
     def wait(self, timeout: float) -> list[tuple[int, BatchResult]]: ...
@@ -305,8 +337,9 @@ def run_survey(
 
     Deals already stored are skipped (with ``retry_unknown``, deals stored as
     'unknown' are solved again and upgraded). With ``rate``, each deal solved is rated
-    too and its rating stored with its verdict (deals already stored are not rated
-    again). ``progress`` is called after every
+    too and its rating stored with its verdict, and the deals of the range stored
+    without a rating of the current formula are rated (their verdicts kept; deals
+    rated with it are skipped). ``progress`` is called after every
     stored batch, ``on_start`` once before solving starts (both with a
     :class:`Progress`). Raises :class:`SurveyRangeError`, ``UnknownVariantError``,
     :class:`StoreError`, :class:`SurveyUnavailableError`, :class:`SurveyWorkerError`;
@@ -321,10 +354,17 @@ def run_survey(
     if scheduler is not None and workers is not None:
         raise SurveyError("workers is for local runs; a Dask cluster brings its own workers")
     path = default_store_path() if db is None else Path(db)
+    formula: str | None = None
+    if rate:
+        from eightoff.rating import formula_version
+
+        formula = formula_version(rules.id)
     t0 = time.perf_counter()
     with SurveyStore(path) as store:
         signature = store.register_rules(rules)
-        pending = store.pending(rules.id, signature, start, end, retry_unknown=retry_unknown)
+        pending = store.pending(
+            rules.id, signature, start, end, retry_unknown=retry_unknown, formula=formula
+        )
         total = end - start + 1
         already = total - pending.remaining
         new = Counts()
@@ -364,6 +404,7 @@ def run_survey(
         work_deals = 0
         largest_done = 0
         tally = {"solved": 0, "lost": 0, "unknown": 0}
+        rated_only = 0
         remaining = pending.remaining  # this run's view: not stored, not claimed by it
         cursor = start
         others = 0
@@ -397,6 +438,7 @@ def run_survey(
                 interrupted,
                 work_cpu,
                 others,
+                rated_only,
             )
 
         try:
@@ -411,13 +453,14 @@ def run_survey(
                         end,
                         next_size(),
                         retry_unknown=retry_unknown,
+                        formula=formula,
                     )
                     cursor = claim.cursor
                     if not claim.runs:
                         exhausted = True  # the rest is stored, or claimed by live surveys
                         break
                     remaining -= sum(b - a + 1 for a, b in claim.runs)
-                    backend.submit(next_key, rules, claim.runs, limits, rate)
+                    backend.submit(next_key, rules, claim.runs, limits, rate, claim.stored)
                     in_flight[next_key] = claim.runs
                     next_key += 1
                 if not in_flight:
@@ -439,12 +482,13 @@ def run_survey(
                     )
                     work_seconds += result.seconds
                     work_cpu += result.cpu_seconds
-                    work_deals += len(result.rows)
-                    largest_done = max(largest_done, len(result.rows))
+                    work_deals += len(result.rows) + result.rated_only
+                    largest_done = max(largest_done, len(result.rows) + result.rated_only)
+                    rated_only += result.rated_only
                     for row in result.rows:
                         tally[row[1]] += 1
                     if progress is not None:
-                        done = already + sum(tally.values())
+                        done = already + sum(tally.values()) + rated_only
                         progress(Progress(total, done, summary().new))
                 if time.monotonic() - beat > HEARTBEAT_SECONDS:
                     store.heartbeat(owner)
@@ -464,7 +508,7 @@ def run_survey(
         backend.close(abort=False)
         store.release(owner)
         done = store.stored_or_claimed(
-            rules.id, signature, start, end, retry_unknown=retry_unknown
+            rules.id, signature, start, end, retry_unknown=retry_unknown, formula=formula
         )  # claimed: still being solved by another survey
-        others = done - already - sum(tally.values())
+        others = done - already - sum(tally.values()) - rated_only
         return summary()

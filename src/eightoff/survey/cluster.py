@@ -157,6 +157,7 @@ class DaskBackend:
         runs: tuple[tuple[int, int], ...],
         limits: Limits,
         rate: bool = False,
+        stored: tuple[tuple[int, str], ...] = (),
     ) -> None:
         from eightoff.survey import solve_batch
 
@@ -166,6 +167,7 @@ class DaskBackend:
             runs,
             limits,
             rate,
+            stored,
             key=f"{self._prefix}-{key}",
             pure=False,
             retries=1,

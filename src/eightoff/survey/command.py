@@ -61,7 +61,9 @@ Solve every deal from START to END (deal numbers, both included) and store each
 verdict (solved / lost / unknown) with its solution length, states, seconds,
 solver version and rules; with --rate also its difficulty rating (level, score,
 rating formula version). Deals already stored are skipped: the same command run
-again completes exactly what is missing. Ctrl+C keeps every finished batch.
+again completes exactly what is missing; with --rate, deals stored unrated (or
+rated with an older formula) are rated, keeping their verdicts. Ctrl+C keeps every
+finished batch.
 
 'report' summarises a store: winnability with its Wilson 95% interval (unknown
 deals counted as wins for the upper bound, as losses for the lower), the lost
@@ -148,7 +150,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--rate",
         action="store_true",
-        help="also rate each deal solved (level and score, as 'eightoff rate');"
+        help="also rate each deal (level and score, as 'eightoff rate'), including deals"
+        " stored unrated or rated with an older formula (their verdicts are kept);"
         " about 12 ms more CPU per Eight Off deal, some 45 times the solving",
     )
     run.add_argument(
@@ -315,9 +318,11 @@ def _run(args: argparse.Namespace) -> int:
         except SurveyInterrupted as stop:
             bar.close()
             r = stop.run
+            rated = f", {r.rated_only} stored deals rated" if r.rated_only else ""
             print(
-                f"interrupted: {r.new.total} deals saved this run, {r.already + r.new.total}"
-                f" of {r.total} stored; run the same command again to continue",
+                f"interrupted: {r.new.total} deals saved this run{rated},"
+                f" {r.already + r.new.total + r.rated_only} of {r.total} stored;"
+                " run the same command again to continue",
                 file=sys.stderr,
             )
             return EX_INTERRUPTED
@@ -328,8 +333,20 @@ def _run(args: argparse.Namespace) -> int:
         if result.by_others
         else ""
     )
-    if n.total == 0 and not result.by_others:
-        print(f"{rules.name} {start}–{end}: all {result.total} deals already stored{where}")
+    rated = (
+        f"; {result.rated_only} deals stored before were rated (their verdicts kept)"
+        if result.rated_only
+        else ""
+    )
+    if n.total == 0 and result.rated_only:
+        print(
+            f"{rules.name} {start}–{end}: {result.rated_only} stored deals rated in"
+            f" {result.seconds:.1f} s ({result.backend}), their verdicts kept;"
+            f" {result.already} were already rated{where}{shared}"
+        )
+    elif n.total == 0 and not result.by_others:
+        done = "stored and rated" if args.rate else "stored"
+        print(f"{rules.name} {start}–{end}: all {result.total} deals already {done}{where}")
     elif n.total == 0:
         print(
             f"{rules.name} {start}–{end}: nothing left for this run: {result.already} were"
@@ -341,7 +358,7 @@ def _run(args: argparse.Namespace) -> int:
             f" ({result.rate:.1f} deals/s, {result.backend};"
             f" {1000 * result.cpu_seconds / n.total:.2f} ms of worker CPU per deal):"
             f" {n.solved} solved, {n.lost} lost, {n.unknown} unknown;"
-            f" {result.already} were already stored{where}{shared}"
+            f" {result.already} were already stored{where}{rated}{shared}"
         )
     return EX_OK
 

@@ -24,7 +24,8 @@ PER_WORKER = 2
 
 
 def _worker_main(conn: Connection) -> None:
-    """A worker's loop: receive (key, rules, runs, limits, rate), send (key, result, error)."""
+    """A worker's loop: receive (key, rules, runs, limits, rate, stored), send (key,
+    result, error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from eightoff.survey import solve_batch
 
@@ -35,11 +36,11 @@ def _worker_main(conn: Connection) -> None:
             return  # the parent is gone
         if message is None:
             return
-        key, rules, runs, limits, rate = message
+        key, rules, runs, limits, rate, stored = message
         try:
             reply: tuple[int, Any, str | None] = (
                 key,
-                solve_batch(rules, runs, limits, rate),
+                solve_batch(rules, runs, limits, rate, stored),
                 None,
             )
         except Exception as exc:
@@ -79,9 +80,10 @@ class LocalPool:
         runs: tuple[tuple[int, int], ...],
         limits: Limits,
         rate: bool = False,
+        stored: tuple[tuple[int, str], ...] = (),
     ) -> None:
         worker = min(self._workers, key=lambda w: len(w.outstanding))
-        worker.conn.send((key, rules, runs, limits, rate))
+        worker.conn.send((key, rules, runs, limits, rate, stored))
         worker.outstanding[key] = runs
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:

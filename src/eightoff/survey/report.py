@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from eightoff.rating import FORMULA_VERSION, Level
+from eightoff.rating import Level, formula_version
 from eightoff.rules import Rules, preset
 from eightoff.survey.store import SurveyStore, rules_signature
 
@@ -113,7 +113,7 @@ class SurveyReport:
             "winnability": self.winnability,
             "ci95": [low, high],
             "lost_deals": self.lost_deals,
-            "rating_formula": FORMULA_VERSION,
+            "rating_formula": formula_version(self.variant),
             "rated": self.rated,
             "levels": self.levels,
         }
@@ -173,10 +173,13 @@ class SurveyReport:
         if not self.rated:
             if not self.other_formula_ratings:
                 return ["  levels: no deal rated (survey with --rate to rate them)"]
-            return [f"  levels: no deal rated with formula {FORMULA_VERSION}{older}"]
+            return [
+                f"  levels: no deal rated with formula {formula_version(self.variant)}{older}"
+                " (survey with --rate to rate them again)"
+            ]
         lines = [
             f"  levels ({self.rated} of {self.deals} deals rated,"
-            f" rating formula {FORMULA_VERSION}{older}):"
+            f" rating formula {formula_version(self.variant)}{older}):"
         ]
         for name, n in self.levels.items():
             lines.append(f"    {name:<13}{n:>10}  {100 * n / self.rated:6.2f}%")
@@ -218,7 +221,8 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
     counts = store.counts(rules.id, sig)
     others = sum(n for s, n in store.signatures(rules.id).items() if s != sig)
     ratings = store.rating_counts(rules.id, sig)
-    current = {level: n for (formula, level), n in ratings.items() if formula == FORMULA_VERSION}
+    version = formula_version(rules.id)
+    current = {level: n for (formula, level), n in ratings.items() if formula == version}
     levels = {lv.value: current.get(lv.value, 0) for lv in Level} if current else {}
     return SurveyReport(
         variant=rules.id,
@@ -313,7 +317,7 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_lv.bar(range(len(names)), [report.levels[n] for n in names], color="#8e44ad")
         ax_lv.set_xticks(range(len(names)), [n.replace(" ", "\n") for n in names])
         ax_lv.set_title(f"Difficulty ({report.rated:,} deals rated)")
-        ax_lv.set_xlabel(f"level (rating formula {FORMULA_VERSION})")
+        ax_lv.set_xlabel(f"level (rating formula {formula_version(report.variant)})")
         ax_lv.set_ylabel("deals")
     from matplotlib.ticker import MaxNLocator
 

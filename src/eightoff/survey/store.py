@@ -16,7 +16,9 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
     A deal's difficulty rating (:mod:`eightoff.rating`) when the survey ran with
     ``--rate``: level, score and the rating formula's version, one row per
     (variant, rules signature, deal). Version 3 of the schema; older stores have no
-    ratings and still report.
+    ratings and still report. A survey that rates treats a deal stored without a
+    rating of the current formula as not done: it claims it like an unsolved deal and
+    rates it, keeping its stored verdict.
 ``survey_owners`` and ``survey_claims``
     Work sharing: each running survey is an owner (host, process id and its start
     time, a heartbeat); it claims the deals it hands to its workers (runs of
@@ -210,6 +212,24 @@ def rules_signature(rules: Rules) -> str:
     return hashlib.sha256(rules_json(rules).encode()).hexdigest()[:16]
 
 
+def _done(retry_unknown: bool, formula: str | None) -> tuple[str, tuple[object, ...]]:
+    """The deals of ``variant``, ``rules``, lo…hi that a survey has nothing left to do
+    for, as SQL over ``survey_results s`` (``WHERE`` included; its parameters are
+    variant, rules, lo, hi, then the returned ones): stored (with ``retry_unknown``:
+    with a verdict) and, when the survey rates (``formula``), rated with ``formula``."""
+    sql = "FROM survey_results s WHERE s.variant = ? AND s.rules = ? AND s.deal BETWEEN ? AND ?"
+    params: tuple[object, ...] = ()
+    if retry_unknown:
+        sql += " AND s.verdict != 'unknown'"
+    if formula is not None:
+        sql += (
+            " AND EXISTS (SELECT 1 FROM survey_ratings g WHERE g.variant = s.variant"
+            " AND g.rules = s.rules AND g.deal = s.deal AND g.formula = ?)"
+        )
+        params = (formula,)
+    return sql, params
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     solved: int = 0
@@ -263,6 +283,9 @@ class Claim:
     cursor: int
     """Where the next claim may start looking: every deal below it is stored or
     claimed by this owner."""
+    stored: tuple[tuple[int, Verdict], ...] = ()
+    """The claimed deals that already have a verdict, with it: a rating survey claims
+    them to rate them only (the verdict is kept, the deal is not solved again)."""
 
 
 def _process_start(pid: int) -> str:
@@ -468,11 +491,13 @@ class SurveyStore:
         count: int,
         *,
         retry_unknown: bool = False,
+        formula: str | None = None,
     ) -> Claim:
         """Claim for ``owner`` up to ``count`` deals of lo…hi, lowest first, that are
-        neither stored (with ``retry_unknown``: stored with a verdict) nor claimed by
-        another live survey. One transaction: two surveys never claim the same deal."""
-        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
+        neither stored (with ``retry_unknown``: stored with a verdict; with ``formula``,
+        a rating survey's: stored and rated with that formula) nor claimed by another
+        live survey. One transaction: two surveys never claim the same deal."""
+        done, extra = _done(retry_unknown, formula)
         with self.transaction() as c:
             self._reap(c)
             claims = c.execute(
@@ -481,9 +506,7 @@ class SurveyStore:
                 (variant, signature, lo, hi),
             ).fetchall()
             stored = c.execute(
-                f"SELECT deal FROM survey_results WHERE variant = ? AND rules = ?"
-                f" AND deal BETWEEN ? AND ? {skip_unknown} ORDER BY deal",
-                (variant, signature, lo, hi),
+                f"SELECT s.deal {done} ORDER BY s.deal", (variant, signature, lo, hi, *extra)
             )
             # Walk up from lo past stored deals and claims; collect the free runs.
             blocks = iter(claims)
@@ -520,21 +543,35 @@ class SurveyStore:
                 " VALUES (?, ?, ?, ?, ?)",
                 [(variant, signature, a, b, owner) for a, b in runs],
             )
-        return Claim(tuple(runs), d if cursor is None else cursor)
+            known: list[tuple[int, Verdict]] = []
+            if formula is not None:  # stored deals claimed to be rated
+                skip_unknown = " AND verdict != 'unknown'" if retry_unknown else ""
+                for a, b in runs:
+                    known += c.execute(
+                        "SELECT deal, verdict FROM survey_results WHERE variant = ? AND rules = ?"
+                        f" AND deal BETWEEN ? AND ?{skip_unknown} ORDER BY deal",
+                        (variant, signature, a, b),
+                    ).fetchall()
+        return Claim(tuple(runs), d if cursor is None else cursor, tuple(known))
 
     def stored_or_claimed(
-        self, variant: str, signature: str, lo: int, hi: int, *, retry_unknown: bool = False
+        self,
+        variant: str,
+        signature: str,
+        lo: int,
+        hi: int,
+        *,
+        retry_unknown: bool = False,
+        formula: str | None = None,
     ) -> int:
-        """How many deals of lo…hi are stored (with ``retry_unknown``: with a verdict) or
-        claimed by a live survey, counted in one transaction (a batch moving from
-        claimed to stored meanwhile is counted once)."""
-        skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
+        """How many deals of lo…hi are done (stored; with ``retry_unknown`` with a
+        verdict; with ``formula`` rated with it) or claimed by a live survey, counted in
+        one transaction (a batch moving from claimed to stored meanwhile is counted once)."""
+        done, extra = _done(retry_unknown, formula)
         with self.transaction() as c:
             self._reap(c)
             stored = c.execute(
-                f"SELECT COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
-                f" AND deal BETWEEN ? AND ? {skip_unknown}",
-                (variant, signature, lo, hi),
+                f"SELECT COUNT(*) {done}", (variant, signature, lo, hi, *extra)
             ).fetchone()[0]
             claimed = c.execute(
                 "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
@@ -546,27 +583,30 @@ class SurveyStore:
     # -- reading ------------------------------------------------------------------
 
     def pending(
-        self, variant: str, signature: str, start: int, end: int, *, retry_unknown: bool = False
+        self,
+        variant: str,
+        signature: str,
+        start: int,
+        end: int,
+        *,
+        retry_unknown: bool = False,
+        formula: str | None = None,
     ) -> Pending:
         """The deals of start…end with no stored verdict (or only 'unknown', when
-        ``retry_unknown``), found from the gaps between stored deal numbers."""
+        ``retry_unknown``; or, with ``formula``, no rating of that formula), found from
+        the gaps between the deal numbers that are done."""
+        done, extra = _done(retry_unknown, formula)
+        params = (variant, signature, start, end, *extra)
         with self._reading() as c:
-            skip_unknown = "AND verdict != 'unknown'" if retry_unknown else ""
             rows = c.execute(
                 f"""
                 SELECT deal, nxt FROM (
-                    SELECT deal, LEAD(deal) OVER (ORDER BY deal) AS nxt
-                    FROM survey_results
-                    WHERE variant = ? AND rules = ? AND deal BETWEEN ? AND ? {skip_unknown}
+                    SELECT s.deal AS deal, LEAD(s.deal) OVER (ORDER BY s.deal) AS nxt {done}
                 ) WHERE nxt IS NULL OR nxt > deal + 1
                 """,
-                (variant, signature, start, end),
+                params,
             ).fetchall()
-            first = c.execute(
-                f"SELECT MIN(deal) FROM survey_results WHERE variant = ? AND rules = ?"
-                f" AND deal BETWEEN ? AND ? {skip_unknown}",
-                (variant, signature, start, end),
-            ).fetchone()[0]
+            first = c.execute(f"SELECT MIN(s.deal) {done}", params).fetchone()[0]
             if first is None:
                 return Pending([(start, end)])
             runs = [(start, first - 1)]
