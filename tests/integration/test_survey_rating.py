@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from collections import Counter
 from pathlib import Path
 
@@ -20,9 +19,10 @@ from eightoff.rating import Level, formula_version, rate
 from eightoff.rules import preset
 from eightoff.solver import Limits
 from eightoff.store.db import Schema, connect
-from eightoff.survey import Progress, SurveyInterrupted, SurveyRun, build_report, run_survey
+from eightoff.survey import SurveyInterrupted, build_report, run_survey
 from eightoff.survey.command import main
 from eightoff.survey.store import _V1, _V2_CLAIMS, SurveyStore, _legacy_version, rules_signature
+from tests.surveys import interrupt_after, race
 
 SMALL = Limits(seconds=None, states=300)
 FORMULA = formula_version("eightoff")
@@ -174,33 +174,7 @@ def test_deals_rated_with_an_older_formula_are_rated_again(
 def test_two_rated_surveys_share_the_stored_deals_to_rate(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     run_survey(1, 30, db=db, workers=1, limits=SMALL)
-    b_started = threading.Event()
-    results: dict[str, SurveyRun] = {}
-
-    def a_progress(_: Progress) -> None:
-        b_started.wait(60)  # A's first batch is stored: now let B begin
-
-    def run(name: str, start: int, end: int, **kw: object) -> None:
-        results[name] = run_survey(
-            start,
-            end,
-            db=db,
-            workers=1,
-            limits=SMALL,
-            batch_size=2,
-            rate=True,
-            **kw,  # type: ignore[arg-type]
-        )
-
-    a = threading.Thread(target=run, args=("a", 1, 24), kwargs={"progress": a_progress})
-    b = threading.Thread(
-        target=run, args=("b", 7, 30), kwargs={"on_start": lambda _: b_started.set()}
-    )
-    a.start()
-    b.start()
-    a.join(300)
-    b.join(300)
-    ra, rb = results["a"], results["b"]
+    ra, rb = race(db, (1, 24), (7, 30), workers=1, limits=SMALL, batch_size=2, rate=True)
     assert sorted(stored_ratings(db)) == list(range(1, 31))
     assert ra.rated_only + rb.rated_only == 30  # none rated twice
     assert ra.rated_only > 0 and rb.rated_only > 0  # both did a share
@@ -214,14 +188,6 @@ def test_an_interrupted_rating_run_keeps_what_it_rated_and_a_rerun_finishes(
     db = tmp_path / "s.sqlite3"
     run_survey(1, 20, db=db, workers=1, limits=SMALL)
     before = verdict_rows(db)
-    calls = 0
-
-    def stop_after_two(_: Progress) -> None:
-        nonlocal calls
-        calls += 1
-        if calls == 2:
-            raise KeyboardInterrupt
-
     with pytest.raises(SurveyInterrupted) as stop:
         run_survey(
             1,
@@ -231,7 +197,7 @@ def test_an_interrupted_rating_run_keeps_what_it_rated_and_a_rerun_finishes(
             limits=SMALL,
             batch_size=3,
             rate=True,
-            progress=stop_after_two,
+            progress=interrupt_after(2),
         )
     kept = len(stored_ratings(db))
     assert stop.value.run.interrupted and 6 <= kept < 20

@@ -22,6 +22,7 @@ import pytest
 from eightoff.deals import deal
 from eightoff.solver import Limits, solve
 from eightoff.survey import Progress, SurveyInterrupted, run_survey
+from tests.surveys import interrupt_after
 
 SMALL = Limits(seconds=None, states=300)
 
@@ -199,17 +200,15 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_batches(tmp_path: Path) -> None
 
 def test_interrupt_in_the_api_reports_what_was_saved(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
-    calls = 0
-
-    def stop_after_two(p: Progress) -> None:
-        nonlocal calls
-        calls += 1
-        if calls == 2:
-            raise KeyboardInterrupt
-
     with pytest.raises(SurveyInterrupted) as stop:
         run_survey(
-            1, 40, db=db, workers=2, limits=Limits(states=2), batch_size=1, progress=stop_after_two
+            1,
+            40,
+            db=db,
+            workers=2,
+            limits=Limits(states=2),
+            batch_size=1,
+            progress=interrupt_after(2),
         )
     assert stop.value.run.interrupted and stop.value.run.new.total == 2
     assert count_rows(db) == 2

@@ -14,12 +14,11 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 from eightoff.solver import Limits
-from eightoff.survey import Progress, SurveyRun, run_survey
+from tests.surveys import race
 
 TINY = Limits(seconds=None, states=2)
 
@@ -39,32 +38,7 @@ def count_rows(db: Path) -> int:
 
 def test_two_surveys_in_one_process_split_overlapping_ranges(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
-    b_started = threading.Event()
-    results: dict[str, SurveyRun] = {}
-
-    def a_progress(_: Progress) -> None:
-        b_started.wait(60)  # A's first batch is stored: now let B begin
-
-    def run(name: str, start: int, end: int, **kw: object) -> None:
-        results[name] = run_survey(
-            start,
-            end,
-            db=db,
-            workers=1,
-            limits=TINY,
-            batch_size=2,
-            **kw,  # type: ignore[arg-type]
-        )
-
-    a = threading.Thread(target=run, args=("a", 1, 40), kwargs={"progress": a_progress})
-    b = threading.Thread(
-        target=run, args=("b", 11, 50), kwargs={"on_start": lambda _: b_started.set()}
-    )
-    a.start()
-    b.start()
-    a.join(120)
-    b.join(120)
-    ra, rb = results["a"], results["b"]
+    ra, rb = race(db, (1, 40), (11, 50), workers=1, limits=TINY, batch_size=2)
     assert deals_stored(db) == list(range(1, 51))  # every deal once
     assert ra.new.total + rb.new.total == 50  # none solved twice
     assert ra.new.total > 0 and rb.new.total > 0  # both did a share

@@ -1,0 +1,49 @@
+"""Helpers the survey tests share: two surveys racing in one process, and a Ctrl+C
+felt after a given number of stored batches."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from eightoff.survey import Progress, SurveyRun, run_survey
+
+
+def race(
+    db: Path, a: tuple[int, int], b: tuple[int, int], **kw: Any
+) -> tuple[SurveyRun, SurveyRun]:
+    """Survey ranges A and B into DB at once, in two threads: A waits after its first
+    stored batch until B has started, so both take a share of where they overlap.
+    KW goes to both `run_survey` calls (workers, limits, batch_size, rate...)."""
+    b_started = threading.Event()
+    results: dict[str, SurveyRun] = {}
+
+    def run(name: str, span: tuple[int, int], **more: Any) -> None:
+        results[name] = run_survey(span[0], span[1], db=db, **kw, **more)
+
+    first = threading.Thread(
+        target=run, args=("a", a), kwargs={"progress": lambda _: b_started.wait(60)}
+    )
+    second = threading.Thread(
+        target=run, args=("b", b), kwargs={"on_start": lambda _: b_started.set()}
+    )
+    first.start()
+    second.start()
+    first.join(300)
+    second.join(300)
+    return results["a"], results["b"]
+
+
+def interrupt_after(batches: int) -> Callable[[Progress], None]:
+    """A progress callback that feels Ctrl+C once BATCHES batches are stored."""
+    calls = 0
+
+    def progress(_: Progress) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == batches:
+            raise KeyboardInterrupt
+
+    return progress
