@@ -21,8 +21,10 @@ from eightoff.rating import (
     deal_of_level,
     formula_version,
     level_of,
+    player_games,
     players_of,
     rate,
+    score_of,
 )
 from eightoff.rules import PRESETS
 from eightoff.solver import _core, rules_tuple, solve
@@ -92,6 +94,26 @@ def test_the_formula_version_follows_the_thresholds_a_variant_uses() -> None:
     # Every variant's version starts with the players' and score's version.
     for variant in PRESETS:
         assert formula_version(variant).split(".")[0] == eightoff.rating.FORMULA_VERSION
+
+
+def test_double_freecell_scores_the_solvers_effort_too() -> None:
+    """Its players never win: of two deals they get as far in, the one the solver
+    needs far more states for is the harder; elsewhere only the players count."""
+    easy, hard = score_of(0.1, 1_000, "double-freecell"), score_of(0.1, 200_000, "double-freecell")
+    assert hard < easy
+    assert level_of(hard, "double-freecell").rank > level_of(easy, "double-freecell").rank
+    assert score_of(0.3, 1_000, "freecell") == score_of(0.3, 200_000, "freecell") == 0.3
+    assert score_of(0.0, 300_000, "double-freecell") == 0.0  # the score stays within 0 … 1
+    assert score_of(1.0, 0, "double-freecell") == 1.0
+    position = deal("double-freecell", 3)
+    rating = rate(position)  # rate() scores with it
+    games = player_games(position)
+    progress = sum(1.0 if won else home / 104 for _, won, home in games) / len(games)
+    assert rating.score == pytest.approx(
+        score_of(progress, rating.solver_states, "double-freecell")
+    )
+    assert rating.score != pytest.approx(progress)
+    assert rating.level is level_of(rating.score, "double-freecell")
 
 
 def test_docstring_examples() -> None:
