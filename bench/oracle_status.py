@@ -204,7 +204,7 @@ def run(variant: str, mode: str, games: list[list[Action]], first: int, think: f
                     out.slow.append((ms, what, st.verdict, calls, GC.ms_between(t0, t1)))
         out.speculated = dict(oracle.prover.speculated)
         out.gc = [b - a for a, b, g in GC.pauses if a >= started and g == 2]
-        out.stats = dict(oracle.prover.stats)
+        out.stats = {str(source): n for source, n in oracle.prover.stats.items()}
     finally:
         oracle.close()
     out.load = (load0, os.getloadavg()[0])

@@ -136,6 +136,7 @@ async def play(
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think) / 1000)
         moves = useful(game)
+        body: dict[str, Any]
         if (i + 1) % 10 == 0 and game["can_undo"]:
             kind, path, body = "undo", f"/api/games/{gid}/undo", {}
         elif game["won"] or not moves:

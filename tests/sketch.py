@@ -27,7 +27,7 @@ def make(
     rules = preset(variant)
     home = home or {}
     cells = list(cells or [])
-    placed: Counter[int] = Counter()
+    placed: Counter[Card] = Counter()
     for col in columns:
         if col != "*":
             placed.update(Card.parse(t) for t in col.split())

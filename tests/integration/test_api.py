@@ -389,7 +389,7 @@ def test_server_timing_header(client: TestClient) -> None:
 
 
 def test_index_and_rules_pages_or_a_json_404(client: TestClient) -> None:
-    from eightoff.web.app import STATIC_DIR
+    from eightoff.web.routes.pages import STATIC_DIR
 
     for path, name in (("/", "index.html"), ("/rules", "rules.html")):
         r = client.get(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -33,7 +34,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_no_request_makes_the_server_answer_500(case: schemathesis.Case) -> None:
+def test_no_request_makes_the_server_answer_500(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate(
         checks=[not_a_server_error], headers={"content-type": "application/json"}
     )

@@ -122,7 +122,12 @@ def test_play_with_a_deal_opens_the_table_on_that_deal(
     from eightoff.store import Store
 
     served: list[tuple[object, ...]] = []
-    monkeypatch.setattr(server, "serve", lambda *a: served.append(a) or 0)  # exit status
+
+    def serve(*a: object) -> int:
+        served.append(a)
+        return 0  # exit status
+
+    monkeypatch.setattr(server, "serve", serve)
     db = str(tmp_path / "games.sqlite3")  # type: ignore[operator]
     assert main(["play", "--variant", "freecell", "--deal", "617", "--db", db, "--no-browser"]) == 0
     assert served == [("127.0.0.1", None, db, False)]

@@ -177,7 +177,12 @@ def no_server(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
     import eightoff.web.server as server
 
     served: list[tuple[object, ...]] = []
-    monkeypatch.setattr(server, "serve", lambda *a, **k: served.append(a) or 0)
+
+    def serve(*a: object, **k: object) -> int:
+        served.append(a)
+        return 0
+
+    monkeypatch.setattr(server, "serve", serve)
     return served
 
 

@@ -101,7 +101,12 @@ def test_play_with_house_rules_opens_the_table_on_them(
     from eightoff.store import Store
 
     served: list[str | None] = []
-    monkeypatch.setattr(server, "serve", lambda host, port, db, browser: served.append(db) or 0)
+
+    def serve(host: str, port: int | None, db: str | None, browser: bool) -> int:
+        served.append(db)
+        return 0
+
+    monkeypatch.setattr(server, "serve", serve)
     db = str(tmp_path / "t.sqlite3")
     args = ["play", "--db", db, "--no-browser", "--variant", "freecell", "--deal", "5"]
     assert main([*args, "--retrieval", "--strict"]) == 0 and served == [db]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -33,7 +33,11 @@ def configs() -> list[Rules]:
     return out
 
 
-def core_args(pos: Position) -> tuple[object, ...]:
+CoreArgs = tuple[tuple[int, ...], Sequence[Sequence[int]], Sequence[int | None], Sequence[int]]
+"""The rules, columns, cells and foundations, as every function of the core takes them."""
+
+
+def core_args(pos: Position) -> CoreArgs:
     return (rules_tuple(pos.rules), pos.columns, pos.cells, pos.foundations)
 
 

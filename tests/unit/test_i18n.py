@@ -321,7 +321,8 @@ STATIC = Path(eightoff.__file__).parent / "web" / "static"
 
 def _static_catalogue(lang: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((STATIC / "locales" / f"{lang}.json").read_text("utf-8"))
-    return data["messages"]
+    messages: dict[str, Any] = data["messages"]
+    return messages
 
 
 def _fields(template: Any) -> set[str]:

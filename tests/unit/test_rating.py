@@ -240,7 +240,9 @@ def _play(position: Position, *players: tuple[int, int, int, int, int, int]) -> 
 def test_the_patient_player_undoes_its_way_to_wins_the_sensible_player_misses() -> None:
     deals = [deal("bakers-game", n) for n in range(1, 31)]
     lost = {n for n, p in enumerate(deals, 1) if solve(p).verdict == "lost"}
-    sensible, short, long = set(), set(), set()
+    sensible: set[int] = set()
+    short: set[int] = set()
+    long: set[int] = set()
     for n, position in enumerate(deals, 1):
         one, few, many = _play(
             position,

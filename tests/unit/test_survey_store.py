@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from eightoff.rules import preset
-from eightoff.survey.store import Pending, Row, StoreError, SurveyStore, rules_signature
+from eightoff.store.db import StoreError
+from eightoff.survey.store import Pending, Row, SurveyStore, rules_signature
 
 
 def open_store(tmp_path: Path) -> tuple[SurveyStore, str, int]:
