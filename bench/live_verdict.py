@@ -85,6 +85,16 @@ def sensible_moves(pos: Position, last: Move | None) -> list[Move]:
     return out
 
 
+def random_sensible_move(pos: Position, last: Move | None, rng: random.Random) -> Move | None:
+    """One of :func:`sensible_moves`, a move onto a column three times as likely as one
+    into a cell; None when there is none."""
+    options = sensible_moves(pos, last)
+    if not options:
+        return None
+    weights = [3 if m.target.kind is Kind.COLUMN else 1 for m in options]
+    return rng.choices(options, weights)[0]
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[max(0, min(len(s) - 1, round(q * len(s) + 0.5) - 1))] if s else float("nan")
@@ -129,12 +139,8 @@ def run_variant(
             choice: Move | None = None
             if line and rng.random() < follow:
                 choice = line[0]
-            else:
-                options = sensible_moves(pos, last)
-                if not options:
-                    break
-                weights = [3 if m.target.kind is Kind.COLUMN else 1 for m in options]
-                choice = rng.choices(options, weights)[0]
+            elif (choice := random_sensible_move(pos, last, rng)) is None:
+                break
             prev = pos
             game.play(choice)
             last = choice

@@ -48,13 +48,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from live_verdict import pct, sensible_moves
+from live_verdict import pct, random_sensible_move
 from rich.console import Console
 from rich.table import Table
 
 from eightoff.deals import deal
 from eightoff.game import Game
-from eightoff.position import Kind, Move, Position
+from eightoff.position import Move, Position
 from eightoff.solver import Limits, Prover, Result, solve
 from eightoff.web.oracle import Oracle
 
@@ -83,14 +83,11 @@ def script(variant: str, args: argparse.Namespace) -> list[list[Action]]:
                 actions.append(None)
                 last = None
                 continue
+            choice: Move | None
             if rng.random() < args.follow and (line := brain.verdict(pos).moves):
                 choice = line[0]
-            else:
-                options = sensible_moves(pos, last)
-                if not options:
-                    break
-                weights = [3 if m.target.kind is Kind.COLUMN else 1 for m in options]
-                choice = rng.choices(options, weights)[0]
+            elif (choice := random_sensible_move(pos, last, rng)) is None:
+                break
             game.play(choice)
             actions.append(choice)
             last = choice
