@@ -232,22 +232,24 @@ def _decode(key: bytes) -> Position:
     return Position(rules, tuple(columns), cells, foundations)
 
 
+def _pairing(source: Sequence[object], target: Sequence[object]) -> dict[int, int]:
+    """For each place of ``source``, the place of ``target`` holding the same thing,
+    each target place used once (equal ones paired in order)."""
+    pairs: dict[int, int] = {}
+    free = list(range(len(target)))
+    for i, held in enumerate(source):
+        j = next(j for j in free if target[j] == held)
+        free.remove(j)
+        pairs[i] = j
+    return pairs
+
+
 def _relabel(moves: Sequence[Move], source: Position, target: Position) -> tuple[Move, ...]:
     """The moves of a solution from ``source`` made from ``target``, canonically equal
     to it (same columns and cells in another order): each column and cell renamed to
     the one of ``target`` holding the same cards (empty ones paired in order)."""
-    columns: dict[int, int] = {}
-    free = list(range(len(target.columns)))
-    for i, col in enumerate(source.columns):
-        j = next(j for j in free if target.columns[j] == col)
-        free.remove(j)
-        columns[i] = j
-    cells: dict[int, int] = {}
-    free = list(range(len(target.cells)))
-    for i, card in enumerate(source.cells):
-        j = next(j for j in free if target.cells[j] == card)
-        free.remove(j)
-        cells[i] = j
+    columns = _pairing(source.columns, target.columns)
+    cells = _pairing(source.cells, target.cells)
 
     def place(p: Place) -> Place:
         if p.index is None:
