@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -147,3 +148,27 @@ def test_the_schema_table_is_plain_sqlite(tmp_path: Path) -> None:
     con = sqlite3.connect(path)
     assert con.execute("SELECT name, version FROM eightoff_schema").fetchall() == [("notes", 2)]
     con.close()
+
+
+def test_many_opening_a_new_file_at_once_all_get_it(tmp_path: Path) -> None:
+    """Two surveys started together on a new store once failed with "another program
+    holds it locked": SQLite answers busy without waiting while another connection
+    switches the new file to WAL."""
+    failures: list[str] = []
+    for rep in range(60):
+        path = tmp_path / f"n{rep}.sqlite3"
+        start = threading.Barrier(6)
+
+        def open_it(path: Path = path, start: threading.Barrier = start) -> None:
+            start.wait()
+            try:
+                connect(path, NOTES).close()
+            except StoreError as e:
+                failures.append(str(e))
+
+        threads = [threading.Thread(target=open_it) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    assert failures == []

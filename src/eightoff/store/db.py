@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -111,15 +112,31 @@ class Database:
             )
         try:
             with self.errors("open"):
+                self._set_up(timeout_ms)
+        except StoreError:
+            self._conn.close()
+            raise
+
+    def _set_up(self, timeout_ms: int) -> None:
+        """The connection's settings. Two processes or threads opening a new file at
+        once can meet SQLITE_BUSY here without SQLite's busy handler being called (one
+        switches the file to WAL while the other reads its header), so a busy answer
+        is tried again until the busy timeout is spent, as a busy write would be."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            try:
                 self._conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
                 self._conn.execute("PRAGMA foreign_keys = ON")
                 if self.path != ":memory:":
                     self._conn.execute("PRAGMA journal_mode = WAL")
                     self._conn.execute("PRAGMA synchronous = NORMAL")  # durable across kill -9
                 self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        except StoreError:
-            self._conn.close()
-            raise
+                return
+            except sqlite3.OperationalError as e:
+                low = str(e).lower()
+                if ("locked" not in low and "busy" not in low) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
 
     # ----- errors --------------------------------------------------------------------
     @contextmanager
