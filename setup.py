@@ -13,7 +13,7 @@ extensions = [
             "src/eightoff/solver/search.h",
             "src/eightoff/solver/players.h",
         ],
-        extra_compile_args=["-O3"],
+        extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
     )
 ]
 

@@ -223,11 +223,12 @@ static inline int eo_autos_after(const eo_rules *r, eo_state *s, const eo_move *
     return 0;
 }
 
-/* homeable[card] = 1 for each card that a foundation takes now. */
-static inline void eo_homeable(const eo_rules *r, const eo_state *s, uint8_t *homeable) {
-    memset(homeable, 0, 64);
+/* The cards that a foundation takes now, as a bit mask by card code. */
+static inline uint64_t eo_homeable_mask(const eo_rules *r, const eo_state *s) {
+    uint64_t m = 0;
     for (int f = 0; f < r->nfound; f++)
-        if (s->found[f] < EO_KING) homeable[(s->found[f] + 1) << 2 | (f & 3)] = 1;
+        if (s->found[f] < EO_KING) m |= (uint64_t)1 << ((s->found[f] + 1) << 2 | (f & 3));
+    return m;
 }
 
 static inline int eo_first_empty_cell(const eo_rules *r, const eo_state *s) {
@@ -254,24 +255,40 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
     int k = 0;
     int fec = eo_first_empty_cell(r, s), fcol = eo_first_empty_col(r, s, -1);
     int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
-    /* where each card lies in a column's top run: column and depth (up to two copies) */
-    int8_t runcol[64][2], rundepth[64][2];
-    uint8_t nrun[64], homeable[64];
-    memset(nrun, 0, sizeof(nrun));
-    eo_homeable(r, s, homeable);
+    /* where each card lies in a column's top run: column and depth (up to two copies;
+     * in1/in2: the cards with a first/second entry, so nothing needs clearing), and
+     * the columns whose top card each card is (top1/top2 likewise) */
+    int8_t runcol[64][2], rundepth[64][2], topcol[64][2];
+    uint64_t in1 = 0, in2 = 0, top1 = 0, top2 = 0;
+    uint64_t homeable = eo_homeable_mask(r, s);
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         if (!known) runs[c] = eo_run(r, s, c);
         if (!L) continue;
         const uint8_t *col = s->col[c];
-        if (homeable[col[L - 1]]) out[k++] = eo_mv(c, EO_HOME, 1);
+        int tc = col[L - 1];
+        uint64_t tb = (uint64_t)1 << tc;
+        if (!(top1 & tb)) {
+            top1 |= tb;
+            topcol[tc][0] = (int8_t)c;
+        } else if (!(top2 & tb)) {
+            top2 |= tb;
+            topcol[tc][1] = (int8_t)c;
+        }
+        if (homeable & tb) out[k++] = eo_mv(c, EO_HOME, 1);
         int run = runs[c];
         int top = run < lim_full ? run : lim_full;
         for (int n = 1; n <= top; n++) {
             int card = col[L - n];
-            if (nrun[card] < 2) {
-                runcol[card][nrun[card]] = (int8_t)c;
-                rundepth[card][nrun[card]++] = (int8_t)n;
+            uint64_t b = (uint64_t)1 << card;
+            if (!(in1 & b)) {
+                in1 |= b;
+                runcol[card][0] = (int8_t)c;
+                rundepth[card][0] = (int8_t)n;
+            } else if (!(in2 & b)) {
+                in2 |= b;
+                runcol[card][1] = (int8_t)c;
+                rundepth[card][1] = (int8_t)n;
             }
         }
         if (fcol >= 0) {
@@ -289,9 +306,13 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
         int T = s->len[t];
         if (!T) continue;
         int nc = eo_related(r, s->col[t][T - 1], -1, rel);
-        for (int a = 0; a < nc; a++)
-            for (int b = 0; b < nrun[rel[a]]; b++)
-                if (runcol[rel[a]][b] != t) out[k++] = eo_mv(runcol[rel[a]][b], t, rundepth[rel[a]][b]);
+        for (int a = 0; a < nc; a++) {
+            int card = rel[a];
+            if (!(in1 >> card & 1)) continue;
+            if (runcol[card][0] != t) out[k++] = eo_mv(runcol[card][0], t, rundepth[card][0]);
+            if ((in2 >> card & 1) && runcol[card][1] != t)
+                out[k++] = eo_mv(runcol[card][1], t, rundepth[card][1]);
+        }
     }
     for (int pass = 0; pass < 2; pass++) {
         int nsrc = pass == 0 ? r->ncells : (r->retrieval ? r->nfound : 0);
@@ -301,17 +322,28 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
                 card = s->cell[i];
                 src = EO_CELL + i;
                 if (!card) continue;
-                if (homeable[card]) out[k++] = eo_mv(src, EO_HOME, 1);
+                if (homeable >> card & 1) out[k++] = eo_mv(src, EO_HOME, 1);
             } else {
                 if (!s->found[i]) continue;
                 card = s->found[i] << 2 | (i & 3);
                 src = EO_FOUND + i;
                 if (fec >= 0) out[k++] = eo_mv(src, EO_CELL + fec, 1);
             }
-            for (int t = 0; t < r->ncols; t++) {
-                int T = s->len[t];
-                if (T && eo_stacks(r, card, s->col[t][T - 1])) out[k++] = eo_mv(src, t, 1);
+            /* the columns whose top card takes it, in column order: its parents'
+             * columns (up to two parents, each on up to two columns) */
+            int np = eo_related(r, card, 1, rel), cols[4], nt = 0;
+            for (int a = 0; a < np; a++) {
+                int pc = rel[a];
+                if (top1 >> pc & 1) cols[nt++] = topcol[pc][0];
+                if (top2 >> pc & 1) cols[nt++] = topcol[pc][1];
             }
+            for (int x = 1; x < nt; x++) /* insertion sort, at most 4 */
+                for (int y = x; y > 0 && cols[y - 1] > cols[y]; y--) {
+                    int tmp = cols[y];
+                    cols[y] = cols[y - 1];
+                    cols[y - 1] = tmp;
+                }
+            for (int x = 0; x < nt; x++) out[k++] = eo_mv(src, cols[x], 1);
             if (fcol >= 0 && (!r->kings_only || eo_rank(card) == EO_KING))
                 out[k++] = eo_mv(src, fcol, 1);
         }
@@ -351,28 +383,48 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
     int fcol = eo_first_empty_col(r, s, -1);
     /* where each card is exposed (top of a column) or movable (cell, top run) */
     int8_t topcol[64][2], src[64][2];
-    uint8_t ntop[64], nsrc[64], homeable[64];
+    uint64_t t1 = 0, t2 = 0, s1 = 0, s2 = 0; /* cards with a first / second entry */
+    uint64_t homeable = eo_homeable_mask(r, s);
     int run[EO_MAXCOLS];
-    memset(ntop, 0, sizeof(ntop));
-    memset(nsrc, 0, sizeof(nsrc));
-    eo_homeable(r, s, homeable);
     int targets = kinds & 1 << EO_DIG_TARGET;
     for (int t = 0; t < r->ncols; t++) {
         int T = s->len[t];
         run[t] = runs ? runs[t] : eo_run(r, s, t);
         if (!T) continue;
         int top = s->col[t][T - 1];
-        if (ntop[top] < 2) topcol[top][ntop[top]++] = (int8_t)t;
+        uint64_t tb = (uint64_t)1 << top;
+        if (!(t1 & tb)) {
+            t1 |= tb;
+            topcol[top][0] = (int8_t)t;
+        } else if (!(t2 & tb)) {
+            t2 |= tb;
+            topcol[top][1] = (int8_t)t;
+        }
         /* (the movable cards matter only to the kind that moves a card onto a dug one) */
         for (int q = 1; targets && q <= run[t]; q++) {
             int card = s->col[t][T - q];
             if (q == T && r->kings_only) break; /* a whole King-led column stays */
-            if (nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)t;
+            uint64_t b = (uint64_t)1 << card;
+            if (!(s1 & b)) {
+                s1 |= b;
+                src[card][0] = (int8_t)t;
+            } else if (!(s2 & b)) {
+                s2 |= b;
+                src[card][1] = (int8_t)t;
+            }
         }
     }
     for (int j = 0; targets && j < r->ncells; j++) {
         int card = s->cell[j];
-        if (card && nsrc[card] < 2) src[card][nsrc[card]++] = (int8_t)(EO_CELL + j);
+        if (!card) continue;
+        uint64_t b = (uint64_t)1 << card;
+        if (!(s1 & b)) {
+            s1 |= b;
+            src[card][0] = (int8_t)(EO_CELL + j);
+        } else if (!(s2 & b)) {
+            s2 |= b;
+            src[card][1] = (int8_t)(EO_CELL + j);
+        }
     }
     int rel[2];
     for (int c = 0; c < r->ncols; c++) {
@@ -383,7 +435,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
         for (int i = L - 2; i >= 0 && i >= lowest; i--) {
             if (k + 16 > room) return k;
             int card = col[i], d = L - 1 - i;
-            if ((kinds & 1 << EO_DIG_HOME) && homeable[card]) {
+            if ((kinds & 1 << EO_DIG_HOME) && (homeable >> card & 1)) {
                 eo_move m = eo_mv(EO_MACRO + EO_DIG_HOME, c, d);
                 m.f = 255;
                 out[k++] = m;
@@ -392,12 +444,14 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
                 !(i > 0 && eo_stacks(r, card, col[i - 1]))) {
                 /* below the top run and not on a parent: onto a parent elsewhere */
                 int np = eo_related(r, card, 1, rel);
-                for (int a = 0; a < np; a++)
-                    for (int b = 0; b < ntop[rel[a]]; b++) {
+                for (int a = 0; a < np; a++) {
+                    int nt = (int)(t1 >> rel[a] & 1) + (int)(t2 >> rel[a] & 1);
+                    for (int b = 0; b < nt; b++) {
                         eo_move m = eo_mv(EO_MACRO + EO_DIG_PARENT, c, d);
                         m.f = (uint8_t)topcol[rel[a]][b];
                         out[k++] = m;
                     }
+                }
                 if (fcol >= 0 && i > 0 && eo_rank(card) == EO_KING) {
                     eo_move m = eo_mv(EO_MACRO + EO_DIG_EMPTY, c, d);
                     m.f = (uint8_t)fcol;
@@ -406,13 +460,15 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
             }
             /* a card from a cell or another column's top run onto this one */
             int nc = (kinds & 1 << EO_DIG_TARGET) ? eo_related(r, card, -1, rel) : 0;
-            for (int a = 0; a < nc; a++)
-                for (int b = 0; b < nsrc[rel[a]]; b++) {
+            for (int a = 0; a < nc; a++) {
+                int ns = (int)(s1 >> rel[a] & 1) + (int)(s2 >> rel[a] & 1);
+                for (int b = 0; b < ns; b++) {
                     if (src[rel[a]][b] == c) continue;
                     eo_move m = eo_mv(EO_MACRO + EO_DIG_TARGET, c, d);
                     m.f = (uint8_t)src[rel[a]][b];
                     out[k++] = m;
                 }
+            }
         }
     }
     return k;
@@ -996,6 +1052,80 @@ static inline int eo_pcs_reserve(eo_ctx *x, int n) {
 
 /* ----- depth-first search --------------------------------------------------------------- */
 
+/* Room for n more children on the stack of kids (else status: memory limit, -1). */
+static inline int eo_kids_reserve(eo_ctx *x, int n) {
+    if (x->nkids + n <= x->kcap) return 0;
+    int cap = x->kcap ? x->kcap : 256;
+    while (cap < x->nkids + n) cap *= 2;
+    eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
+    if (!k) {
+        x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    x->kids = k;
+    x->kcap = cap;
+    return 0;
+}
+
+/* The dive's first candidate where a single move sends a card home (one pack,
+ * alternate colours): eo_expand tries the single moves home first and stops at the
+ * first new child that sends a card home, so when the first of them leads to a new
+ * state that child is the only one, and neither the other steps nor its score are
+ * needed.  The first such move is the one eo_search_moves_runs makes first: from the
+ * lowest column whose top card a foundation takes, else from the lowest cell.
+ * Returns 1 solved (on the path), 2 the child entered (the frame's only kid), -1 a
+ * limit, -2 no such move or its state seen before (then expand as usual, which meets
+ * the same seen state again and goes on past it). */
+static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
+    const eo_rules *r = &x->R;
+    eo_state *s = &x->S;
+    uint64_t homeable = eo_homeable_mask(r, s);
+    if (!homeable) return -2;
+    eo_move m;
+    int c = 0;
+    for (; c < r->ncols; c++)
+        if (s->len[c] && (homeable >> s->col[c][s->len[c] - 1] & 1)) break;
+    if (c < r->ncols) {
+        m = eo_mv(c, EO_HOME, 1);
+    } else {
+        int i = 0;
+        while (i < r->ncells && !(s->cell[i] && (homeable >> s->cell[i] & 1))) i++;
+        if (i == r->ncells) return -2;
+        m = eo_mv(EO_CELL + i, EO_HOME, 1);
+    }
+    eo_move au[2 * 52 + 8];
+    eo_apply(r, s, &m);
+    int na = eo_autos_after(r, s, &m, 1) ? eo_autos(r, s, au) : 0;
+    if (s->home == r->total) {
+        eo_undo_all(s, au, na);
+        if (eo_record_step(x, &m, 1) != 0) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        x->status = EO_SOLVED;
+        return 1;
+    }
+    unsigned mask = eo_touched(&m, 1) | eo_touched(au, na);
+    int id = eo_hset_insert(x, eo_child_hash(r, s, pcp, mask));
+    eo_undo_all(s, au, na);
+    eo_undo(s, &m);
+    if (id == -1 || eo_over_limits(x)) {
+        if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    if (id == 0) return -2;
+    if (eo_kids_reserve(x, 1) != 0) return -1;
+    if (x->noise) { /* the same draw eo_expand makes for each child it enters */
+        x->rng ^= x->rng << 13;
+        x->rng ^= x->rng >> 7;
+        x->rng ^= x->rng << 17;
+    }
+    eo_child *k = &x->kids[x->nkids++];
+    k->m = m;
+    k->score = 0;
+    return 2;
+}
+
 /* Generate, enter into the table, score and sort the children of the current state.
  * Returns 1 when a child wins (it is then made and on the path), 0 otherwise, -1 when a
  * limit is reached. */
@@ -1021,6 +1151,10 @@ static int eo_expand(eo_ctx *x) {
         else
             eo_pcache_fill(r, s, pcp);
     }
+    if (x->hash_only && r->alt && r->nfound == 4) {
+        int q = eo_dive_home_first(x, pcp);
+        if (q != -2) return q == 2 ? 0 : q;
+    }
     int n = eo_all_steps(x, s, ms, pcp);
     if (x->hash_only && r->alt && r->nfound == 4) {
         /* the dive stops at the first step that sends a card home (below): try the
@@ -1036,17 +1170,7 @@ static int eo_expand(eo_ctx *x) {
                 ms[h++] = t;
             }
     }
-    if (x->nkids + n > x->kcap) {
-        int cap = x->kcap ? x->kcap : 256;
-        while (cap < x->nkids + n) cap *= 2;
-        eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
-        if (!k) {
-            x->status = EO_MEMORY_LIMIT;
-            return -1;
-        }
-        x->kids = k;
-        x->kcap = cap;
-    }
+    if (eo_kids_reserve(x, n) != 0) return -1;
     int k0 = x->nkids;
     int home0 = s->home;
     for (int i = 0; i < n; i++) {
