@@ -1173,7 +1173,24 @@ static int eo_expand(eo_ctx *x) {
     if (eo_kids_reserve(x, n) != 0) return -1;
     int k0 = x->nkids;
     int home0 = s->home;
+    /* When the step to this state was one single move and no auto-move followed, the
+     * move back leads to the state before it, which was entered: left out unmade. */
+    eo_move back = eo_mv(255, 255, 0);
+    {
+        const eo_frame *fr = &x->fr[x->nfr - 1];
+        if (x->nfr >= 2 && x->plen - fr->path0 == 1) {
+            eo_move last = x->path[fr->path0];
+            if (last.src < EO_FOUND && last.dst < EO_FOUND) back = eo_mv(last.dst, last.src, last.n);
+        }
+    }
     for (int i = 0; i < n; i++) {
+        if (ms[i].src == back.src && ms[i].dst == back.dst && ms[i].n == back.n) {
+            if (eo_over_limits(x)) {
+                if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
+                return -1;
+            }
+            continue;
+        }
         int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
         int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
