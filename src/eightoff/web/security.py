@@ -156,35 +156,37 @@ class Guard:
             headers.setdefault(bytes(k).lower(), bytes(v))
         host = headers.get(b"host", b"").decode("latin-1")
         scheme = str(scope.get("scheme", "http"))
-        lang = headers.get(b"accept-language")
+        accept_language = headers.get(b"accept-language")  # for a refusal
         if not self.host_ok(host, scheme):
-            await _refuse(send, lang, 403, i18n.Message("error.unknown_host", host=repr(host)))
+            await _refuse(
+                send, accept_language, 403, i18n.Message("error.unknown_host", host=repr(host))
+            )
             return
         allowed, set_cookie = self.token_ok(scope, headers)
         if not allowed:
-            await _refuse(send, lang, 403, i18n.Message("error.token_needed"))
+            await _refuse(send, accept_language, 403, i18n.Message("error.token_needed"))
             return
         method = str(scope.get("method", "GET")).upper()
         if method in _UNSAFE:
             ctype = headers.get(b"content-type", b"").decode("latin-1")
             if ctype.split(";")[0].strip().lower() != "application/json":
-                await _refuse(send, lang, 403, i18n.Message("error.json_only"))
+                await _refuse(send, accept_language, 403, i18n.Message("error.json_only"))
                 return
             origin = headers.get(b"origin")
             if (
                 origin is not None
                 and origin.decode("latin-1").lower() != f"{scheme}://{host}".lower()
             ):
-                await _refuse(send, lang, 403, i18n.Message("error.other_site"))
+                await _refuse(send, accept_language, 403, i18n.Message("error.other_site"))
                 return
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _refuse(send, lang, 413, self.too_large, "too_large")
+            await _refuse(send, accept_language, 413, self.too_large, "too_large")
             return
         if method in _UNSAFE and length is None:  # chunked: count it as it comes
             body = await self._read_body(receive)
             if body is None:
-                await _refuse(send, lang, 413, self.too_large, "too_large")
+                await _refuse(send, accept_language, 413, self.too_large, "too_large")
                 return
             receive = _replay(body, receive)
 
