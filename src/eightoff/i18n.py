@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 Lang: TypeAlias = Literal["en", "de"]
 LANGUAGES: Final[tuple[Lang, ...]] = ("en", "de")
 DEFAULT_LANGUAGE: Final[Lang] = "en"
+ACCEPT_LANGUAGE_MAX: Final = 200  # a longer header is read no further
 
 
 class UnknownLanguageError(ValueError):
@@ -157,16 +158,20 @@ def catalogue(lang: str) -> Catalogue:
     return Catalogue(code, raw["messages"], raw.get("variants", {}), raw.get("lessons", {}))
 
 
-def pick_language(accept_language: str | None) -> Lang:
-    """The first language of an HTTP ``Accept-Language`` header that has a catalogue.
+def pick_language(accept_language: str | bytes | None) -> Lang:
+    """The first language of an HTTP ``Accept-Language`` header that has a catalogue:
+    the one place a request's language is chosen (the header as text or as the raw
+    bytes of an ASGI scope; only its first :data:`ACCEPT_LANGUAGE_MAX` characters count).
 
-    >>> pick_language("de-DE,de;q=0.9,en;q=0.8")
-    'de'
+    >>> pick_language("de-DE,de;q=0.9,en;q=0.8"), pick_language(b"de")
+    ('de', 'de')
     >>> pick_language("fr-FR, en;q=0.5"), pick_language(None)
     ('en', 'en')
     """
+    if isinstance(accept_language, bytes):
+        accept_language = accept_language.decode("latin-1")
     ranked: list[tuple[float, int, str]] = []
-    for i, part in enumerate((accept_language or "").split(",")):
+    for i, part in enumerate((accept_language or "")[:ACCEPT_LANGUAGE_MAX].split(",")):
         tag, _, rest = part.strip().partition(";")
         q = 1.0
         if rest.strip().startswith("q="):

@@ -1,19 +1,27 @@
 """The table's refusals speak the player's language: a German table (its requests carry
 ``Accept-Language: de``, as the page sends the player's choice) gets every "no" in German:
 nothing to undo, a move after the game is over, a stale revision, no such game, a deal
-number out of range. An English (or unknown-language) request keeps the English words."""
+number out of range; the security layer's 403/413, a database that cannot be used (503)
+and a field of the wrong type (422) too. An English (or unknown-language) request keeps the
+English words."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from eightoff.i18n import Message, translate
+from eightoff.i18n import Lang, Message, translate
+from eightoff.web.app import create_app
+from eightoff.web.security import MAX_BODY
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+BOTH: list[tuple[dict[str, str], Lang]] = [(GERMAN, "de"), (ENGLISH, "en")]
 
 # one card from the win: the King of Diamonds alone in column 1
 ONE_FROM_WIN = {
@@ -126,3 +134,98 @@ def test_a_difficulty_that_cannot_be_dealt_is_refused_in_german(client: TestClie
     assert text.endswith("nicht „Nicht gewinnbar“"), text
     text = refused(client.post("/api/games", json=body), 400, "bad_request")
     assert text == "a new game can be Easy; Medium; Hard; Expert; Grandmaster, not 'Not winnable'"
+
+
+# ----- the security layer, the store, the request's fields -------------------------------------
+@pytest.mark.parametrize(("language", "lang"), BOTH)
+def test_the_security_layers_refusals_speak_the_requests_language(
+    client: TestClient, language: dict[str, str], lang: Lang
+) -> None:
+    r = client.get("/api/variants", headers={**language, "host": "evil.example"})
+    said = refused(r, 403, "forbidden")
+    assert said == translate(Message("error.unknown_host", host="'evil.example'"), lang)
+    r = client.post("/api/games", content=b"{}", headers={**language, "content-type": "text/plain"})
+    assert refused(r, 403, "forbidden") == translate(Message("error.json_only"), lang)
+    r = client.post("/api/games", json={}, headers={**language, "origin": "http://evil.example"})
+    assert refused(r, 403, "forbidden") == translate(Message("error.other_site"), lang)
+    big = b"[" + b"1," * MAX_BODY + b"1]"
+    r = client.post(
+        "/api/games", content=big, headers={**language, "content-type": "application/json"}
+    )
+    said = refused(r, 413, "too_large")
+    assert said == translate(Message("error.too_large", limit=MAX_BODY), lang)
+    assert str(MAX_BODY) in said
+
+
+def test_the_security_layers_refusals_in_german_words(client: TestClient) -> None:
+    r = client.get("/api/variants", headers={**GERMAN, "host": "evil.example"})
+    assert (
+        refused(r, 403, "forbidden") == "Dieser Tisch antwortet nicht unter dem Host 'evil.example'"
+    )
+    r = client.post("/api/games", json={}, headers={**GERMAN, "origin": "http://evil.example"})
+    assert (
+        refused(r, 403, "forbidden") == "Anfragen von einer anderen Website werden nicht angenommen"
+    )
+    big = b"x" * (MAX_BODY + 1)
+    r = client.post(
+        "/api/games", content=big, headers={**GERMAN, "content-type": "application/json"}
+    )
+    assert refused(r, 413, "too_large") == "Der Inhalt der Anfrage ist größer als 262144 Bytes"
+    # English words stay English
+    r = client.post("/api/games", json={}, headers={**ENGLISH, "origin": "http://evil.example"})
+    assert refused(r, 403, "forbidden") == "Requests from another site are not accepted"
+
+
+@pytest.fixture
+def token_client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(tmp_path / "t.sqlite3", hosts=["192.0.2.7"], port=8123, token="s3cret")
+    with TestClient(app, base_url="http://192.0.2.7:8123") as c:
+        yield c
+
+
+@pytest.mark.parametrize(("language", "lang"), BOTH)
+def test_a_missing_token_is_refused_in_the_requests_language(
+    token_client: TestClient, language: dict[str, str], lang: Lang
+) -> None:
+    said = refused(token_client.get("/api/variants", headers=language), 403, "forbidden")
+    assert said == translate(Message("error.token_needed"), lang)
+    if lang == "de":
+        assert said.startswith("Dieser Tisch braucht seinen Zugangsschlüssel: öffne"), said
+    # with the token the same request is answered
+    r = token_client.get("/api/variants?token=s3cret", headers=language)
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize(("language", "lang"), BOTH)
+def test_a_database_that_cannot_be_used_is_503_in_the_players_language(
+    client: TestClient, language: dict[str, str], lang: Lang
+) -> None:
+    app = client.app
+    assert isinstance(app, FastAPI)
+    app.state.services.table.store.close()  # as if the file went away under the table
+    r = client.get("/api/settings", headers=language)
+    said = refused(r, 503, "store")
+    assert said == translate(Message("error.store"), lang)
+    # the cause (English, for whoever runs the server) is beside the sentence, not in it
+    detail = r.json()["detail"]
+    assert "t.sqlite3" in detail and "--db" in detail
+    assert "sqlite3" not in said and "--db" not in said
+    if lang == "de":
+        assert said.startswith("Der Tisch kann seine Spiele nicht lesen oder speichern"), said
+
+
+@pytest.mark.parametrize(("language", "lang"), BOTH)
+def test_a_field_of_the_wrong_type_is_named_in_the_requests_language(
+    client: TestClient, language: dict[str, str], lang: Lang
+) -> None:
+    r = client.post(
+        "/api/games",
+        json={"variant": "eightoff", "deal": 1, "winnable_only": "yes"},
+        headers=language,
+    )
+    said = refused(r, 422, "bad_request")
+    start = translate(Message("error.field_invalid", field="winnable_only", detail=""), lang)
+    assert said.startswith(start), said
+    assert said.startswith(
+        "winnable_only ist ungültig: " if lang == "de" else "winnable_only is not valid: "
+    )

@@ -21,6 +21,7 @@ from eightoff.survey import build_report, wilson_interval
 from eightoff.survey.command import main
 from eightoff.survey.report import survey_interval
 from eightoff.survey.store import SurveyStore, rules_signature
+from eightoff.verdict import Verdict
 
 Z = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -62,7 +63,7 @@ def fill(db: Path, variant: str, verdicts: dict[int, str]) -> None:
             solver_version="test 1", time_limit=5.0, state_limit=1000, backend="test"
         )
         rows = [
-            (d, v, d + 50 if v == "solved" else None, 10 * d, d / 1000)
+            (d, Verdict(v), d + 50 if v == "solved" else None, 10 * d, d / 1000)
             for d, v in sorted(verdicts.items())
         ]
         store.write(rules.id, sig, run, rows)

@@ -15,6 +15,7 @@ import pytest
 from eightoff.rules import preset
 from eightoff.store.db import StoreError
 from eightoff.survey.store import Pending, Row, SurveyStore, rules_signature
+from eightoff.verdict import Verdict
 
 
 def open_store(tmp_path: Path) -> tuple[SurveyStore, str, int]:
@@ -27,8 +28,8 @@ def open_store(tmp_path: Path) -> tuple[SurveyStore, str, int]:
 def test_pending_is_exactly_the_deals_not_yet_stored(tmp_path: Path) -> None:
     store, sig, run = open_store(tmp_path)
     with store:
-        rows: list[Row] = [(d, "solved", 100, 5, 0.1) for d in (1, 2, 5, 9, 10, 40)]
-        rows.append((7, "unknown", None, 10, 0.2))
+        rows: list[Row] = [(d, Verdict.SOLVED, 100, 5, 0.1) for d in (1, 2, 5, 9, 10, 40)]
+        rows.append((7, Verdict.UNKNOWN, None, 10, 0.2))
         store.write("eightoff", sig, run, rows)
         pending = store.pending("eightoff", sig, 1, 12)
         assert pending.remaining == 12 - 6
@@ -57,13 +58,16 @@ def test_a_deal_is_stored_once_and_only_an_unknown_is_ever_replaced(tmp_path: Pa
     with store:
         assert (
             store.write(
-                "eightoff", sig, run, [(1, "solved", 90, 7, 0.1), (2, "unknown", None, 10, 1.0)]
+                "eightoff",
+                sig,
+                run,
+                [(1, Verdict.SOLVED, 90, 7, 0.1), (2, Verdict.UNKNOWN, None, 10, 1.0)],
             )
             == 2
         )
         # Writing the same deals again (a second survey running the same range):
-        assert store.write("eightoff", sig, run, [(1, "lost", None, 9, 0.3)]) == 0
-        assert store.write("eightoff", sig, run, [(2, "solved", 120, 50, 0.5)]) == 1
+        assert store.write("eightoff", sig, run, [(1, Verdict.LOST, None, 9, 0.3)]) == 0
+        assert store.write("eightoff", sig, run, [(2, Verdict.SOLVED, 120, 50, 0.5)]) == 1
         counts = store.counts("eightoff", sig)
         assert (counts.solved, counts.lost, counts.unknown) == (2, 0, 0)
         assert store.length_histogram("eightoff", sig) == {90: 1, 120: 1}
@@ -71,6 +75,11 @@ def test_a_deal_is_stored_once_and_only_an_unknown_is_ever_replaced(tmp_path: Pa
     with sqlite3.connect(tmp_path / "s.sqlite3") as c:
         assert c.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert c.execute("SELECT COUNT(*) FROM survey_results").fetchone()[0] == 2
+        # the file holds the verdicts' words, as every version of eightoff wrote them
+        stored = c.execute(
+            "SELECT deal, verdict, typeof(verdict) FROM survey_results ORDER BY deal"
+        )
+        assert stored.fetchall() == [(1, "solved", "text"), (2, "solved", "text")]
 
 
 def test_rules_signature_changes_with_the_rules_of_play_only() -> None:
@@ -121,7 +130,7 @@ def test_claims_skip_stored_and_claimed_deals_and_are_released_with_the_batch(
 ) -> None:
     store, sig, run = open_store(tmp_path)
     with store:
-        store.write("eightoff", sig, run, [(3, "solved", 90, 10, 0.1)])
+        store.write("eightoff", sig, run, [(3, Verdict.SOLVED, 90, 10, 0.1)])
         a, b = store.register_owner(), store.register_owner()
         first = store.claim(a, "eightoff", sig, 1, 10, 4)
         assert first.runs == ((1, 2), (4, 5))  # 3 is stored
@@ -129,7 +138,7 @@ def test_claims_skip_stored_and_claimed_deals_and_are_released_with_the_batch(
         assert second.runs == ((6, 10),)  # A's claims are skipped
         assert second.cursor == 1  # A's claim may yet come back: look there again
         assert store.claim(b, "eightoff", sig, 1, 10, 5).runs == ()
-        rows: list[Row] = [(d, "lost", None, 5, 0.1) for d in (1, 2, 4, 5)]
+        rows: list[Row] = [(d, Verdict.LOST, None, 5, 0.1) for d in (1, 2, 4, 5)]
         store.write("eightoff", sig, run, rows, claimed=(a, first.runs))
         # 1 2 3 4 5 stored, 6…10 claimed by B: all ten are stored or claimed
         assert store.stored_or_claimed("eightoff", sig, 1, 10) == 10

@@ -57,6 +57,7 @@ from eightoff.survey.store import (
     default_store_path,
     rules_signature,
 )
+from eightoff.verdict import Verdict
 
 __all__ = [
     "MAX_BATCH",
@@ -156,7 +157,7 @@ def solve_batch(
     runs: tuple[tuple[int, int], ...],
     limits: Limits,
     rate: bool = False,
-    stored: tuple[tuple[int, str], ...] = (),
+    stored: tuple[tuple[int, Verdict], ...] = (),
 ) -> BatchResult:
     """Deal and solve every deal in ``runs`` (inclusive (first, last) pairs); with
     ``rate``, rate each one too (a deal proven lost is "Not winnable" at once).
@@ -183,15 +184,16 @@ def solve_batch(
                 continue
             rated_only += verdict is not None
             try:
-                if verdict == "lost":  # stored as proven lost: nothing to measure
+                if verdict == Verdict.LOST:  # stored as proven lost: nothing to measure
                     ratings.append((number, *not_winnable))
                     continue
                 position = deal_position(rules, number)
                 if verdict is None:
                     result = solve(position, limits)
-                    length = len(result.moves) if result.verdict == "solved" else None
-                    rows.append((number, result.verdict, length, result.states, result.seconds))
-                if rate and verdict is None and result.verdict == "lost":
+                    found = Verdict(result.verdict)  # the solver's word, as a Verdict
+                    length = len(result.moves) if found is Verdict.SOLVED else None
+                    rows.append((number, found, length, result.states, result.seconds))
+                if rate and verdict is None and found is Verdict.LOST:
                     ratings.append((number, *not_winnable))
                 elif rate:
                     rating = rate_position(position)
@@ -291,7 +293,7 @@ class _Backend(Protocol):
         runs: tuple[tuple[int, int], ...],
         limits: Limits,
         rate: bool = False,
-        stored: tuple[tuple[int, str], ...] = (),
+        stored: tuple[tuple[int, Verdict], ...] = (),
     ) -> None: ...
 
     def wait(self, timeout: float) -> list[tuple[int, BatchResult]]: ...
@@ -403,7 +405,7 @@ def run_survey(
         work_cpu = 0.0
         work_deals = 0
         largest_done = 0
-        tally = {"solved": 0, "lost": 0, "unknown": 0}
+        tally = dict.fromkeys(Verdict, 0)
         rated_only = 0
         remaining = pending.remaining  # this run's view: not stored, not claimed by it
         cursor = start
@@ -432,7 +434,7 @@ def run_survey(
                 end,
                 str(path),
                 already,
-                Counts(tally["solved"], tally["lost"], tally["unknown"]),
+                Counts.of(tally),
                 time.perf_counter() - t0,
                 backend.description,
                 interrupted,
@@ -499,7 +501,7 @@ def run_survey(
             # A batch may have been committed just before Ctrl+C was felt, its tally not
             # yet counted: the store says what this run saved.
             stored = store.run_counts(run_id)
-            tally.update(solved=stored.solved, lost=stored.lost, unknown=stored.unknown)
+            tally.update(stored.by_verdict())
             raise SurveyInterrupted(summary(interrupted=True)) from None
         except BaseException:
             backend.close(abort=True)

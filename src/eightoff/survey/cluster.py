@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from eightoff.rules import Rules
 from eightoff.solver import Limits
+from eightoff.verdict import Verdict
 
 PER_THREAD = 2
 """Batches queued per worker thread of the cluster."""
@@ -157,7 +158,7 @@ class DaskBackend:
         runs: tuple[tuple[int, int], ...],
         limits: Limits,
         rate: bool = False,
-        stored: tuple[tuple[int, str], ...] = (),
+        stored: tuple[tuple[int, Verdict], ...] = (),
     ) -> None:
         from eightoff.survey import solve_batch
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from eightoff.rules import Rules
 from eightoff.solver import Limits
+from eightoff.verdict import Verdict
 
 PER_WORKER = 2
 """Batches queued per worker: one being solved, one waiting, so no worker idles."""
@@ -80,7 +81,7 @@ class LocalPool:
         runs: tuple[tuple[int, int], ...],
         limits: Limits,
         rate: bool = False,
-        stored: tuple[tuple[int, str], ...] = (),
+        stored: tuple[tuple[int, Verdict], ...] = (),
     ) -> None:
         worker = min(self._workers, key=lambda w: len(w.outstanding))
         worker.conn.send((key, rules, runs, limits, rate, stored))

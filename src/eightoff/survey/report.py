@@ -19,6 +19,7 @@ from typing import Any, Final
 from eightoff.rating import Level, formula_version
 from eightoff.rules import Rules, preset
 from eightoff.survey.store import SurveyStore, rules_signature
+from eightoff.verdict import Verdict
 
 Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -231,8 +232,8 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         solved=counts.solved,
         lost=counts.lost,
         unknown=counts.unknown,
-        lost_deals=store.deals_with(rules.id, sig, "lost"),
-        unknown_deals=store.deals_with(rules.id, sig, "unknown"),
+        lost_deals=store.deals_with(rules.id, sig, Verdict.LOST),
+        unknown_deals=store.deals_with(rules.id, sig, Verdict.UNKNOWN),
         length_hist=store.length_histogram(rules.id, sig),
         time_hist=store.time_histogram(rules.id, sig),
         total_seconds=store.total_seconds(rules.id, sig),

@@ -43,19 +43,17 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final
 
 from eightoff.rules import Rules
 from eightoff.store.db import Database, Schema, StoreError, connect, default_data_dir
-
-Verdict = Literal["solved", "lost", "unknown"]
-VERDICTS: Final[tuple[Verdict, ...]] = ("solved", "lost", "unknown")
+from eightoff.verdict import Verdict
 
 MAX_STORED_DEAL: Final = 2**63 - 1
 """SQLite integers are 64-bit: the largest deal number the store can hold."""
@@ -158,8 +156,10 @@ ON CONFLICT (variant, rules, deal) DO UPDATE SET
 WHERE survey_results.verdict = 'unknown'
 """
 
-Row = tuple[int, str, int | None, int, float]
-"""One solved deal as workers return it: (deal, verdict, length, states, seconds)."""
+Row = tuple[int, Verdict, int | None, int, float]
+"""One solved deal as workers return it: (deal, verdict, length, states, seconds). The
+file holds the verdict's value ("solved", "lost", "unknown"); reading turns it back into
+a :class:`~eightoff.verdict.Verdict`."""
 
 RatingRow = tuple[int, str, float, str]
 """One rated deal as workers return it: (deal, level name, score, formula version)."""
@@ -239,6 +239,17 @@ class Counts:
     @property
     def total(self) -> int:
         return self.solved + self.lost + self.unknown
+
+    @classmethod
+    def of(cls, tally: Mapping[Verdict, int]) -> Counts:
+        """From a number of deals per verdict (a verdict missing counts 0)."""
+        return cls(
+            tally.get(Verdict.SOLVED, 0), tally.get(Verdict.LOST, 0), tally.get(Verdict.UNKNOWN, 0)
+        )
+
+    def by_verdict(self) -> dict[Verdict, int]:
+        """The number of deals per verdict (the inverse of :meth:`of`)."""
+        return {Verdict.SOLVED: self.solved, Verdict.LOST: self.lost, Verdict.UNKNOWN: self.unknown}
 
 
 class Pending:
@@ -421,9 +432,14 @@ class SurveyStore:
         try:
             with self.transaction() as c:
                 before = c.total_changes
+                # Verdict(v): rows come from workers (other processes, perhaps other
+                # machines); a word that is not a verdict stops here, before the file
                 c.executemany(
                     _UPSERT,
-                    [(variant, signature, d, v, n, s, t, run) for d, v, n, s, t in rows],
+                    [
+                        (variant, signature, d, Verdict(v).value, n, s, t, run)
+                        for d, v, n, s, t in rows
+                    ],
                 )
                 changed = c.total_changes - before
                 c.executemany(
@@ -547,11 +563,14 @@ class SurveyStore:
             if formula is not None:  # stored deals claimed to be rated
                 skip_unknown = " AND verdict != 'unknown'" if retry_unknown else ""
                 for a, b in runs:
-                    known += c.execute(
-                        "SELECT deal, verdict FROM survey_results WHERE variant = ? AND rules = ?"
-                        f" AND deal BETWEEN ? AND ?{skip_unknown} ORDER BY deal",
-                        (variant, signature, a, b),
-                    ).fetchall()
+                    known += [
+                        (deal, Verdict(verdict))
+                        for deal, verdict in c.execute(
+                            "SELECT deal, verdict FROM survey_results WHERE variant = ?"
+                            f" AND rules = ? AND deal BETWEEN ? AND ?{skip_unknown} ORDER BY deal",
+                            (variant, signature, a, b),
+                        )
+                    ]
         return Claim(tuple(runs), d if cursor is None else cursor, tuple(known))
 
     def stored_or_claimed(
@@ -621,25 +640,21 @@ class SurveyStore:
         with self._reading() as c:
             lo = 1 if start is None else start
             hi = MAX_STORED_DEAL if end is None else end
-            found = dict(
-                c.execute(
-                    "SELECT verdict, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
-                    " AND deal BETWEEN ? AND ? GROUP BY verdict",
-                    (variant, signature, lo, hi),
-                ).fetchall()
+            found = c.execute(
+                "SELECT verdict, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                " AND deal BETWEEN ? AND ? GROUP BY verdict",
+                (variant, signature, lo, hi),
             )
-            return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
+            return Counts.of({Verdict(v): n for v, n in found})
 
     def run_counts(self, run: int) -> Counts:
         """How many deals of each verdict the run ``run`` stored."""
         with self._reading() as c:
-            found = dict(
-                c.execute(
-                    "SELECT verdict, COUNT(*) FROM survey_results WHERE run = ? GROUP BY verdict",
-                    (run,),
-                ).fetchall()
+            found = c.execute(
+                "SELECT verdict, COUNT(*) FROM survey_results WHERE run = ? GROUP BY verdict",
+                (run,),
             )
-            return Counts(found.get("solved", 0), found.get("lost", 0), found.get("unknown", 0))
+            return Counts.of({Verdict(v): n for v, n in found})
 
     def deals_with(self, variant: str, signature: str, verdict: Verdict) -> list[int]:
         """The deal numbers with this verdict, in order."""
@@ -649,7 +664,7 @@ class SurveyStore:
                 for r in c.execute(
                     "SELECT deal FROM survey_results WHERE variant = ? AND rules = ?"
                     " AND verdict = ? ORDER BY deal",
-                    (variant, signature, verdict),
+                    (variant, signature, verdict.value),
                 )
             ]
 

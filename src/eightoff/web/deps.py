@@ -36,7 +36,7 @@ class Language:
             await self.app(scope, receive, send)
             return
         header = next((v for k, v in scope["headers"] if k == b"accept-language"), b"")
-        token = _LANGUAGE.set(pick_language(header.decode("latin-1")[:200]))
+        token = _LANGUAGE.set(pick_language(header))
         try:
             await self.app(scope, receive, send)
         finally:

@@ -39,7 +39,7 @@ class ApiError(Exception):
 
 def language_of(request: Request) -> Lang:
     """The language a request's answer speaks (its ``Accept-Language``)."""
-    return pick_language(request.headers.get("accept-language", "")[:200])
+    return pick_language(request.headers.get("accept-language"))
 
 
 def error(status: int, code: str, message: str) -> JSONResponse:
@@ -62,8 +62,9 @@ _DOMAIN_CODES: list[tuple[type[ValueError], str]] = [
 
 
 def describe_validation(exc: RequestValidationError, lang: str = "en") -> str:
-    """The first few problems of a request, in ``lang`` (a field's own check, e.g. "Input
-    should be a valid integer", is the validator's English)."""
+    """The first few problems of a request, in ``lang``: "deal is not valid: …" names the
+    field in ``lang``; the field's own check after the colon (e.g. "Input should be a
+    valid integer") is the validator's English."""
     parts: list[str] = []
     for err in exc.errors()[:3]:
         kind = err.get("type", "")
@@ -74,7 +75,7 @@ def describe_validation(exc: RequestValidationError, lang: str = "en") -> str:
         loc = [str(x) for x in err.get("loc", ()) if x not in ("body", "path", "query")]
         where = ".".join(loc)
         msg = str(err.get("msg", "invalid"))
-        said: Message | str
+        said: Message
         if kind == "missing":
             said = (
                 Message("error.field_required", field=where)
@@ -89,8 +90,10 @@ def describe_validation(exc: RequestValidationError, lang: str = "en") -> str:
                 if where
                 else Message("error.body_must_be_object")
             )
+        elif where:
+            said = Message("error.field_invalid", field=where, detail=msg)
         else:
-            said = f"{where}: {msg}" if where else msg
+            said = Message("error.invalid_request_because", detail=msg)
         parts.append(translate(said, lang))
     return "; ".join(parts) or translate(Message("error.invalid_request"), lang)
 
@@ -121,8 +124,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> JSONResponse:
+        # the player's sentence in their language; the cause (the file, what SQLite said,
+        # what to do: English, for whoever runs the server) in "detail" and the log
         log.error("database: %s", exc)
-        return error(503, "store", str(exc))
+        text = translate(Message("error.store"), language_of(request))
+        return JSONResponse({"error": text, "code": "store", "detail": str(exc)}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -15,7 +15,10 @@
   ``frame-ancestors 'none'``, ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: no-referrer`` and ``X-Frame-Options: DENY``.
 
-Every refusal is a JSON ``{"error": "…", "code": "forbidden"}`` (403) and changes nothing.
+Every refusal is a JSON ``{"error": "…", "code": "forbidden"}`` (403; ``"too_large"``
+for 413) and changes nothing; its sentence is in the request's language
+(``Accept-Language``, chosen by :func:`eightoff.i18n.pick_language`), its words in
+``eightoff/locales/{en,de}.json`` with the table's other refusals.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any, Final
 from urllib.parse import parse_qs
+
+from eightoff import i18n
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -98,6 +103,7 @@ class Guard:
         self.port = port
         self.token = token
         self.max_body = max_body
+        self.too_large = i18n.Message("error.too_large", limit=max_body)
 
     # ----- checks ----------------------------------------------------------------------
     def host_ok(self, value: str | None, scheme: str) -> bool:
@@ -150,42 +156,37 @@ class Guard:
             headers.setdefault(bytes(k).lower(), bytes(v))
         host = headers.get(b"host", b"").decode("latin-1")
         scheme = str(scope.get("scheme", "http"))
+        accept_language = headers.get(b"accept-language")  # for a refusal
         if not self.host_ok(host, scheme):
-            await _refuse(send, 403, f"This table does not answer for the host {host!r}")
+            await _refuse(
+                send, accept_language, 403, i18n.Message("error.unknown_host", host=repr(host))
+            )
             return
         allowed, set_cookie = self.token_ok(scope, headers)
         if not allowed:
-            await _refuse(send, 403, "This table needs its access token: open the URL it printed")
+            await _refuse(send, accept_language, 403, i18n.Message("error.token_needed"))
             return
         method = str(scope.get("method", "GET")).upper()
         if method in _UNSAFE:
             ctype = headers.get(b"content-type", b"").decode("latin-1")
             if ctype.split(";")[0].strip().lower() != "application/json":
-                await _refuse(
-                    send,
-                    403,
-                    "A request that changes something must be Content-Type: application/json",
-                )
+                await _refuse(send, accept_language, 403, i18n.Message("error.json_only"))
                 return
             origin = headers.get(b"origin")
             if (
                 origin is not None
                 and origin.decode("latin-1").lower() != f"{scheme}://{host}".lower()
             ):
-                await _refuse(send, 403, "Requests from another site are not accepted")
+                await _refuse(send, accept_language, 403, i18n.Message("error.other_site"))
                 return
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _refuse(
-                send, 413, f"The request body is larger than {self.max_body} bytes", "too_large"
-            )
+            await _refuse(send, accept_language, 413, self.too_large, "too_large")
             return
         if method in _UNSAFE and length is None:  # chunked: count it as it comes
             body = await self._read_body(receive)
             if body is None:
-                await _refuse(
-                    send, 413, f"The request body is larger than {self.max_body} bytes", "too_large"
-                )
+                await _refuse(send, accept_language, 413, self.too_large, "too_large")
                 return
             receive = _replay(body, receive)
 
@@ -240,8 +241,16 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-async def _refuse(send: Send, status: int, message: str, code: str = "forbidden") -> None:
-    body = json.dumps({"error": message, "code": code}).encode()
+async def _refuse(
+    send: Send,
+    accept_language: bytes | None,
+    status: int,
+    message: i18n.Message,
+    code: str = "forbidden",
+) -> None:
+    """Answer ``{"error": message, "code": code}``, the message in the request's language."""
+    text = i18n.translate(message, i18n.pick_language(accept_language))
+    body = json.dumps({"error": text, "code": code}).encode()
     await send(
         {
             "type": "http.response.start",
