@@ -139,6 +139,12 @@ class Plan:
     """(weights, noise, method) for each search run in turns: method 0 the dive, 1
     best-first, 2 best-first without the dig that moves a card onto a dug one."""
     port_quota: int = 1000
+    home_stop_keeps_space: bool = False
+    """The dive stops at the first step that sends a card home only if that step left as
+    many empty cells and columns as before (else it scores that step with its siblings)."""
+    dive_whole_runs_to_empty: bool = False
+    """The dive moves into an empty column only a column's whole top run (as much of it as
+    may move), never a single card."""
 
 
 def plan_for(rules: Rules) -> Plan:
@@ -170,6 +176,17 @@ def plan_for(rules: Rules) -> Plan:
         return Plan(_core.ALTERNATE_WEIGHTS, dive_states, 4 | 2, portfolio=portfolio)
     if rules.empty_column is EmptyColumn.KINGS:
         return Plan(_core.DEFAULT_WEIGHTS)
+    if rules.cells < 8:
+        # Baker's Game: the dive does not stop at a step home that fills a cell or a
+        # column (search.h, eo_expand), and moves into an empty column only whole runs,
+        # never a single card (eo_all_steps): on deals 1-1000 the median solve enters
+        # 195 states instead of 300, the mean 2249 instead of 2304.
+        return Plan(
+            _core.DEFAULT_WEIGHTS,
+            dive_states=1000,
+            home_stop_keeps_space=True,
+            dive_whole_runs_to_empty=True,
+        )
     return Plan(_core.DEFAULT_WEIGHTS, dive_states=1000)
 
 
@@ -205,6 +222,8 @@ def _setups(rules: Rules) -> _Setups:
             quick_states=plan.quick_states,
             portfolio=plan.portfolio,
             port_quota=plan.port_quota,
+            home_stop_keeps_space=plan.home_stop_keeps_space,
+            dive_whole_runs_to_empty=plan.dive_whole_runs_to_empty,
         ),
         _core.Setup(
             core_rules,

@@ -65,6 +65,8 @@ class Setup:
         shorten: bool = False,
         method: int = 1,
         macros: int = 0,
+        home_stop_keeps_space: bool = False,
+        dive_whole_runs_to_empty: bool = False,
     ) -> None: ...
 
 def solve(

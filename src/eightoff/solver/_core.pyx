@@ -71,6 +71,8 @@ cdef extern from "search.h":
         int port_noise[EO_MAXPORT]
         int port_method[EO_MAXPORT]
         long port_quota
+        int home_stop_keeps_space
+        int dive_whole_runs_to_empty
 
     ctypedef struct eo_table:
         size_t count
@@ -278,7 +280,12 @@ cdef class Setup:
     best-first and 2 best-first without digs onto a dug card, the dive is that many searches run in turns, quotas port_quota,
     doubling), 1 best-first over purposeful steps (quick_states), 2 the complete search
     (method 0 depth-first, 1 best-first; macros 1 adds digging steps); only stage 2
-    proves a loss.  ``shorten``: shorten the solution found (eo_shorten)."""
+    proves a loss.  ``shorten``: shorten the solution found (eo_shorten).
+    ``home_stop_keeps_space``: the dive stops at the first step that sends a card home
+    only if that step filled no empty cell or column (Baker's Game; see eo_expand).
+    ``dive_whole_runs_to_empty``: the dive moves into an empty column only a column's
+    whole top run (as much as may move), never a single card (Baker's Game; see
+    eo_all_steps)."""
 
     cdef eo_ctx proto
     cdef int shorten, method, macros, stages
@@ -286,7 +293,8 @@ cdef class Setup:
 
     def __cinit__(self, tuple rules, tuple weights=DEFAULT_WEIGHTS, long dive_states=300,
                   int stages=7, long quick_states=20000, tuple portfolio=(),
-                  long port_quota=100, bint shorten=False, int method=1, int macros=0):
+                  long port_quota=100, bint shorten=False, int method=1, int macros=0,
+                  bint home_stop_keeps_space=False, bint dive_whole_runs_to_empty=False):
         cdef int i, k
         memset(&self.proto, 0, sizeof(eo_ctx))
         load_rules(&self.proto.R, rules)
@@ -302,6 +310,8 @@ cdef class Setup:
             self.proto.port_method[k] = meth
         self.proto.port_quota = max(1, port_quota)
         self.proto.dive_states = dive_states
+        self.proto.home_stop_keeps_space = home_stop_keeps_space
+        self.proto.dive_whole_runs_to_empty = dive_whole_runs_to_empty
         self.shorten = shorten
         self.method = method
         self.macros = macros
