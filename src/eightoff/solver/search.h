@@ -89,7 +89,7 @@ typedef struct {
      * as many empty cells and columns as before (see eo_expand; Baker's Game) */
     int home_stop_keeps_space;
     /* the dive moves into an empty column only a column's whole top run, not a single
-     * card (see eo_all_steps; Baker's Game) */
+     * card (see eo_all_steps; Baker's Game, Eight Off Easy) */
     int dive_whole_runs_to_empty;
     /* the dive (depth-first, never a proof) remembers states by a 64-bit hash of their
      * canonical form only: a collision can only hide a state from a search whose
@@ -901,18 +901,19 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
     if (pc)
         for (int c = 0; c < x->R.ncols; c++) runs[c] = pc->run[c];
     /* macros 2, purposeful steps only: no single card from a column into a cell.  The
-     * dive of Baker's Game (dive_whole_runs_to_empty) moves into an empty column only a
-     * column's whole top run (as much of it as may move), and never a single card: a
-     * single card there is the move into a cell the dive already leaves out, paid for
-     * with a column, and a part of a run splits the run and frees less of its column than
-     * the whole (a card inside a run is reached by the moves of part of it onto a
-     * parent).  With 4 cells the dive made such moves whenever a column was empty and
-     * thrashed below them (deal 671: of the 10 children of a state with no free cell and
-     * one empty column, 6 moved a single column card into it, and each failed).  1-1000,
-     * with home_stop_keeps_space: states median 266 -> 195, mean 2327 -> 2249 (base
-     * 300 / 2304); 1001-2000: 299 -> 220, mean 2271 -> 2194 (base 376 / 2249).  Leaving
-     * out single cards only: 209 / 237; also sparing Kings: 206 / 241; moving only whole
-     * runs but single cards too: 237 / 270. */
+     * dive of Baker's Game and Eight Off Easy (dive_whole_runs_to_empty) moves into an
+     * empty column only a column's whole top run (as much of it as may move), and never
+     * a single card: a single card there is the move into a cell the dive already leaves
+     * out, paid for with a column, and a part of a run splits the run and frees less of
+     * its column than the whole (a card inside a run is reached by the moves of part of
+     * it onto a parent).  With 4 cells the dive made such moves whenever a column was
+     * empty and thrashed below them (Baker's Game deal 671: of the 10 children of a state
+     * with no free cell and one empty column, 6 moved a single column card into it, and
+     * each failed).  Baker's Game 1-1000, with home_stop_keeps_space: states median 266
+     * -> 195, mean 2327 -> 2249 (base 300 / 2304); 1001-2000: 299 -> 220, mean 2271 ->
+     * 2194 (base 376 / 2249).  Leaving out single cards only: 209 / 237; also sparing
+     * Kings: 206 / 241; moving only whole runs but single cards too: 237 / 270.  Eight
+     * Off Easy: 97 / 106 -> 93 / 100 (1-1000), 95 / 104 -> 92 / 97 (1001-2000). */
     int purposeful = x->macros == 2 ? (x->hash_only && x->dive_whole_runs_to_empty ? 3 : 1) : 0;
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
     if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
