@@ -332,11 +332,11 @@ def rate(
     variant = position.rules.id
     result = solve(position, limits)
     solution = len(result.moves)
-    if result.verdict == "lost":
+    if result.verdict == Verdict.LOST:
         return Rating(
             level=Level.NOT_WINNABLE,
             score=0.0,
-            verdict="lost",
+            verdict=Verdict.LOST,
             wins=(0,) * len(players_of(variant)),
             runs=(0,) * len(players_of(variant)),
             solver_states=result.states,
@@ -356,8 +356,8 @@ def rate(
         progress += 1.0 if won else home / total
     score = score_of(progress / len(games) if games else 0.0, result.states, variant)
     verdict: Verdict = result.verdict
-    if verdict == "unknown" and any(wins):
-        verdict = "solved"
+    if verdict == Verdict.UNKNOWN and any(wins):
+        verdict = Verdict.SOLVED
     return Rating(
         level=level_of(score, variant),
         score=score,

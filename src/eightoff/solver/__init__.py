@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final
 
 from eightoff.position import HOME, Move, Place, Position
 from eightoff.rules import Build, EmptyColumn, GroupLimit, Rules
+from eightoff.verdict import Verdict as Verdict
 
 from . import _core
-
-Verdict = Literal["solved", "lost", "unknown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +44,14 @@ class Solved:
     moves: tuple[Move, ...]
     states: int
     seconds: float
-    verdict: Verdict = field(default="solved", init=False)
+    verdict: Verdict = field(default=Verdict.SOLVED, init=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Lost:
     states: int
     seconds: float
-    verdict: Verdict = field(default="lost", init=False)
+    verdict: Verdict = field(default=Verdict.LOST, init=False)
     moves: tuple[Move, ...] = field(default=(), init=False)
 
 
@@ -61,7 +60,7 @@ class Unknown:
     states: int
     seconds: float
     reason: str = "limit reached"
-    verdict: Verdict = field(default="unknown", init=False)
+    verdict: Verdict = field(default=Verdict.UNKNOWN, init=False)
     moves: tuple[Move, ...] = field(default=(), init=False)
 
 

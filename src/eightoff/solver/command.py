@@ -46,6 +46,7 @@ from eightoff.exits import (
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
+from eightoff.verdict import Verdict
 
 MAX_DEALS: Final = 10_000_000
 """Most deals one command may name (ranges included)."""
@@ -250,7 +251,7 @@ def summary(result: Result) -> str:
     if isinstance(result, Solved):
         n = len(result.moves)
         return f"solved: {n} move{'' if n == 1 else 's'}, {states}, {took}"
-    if result.verdict == "lost":
+    if result.verdict == Verdict.LOST:
         return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
     reason = getattr(result, "reason", "limit reached")
     return f"unknown: {reason} ({states}, {took}); no verdict"
@@ -294,7 +295,7 @@ def run(args: argparse.Namespace) -> int:
         limits = replace(
             DEFAULT_LIMITS, seconds=args.time_limit, states=args.max_states, short=args.short
         )
-        verdicts: set[str] = set()
+        verdicts: set[Verdict] = set()
         first = True
         for position, number, title in _jobs(args):
             result = solve(position, limits)
@@ -312,8 +313,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("eightoff solve: interrupted", file=sys.stderr)
         return EX_INTERRUPTED
-    if "unknown" in verdicts:
+    if Verdict.UNKNOWN in verdicts:
         return EX_UNKNOWN
-    if "lost" in verdicts:
+    if Verdict.LOST in verdicts:
         return EX_LOST
     return EX_OK

@@ -299,7 +299,7 @@ class Prover:
     def _known(self, position: Position) -> LiveVerdict | None:
         t0 = time.perf_counter()
         if position.is_won():
-            return LiveVerdict("solved", (), "won", time.perf_counter() - t0)
+            return LiveVerdict(Verdict.SOLVED, (), "won", time.perf_counter() - t0)
         with self._lock:
             exact = _exact(position)
             line = self._line.get(exact)
@@ -307,18 +307,18 @@ class Prover:
                 i = line.at[exact]
                 if line.end - i < LOOKAHEAD // 2:
                     self._enter(line, i)
-                return LiveVerdict("solved", line.moves[i:], "line", time.perf_counter() - t0)
+                return LiveVerdict(Verdict.SOLVED, line.moves[i:], "line", time.perf_counter() - t0)
             key = canonical(position)
             twin = self._line_keys.get(key)
             line = None if twin is None else self._line.get(twin)
             if twin is not None and line is not None:
                 i = line.at[twin]
                 rest = _relabel(line.moves[i:], _decode(twin), position)
-                return LiveVerdict("solved", rest, "line", time.perf_counter() - t0)
+                return LiveVerdict(Verdict.SOLVED, rest, "line", time.perf_counter() - t0)
             if key in self._lost:
-                return LiveVerdict("lost", (), "memory", time.perf_counter() - t0)
+                return LiveVerdict(Verdict.LOST, (), "memory", time.perf_counter() - t0)
             if key in self._winnable:
-                return LiveVerdict("solved", (), "memory", time.perf_counter() - t0)
+                return LiveVerdict(Verdict.SOLVED, (), "memory", time.perf_counter() - t0)
         return None
 
     def known(self, position: Position) -> LiveVerdict | None:
@@ -391,7 +391,7 @@ class Prover:
         t0 = time.perf_counter()
         known = self._known(position)
         if known is not None and not (
-            want_moves and known.source == "memory" and known.verdict == "solved"
+            want_moves and known.source == "memory" and known.verdict == Verdict.SOLVED
         ):
             return self._count(known)
         if previous is not None:
@@ -399,17 +399,17 @@ class Prover:
                 lost_before = canonical(previous) in self._lost
             if lost_before:
                 self.remember_lost(position)
-                out = LiveVerdict("lost", (), "inherited", time.perf_counter() - t0)
+                out = LiveVerdict(Verdict.LOST, (), "inherited", time.perf_counter() - t0)
                 return self._count(out)
         result = self._solver(position, self.limits if limits is None else limits)
         self._learn(position, result)
         seconds, states = time.perf_counter() - t0, result.states
         if isinstance(result, Solved):
-            out = LiveVerdict("solved", result.moves, "search", seconds, states)
+            out = LiveVerdict(Verdict.SOLVED, result.moves, "search", seconds, states)
         elif isinstance(result, Lost):
-            out = LiveVerdict("lost", (), "search", seconds, states)
+            out = LiveVerdict(Verdict.LOST, (), "search", seconds, states)
         else:
-            out = LiveVerdict("unknown", (), "search", seconds, states)
+            out = LiveVerdict(Verdict.UNKNOWN, (), "search", seconds, states)
         return self._count(out)
 
     def _learn(self, position: Position, result: Result, ahead: int = LOOKAHEAD) -> None:
@@ -458,11 +458,15 @@ class Prover:
             if known is not None:
                 self._settle_raw(child, known)
                 out.known += 1
-            elif parent is not None and parent.verdict == "lost":
+            elif parent is not None and parent.verdict == Verdict.LOST:
                 self.remember_lost(child.after)
                 self.remember_lost(child.raw)
                 out.inherited += 1
-            elif parent is not None and parent.verdict == "solved" and (back := _reverse(child)):
+            elif (
+                parent is not None
+                and parent.verdict == Verdict.SOLVED
+                and (back := _reverse(child))
+            ):
                 if parent.moves:
                     self._remember_line(child.raw, (back, *parent.moves), ahead=0)
                 else:
@@ -485,7 +489,7 @@ class Prover:
                 result = self._solver(child.after, limits)
                 out.searched += 1
                 self._learn(child.after, result, ahead=0)
-                if result.verdict == "unknown":
+                if result.verdict == Verdict.UNKNOWN:
                     left.append(child)
                 else:
                     self._settle_raw(child, self._known(child.after))
@@ -499,9 +503,9 @@ class Prover:
         """The child before its auto-moves has the verdict of the child after them."""
         if not child.auto or known is None or self._known(child.raw) is not None:
             return
-        if known.verdict == "lost":
+        if known.verdict == Verdict.LOST:
             self.remember_lost(child.raw)
-        elif known.verdict == "solved":
+        elif known.verdict == Verdict.SOLVED:
             if known.moves or child.after.is_won():
                 self._remember_line(child.raw, (*child.auto, *known.moves), ahead=0)
             else:
