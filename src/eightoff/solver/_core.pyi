@@ -67,6 +67,8 @@ class Setup:
         macros: int = 0,
         home_stop_keeps_space: bool = False,
         dive_whole_runs_to_empty: bool = False,
+        dive_whole_runs_to_parent: bool = False,
+        dive_dig_home_first: bool = False,
     ) -> None: ...
 
 def solve(
