@@ -67,6 +67,8 @@ class Setup:
         macros: int = 0,
         home_stop_keeps_space: bool = False,
         dive_whole_runs_to_empty: bool = False,
+        dive_cell_to_empty_needs_child: bool = False,
+        dive_digs_home_first: int = 0,
     ) -> None: ...
 
 def solve(
