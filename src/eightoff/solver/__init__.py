@@ -201,11 +201,11 @@ def plan_for(rules: Rules) -> Plan:
     # (time 0.98 / 0.95 and 0.97 / 0.93); not stopping at home steps that fill a cell
     # made it worse there (105 / 113).
     # Eight Off Easy's dive also moves a cell card into an empty column only when a card
-    # that would lie on it is on top of a column or in a cell, and tries the digs home of
-    # at most 2 cards before generating any other step (search.h, eo_all_steps and
-    # eo_expand): states median / mean 93 / 100 -> 57 / 65 on deals 1-1000, CPU time
-    # (both builds interleaved, best of 5) x0.83 / x0.87; on 1001-2000 see bench/README.md
-    # (round 3d).  Median solution 81 moves both.
+    # that would lie on it is on top of a column or in a cell, and tries the digs home
+    # before generating any other step (search.h, eo_all_steps and eo_expand): states
+    # median / mean 93 / 100 -> 54.5 / 58 on deals 1-1000, 92 / 97 -> 54 / 58 on
+    # 1001-2000; CPU time (both builds interleaved, best of 5) median / mean x0.82 / x0.81
+    # and x0.83 / x0.82 (bench/README.md, round 3d).  Median solution 81 moves both.
     eight = rules.cells >= 8
     return Plan(
         _core.DEFAULT_WEIGHTS,
@@ -213,7 +213,7 @@ def plan_for(rules: Rules) -> Plan:
         home_stop_keeps_space=not eight,
         dive_whole_runs_to_empty=True,
         dive_cell_to_empty_needs_child=eight,
-        dive_digs_home_first=2 if eight else 0,
+        dive_digs_home_first=8 if eight else 0,
     )
 
 

@@ -57,6 +57,8 @@ typedef struct {
 
 typedef struct {
     int kid0, nkids, next, path0;
+    int more; /* the dive took a dig home first (pass 0 of eo_expand): the other steps are
+                 still to be generated when its kids fail */
 } eo_frame;
 
 /* The parts of the heuristic and of the dive's hash that belong to each column of a
@@ -942,7 +944,7 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * on top of a column or in a cell.  Else the move trades a column for a cell and
      * builds nothing: with 8 cells the dive made 28 such children in a median deal (of
      * 93 states; 40 deals of 88-98 traced) and took fewer than 2.  Deals 1-1000: states
-     * median / mean 93 / 100 -> 78 / 83; with dive_digs_home_first 2: 71 / 79 -> 57 / 65
+     * median / mean 93 / 100 -> 78 / 83; with dive_digs_home_first 8: 70 / 73 -> 54.5 / 58
      * (a card in a column's top run instead of on top: 80 / 86 alone). */
     if (x->macros == 2 && x->hash_only && x->dive_cell_to_empty_needs_child) purposeful |= 4;
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
@@ -1189,7 +1191,7 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
 /* Generate, enter into the table, score and sort the children of the current state.
  * Returns 1 when a child wins (it is then made and on the path), 0 otherwise, -1 when a
  * limit is reached. */
-static int eo_expand(eo_ctx *x) {
+static int eo_expand(eo_ctx *x, int resume) {
     const eo_rules *r = &x->R;
     eo_state *s = &x->S;
     eo_move ms[EO_MAXMOVES];
@@ -1217,17 +1219,21 @@ static int eo_expand(eo_ctx *x) {
     }
     /* Eight Off Easy (dive_digs_home_first = D): the dive stops at the first step that
      * sends a card home, and with 8 cells most expansions have one, a dig home, which came
-     * after every single move: those were generated, made and scored first, and a dig of
-     * many cards could take all the cells.  Now the dive first generates the digging steps
-     * alone (pass 0) and tries the digs home of at most D cards, fewest first, taking the
-     * first that leaves at most one empty cell or column fewer (with its auto-moves); only
-     * if none does are the single moves generated (pass 1), followed by the other digging
-     * steps and the digs put off.  Deals 1-1000, states median / mean: 93 / 100 -> 71 / 79 (D = 2
-     * alone); with dive_cell_to_empty_needs_child, 78 / 83 -> 57 / 65 (D = 2), 61 / 70
-     * (D = 1), 56 / 65 but max 833 (D = 3), 61 / 70 (D = 2 needing 2 cells left instead),
-     * 58 / 77 and p99 301 (D = 2, no condition on space), 57 / 84, p99 422, max 1324 (any
-     * D, no condition: digs that fill the cells, then dead ends). */
-    int first = x->hash_only && x->dive_digs_home_first > 0 && pcp && x->macros;
+     * after every single move: those were generated, made and scored first.  Now the dive
+     * first generates the digging steps alone (pass 0) and tries the digs home of at most
+     * D cards, fewest first, taking the first that leaves at most one empty cell or column
+     * fewer (with its auto-moves); only if none does are the single moves generated (pass
+     * 1), followed by the other digging steps and the digs put off.  When the dig taken
+     * first fails, the state is expanded again with every step, as without this rule
+     * (resume; eo_dfs_run), so the dive keeps what it had to fall back on.  Deals 1-1000,
+     * states median / mean (p99, max): 93 / 100 (247, 429) -> 70 / 73 (207, 301) with D = 8
+     * (every dig home: digs reach at most as deep as there are empty cells); with
+     * dive_cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360) with D = 8, 57 / 60
+     * (193, 333) with D = 2 (the same time), 61 / 67 with D = 1.  Without the resume the
+     * dive left 82 of deals 1-2000 unsolved instead of 39 (now 12), and with D = 2: 57 / 65
+     * (246, 548); with it and no condition on space, 57 / 84 (422, 1324); putting off the
+     * digs that lose any space instead: 61 / 65, but time x1.14 (made twice). */
+    int first = !resume && x->hash_only && x->dive_digs_home_first > 0 && pcp && x->macros;
     int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
     eo_move mac[EO_MAXMOVES];
 again:
@@ -1375,6 +1381,7 @@ again:
         pass = 1;
         goto again;
     }
+    if (pass == 0) x->fr[x->nfr - 1].more = 1; /* the other steps only if it fails */
     /* insertion sort, best first, stable */
     for (int i = k0 + 1; i < x->nkids; i++) {
         eo_child c = x->kids[i];
@@ -1401,6 +1408,7 @@ static inline int eo_push_frame(eo_ctx *x, int path0) {
     f->nkids = 0;
     f->next = 0;
     f->path0 = path0;
+    f->more = 0;
     return 0;
 }
 
@@ -1420,7 +1428,7 @@ static int eo_dfs_begin(eo_ctx *x) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
-    if (eo_expand(x)) return 1;
+    if (eo_expand(x, 0)) return 1;
     x->fr[0].nkids = x->nkids - x->fr[0].kid0;
     return 0;
 }
@@ -1432,6 +1440,14 @@ static void eo_dfs_run(eo_ctx *x, long until) {
     while (x->nfr) {
         if (until > 0 && eo_states(x) >= until) return;
         eo_frame *f = &x->fr[x->nfr - 1];
+        if (f->next == f->nkids && f->more) {
+            /* (dive_digs_home_first) the dig home taken first failed: the other steps */
+            f->more = 0;
+            if (eo_expand(x, 1)) return;
+            f = &x->fr[x->nfr - 1];
+            f->nkids = x->nkids - f->kid0;
+            continue;
+        }
         if (f->next == f->nkids) {
             x->nkids = f->kid0;
             while (x->plen > f->path0) eo_undo(&x->S, &x->path[--x->plen]);
@@ -1445,7 +1461,7 @@ static void eo_dfs_run(eo_ctx *x, long until) {
             return;
         }
         f = &x->fr[x->nfr - 1];
-        if (eo_expand(x)) return;
+        if (eo_expand(x, 0)) return;
         f->nkids = x->nkids - f->kid0;
     }
     x->status = EO_LOST;
