@@ -1230,9 +1230,9 @@ static int eo_expand(eo_ctx *x, int resume) {
      * (every dig home: digs reach at most as deep as there are empty cells); with
      * dive_cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360) with D = 8, 57 / 60
      * (193, 333) with D = 2 (the same time), 61 / 67 with D = 1.  Without the resume the
-     * dive left 82 of deals 1-2000 unsolved instead of 39 (now 12), and with D = 2: 57 / 65
-     * (246, 548); with it and no condition on space, 57 / 84 (422, 1324); putting off the
-     * digs that lose any space instead: 61 / 65, but time x1.14 (made twice). */
+     * dive left 82 of deals 1-2000 unsolved instead of 39 (now 12); D = 2 without it:
+     * 57 / 65 (246, 548); any D without it and with no condition on space: 57 / 84 (422,
+     * 1324); putting off the digs that lose any space: 61 / 65, but time x1.14. */
     int first = !resume && x->hash_only && x->dive_digs_home_first > 0 && pcp && x->macros;
     int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
     eo_move mac[EO_MAXMOVES];
