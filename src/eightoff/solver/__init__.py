@@ -148,9 +148,10 @@ class Plan:
     dive_cell_to_empty_needs_child: bool = False
     """The dive moves a cell card into an empty column only when a card that would lie on
     it is on top of a column or in a cell."""
-    dive_digs_home_first: int = 0
-    """The dive first tries the digs home of at most this many cards, fewest first, and
-    takes the first that leaves at most one empty cell or column fewer (0: no)."""
+    dive_home_digs_before_moves: bool = False
+    """The dive first tries the digs home, fewest cards first, before it generates any
+    other step, and takes the first that leaves at most one empty cell or column fewer;
+    should that one fail, it tries the state's other steps."""
 
 
 def plan_for(rules: Rules) -> Plan:
@@ -213,7 +214,7 @@ def plan_for(rules: Rules) -> Plan:
         home_stop_keeps_space=not eight,
         dive_whole_runs_to_empty=True,
         dive_cell_to_empty_needs_child=eight,
-        dive_digs_home_first=8 if eight else 0,
+        dive_home_digs_before_moves=eight,
     )
 
 
@@ -252,7 +253,7 @@ def _setups(rules: Rules) -> _Setups:
             home_stop_keeps_space=plan.home_stop_keeps_space,
             dive_whole_runs_to_empty=plan.dive_whole_runs_to_empty,
             dive_cell_to_empty_needs_child=plan.dive_cell_to_empty_needs_child,
-            dive_digs_home_first=plan.dive_digs_home_first,
+            dive_home_digs_before_moves=plan.dive_home_digs_before_moves,
         ),
         _core.Setup(
             core_rules,

@@ -68,7 +68,7 @@ class Setup:
         home_stop_keeps_space: bool = False,
         dive_whole_runs_to_empty: bool = False,
         dive_cell_to_empty_needs_child: bool = False,
-        dive_digs_home_first: int = 0,
+        dive_home_digs_before_moves: bool = False,
     ) -> None: ...
 
 def solve(

@@ -74,7 +74,7 @@ cdef extern from "search.h":
         int home_stop_keeps_space
         int dive_whole_runs_to_empty
         int dive_cell_to_empty_needs_child
-        int dive_digs_home_first
+        int dive_home_digs_before_moves
 
     ctypedef struct eo_table:
         size_t count
@@ -289,8 +289,8 @@ cdef class Setup:
     whole top run (as much as may move), never a single card (Baker's Game; see
     eo_all_steps).  ``dive_cell_to_empty_needs_child``: the dive moves a cell card into
     an empty column only when a card that would lie on it is on top of a column or in a
-    cell; ``dive_digs_home_first``: the dive first tries the digs home of at most this many
-    cards (Eight Off Easy; see eo_all_steps and eo_expand)."""
+    cell; ``dive_home_digs_before_moves``: the dive first tries the digs home, before it
+    generates any other step (Eight Off Easy; see eo_all_steps and eo_expand)."""
 
     cdef eo_ctx proto
     cdef int shorten, method, macros, stages
@@ -300,7 +300,7 @@ cdef class Setup:
                   int stages=7, long quick_states=20000, tuple portfolio=(),
                   long port_quota=100, bint shorten=False, int method=1, int macros=0,
                   bint home_stop_keeps_space=False, bint dive_whole_runs_to_empty=False,
-                  bint dive_cell_to_empty_needs_child=False, int dive_digs_home_first=0):
+                  bint dive_cell_to_empty_needs_child=False, bint dive_home_digs_before_moves=False):
         cdef int i, k
         memset(&self.proto, 0, sizeof(eo_ctx))
         load_rules(&self.proto.R, rules)
@@ -319,7 +319,7 @@ cdef class Setup:
         self.proto.home_stop_keeps_space = home_stop_keeps_space
         self.proto.dive_whole_runs_to_empty = dive_whole_runs_to_empty
         self.proto.dive_cell_to_empty_needs_child = dive_cell_to_empty_needs_child
-        self.proto.dive_digs_home_first = max(0, dive_digs_home_first)
+        self.proto.dive_home_digs_before_moves = dive_home_digs_before_moves
         self.shorten = shorten
         self.method = method
         self.macros = macros

@@ -96,9 +96,9 @@ typedef struct {
     /* Eight Off Easy's dive: a cell card goes into an empty column only when the card that
      * would lie on it is on top of a column or in a cell (see eo_all_steps) */
     int dive_cell_to_empty_needs_child;
-    /* Eight Off Easy's dive: the digs home of at most this many cards are tried before
-     * any other step is generated (see eo_expand); 0: no */
-    int dive_digs_home_first;
+    /* Eight Off Easy's dive: the digs home are tried before any other step is generated
+     * (see eo_expand) */
+    int dive_home_digs_before_moves;
     /* the dive (depth-first, never a proof) remembers states by a 64-bit hash of their
      * canonical form only: a collision can only hide a state from a search whose
      * failure proves nothing */
@@ -264,7 +264,7 @@ static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
 
 /* runs[c]: each column's top run, given (known) or written here; purposeful: leave out
  * the moves of a column card into a cell (bit 2 of it: into an empty column, move only a
- * column's whole top run, as much of it as may move, and not a single card; bit 4: a cell
+ * column's whole top run, as much of it as may move, and not a single card; bit 8: a cell
  * card into an empty column only when a card that would lie on it is on top of a column or
  * in a cell; see eo_all_steps). */
 static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_move *out,
@@ -321,8 +321,8 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
         if (fec >= 0 && !purposeful) out[k++] = eo_mv(c, EO_CELL + fec, 1);
     }
     int rel[2];
-    uint64_t incells = 0; /* (purposeful & 4) the cell cards */
-    if (purposeful & 4) {
+    uint64_t incells = 0; /* (purposeful & 8) the cell cards */
+    if (purposeful & 8) {
         for (int i = 0; i < r->ncells; i++) incells |= (uint64_t)1 << s->cell[i];
         incells &= ~(uint64_t)1;
     }
@@ -370,7 +370,7 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
             for (int x = 0; x < nt; x++) out[k++] = eo_mv(src, cols[x], 1);
             if (fcol >= 0 && (!r->kings_only || eo_rank(card) == EO_KING)) {
                 int takes = 1;
-                if ((purposeful & 4) && pass == 0) {
+                if ((purposeful & 8) && pass == 0) {
                     int nch = eo_related(r, card, -1, rel);
                     takes = 0;
                     for (int a = 0; a < nch; a++) takes |= (int)((top1 | incells) >> rel[a] & 1);
@@ -944,9 +944,9 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * on top of a column or in a cell.  Else the move trades a column for a cell and
      * builds nothing: with 8 cells the dive made 28 such children in a median deal (of
      * 93 states; 40 deals of 88-98 traced) and took fewer than 2.  Deals 1-1000: states
-     * median / mean 93 / 100 -> 78 / 83; with dive_digs_home_first 8: 70 / 73 -> 54.5 / 58
+     * median / mean 93 / 100 -> 78 / 83; with dive_home_digs_before_moves: 70 / 73 -> 54.5 / 58
      * (a card in a column's top run instead of on top: 80 / 86 alone). */
-    if (x->macros == 2 && x->hash_only && x->dive_cell_to_empty_needs_child) purposeful |= 4;
+    if (x->macros == 2 && x->hash_only && x->dive_cell_to_empty_needs_child) purposeful |= 8;
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
     if (x->macros && with_digs)
         n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
@@ -1217,23 +1217,23 @@ static int eo_expand(eo_ctx *x, int resume) {
         int q = eo_dive_home_first(x, pcp);
         if (q != -2) return q == 2 ? 0 : q;
     }
-    /* Eight Off Easy (dive_digs_home_first = D): the dive stops at the first step that
-     * sends a card home, and with 8 cells most expansions have one, a dig home, which came
-     * after every single move: those were generated, made and scored first.  Now the dive
-     * first generates the digging steps alone (pass 0) and tries the digs home of at most
-     * D cards, fewest first, taking the first that leaves at most one empty cell or column
-     * fewer (with its auto-moves); only if none does are the single moves generated (pass
-     * 1), followed by the other digging steps and the digs put off.  When the dig taken
-     * first fails, the state is expanded again with every step, as without this rule
-     * (resume; eo_dfs_run), so the dive keeps what it had to fall back on.  Deals 1-1000,
-     * states median / mean (p99, max): 93 / 100 (247, 429) -> 70 / 73 (207, 301) with D = 8
-     * (every dig home: digs reach at most as deep as there are empty cells); with
-     * dive_cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360) with D = 8, 57 / 60
-     * (193, 333) with D = 2 (the same time), 61 / 67 with D = 1.  Without the resume the
-     * dive left 82 of deals 1-2000 unsolved instead of 39 (now 12); D = 2 without it:
-     * 57 / 65 (246, 548); any D without it and with no condition on space: 57 / 84 (422,
-     * 1324); putting off the digs that lose any space: 61 / 65, but time x1.14. */
-    int first = !resume && x->hash_only && x->dive_digs_home_first > 0 && pcp && x->macros;
+    /* Eight Off Easy (dive_home_digs_before_moves): the dive stops at the first step
+     * that sends a card home, and with 8 cells most expansions have one, a dig home, which
+     * came after every single move: those were generated, made and scored first.  Now the
+     * dive first generates the digging steps alone (pass 0) and tries the digs home, fewest
+     * cards first, taking the first that leaves at most one empty cell or column fewer
+     * (with its auto-moves); only if none does are the single moves generated (pass 1),
+     * followed by the other digging steps and the digs put off.  When the dig taken first
+     * fails, the state is expanded again with every step, as without this rule (resume;
+     * eo_dfs_run), so the dive keeps what it had to fall back on.  Deals 1-1000, states
+     * median / mean (p99, max): 93 / 100 (247, 429) -> 70 / 73 (207, 301); with
+     * dive_cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360); only the digs of at
+     * most 2 cards first: 57 / 60 (193, 333), the same time; at most 1: 61 / 67.  Without
+     * the resume the dive left 82 of deals 1-2000 unsolved instead of 39 (now 12); at most
+     * 2 cards without it: 57 / 65 (246, 548); any dig without it and with no condition on
+     * space: 57 / 84 (422, 1324); putting off the digs that lose any space: 61 / 65, but
+     * time x1.14 (they are made twice). */
+    int first = !resume && x->hash_only && x->dive_home_digs_before_moves && pcp && x->macros;
     int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
     eo_move mac[EO_MAXMOVES];
 again:
@@ -1244,7 +1244,7 @@ again:
         int h = 0;
         n = 0;
         for (int i = 0; i < nmac; i++) {
-            if (mac[i].src == EO_MACRO + EO_DIG_HOME && mac[i].n <= x->dive_digs_home_first) {
+            if (mac[i].src == EO_MACRO + EO_DIG_HOME) {
                 eo_move t = mac[i];
                 int j = n++;
                 for (; j > 0 && ms[j - 1].n > t.n; j--) ms[j] = ms[j - 1]; /* fewest first */
@@ -1326,7 +1326,7 @@ again:
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            /* (dive_digs_home_first) a child that will be its state's only one, the dive
+            /* (dive_home_digs_before_moves) a child that will be its state's only one, the dive
              * stopping at it or it being the last step, needs no score */
             int lone = first && x->nkids == k0 + 1 &&
                        ((pass == 1 && i == n - 1) ||
@@ -1441,7 +1441,7 @@ static void eo_dfs_run(eo_ctx *x, long until) {
         if (until > 0 && eo_states(x) >= until) return;
         eo_frame *f = &x->fr[x->nfr - 1];
         if (f->next == f->nkids && f->more) {
-            /* (dive_digs_home_first) the dig home taken first failed: the other steps */
+            /* (dive_home_digs_before_moves) the dig home taken first failed: the other steps */
             f->more = 0;
             if (eo_expand(x, 1)) return;
             f = &x->fr[x->nfr - 1];
@@ -1908,7 +1908,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->home_stop_keeps_space = x->home_stop_keeps_space;
         m->dive_whole_runs_to_empty = x->dive_whole_runs_to_empty;
         m->dive_cell_to_empty_needs_child = x->dive_cell_to_empty_needs_child;
-        m->dive_digs_home_first = x->dive_digs_home_first;
+        m->dive_home_digs_before_moves = x->dive_home_digs_before_moves;
         m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
         m->deadline = x->deadline;
         m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
