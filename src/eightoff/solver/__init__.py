@@ -150,6 +150,13 @@ class Plan:
     dive_dig_home_first: bool = False
     """The dive tries the digging steps that send a card home right after the single moves
     home, before the other steps."""
+    dive_cell_to_empty_needs_child: bool = False
+    """The dive moves a cell card into an empty column only when a card that would lie on
+    it is on top of a column or in a cell."""
+    dive_home_digs_before_moves: bool = False
+    """The dive first tries the digs home, fewest cards first, before it generates any
+    other step, and takes the first that leaves at most one empty cell or column fewer;
+    should that one fail, it tries the state's other steps."""
 
 
 def plan_for(rules: Rules) -> Plan:
@@ -206,11 +213,20 @@ def plan_for(rules: Rules) -> Plan:
     # / mean, 97 / 106 -> 93 / 100 on deals 1-1000 and 95 / 104 -> 92 / 97 on 1001-2000
     # (time 0.98 / 0.95 and 0.97 / 0.93); not stopping at home steps that fill a cell
     # made it worse there (105 / 113).
+    # Eight Off Easy's dive also moves a cell card into an empty column only when a card
+    # that would lie on it is on top of a column or in a cell, and tries the digs home
+    # before generating any other step (search.h, eo_all_steps and eo_expand): states
+    # median / mean 93 / 100 -> 54.5 / 58 on deals 1-1000, 92 / 97 -> 54 / 58 on
+    # 1001-2000; CPU time (both builds interleaved, best of 5) median / mean x0.82 / x0.81
+    # and x0.83 / x0.82 (bench/README.md, round 3d).  Median solution 81 moves both.
+    eight = rules.cells >= 8
     return Plan(
         _core.DEFAULT_WEIGHTS,
         dive_states=1000,
-        home_stop_keeps_space=rules.cells < 8,
+        home_stop_keeps_space=not eight,
         dive_whole_runs_to_empty=True,
+        dive_cell_to_empty_needs_child=eight,
+        dive_home_digs_before_moves=eight,
     )
 
 
@@ -250,6 +266,8 @@ def _setups(rules: Rules) -> _Setups:
             dive_whole_runs_to_empty=plan.dive_whole_runs_to_empty,
             dive_whole_runs_to_parent=plan.dive_whole_runs_to_parent,
             dive_dig_home_first=plan.dive_dig_home_first,
+            dive_cell_to_empty_needs_child=plan.dive_cell_to_empty_needs_child,
+            dive_home_digs_before_moves=plan.dive_home_digs_before_moves,
         ),
         _core.Setup(
             core_rules,

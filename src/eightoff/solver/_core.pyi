@@ -69,6 +69,8 @@ class Setup:
         dive_whole_runs_to_empty: bool = False,
         dive_whole_runs_to_parent: bool = False,
         dive_dig_home_first: bool = False,
+        dive_cell_to_empty_needs_child: bool = False,
+        dive_home_digs_before_moves: bool = False,
     ) -> None: ...
 
 def solve(

@@ -75,6 +75,8 @@ cdef extern from "search.h":
         int dive_whole_runs_to_empty
         int dive_whole_runs_to_parent
         int dive_dig_home_first
+        int dive_cell_to_empty_needs_child
+        int dive_home_digs_before_moves
 
     ctypedef struct eo_table:
         size_t count
@@ -290,7 +292,11 @@ cdef class Setup:
     eo_all_steps).  ``dive_whole_runs_to_parent``: the dive moves a column's cards onto
     another column only as its whole top run (FreeCell; see eo_all_steps).
     ``dive_dig_home_first``: the dive tries the digging steps that send a card home right
-    after the single moves home (FreeCell; see eo_expand)."""
+    after the single moves home (FreeCell; see eo_expand).
+    ``dive_cell_to_empty_needs_child``: the dive moves a cell card into an empty column
+    only when a card that would lie on it is on top of a column or in a cell;
+    ``dive_home_digs_before_moves``: the dive first tries the digs home, before it
+    generates any other step (Eight Off Easy; see eo_all_steps and eo_expand)."""
 
     cdef eo_ctx proto
     cdef int shorten, method, macros, stages
@@ -300,7 +306,8 @@ cdef class Setup:
                   int stages=7, long quick_states=20000, tuple portfolio=(),
                   long port_quota=100, bint shorten=False, int method=1, int macros=0,
                   bint home_stop_keeps_space=False, bint dive_whole_runs_to_empty=False,
-                  bint dive_whole_runs_to_parent=False, bint dive_dig_home_first=False):
+                  bint dive_whole_runs_to_parent=False, bint dive_dig_home_first=False,
+                  bint dive_cell_to_empty_needs_child=False, bint dive_home_digs_before_moves=False):
         cdef int i, k
         memset(&self.proto, 0, sizeof(eo_ctx))
         load_rules(&self.proto.R, rules)
@@ -320,6 +327,8 @@ cdef class Setup:
         self.proto.dive_whole_runs_to_empty = dive_whole_runs_to_empty
         self.proto.dive_whole_runs_to_parent = dive_whole_runs_to_parent
         self.proto.dive_dig_home_first = dive_dig_home_first
+        self.proto.dive_cell_to_empty_needs_child = dive_cell_to_empty_needs_child
+        self.proto.dive_home_digs_before_moves = dive_home_digs_before_moves
         self.shorten = shorten
         self.method = method
         self.macros = macros

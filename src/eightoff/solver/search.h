@@ -57,6 +57,8 @@ typedef struct {
 
 typedef struct {
     int kid0, nkids, next, path0;
+    int more; /* the dive took a dig home first (pass 0 of eo_expand): the other steps are
+                 still to be generated when its kids fail */
 } eo_frame;
 
 /* The parts of the heuristic and of the dive's hash that belong to each column of a
@@ -97,6 +99,12 @@ typedef struct {
     /* the dive tries the digging steps that send a card home right after the single moves
      * home (see eo_expand; FreeCell) */
     int dive_dig_home_first;
+    /* Eight Off Easy's dive: a cell card goes into an empty column only when the card that
+     * would lie on it is on top of a column or in a cell (see eo_all_steps) */
+    int dive_cell_to_empty_needs_child;
+    /* Eight Off Easy's dive: the digs home are tried before any other step is generated
+     * (see eo_expand) */
+    int dive_home_digs_before_moves;
     /* the dive (depth-first, never a proof) remembers states by a 64-bit hash of their
      * canonical form only: a collision can only hide a state from a search whose
      * failure proves nothing */
@@ -264,7 +272,8 @@ static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
  * the moves of a column card into a cell (bit 2 of it: into an empty column, move only a
  * column's whole top run, as much of it as may move, and not a single card; bit 4: onto
  * another column, move only a column's whole top run, and only if all of it may move;
- * see eo_all_steps). */
+ * bit 8: a cell card into an empty column only when a card that would lie on it is on top
+ * of a column or in a cell; see eo_all_steps). */
 static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_move *out,
                                        int *runs, int known, int purposeful) {
     int k = 0;
@@ -321,6 +330,11 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
         if (fec >= 0 && !purposeful) out[k++] = eo_mv(c, EO_CELL + fec, 1);
     }
     int rel[2];
+    uint64_t incells = 0; /* (purposeful & 8) the cell cards */
+    if (purposeful & 8) {
+        for (int i = 0; i < r->ncells; i++) incells |= (uint64_t)1 << s->cell[i];
+        incells &= ~(uint64_t)1;
+    }
     for (int t = 0; t < r->ncols; t++) {
         int T = s->len[t];
         if (!T) continue;
@@ -363,8 +377,15 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
                     cols[y - 1] = tmp;
                 }
             for (int x = 0; x < nt; x++) out[k++] = eo_mv(src, cols[x], 1);
-            if (fcol >= 0 && (!r->kings_only || eo_rank(card) == EO_KING))
-                out[k++] = eo_mv(src, fcol, 1);
+            if (fcol >= 0 && (!r->kings_only || eo_rank(card) == EO_KING)) {
+                int takes = 1;
+                if ((purposeful & 8) && pass == 0) {
+                    int nch = eo_related(r, card, -1, rel);
+                    takes = 0;
+                    for (int a = 0; a < nch; a++) takes |= (int)((top1 | incells) >> rel[a] & 1);
+                }
+                if (takes) out[k++] = eo_mv(src, fcol, 1);
+            }
         }
     }
     return k;
@@ -466,6 +487,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
                 for (int a = 0; a < np; a++) {
                     int nt = (int)(t1 >> rel[a] & 1) + (int)(t2 >> rel[a] & 1);
                     for (int b = 0; b < nt; b++) {
+                        if (topcol[rel[a]][b] == c) continue; /* its parent lies on it */
                         eo_move m = eo_mv(EO_MACRO + EO_DIG_PARENT, c, d);
                         m.f = (uint8_t)topcol[rel[a]][b];
                         out[k++] = m;
@@ -904,8 +926,8 @@ static inline int eo_over_limits(eo_ctx *x) {
 
 /* All the steps to try from s: single moves, then (if enabled) digging steps; pc: the
  * state's column parts if known (their top runs are used), or NULL. */
-static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
-                               const eo_pcache *pc) {
+static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *out,
+                                 const eo_pcache *pc, int with_digs) {
     int runs[EO_MAXCOLS];
     if (pc)
         for (int c = 0; c < x->R.ncols; c++) runs[c] = pc->run[c];
@@ -938,9 +960,23 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
      * column): 201 / 370. */
     int purposeful = x->macros == 2 ? (x->hash_only && x->dive_whole_runs_to_empty ? 3 : 1) : 0;
     if (purposeful && x->hash_only && x->dive_whole_runs_to_parent) purposeful |= 4;
+    /* Eight Off Easy (dive_cell_to_empty_needs_child): the dive moves a cell card into an
+     * empty column only when a card that would lie on it (one lower, by the build rule) is
+     * on top of a column or in a cell.  Else the move trades a column for a cell and
+     * builds nothing: with 8 cells the dive made 28 such children in a median deal (of
+     * 93 states; 40 deals of 88-98 traced) and took fewer than 2.  Deals 1-1000: states
+     * median / mean 93 / 100 -> 78 / 83; with dive_home_digs_before_moves: 70 / 73 -> 54.5 / 58
+     * (a card in a column's top run instead of on top: 80 / 86 alone). */
+    if (x->macros == 2 && x->hash_only && x->dive_cell_to_empty_needs_child) purposeful |= 8;
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
-    if (x->macros) n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
+    if (x->macros && with_digs)
+        n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
     return n;
+}
+
+static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
+                               const eo_pcache *pc) {
+    return eo_all_steps_m(x, s, out, pc, 1);
 }
 
 /* The column parts of s; with hashes 0 the column hashes are left out (zero), for a
@@ -1176,7 +1212,7 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
 /* Generate, enter into the table, score and sort the children of the current state.
  * Returns 1 when a child wins (it is then made and on the path), 0 otherwise, -1 when a
  * limit is reached. */
-static int eo_expand(eo_ctx *x) {
+static int eo_expand(eo_ctx *x, int resume) {
     const eo_rules *r = &x->R;
     eo_state *s = &x->S;
     eo_move ms[EO_MAXMOVES];
@@ -1202,7 +1238,49 @@ static int eo_expand(eo_ctx *x) {
         int q = eo_dive_home_first(x, pcp);
         if (q != -2) return q == 2 ? 0 : q;
     }
-    int n = eo_all_steps(x, s, ms, pcp);
+    /* Eight Off Easy (dive_home_digs_before_moves): the dive stops at the first step
+     * that sends a card home, and with 8 cells most expansions have one, a dig home, which
+     * came after every single move: those were generated, made and scored first.  Now the
+     * dive first generates the digging steps alone (pass 0) and tries the digs home, fewest
+     * cards first, taking the first that leaves at most one empty cell or column fewer
+     * (with its auto-moves); only if none does are the single moves generated (pass 1),
+     * followed by the other digging steps and the digs put off.  When the dig taken first
+     * fails, the state is expanded again with every step, as without this rule (resume;
+     * eo_dfs_run), so the dive keeps what it had to fall back on.  Deals 1-1000, states
+     * median / mean (p99, max): 93 / 100 (247, 429) -> 70 / 73 (207, 301); with
+     * dive_cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360); only the digs of at
+     * most 2 cards first: 57 / 60 (193, 333), the same time; at most 1: 61 / 67.  Without
+     * the resume the dive left 82 of deals 1-2000 unsolved instead of 39 (now 12); at most
+     * 2 cards without it: 57 / 65 (246, 548); any dig without it and with no condition on
+     * space: 57 / 84 (422, 1324); putting off the digs that lose any space: 61 / 65, but
+     * time x1.14 (they are made twice). */
+    int first = !resume && x->hash_only && x->dive_home_digs_before_moves && pcp && x->macros;
+    int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
+    eo_move mac[EO_MAXMOVES];
+again:
+    if (pass == 0) {
+        int runs[EO_MAXCOLS];
+        for (int c = 0; c < r->ncols; c++) runs[c] = pcp->run[c];
+        nmac = eo_macro_moves(r, s, mac, EO_MAXMOVES, x->dig_kinds, runs);
+        int h = 0;
+        n = 0;
+        for (int i = 0; i < nmac; i++) {
+            if (mac[i].src == EO_MACRO + EO_DIG_HOME) {
+                eo_move t = mac[i];
+                int j = n++;
+                for (; j > 0 && ms[j - 1].n > t.n; j--) ms[j] = ms[j - 1]; /* fewest first */
+                ms[j] = t;
+            } else {
+                mac[h++] = mac[i];
+            }
+        }
+        nmac = h;
+    } else if (first) {
+        n = eo_all_steps_m(x, s, ms, pcp, 0);
+        for (int i = 0; i < nmac && n < EO_MAXMOVES; i++) ms[n++] = mac[i];
+    } else {
+        n = eo_all_steps(x, s, ms, pcp);
+    }
     if (x->hash_only && r->alt && r->nfound == 4) {
         /* the dive stops at the first step that sends a card home (below): try the
          * single moves home first (stable), so that it scores no sibling before them
@@ -1227,7 +1305,6 @@ static int eo_expand(eo_ctx *x) {
             }
     }
     if (eo_kids_reserve(x, n) != 0) return -1;
-    int k0 = x->nkids;
     int home0 = s->home, space0 = s->free_cells + s->free_cols;
     /* When the step to this state was one single move and no auto-move followed, the
      * move back leads to the state before it, which was entered: left out unmade. */
@@ -1259,6 +1336,12 @@ static int eo_expand(eo_ctx *x) {
             x->status = EO_SOLVED;
             return 1;
         }
+        if (pass == 0 && s->free_cells + s->free_cols < space0 - 1) { /* put off to pass 1 */
+            eo_undo_all(s, au, na);
+            eo_undo_all(s, step, ns);
+            mac[nmac++] = ms[i];
+            continue;
+        }
         unsigned mask = incremental ? eo_touched(step, ns) | eo_touched(au, na) : 0;
         long id;
         if (x->hash_only) {
@@ -1273,9 +1356,17 @@ static int eo_expand(eo_ctx *x) {
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            c->score = incremental ? eo_child_score(r, s, pcp, mask, x->w) : eo_score(r, s, x->w);
+            /* (dive_home_digs_before_moves) a child that will be its state's only one, the dive
+             * stopping at it or it being the last step, needs no score */
+            int lone = first && x->nkids == k0 + 1 &&
+                       ((pass == 1 && i == n - 1) ||
+                        (s->home > home0 && !(x->home_stop_keeps_space &&
+                                              s->free_cells + s->free_cols < space0)));
+            c->score = lone          ? 0
+                       : incremental ? eo_child_score(r, s, pcp, mask, x->w)
+                                     : eo_score(r, s, x->w);
 #ifdef EO_CHECK_INCREMENTAL
-            if (incremental && (c->score != eo_score(r, s, x->w) ||
+            if (incremental && !lone && (c->score != eo_score(r, s, x->w) ||
                                 (x->hash_only && eo_child_hash(r, s, pcp, mask) != eo_state_hash(r, s))))
                 abort();
 #endif
@@ -1311,8 +1402,16 @@ static int eo_expand(eo_ctx *x) {
         }
         /* the dive takes the first step that sends a card home, untried siblings left
          * out (it is greedy, and never a proof) */
-        if (progress && x->hash_only) break;
+        if (progress && x->hash_only) {
+            stopped = 1;
+            break;
+        }
     }
+    if (pass == 0 && !stopped) {
+        pass = 1;
+        goto again;
+    }
+    if (pass == 0) x->fr[x->nfr - 1].more = 1; /* the other steps only if it fails */
     /* insertion sort, best first, stable */
     for (int i = k0 + 1; i < x->nkids; i++) {
         eo_child c = x->kids[i];
@@ -1339,6 +1438,7 @@ static inline int eo_push_frame(eo_ctx *x, int path0) {
     f->nkids = 0;
     f->next = 0;
     f->path0 = path0;
+    f->more = 0;
     return 0;
 }
 
@@ -1358,7 +1458,7 @@ static int eo_dfs_begin(eo_ctx *x) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
-    if (eo_expand(x)) return 1;
+    if (eo_expand(x, 0)) return 1;
     x->fr[0].nkids = x->nkids - x->fr[0].kid0;
     return 0;
 }
@@ -1370,6 +1470,14 @@ static void eo_dfs_run(eo_ctx *x, long until) {
     while (x->nfr) {
         if (until > 0 && eo_states(x) >= until) return;
         eo_frame *f = &x->fr[x->nfr - 1];
+        if (f->next == f->nkids && f->more) {
+            /* (dive_home_digs_before_moves) the dig home taken first failed: the other steps */
+            f->more = 0;
+            if (eo_expand(x, 1)) return;
+            f = &x->fr[x->nfr - 1];
+            f->nkids = x->nkids - f->kid0;
+            continue;
+        }
         if (f->next == f->nkids) {
             x->nkids = f->kid0;
             while (x->plen > f->path0) eo_undo(&x->S, &x->path[--x->plen]);
@@ -1383,7 +1491,7 @@ static void eo_dfs_run(eo_ctx *x, long until) {
             return;
         }
         f = &x->fr[x->nfr - 1];
-        if (eo_expand(x)) return;
+        if (eo_expand(x, 0)) return;
         f->nkids = x->nkids - f->kid0;
     }
     x->status = EO_LOST;
@@ -1831,6 +1939,8 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->dive_whole_runs_to_empty = x->dive_whole_runs_to_empty;
         m->dive_whole_runs_to_parent = x->dive_whole_runs_to_parent;
         m->dive_dig_home_first = x->dive_dig_home_first;
+        m->dive_cell_to_empty_needs_child = x->dive_cell_to_empty_needs_child;
+        m->dive_home_digs_before_moves = x->dive_home_digs_before_moves;
         m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
         m->deadline = x->deadline;
         m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
