@@ -251,6 +251,22 @@ static inline uint64_t eo_homeable_mask(const eo_rules *r, const eo_state *s) {
     return m;
 }
 
+/* The next free one of a card's two slots in a table of up to two places per card (one
+ * per pack): first and second hold the cards with a first / second entry, so that the
+ * table needs no clearing.  Returns 0 or 1, or -1 when both are taken. */
+static inline int eo_slot2(uint64_t *first, uint64_t *second, int card) {
+    uint64_t b = (uint64_t)1 << card;
+    if (!(*first & b)) {
+        *first |= b;
+        return 0;
+    }
+    if (!(*second & b)) {
+        *second |= b;
+        return 1;
+    }
+    return -1;
+}
+
 static inline int eo_first_empty_cell(const eo_rules *r, const eo_state *s) {
     for (int i = 0; i < r->ncells; i++)
         if (!s->cell[i]) return i;
@@ -291,30 +307,18 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
         if (!L) continue;
         const uint8_t *col = s->col[c];
         int tc = col[L - 1];
-        uint64_t tb = (uint64_t)1 << tc;
-        if (!(top1 & tb)) {
-            top1 |= tb;
-            topcol[tc][0] = (int8_t)c;
-        } else if (!(top2 & tb)) {
-            top2 |= tb;
-            topcol[tc][1] = (int8_t)c;
-        }
-        if (homeable & tb) out[k++] = eo_mv(c, EO_HOME, 1);
+        int q = eo_slot2(&top1, &top2, tc);
+        if (q >= 0) topcol[tc][q] = (int8_t)c;
+        if (homeable >> tc & 1) out[k++] = eo_mv(c, EO_HOME, 1);
         int run = runs[c];
         int top = run < lim_full ? run : lim_full;
         int n1 = 1;
         if (purposeful & 4) n1 = run <= lim_full ? run : lim_full + 1; /* the whole run */
         for (int n = n1; n <= top; n++) {
-            int card = col[L - n];
-            uint64_t b = (uint64_t)1 << card;
-            if (!(in1 & b)) {
-                in1 |= b;
-                runcol[card][0] = (int8_t)c;
-                rundepth[card][0] = (int8_t)n;
-            } else if (!(in2 & b)) {
-                in2 |= b;
-                runcol[card][1] = (int8_t)c;
-                rundepth[card][1] = (int8_t)n;
+            int card = col[L - n], q2 = eo_slot2(&in1, &in2, card);
+            if (q2 >= 0) {
+                runcol[card][q2] = (int8_t)c;
+                rundepth[card][q2] = (int8_t)n;
             }
         }
         if (fcol >= 0) {
@@ -432,39 +436,21 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
         run[t] = runs ? runs[t] : eo_run(r, s, t);
         if (!T) continue;
         int top = s->col[t][T - 1];
-        uint64_t tb = (uint64_t)1 << top;
-        if (!(t1 & tb)) {
-            t1 |= tb;
-            topcol[top][0] = (int8_t)t;
-        } else if (!(t2 & tb)) {
-            t2 |= tb;
-            topcol[top][1] = (int8_t)t;
-        }
+        int ts = eo_slot2(&t1, &t2, top);
+        if (ts >= 0) topcol[top][ts] = (int8_t)t;
         /* (the movable cards matter only to the kind that moves a card onto a dug one) */
         for (int q = 1; targets && q <= run[t]; q++) {
             int card = s->col[t][T - q];
             if (q == T && r->kings_only) break; /* a whole King-led column stays */
-            uint64_t b = (uint64_t)1 << card;
-            if (!(s1 & b)) {
-                s1 |= b;
-                src[card][0] = (int8_t)t;
-            } else if (!(s2 & b)) {
-                s2 |= b;
-                src[card][1] = (int8_t)t;
-            }
+            int slot = eo_slot2(&s1, &s2, card);
+            if (slot >= 0) src[card][slot] = (int8_t)t;
         }
     }
     for (int j = 0; targets && j < r->ncells; j++) {
         int card = s->cell[j];
         if (!card) continue;
-        uint64_t b = (uint64_t)1 << card;
-        if (!(s1 & b)) {
-            s1 |= b;
-            src[card][0] = (int8_t)(EO_CELL + j);
-        } else if (!(s2 & b)) {
-            s2 |= b;
-            src[card][1] = (int8_t)(EO_CELL + j);
-        }
+        int slot = eo_slot2(&s1, &s2, card);
+        if (slot >= 0) src[card][slot] = (int8_t)(EO_CELL + j);
     }
     int rel[2];
     for (int c = 0; c < r->ncols; c++) {
