@@ -284,12 +284,17 @@ static inline int eo_first_empty_col(const eo_rules *r, const eo_state *s, int a
  * for all, no cell-to-cell moves, no whole column into an empty column). */
 static inline int eo_related(const eo_rules *r, int card, int delta, int *out);
 
-/* runs[c]: each column's top run, given (known) or written here; purposeful: leave out
- * the moves of a column card into a cell (bit 2 of it: into an empty column, move only a
- * column's whole top run, as much of it as may move, and not a single card; bit 4: onto
- * another column, move only a column's whole top run, and only if all of it may move;
- * bit 8: a cell card into an empty column only when a card that would lie on it is on top
- * of a column or in a cell; see eo_all_steps). */
+/* The bits of eo_search_moves_runs' `purposeful` (see eo_all_steps). */
+#define EO_PURPOSEFUL 1     /* no move of a column card into a cell */
+#define EO_WHOLE_TO_EMPTY 2 /* into an empty column only a column's whole top run (as much
+                               of it as may move), not a single card */
+#define EO_WHOLE_TO_PARENT 4 /* onto another column only a column's whole top run, and only
+                                if all of it may move */
+#define EO_EMPTY_NEEDS_CHILD 8 /* a cell card into an empty column only when a card that
+                                  would lie on it is on top of a column or in a cell */
+
+/* runs[c]: each column's top run, given (known) or written here; purposeful: the
+ * EO_PURPOSEFUL ... bits above, which leave moves out. */
 static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_move *out,
                                        int *runs, int known, int purposeful) {
     int k = 0;
@@ -313,7 +318,7 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
         int run = runs[c];
         int top = run < lim_full ? run : lim_full;
         int n1 = 1;
-        if (purposeful & 4) n1 = run <= lim_full ? run : lim_full + 1; /* the whole run */
+        if (purposeful & EO_WHOLE_TO_PARENT) n1 = run <= lim_full ? run : lim_full + 1;
         for (int n = n1; n <= top; n++) {
             int card = col[L - n], q2 = eo_slot2(&in1, &in2, card);
             if (q2 >= 0) {
@@ -324,18 +329,18 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
         if (fcol >= 0) {
             int tope = run < lim_empty ? run : lim_empty;
             int n0 = 1;
-            if (purposeful & 2) n0 = tope > 1 ? tope : tope + 1; /* the whole run, not one card */
+            if (purposeful & EO_WHOLE_TO_EMPTY) n0 = tope > 1 ? tope : tope + 1; /* not one card */
             for (int n = n0; n <= tope; n++) {
                 if (n == L) break;
                 if (r->kings_only && eo_rank(col[L - n]) != EO_KING) continue;
                 out[k++] = eo_mv(c, fcol, n);
             }
         }
-        if (fec >= 0 && !purposeful) out[k++] = eo_mv(c, EO_CELL + fec, 1);
+        if (fec >= 0 && !(purposeful & EO_PURPOSEFUL)) out[k++] = eo_mv(c, EO_CELL + fec, 1);
     }
     int rel[2];
-    uint64_t incells = 0; /* (purposeful & 8) the cell cards */
-    if (purposeful & 8) {
+    uint64_t incells = 0; /* (EO_EMPTY_NEEDS_CHILD) the cell cards */
+    if (purposeful & EO_EMPTY_NEEDS_CHILD) {
         for (int i = 0; i < r->ncells; i++) incells |= (uint64_t)1 << s->cell[i];
         incells &= ~(uint64_t)1;
     }
@@ -383,7 +388,7 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
             for (int x = 0; x < nt; x++) out[k++] = eo_mv(src, cols[x], 1);
             if (fcol >= 0 && (!r->kings_only || eo_rank(card) == EO_KING)) {
                 int takes = 1;
-                if ((purposeful & 8) && pass == 0) {
+                if ((purposeful & EO_EMPTY_NEEDS_CHILD) && pass == 0) {
                     int nch = eo_related(r, card, -1, rel);
                     takes = 0;
                     for (int a = 0; a < nch; a++) takes |= (int)((top1 | incells) >> rel[a] & 1);
@@ -944,8 +949,6 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * -> 220 (CPU time x0.91 / x0.76); 2001-4000: 233 / 420 -> 191 / 355; median solution
      * 97 -> 96 moves.  Allowing as much of a longer run as may move (as into an empty
      * column): 201 / 370. */
-    int purposeful = x->macros == 2 ? (x->hash_only && x->dive_whole_runs_to_empty ? 3 : 1) : 0;
-    if (purposeful && x->hash_only && x->dive_whole_runs_to_parent) purposeful |= 4;
     /* Eight Off Easy (dive_cell_to_empty_needs_child): the dive moves a cell card into an
      * empty column only when a card that would lie on it (one lower, by the build rule) is
      * on top of a column or in a cell.  Else the move trades a column for a cell and
@@ -953,7 +956,11 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * 93 states; 40 deals of 88-98 traced) and took fewer than 2.  Deals 1-1000: states
      * median / mean 93 / 100 -> 78 / 83; with dive_home_digs_before_moves: 70 / 73 -> 54.5 / 58
      * (a card in a column's top run instead of on top: 80 / 86 alone). */
-    if (x->macros == 2 && x->hash_only && x->dive_cell_to_empty_needs_child) purposeful |= 8;
+    int purposeful = x->macros == 2 ? EO_PURPOSEFUL : 0;
+    if (purposeful && x->hash_only) /* the dive's own rules */
+        purposeful |= (x->dive_whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
+                      (x->dive_whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
+                      (x->dive_cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
     if (x->macros && with_digs)
         n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
@@ -1121,6 +1128,14 @@ static inline int eo_pcs_reserve(eo_ctx *x, int n) {
 
 /* ----- depth-first search --------------------------------------------------------------- */
 
+/* The next draw of the depth-first search's score noise (xorshift). */
+static inline uint64_t eo_rng_next(eo_ctx *x) {
+    x->rng ^= x->rng << 13;
+    x->rng ^= x->rng >> 7;
+    x->rng ^= x->rng << 17;
+    return x->rng;
+}
+
 /* Room for n more children on the stack of kids (else status: memory limit, -1). */
 static inline int eo_kids_reserve(eo_ctx *x, int n) {
     if (x->nkids + n <= x->kcap) return 0;
@@ -1184,11 +1199,7 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
     }
     if (id == 0) return -2;
     if (eo_kids_reserve(x, 1) != 0) return -1;
-    if (x->noise) { /* the same draw eo_expand makes for each child it enters */
-        x->rng ^= x->rng << 13;
-        x->rng ^= x->rng >> 7;
-        x->rng ^= x->rng << 17;
-    }
+    if (x->noise) eo_rng_next(x); /* the draw eo_expand makes for each child it enters */
     eo_child *k = &x->kids[x->nkids++];
     k->m = m;
     k->score = 0;
@@ -1323,7 +1334,8 @@ again:
             x->status = EO_SOLVED;
             return 1;
         }
-        if (pass == 0 && s->free_cells + s->free_cols < space0 - 1) { /* put off to pass 1 */
+        int space = s->free_cells + s->free_cols; /* empty cells and columns left */
+        if (pass == 0 && space < space0 - 1) { /* put off to pass 1 */
             eo_undo_all(s, au, na);
             eo_undo_all(s, step, ns);
             mac[nmac++] = ms[i];
@@ -1343,26 +1355,6 @@ again:
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
-            /* (dive_home_digs_before_moves) a child that will be its state's only one, the dive
-             * stopping at it or it being the last step, needs no score */
-            int lone = first && x->nkids == k0 + 1 &&
-                       ((pass == 1 && i == n - 1) ||
-                        (s->home > home0 && !(x->home_stop_keeps_space &&
-                                              s->free_cells + s->free_cols < space0)));
-            c->score = lone          ? 0
-                       : incremental ? eo_child_score(r, s, pcp, mask, x->w)
-                                     : eo_score(r, s, x->w);
-#ifdef EO_CHECK_INCREMENTAL
-            if (incremental && !lone && (c->score != eo_score(r, s, x->w) ||
-                                (x->hash_only && eo_child_hash(r, s, pcp, mask) != eo_state_hash(r, s))))
-                abort();
-#endif
-            if (x->noise) {
-                x->rng ^= x->rng << 13;
-                x->rng ^= x->rng >> 7;
-                x->rng ^= x->rng << 17;
-                c->score += (int32_t)(x->rng % (uint64_t)x->noise);
-            }
             progress = s->home > home0;
             /* Baker's Game (home_stop_keeps_space): building in suit, the safe rule sends
              * home every card a foundation takes, so "sends a card home" includes digging
@@ -1378,8 +1370,19 @@ again:
              * only at single moves home: 276; allowing one cell: 285.  FreeCell's dive
              * takes this rule with dive_whole_runs_to_empty (plan_for): alone it was worse
              * there, together they cut the states by a fifth. */
-            if (progress && x->home_stop_keeps_space && s->free_cells + s->free_cols < space0)
-                progress = 0;
+            if (progress && x->home_stop_keeps_space && space < space0) progress = 0;
+            /* (dive_home_digs_before_moves) a child that will be its state's only one, the dive
+             * stopping at it or it being the last step, needs no score */
+            int lone = first && x->nkids == k0 + 1 && ((pass == 1 && i == n - 1) || progress);
+            c->score = lone          ? 0
+                       : incremental ? eo_child_score(r, s, pcp, mask, x->w)
+                                     : eo_score(r, s, x->w);
+#ifdef EO_CHECK_INCREMENTAL
+            if (incremental && !lone && (c->score != eo_score(r, s, x->w) ||
+                                (x->hash_only && eo_child_hash(r, s, pcp, mask) != eo_state_hash(r, s))))
+                abort();
+#endif
+            if (x->noise) c->score += (int32_t)(eo_rng_next(x) % (uint64_t)x->noise);
         }
         eo_undo_all(s, au, na);
         eo_undo_all(s, step, ns);
