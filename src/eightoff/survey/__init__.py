@@ -190,7 +190,7 @@ def solve_batch(
                 position = deal_position(rules, number)
                 if verdict is None:
                     result = solve(position, limits)
-                    found = Verdict(result.verdict)  # the solver's word, as a Verdict
+                    found = result.verdict
                     length = len(result.moves) if found is Verdict.SOLVED else None
                     rows.append((number, found, length, result.states, result.seconds))
                 if rate and verdict is None and found is Verdict.LOST:
