@@ -53,10 +53,16 @@ enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_L
 typedef struct {
     eo_move m;
     int32_t score;
+    /* the moves of its step, then its auto-moves, as made when it was scored: at
+     * kmv[off], ns + na of them (the depth-first search makes them again from there when
+     * it enters the child, instead of generating the step and the auto-moves again) */
+    uint32_t off;
+    uint8_t ns, na;
 } eo_child;
 
 typedef struct {
     int kid0, nkids, next, path0;
+    size_t kmv0; /* the end of the kids' recorded moves (kmv) when the frame began */
     int more; /* the dive took a dig home first (pass 0 of eo_expand): the other steps are
                  still to be generated when its kids fail */
 } eo_frame;
@@ -121,6 +127,8 @@ typedef struct {
     int pccap;
     eo_child *kids;
     int nkids, kcap;
+    eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
+    size_t kmv_len, kmv_cap;
     int w[EO_NWEIGHTS];
     /* best-first search: per state id its parent, the step from the parent's canonical
      * layout, its depth; the open list is a binary heap */
@@ -720,6 +728,8 @@ static int eo_ctx_init(eo_ctx *x) {
     x->pccap = 0;
     x->kids = NULL;
     x->kcap = 0;
+    x->kmv = NULL;
+    x->kmv_len = x->kmv_cap = 0;
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
     x->work = 0;
@@ -741,6 +751,7 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->fr);
     free(x->pcs);
     free(x->kids);
+    free(x->kmv);
     free(x->parent);
     free(x->pmove);
     free(x->depth);
@@ -766,7 +777,7 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
-           (size_t)x->kcap * sizeof(eo_child) +
+           (size_t)x->kcap * sizeof(eo_child) + x->kmv_cap * sizeof(eo_move) +
            x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
@@ -780,22 +791,6 @@ static inline int eo_record_step(eo_ctx *x, const eo_move *ms, int n) {
     x->is_step[x->plen] = 1;
     x->plen += n;
     int na = eo_autos(&x->R, &x->S, x->path + x->plen);
-    memset(x->is_step + x->plen, 0, (size_t)na);
-    x->plen += na;
-    return 0;
-}
-
-/* Make a search step on x->S and record it (with its auto-moves) on the path. */
-static inline int eo_push_step(eo_ctx *x, eo_move m) {
-    eo_move ms[EO_STEPMAX];
-    int n = eo_step(&x->R, &x->S, m, ms);
-    if (n < 0) return -1;
-    if (eo_path_reserve(x, n + 1 + x->R.total) != 0) return -1;
-    memcpy(x->path + x->plen, ms, (size_t)n * sizeof(eo_move));
-    memset(x->is_step + x->plen, 0, (size_t)n);
-    x->is_step[x->plen] = 1;
-    x->plen += n;
-    int na = eo_autos_after(&x->R, &x->S, ms, n) ? eo_autos(&x->R, &x->S, x->path + x->plen) : 0;
     memset(x->is_step + x->plen, 0, (size_t)na);
     x->plen += na;
     return 0;
@@ -1151,6 +1146,49 @@ static inline int eo_kids_reserve(eo_ctx *x, int n) {
     return 0;
 }
 
+/* Keep a child's moves, as made when it was scored (its step's ns moves, then its na
+ * auto-moves), for eo_push_kid.  -1 out of memory (status set). */
+static inline int eo_kid_record(eo_ctx *x, eo_child *k, const eo_move *step, int ns,
+                                const eo_move *au, int na) {
+    size_t end = x->kmv_len + (size_t)(ns + na);
+    if (end > x->kmv_cap) {
+        size_t cap = x->kmv_cap ? x->kmv_cap : 1024;
+        while (cap < end) cap *= 2;
+        eo_move *p = cap <= UINT32_MAX ? (eo_move *)realloc(x->kmv, cap * sizeof(eo_move)) : NULL;
+        if (!p) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        x->kmv = p;
+        x->kmv_cap = cap;
+    }
+    k->off = (uint32_t)x->kmv_len;
+    k->ns = (uint8_t)ns;
+    k->na = (uint8_t)na;
+    memcpy(x->kmv + x->kmv_len, step, (size_t)ns * sizeof(eo_move));
+    memcpy(x->kmv + x->kmv_len + ns, au, (size_t)na * sizeof(eo_move));
+    x->kmv_len = end;
+    return 0;
+}
+
+/* Enter a child of the current state: make its recorded moves (eo_kid_record) and put
+ * them on the path, the first marked as a step: the moves eo_step and eo_autos made for
+ * it in eo_expand, made again without generating them again. */
+static inline int eo_push_kid(eo_ctx *x, const eo_child *k) {
+    int n = k->ns + k->na;
+    if (eo_path_reserve(x, n + 1) != 0) return -1;
+    const eo_move *ms = x->kmv + k->off;
+    eo_move *out = x->path + x->plen;
+    for (int i = 0; i < n; i++) {
+        out[i] = ms[i];
+        eo_apply(&x->R, &x->S, &out[i]);
+    }
+    memset(x->is_step + x->plen, 0, (size_t)n);
+    x->is_step[x->plen] = 1;
+    x->plen += n;
+    return 0;
+}
+
 /* The dive's first candidate where a single move sends a card home (one pack,
  * alternate colours): eo_expand tries the single moves home first and stops at the
  * first new child that sends a card home, so when the first of them leads to a new
@@ -1203,6 +1241,7 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
     eo_child *k = &x->kids[x->nkids++];
     k->m = m;
     k->score = 0;
+    if (eo_kid_record(x, k, &m, 1, au, na) != 0) return -1;
     return 2;
 }
 
@@ -1355,6 +1394,7 @@ again:
         if (id >= 0) {
             eo_child *c = &x->kids[x->nkids++];
             c->m = ms[i];
+            if (eo_kid_record(x, c, step, ns, au, na) != 0) return -1;
             progress = s->home > home0;
             /* Baker's Game (home_stop_keeps_space): building in suit, the safe rule sends
              * home every card a foundation takes, so "sends a card home" includes digging
@@ -1425,6 +1465,7 @@ static inline int eo_push_frame(eo_ctx *x, int path0) {
     }
     eo_frame *f = &x->fr[x->nfr++];
     f->kid0 = x->nkids;
+    f->kmv0 = x->kmv_len;
     f->nkids = 0;
     f->next = 0;
     f->path0 = path0;
@@ -1470,13 +1511,14 @@ static void eo_dfs_run(eo_ctx *x, long until) {
         }
         if (f->next == f->nkids) {
             x->nkids = f->kid0;
+            x->kmv_len = f->kmv0;
             while (x->plen > f->path0) eo_undo(&x->S, &x->path[--x->plen]);
             x->nfr--;
             continue;
         }
-        eo_move m = x->kids[f->kid0 + f->next++].m;
+        const eo_child *k = &x->kids[f->kid0 + f->next++];
         int path0 = x->plen;
-        if (eo_push_step(x, m) != 0 || eo_push_frame(x, path0) != 0) {
+        if (eo_push_kid(x, k) != 0 || eo_push_frame(x, path0) != 0) {
             x->status = EO_MEMORY_LIMIT;
             return;
         }
@@ -1873,6 +1915,7 @@ static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     x->S = *root;
     x->plen = root_len;
     x->nfr = x->nkids = 0;
+    x->kmv_len = 0;
     x->nheap = 0;
     x->hcount = 0;
     if (x->hset) memset(x->hset, 0, (x->hmask + 1) * sizeof(uint64_t));
