@@ -273,6 +273,7 @@ class Row:
     implied: int = 0
     detail: str = ""
     rss_mb: float = 0.0
+    paired_with: str = ""  # --paired: the fc-solve preset of this row's pass
 
 
 @dataclass
@@ -388,6 +389,7 @@ def run(
     console: Console,
     on_row: Callable[[Row], None],
     clock: str,
+    paired_with: str = "",
 ) -> dict[str, Summary]:
     summaries = {s.name: Summary(s.label, clock) for s in solvers}
     # Warm up each solver once (imports, first allocations), not recorded.
@@ -406,7 +408,8 @@ def run(
     )
     orders = list(itertools.permutations(solvers))
     with progress:
-        task = progress.add_task(f"{rules.name}", total=len(numbers), status="")
+        title = f"{rules.name} with {paired_with}" if paired_with else rules.name
+        task = progress.add_task(title, total=len(numbers), status="")
         for i, number in enumerate(numbers):
             position = deal(rules, number)
             board = format_fcs(position)
@@ -420,7 +423,7 @@ def run(
                 summary.rss_growth_mb += after - before
                 row = Row(
                     rules.id, number, s.name, out.verdict, out.ns / 1e6, out.cpu_ns / 1e6,
-                    out.states, detail=out.detail, rss_mb=after,
+                    out.states, detail=out.detail, rss_mb=after, paired_with=paired_with,
                 )  # fmt: skip
                 if out.moves is not None:
                     rp = replay(position, out.moves)
@@ -537,6 +540,58 @@ def report(
     return differ
 
 
+def report_paired(
+    rules: Rules,
+    passes: dict[str, dict[str, Summary]],
+    console: Console,
+    markdown: bool,
+) -> None:
+    """--paired: ours against each preset in the pass the two ran alone, and the peer.
+
+    The peer is the fastest preset (lowest median) among those whose every solution our
+    engine accepted: a preset that breaks the variant's rules is not a peer.
+    """
+    style = box.MARKDOWN if markdown else box.SIMPLE_HEAVY
+    t = Table(box=style, title=None)
+    for col in (
+        "pass", "ours median ms", "theirs median ms", "median time", "mean time",
+        "p99 time", "max time", "median moves", "theirs bad solutions",
+    ):  # fmt: skip
+        t.add_column(col, justify="left" if col == "pass" else "right")
+    peer, best = "", math.inf
+    for name, summaries in passes.items():
+        b = summaries[name]
+        for key, a in summaries.items():
+            if not key.startswith("ours"):
+                continue
+            t.add_row(
+                f"{a.label} ÷ {b.label}",
+                fmt(median(a.times)),
+                fmt(median(b.times)),
+                fmt(ratio(median(a.times), median(b.times))),
+                fmt(ratio(mean(a.times), mean(b.times))),
+                fmt(ratio(percentile(a.times, 99), percentile(b.times, 99))),
+                fmt(ratio(max(a.times), max(b.times))),
+                fmt(ratio(median([float(x) for x in a.lengths]),
+                          median([float(x) for x in b.lengths]))),
+                str(b.invalid),
+            )  # fmt: skip
+        if b.invalid == 0 and median(b.times) < best:
+            peer, best = name, median(b.times)
+    console.print(
+        f"\n{rules.name}: ours against each preset, each pair in a pass of its own"
+        " (--paired); ratios are ours ÷ theirs",
+        soft_wrap=True,
+    )
+    console.print(t)
+    if peer:
+        console.print(
+            f"peer (the fastest preset whose every solution is legal): {passes[peer][peer].label}"
+        )
+    else:
+        console.print("no preset solved every deal legally: no peer")
+
+
 def write_lost(
     path: Path,
     rules: Rules,
@@ -636,6 +691,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="time the tables report: the thread's CPU time (default; not inflated"
                         " when other processes share the core) or wall-clock")  # fmt: skip
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    p.add_argument("--paired", action="store_true",
+                   help="run ours with each fc-solve preset in a pass of its own (the two"
+                        " alone, taking turns), instead of all together; then compare ours"
+                        " with the fastest preset that keeps the rules")  # fmt: skip
     args = p.parse_args(argv)
 
     err = Console(stderr=True)
@@ -663,7 +722,19 @@ def main(argv: list[str] | None = None) -> int:
                 if sink is not None:
                     sink.write(json.dumps(asdict(row)) + "\n")
 
-            summaries = run(rules, numbers, solvers, err, on_row, args.clock)
+            passes: dict[str, dict[str, Summary]] = {}
+            ours = [s for s in solvers if isinstance(s, Ours)]
+            if args.paired and ours and len(ours) < len(solvers):
+                summaries = {}
+                for f in solvers:
+                    if isinstance(f, FcSolve):
+                        one = run(rules, numbers, [*ours, f], err, on_row, args.clock, f.name)
+                        passes[f.name] = one
+                        summaries[f.name] = one[f.name]
+                for o in ours:  # the table's row for ours: its first pass
+                    summaries[o.name] = passes[next(iter(passes))][o.name]
+            else:
+                summaries = run(rules, numbers, solvers, err, on_row, args.clock)
         finally:
             if sink is not None:
                 sink.close()
@@ -677,7 +748,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{revision()}; {pinned}, one solver at a time, times are {clock}; {limits};"
             f" {fcs or 'fc-solve not run'}"
         )
-        report(rules, numbers, summaries, out, args.markdown, setup)
+        if passes:
+            for name, one in passes.items():
+                report(rules, numbers, one, out, args.markdown, f"{setup}; pass with {name}")
+            report_paired(rules, passes, out, args.markdown)
+        else:
+            report(rules, numbers, summaries, out, args.markdown, setup)
         if args.write_lost:
             command = "uv run python bench/solver_vs_fcsolve.py " + " ".join(
                 sys.argv[1:] if argv is None else argv
