@@ -60,6 +60,15 @@ def test_a_foreign_host_is_refused(client: TestClient, game: dict[str, Any], hos
     assert board(client, game["id"]) == before
 
 
+def test_a_long_foreign_host_is_quoted_cut(client: TestClient) -> None:
+    host = "evil." + "x" * 10_000 + ".example"
+    r = client.get("/api/variants", headers={"host": host})
+    refused(r)
+    said = r.json()["error"]
+    assert "evil.xxx" in said and "…" in said and "\n" not in said
+    assert len(said) < 200
+
+
 @pytest.mark.parametrize(
     "host", ["127.0.0.1:8123", "localhost:8123", "[::1]:8123", "LOCALHOST:8123"]
 )

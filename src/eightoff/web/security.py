@@ -57,6 +57,15 @@ MAX_BODY: Final = 256 * 1024
 _UNSAFE: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+HOST_SHOWN: Final = 60
+"""A refused Host is quoted in the answer up to this many characters."""
+
+
+def _shown(host: str) -> str:
+    """``host`` quoted for a refusal; a long one cut, so that the answer stays one line."""
+    return repr(host if len(host) <= HOST_SHOWN else host[:HOST_SHOWN] + "…")
+
+
 def host_name(host: str) -> str:
     """``host`` as it appears in a Host header: IPv6 in brackets, lower case."""
     h = host.strip().lower()
@@ -159,7 +168,7 @@ class Guard:
         accept_language = headers.get(b"accept-language")  # for a refusal
         if not self.host_ok(host, scheme):
             await _refuse(
-                send, accept_language, 403, i18n.Message("error.unknown_host", host=repr(host))
+                send, accept_language, 403, i18n.Message("error.unknown_host", host=_shown(host))
             )
             return
         allowed, set_cookie = self.token_ok(scope, headers)
