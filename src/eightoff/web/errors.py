@@ -9,6 +9,8 @@ core error's detail, such as a malformed board's line) is sent as it is."""
 from __future__ import annotations
 
 import logging
+import re
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -61,20 +63,69 @@ _DOMAIN_CODES: list[tuple[type[ValueError], str]] = [
 ]
 
 
+_UNION_TAGS = re.compile(r"^(int|str|bool|float|none|constrained-\w+|\w+\[.*\])$")
+"""The parts of a validation error's location that name a member of a union type (pydantic
+writes ``deal.int`` and ``deal.constrained-str`` for ``deal: int | str``), not a field."""
+
+_CHECKS: dict[str, str] = {
+    "int_type": "valid.int",
+    "int_parsing": "valid.int",
+    "int_from_float": "valid.int",
+    "string_type": "valid.text",
+    "bool_type": "valid.bool",
+    "bool_parsing": "valid.bool",
+    "dict_type": "valid.object",
+    "string_too_long": "valid.text_max",
+    "greater_than_equal": "valid.at_least",
+    "less_than_equal": "valid.at_most",
+    "literal_error": "valid.one_of",
+}
+"""What a field should be, by pydantic's error type, as a phrase of the locale."""
+
+
+def _should_be(err: dict[str, Any], lang: str) -> str | None:
+    """What the field should be, in ``lang`` ("a whole number", "text of at most 32
+    characters", "1 or 2"); None for a check not in _CHECKS."""
+    key = _CHECKS.get(str(err.get("type", "")))
+    if key is None:
+        return None
+    ctx = err.get("ctx") or {}
+    if key == "valid.one_of":
+        values = re.findall(r"'[^']*'|-?\d+", str(ctx.get("expected", "")))
+        if not values:
+            return None
+        return _either(values, lang)
+    n = next((ctx[k] for k in ("max_length", "ge", "le") if k in ctx), "")
+    return translate(Message(key, n=str(n)), lang)
+
+
+def _either(options: list[str], lang: str) -> str:
+    """``a, b or c`` in ``lang``."""
+    if len(options) == 1:
+        return options[0]
+    word = translate(Message("valid.or"), lang)
+    return f"{', '.join(options[:-1])} {word} {options[-1]}"
+
+
 def describe_validation(exc: RequestValidationError, lang: str = "en") -> str:
-    """The first few problems of a request, in ``lang``: "deal is not valid: …" names the
-    field in ``lang``; the field's own check after the colon (e.g. "Input should be a
-    valid integer") is the validator's English."""
+    """The first few problems of a request, in ``lang``: "deal should be a whole number or
+    text of at most 32 characters", "level muss 1 oder 2 sein", "move is required".  A
+    union's members are one field; a check the locale has no phrase for keeps the
+    validator's English after "… is not valid:"."""
+    fields: dict[str, list[dict[str, Any]]] = {}
     parts: list[str] = []
-    for err in exc.errors()[:3]:
+    for err in exc.errors():
         kind = err.get("type", "")
         if kind == "json_invalid":
             ctx = err.get("ctx") or {}
             detail = str(ctx.get("error", "syntax error"))
             return translate(Message("error.json_invalid", detail=detail), lang)
         loc = [str(x) for x in err.get("loc", ()) if x not in ("body", "path", "query")]
-        where = ".".join(loc)
-        msg = str(err.get("msg", "invalid"))
+        if len(loc) > 1:
+            loc = [loc[0]] + [x for x in loc[1:] if not _UNION_TAGS.match(x)]
+        fields.setdefault(".".join(loc), []).append(dict(err))
+    for where, errs in list(fields.items())[:3]:
+        kind = errs[0].get("type", "")
         said: Message
         if kind == "missing":
             said = (
@@ -90,10 +141,18 @@ def describe_validation(exc: RequestValidationError, lang: str = "en") -> str:
                 if where
                 else Message("error.body_must_be_object")
             )
-        elif where:
-            said = Message("error.field_invalid", field=where, detail=msg)
         else:
-            said = Message("error.invalid_request_because", detail=msg)
+            phrases = [_should_be(e, lang) for e in errs]
+            known = [x for x in phrases if x is not None]
+            if where and known and len(known) == len(phrases):
+                said = Message("error.field_should", field=where, what=_either(known, lang))
+            else:
+                msg = "; ".join(str(e.get("msg", "invalid")) for e in errs)
+                said = (
+                    Message("error.field_invalid", field=where, detail=msg)
+                    if where
+                    else Message("error.invalid_request_because", detail=msg)
+                )
         parts.append(translate(said, lang))
     return "; ".join(parts) or translate(Message("error.invalid_request"), lang)
 
