@@ -442,6 +442,17 @@ def run(
 
 
 # ----- report -------------------------------------------------------------------------
+def ratio_cells(a: Summary, b: Summary) -> list[str]:
+    """a ÷ b: median, mean, p99 and max time, median moves."""
+    return [
+        fmt(ratio(median(a.times), median(b.times))),
+        fmt(ratio(mean(a.times), mean(b.times))),
+        fmt(ratio(percentile(a.times, 99), percentile(b.times, 99))),
+        fmt(ratio(max(a.times), max(b.times))),
+        fmt(ratio(median([float(x) for x in a.lengths]), median([float(x) for x in b.lengths]))),
+    ]
+
+
 def report(
     rules: Rules,
     numbers: list[int],
@@ -497,15 +508,7 @@ def report(
         for o in ours:
             for th in theirs:
                 a, b = summaries[o], summaries[th]
-                r.add_row(
-                    f"{a.label} ÷ {b.label}",
-                    fmt(ratio(median(a.times), median(b.times))),
-                    fmt(ratio(mean(a.times), mean(b.times))),
-                    fmt(ratio(percentile(a.times, 99), percentile(b.times, 99))),
-                    fmt(ratio(max(a.times), max(b.times))),
-                    fmt(ratio(median([float(x) for x in a.lengths]),
-                              median([float(x) for x in b.lengths]))),
-                )  # fmt: skip
+                r.add_row(f"{a.label} ÷ {b.label}", *ratio_cells(a, b))
         console.print(r)
 
     console.print(f"peak memory of the process (ru_maxrss): {fmt(peak_rss_mb())} MB")
@@ -568,14 +571,9 @@ def report_paired(
                 f"{a.label} ÷ {b.label}",
                 fmt(median(a.times)),
                 fmt(median(b.times)),
-                fmt(ratio(median(a.times), median(b.times))),
-                fmt(ratio(mean(a.times), mean(b.times))),
-                fmt(ratio(percentile(a.times, 99), percentile(b.times, 99))),
-                fmt(ratio(max(a.times), max(b.times))),
-                fmt(ratio(median([float(x) for x in a.lengths]),
-                          median([float(x) for x in b.lengths]))),
+                *ratio_cells(a, b),
                 str(b.invalid),
-            )  # fmt: skip
+            )
         if b.invalid == 0 and median(b.times) < best:
             peer, best = name, median(b.times)
     console.print(
