@@ -136,7 +136,8 @@ class Plan:
     quick_states: int = 20_000
     portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = ()
     """(weights, noise, method) for each search run in turns: method 0 the dive, 1
-    best-first, 2 best-first without the dig that moves a card onto a dug one."""
+    best-first, 2 best-first without the dig that moves a card onto a dug one, 3 the dive
+    making the digs onto a parent only once a state's other steps have failed."""
     port_quota: int = 1000
     home_stop_keeps_space: bool = False
     """The dive stops at the first step that sends a card home only if that step left as
@@ -163,10 +164,11 @@ def plan_for(rules: Rules) -> Plan:
     """The search plan for a variant; tuned on deals listed in bench/README.md."""
     if rules.build is Build.ALTERNATE:
         if rules.foundations == 4:
-            # FreeCell: a dive and two best-first searches, a greedy one and the
+            # FreeCell: two dives and two best-first searches, a greedy one and the
             # plain one, in turns (quotas of 1000 states, doubling), then the complete
             # search.  Each solves deals the others are slow on (FreeCell 63777: the
-            # first two fail for millions of states, the third needs 4,586).  The
+            # dive and the greedy one fail for millions of states, the plain one needs
+            # 4,586).  The
             # greedy one leaves out the dig onto a dug card (method 2): on FreeCell
             # 1-4000 the solves' mean time fell by 9-18%, their max by half.
             # The dive takes Baker's Game's two rules (see below): on deals 1-2000 the
@@ -179,7 +181,14 @@ def plan_for(rules: Rules) -> Plan:
             # states 238 / 423 -> 177 / 308 on 1-2000, 233 / 420 -> 177 / 340 on 2001-4000,
             # CPU time (interleaved, best of 5) x0.86 / x0.76 and x0.88 / x0.84, median
             # solution 97 -> 95 moves on both.
+            # A dive that makes the digs onto a parent only after a state's other steps
+            # failed (method 3, search.h eo_expand) comes first, the plain dive after it:
+            # the first solves the median deal in fewer states, but goes far astray on some
+            # deals that the second solves at once (round 4, bench/README.md).  States
+            # median / mean 177 / 308 -> 147 / 270 on 1-2000, 177 / 340 -> 148.5 / 288 on
+            # 2001-4000; median solution 95 moves.
             portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (
+                (_core.ALTERNATE_DIVE_WEIGHTS, 0, 3),
                 (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
                 (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 2),
                 (_core.ALTERNATE_WEIGHTS, 0, 1),

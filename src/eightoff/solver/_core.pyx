@@ -281,7 +281,8 @@ cdef class Setup:
     ``rules``: the tuple of ``eightoff.solver.rules_tuple``.  Stages (see eo_solve):
     4 a depth-first dive over purposeful steps (dive_states in all; with
     ``portfolio``, a tuple of (weights, noise, method) triples, method 0 a dive, 1
-    best-first and 2 best-first without digs onto a dug card, the dive is that many searches run in turns, quotas port_quota,
+    best-first, 2 best-first without digs onto a dug card and 3 a dive that makes the digs
+    onto a parent only after a state's other steps failed (FreeCell; see eo_expand), the dive is that many searches run in turns, quotas port_quota,
     doubling), 1 best-first over purposeful steps (quick_states), 2 the complete search
     (method 0 depth-first, 1 best-first; macros 1 adds digging steps); only stage 2
     proves a loss.  ``shorten``: shorten the solution found (eo_shorten).

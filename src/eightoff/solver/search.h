@@ -63,8 +63,9 @@ typedef struct {
 typedef struct {
     int kid0, nkids, next, path0;
     size_t kmv0; /* the end of the kids' recorded moves (kmv) when the frame began */
-    int more; /* the dive took a dig home first (pass 0 of eo_expand): the other steps are
-                 still to be generated when its kids fail */
+    int more; /* 1: the dive took a dig home first (pass 0 of eo_expand): the other steps are
+                 still to be generated when its kids fail; 2: the digs onto a parent are
+                 (dive_parent_digs_last) */
 } eo_frame;
 
 /* The parts of the heuristic and of the dive's hash that belong to each column of a
@@ -111,6 +112,10 @@ typedef struct {
     /* the dive tries the digs home before any other step is generated (see eo_expand;
      * Eight Off Easy, Eight Off, Seahaven Towers) */
     int dive_home_digs_before_moves;
+    /* the dive makes the digs onto a parent (and a King's into an empty column) only once
+     * every other step of the state has failed (see eo_expand; set by portfolio method 3:
+     * FreeCell's first member) */
+    int dive_parent_digs_last;
     /* the dive (depth-first, never a proof) remembers states by a 64-bit hash of their
      * canonical form only: a collision can only hide a state from a search whose
      * failure proves nothing */
@@ -148,7 +153,8 @@ typedef struct {
     int port_w[EO_MAXPORT][EO_NWEIGHTS];
     int port_noise[EO_MAXPORT];
     int port_method[EO_MAXPORT]; /* 0 the dive (depth-first, hash only), 1 best-first,
-                                    2 best-first without the dig onto a dug card */
+                                    2 best-first without the dig onto a dug card, 3 the
+                                    dive with the digs onto a parent last */
     long port_quota;
 } eo_ctx;
 
@@ -910,10 +916,11 @@ static inline int eo_over_limits(eo_ctx *x) {
     return 0;
 }
 
-/* All the steps to try from s: single moves, then (if enabled) digging steps; pc: the
- * state's column parts if known (their top runs are used), or NULL. */
+/* All the steps to try from s: single moves, then (if enabled) the digging steps of the
+ * kinds in digs (bit 1 << EO_DIG_...); pc: the state's column parts if known (their top
+ * runs are used), or NULL. */
 static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *out,
-                                 const eo_pcache *pc, int with_digs) {
+                                 const eo_pcache *pc, int digs) {
     int runs[EO_MAXCOLS];
     if (pc)
         for (int c = 0; c < x->R.ncols; c++) runs[c] = pc->run[c];
@@ -957,14 +964,14 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
                       (x->dive_whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
                       (x->dive_cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
-    if (x->macros && with_digs)
-        n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, x->dig_kinds, runs);
+    if (x->macros && digs)
+        n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, digs, runs);
     return n;
 }
 
 static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
                                const eo_pcache *pc) {
-    return eo_all_steps_m(x, s, out, pc, 1);
+    return eo_all_steps_m(x, s, out, pc, x->dig_kinds);
 }
 
 /* The column parts of s; with hashes 0 the column hashes are left out (zero), for a
@@ -1264,13 +1271,16 @@ static int eo_expand(eo_ctx *x, int resume) {
             return -1;
         }
         pcp = &x->pcs[f];
-        if (f >= 1)
+        if (resume) {
+            /* the same state expanded again: its column parts are made already */
+        } else if (f >= 1) {
             eo_pcache_child(r, s, &x->pcs[f - 1],
                             eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), pcp);
-        else
+        } else {
             eo_pcache_fill(r, s, pcp);
+        }
     }
-    if (x->hash_only && r->alt && r->nfound == 4) {
+    if (x->hash_only && r->alt && r->nfound == 4 && resume != 2) {
         int q = eo_dive_home_first(x, pcp);
         if (q != -2) return q == 2 ? 0 : q;
     }
@@ -1292,6 +1302,22 @@ static int eo_expand(eo_ctx *x, int resume) {
      * time x1.14 (they are made twice).  Eight Off and Seahaven Towers take this rule too
      * (plan_for): Eight Off 1-1000 states 67 / 129 -> 51 / 109. */
     int first = !resume && x->hash_only && x->dive_home_digs_before_moves && pcp && x->macros;
+    /* FreeCell (dive_parent_digs_last, the first dive of its portfolio: method 3): the digs
+     * that move a card onto a parent elsewhere (EO_DIG_PARENT, and a King's into an empty
+     * column, EO_DIG_EMPTY) are left out of the state's first expansion; only once every
+     * other child has failed is the state expanded again (resume 2, eo_dfs_run) with those
+     * digs alone.  Traced on the 767 median deals of FreeCell 1-2000 (150-210 states), the
+     * dive made 171 steps a deal (0.43 us each, about 70% of the time of a solve; a full
+     * expansion's own cost 0.6 us), of which 37 were such digs, the first choice in 6 of 46
+     * expansions.  Left for last, the dive enters states median / mean 177 / 308 -> 147 /
+     * 287 on deals 1-2000 (2001-4000: 177 / 340 -> 148 / 301), median solution 95 moves,
+     * but some deals go far astray (617: 376 -> 11 667 states; time mean x1.03, p99 x1.28):
+     * so the plain dive follows it in the portfolio (plan_for), which brings the mean
+     * below the old one.  (Leaving out the cell cards into an empty column too: 142 / 283
+     * but 97 moves; the whole runs into one too: 135 / 310, 98 moves; only the digs of 2
+     * or more cards: 162 / 309; of 3 or more: 171 / 313.) */
+    int later = !resume && !first && x->hash_only && x->dive_parent_digs_last && x->macros &&
+                (x->dig_kinds & 1 << EO_DIG_PARENT);
     int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
     eo_move mac[EO_MAXMOVES];
 again:
@@ -1315,8 +1341,12 @@ again:
     } else if (first) {
         n = eo_all_steps_m(x, s, ms, pcp, 0);
         for (int i = 0; i < nmac && n < EO_MAXMOVES; i++) ms[n++] = mac[i];
+    } else if (resume == 2) { /* (dive_parent_digs_last) the other steps failed */
+        int runs[EO_MAXCOLS];
+        for (int c = 0; pcp && c < r->ncols; c++) runs[c] = pcp->run[c];
+        n = eo_macro_moves(r, s, ms, EO_MAXMOVES, 1 << EO_DIG_PARENT, pcp ? runs : NULL);
     } else {
-        n = eo_all_steps(x, s, ms, pcp);
+        n = eo_all_steps_m(x, s, ms, pcp, later ? x->dig_kinds & ~(1 << EO_DIG_PARENT) : x->dig_kinds);
     }
     if (x->hash_only && r->alt && r->nfound == 4) {
         /* the dive stops at the first step that sends a card home (below): try the
@@ -1442,6 +1472,7 @@ again:
         goto again;
     }
     if (pass == 0) x->fr[x->nfr - 1].more = 1; /* the other steps only if it fails */
+    if (later && !stopped) x->fr[x->nfr - 1].more = 2; /* the digs onto a parent if it fails */
     /* insertion sort, best first, stable */
     for (int i = k0 + 1; i < x->nkids; i++) {
         eo_child c = x->kids[i];
@@ -1502,9 +1533,12 @@ static void eo_dfs_run(eo_ctx *x, long until) {
         if (until > 0 && eo_states(x) >= until) return;
         eo_frame *f = &x->fr[x->nfr - 1];
         if (f->next == f->nkids && f->more) {
-            /* (dive_home_digs_before_moves) the dig home taken first failed: the other steps */
+            /* the dig home taken first failed (dive_home_digs_before_moves, more 1): the
+             * other steps; or the other steps failed (dive_parent_digs_last, more 2): the
+             * digs onto a parent */
+            int more = f->more;
             f->more = 0;
-            if (eo_expand(x, 1)) return;
+            if (eo_expand(x, more)) return;
             f = &x->fr[x->nfr - 1];
             f->nkids = x->nkids - f->kid0;
             continue;
@@ -1977,7 +2011,8 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
         m->deadline = x->deadline;
         m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
-        int befs = x->port_method[i] != 0;
+        int befs = x->port_method[i] == 1 || x->port_method[i] == 2;
+        m->dive_parent_digs_last = x->port_method[i] == 3;
         m->hash_only = !befs;
         m->macros = 2;
         /* the costliest kind of dig, moving a card onto a dug one, is left out by the
@@ -1997,7 +2032,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
             if (budget > 0 && total >= budget) break;
             if (round == 0) {
-                int ended = x->port_method[i] != 0 ? eo_befs_begin(m) : eo_dfs_begin(m);
+                int ended = !m->hash_only ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
                     break;
@@ -2015,7 +2050,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             long until = quota;
             if (budget > 0 && eo_states(m) + (budget - total) < until)
                 until = eo_states(m) + (budget - total);
-            if (x->port_method[i] != 0)
+            if (!m->hash_only)
                 eo_befs_run(m, until);
             else
                 eo_dfs_run(m, until);
