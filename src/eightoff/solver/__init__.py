@@ -185,8 +185,9 @@ def plan_for(rules: Rules) -> Plan:
             # failed (method 3, search.h eo_expand) comes first, the plain dive after it:
             # the first solves the median deal in fewer states, but goes far astray on some
             # deals that the second solves at once (round 4, bench/README.md).  States
-            # median / mean 177 / 308 -> 147 / 270 on 1-2000, 177 / 340 -> 148.5 / 288 on
-            # 2001-4000; median solution 95 moves.
+            # median / mean 177 / 308 -> 147 / 270 on 1-2000, 177 / 340 -> 148 / 288 on
+            # 2001-4000; CPU time (interleaved, best of 5) x0.84 / x0.91 and x0.84 / x0.87;
+            # median solution 95 -> 95 and 95 -> 96 moves.
             portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (
                 (_core.ALTERNATE_DIVE_WEIGHTS, 0, 3),
                 (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
