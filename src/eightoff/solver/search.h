@@ -443,6 +443,23 @@ static inline int eo_related(const eo_rules *r, int card, int delta, int *out) {
 static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, int room,
                           int kinds, const int *runs) {
     int k = 0;
+    if (!(kinds & (1 << EO_DIG_PARENT | 1 << EO_DIG_TARGET))) {
+        /* the digs home alone (the first expansion of FreeCell's first dive): the same
+         * steps in the same order as below, without the tables of the other kinds */
+        uint64_t home = (kinds & 1 << EO_DIG_HOME) ? eo_homeable_mask(r, s) : 0;
+        for (int c = 0; home && c < r->ncols; c++) {
+            int L = s->len[c], lowest = L - 1 - (s->free_cells + EO_DIG_SLACK);
+            for (int i = L - 2; i >= 0 && i >= lowest; i--) {
+                if (k + 16 > room) return k;
+                if (home >> s->col[c][i] & 1) {
+                    eo_move m = eo_mv(EO_MACRO + EO_DIG_HOME, c, L - 1 - i);
+                    m.f = 255;
+                    out[k++] = m;
+                }
+            }
+        }
+        return k;
+    }
     int fcol = eo_first_empty_col(r, s, -1);
     /* where each card is exposed (top of a column) or movable (cell, top run) */
     int8_t topcol[64][2], src[64][2];
