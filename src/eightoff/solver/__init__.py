@@ -158,6 +158,10 @@ class Plan:
     """The dive first tries the digs home, fewest cards first, before it generates any
     other step, and takes the first that leaves at most one empty cell or column fewer;
     should that one fail, it tries the state's other steps."""
+    dive_cell_to_parent_first: bool = False
+    """With at most 3 free cells, the dive next tries (after the digs home) the moves of a
+    cell card onto its parent on top of a column, before it generates any other step, and
+    takes the first that leads to a new state without making or scoring its siblings."""
 
 
 def plan_for(rules: Rules) -> Plan:
@@ -236,6 +240,12 @@ def plan_for(rules: Rules) -> Plan:
     # median / mean 93 / 100 -> 54.5 / 58 on deals 1-1000, 92 / 97 -> 54 / 58 on
     # 1001-2000; CPU time (both builds interleaved, best of 5) median / mean x0.82 / x0.81
     # and x0.83 / x0.82 (bench/README.md, round 3d).  Median solution 81 moves both.
+    # With at most 3 free cells, its dive then tries a cell card onto its parent on a
+    # column, taking the first that leads to a new state before any other step is made
+    # (search.h, eo_expand; bench/README.md, round 4): states median / mean 54 / 58 ->
+    # 40 / 46 on deals 1-1000 and 54 / 58 -> 40 / 45 on 1001-2000, instructions per solve
+    # (median) x0.85 and x0.84, CPU time (interleaved, best of 5) median / mean x0.91 /
+    # x0.92 and x0.92 / x0.94; median solution 81 -> 81 and 80 -> 81 moves.
     eight = rules.cells >= 8
     return Plan(
         _core.DEFAULT_WEIGHTS,
@@ -244,6 +254,7 @@ def plan_for(rules: Rules) -> Plan:
         dive_whole_runs_to_empty=True,
         dive_cell_to_empty_needs_child=eight,
         dive_home_digs_before_moves=eight,
+        dive_cell_to_parent_first=eight,
     )
 
 
@@ -285,6 +296,7 @@ def _setups(rules: Rules) -> _Setups:
             dive_dig_home_first=plan.dive_dig_home_first,
             dive_cell_to_empty_needs_child=plan.dive_cell_to_empty_needs_child,
             dive_home_digs_before_moves=plan.dive_home_digs_before_moves,
+            dive_cell_to_parent_first=plan.dive_cell_to_parent_first,
         ),
         _core.Setup(
             core_rules,

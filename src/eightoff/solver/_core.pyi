@@ -71,6 +71,7 @@ class Setup:
         dive_dig_home_first: bool = False,
         dive_cell_to_empty_needs_child: bool = False,
         dive_home_digs_before_moves: bool = False,
+        dive_cell_to_parent_first: bool = False,
     ) -> None: ...
 
 def solve(

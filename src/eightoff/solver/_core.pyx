@@ -77,6 +77,7 @@ cdef extern from "search.h":
         int dive_dig_home_first
         int dive_cell_to_empty_needs_child
         int dive_home_digs_before_moves
+        int dive_cell_to_parent_first
 
     ctypedef struct eo_table:
         size_t count
@@ -297,7 +298,10 @@ cdef class Setup:
     ``dive_cell_to_empty_needs_child``: the dive moves a cell card into an empty column
     only when a card that would lie on it is on top of a column or in a cell;
     ``dive_home_digs_before_moves``: the dive first tries the digs home, before it
-    generates any other step (Eight Off Easy; see eo_all_steps and eo_expand)."""
+    generates any other step (Eight Off Easy; see eo_all_steps and eo_expand).
+    ``dive_cell_to_parent_first``: with at most 3 free cells, the dive next tries a cell
+    card onto its parent on a column and takes the first that leads to a new state (Eight
+    Off Easy; see eo_expand)."""
 
     cdef eo_ctx proto
     cdef int shorten, method, macros, stages
@@ -308,7 +312,8 @@ cdef class Setup:
                   long port_quota=100, bint shorten=False, int method=1, int macros=0,
                   bint home_stop_keeps_space=False, bint dive_whole_runs_to_empty=False,
                   bint dive_whole_runs_to_parent=False, bint dive_dig_home_first=False,
-                  bint dive_cell_to_empty_needs_child=False, bint dive_home_digs_before_moves=False):
+                  bint dive_cell_to_empty_needs_child=False, bint dive_home_digs_before_moves=False,
+                  bint dive_cell_to_parent_first=False):
         cdef int i, k
         memset(&self.proto, 0, sizeof(eo_ctx))
         load_rules(&self.proto.R, rules)
@@ -330,6 +335,7 @@ cdef class Setup:
         self.proto.dive_dig_home_first = dive_dig_home_first
         self.proto.dive_cell_to_empty_needs_child = dive_cell_to_empty_needs_child
         self.proto.dive_home_digs_before_moves = dive_home_digs_before_moves
+        self.proto.dive_cell_to_parent_first = dive_cell_to_parent_first
         self.shorten = shorten
         self.method = method
         self.macros = macros
