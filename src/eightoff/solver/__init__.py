@@ -14,7 +14,7 @@ The search runs in a compiled core (``_core``, built from ``core.h`` and
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Final
 
 from eightoff.position import HOME, Move, Place, Position
@@ -125,6 +125,36 @@ def code_of(move: Move) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class DiveRules:
+    """How the greedy dive chooses its steps (search.h, ``eo_dive_rules``: the same fields
+    by the same names, each passed to the core as it is)."""
+
+    home_stop_keeps_space: bool = False
+    """The dive stops at the first step that sends a card home only if that step left as
+    many empty cells and columns as before (else it scores that step with its siblings)."""
+    whole_runs_to_empty: bool = False
+    """The dive moves into an empty column only a column's whole top run (as much of it as
+    may move), never a single card."""
+    whole_runs_to_parent: bool = False
+    """The dive moves a column's cards onto another column only as the column's whole top
+    run (when all of it may move), never a part of it that lies on a natural parent."""
+    dig_home_first: bool = False
+    """The dive tries the digging steps that send a card home right after the single moves
+    home, before the other steps."""
+    cell_to_empty_needs_child: bool = False
+    """The dive moves a cell card into an empty column only when a card that would lie on
+    it is on top of a column or in a cell."""
+    home_digs_before_moves: bool = False
+    """The dive first tries the digs home, fewest cards first, before it generates any
+    other step, and takes the first that leaves at most one empty cell or column fewer;
+    should that one fail, it tries the state's other steps."""
+    cell_to_parent_first: bool = False
+    """With at most 3 free cells, the dive next tries (after the digs home) the moves of a
+    cell card onto its parent on top of a column, before it generates any other step, and
+    takes the first that leads to a new state without making or scoring its siblings."""
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
     """How the compiled core searches a variant (see ``_core.solve`` and search.h)."""
 
@@ -139,29 +169,8 @@ class Plan:
     best-first, 2 best-first without the dig that moves a card onto a dug one, 3 the dive
     making the digs onto a parent only once a state's other steps have failed."""
     port_quota: int = 1000
-    home_stop_keeps_space: bool = False
-    """The dive stops at the first step that sends a card home only if that step left as
-    many empty cells and columns as before (else it scores that step with its siblings)."""
-    dive_whole_runs_to_empty: bool = False
-    """The dive moves into an empty column only a column's whole top run (as much of it as
-    may move), never a single card."""
-    dive_whole_runs_to_parent: bool = False
-    """The dive moves a column's cards onto another column only as the column's whole top
-    run (when all of it may move), never a part of it that lies on a natural parent."""
-    dive_dig_home_first: bool = False
-    """The dive tries the digging steps that send a card home right after the single moves
-    home, before the other steps."""
-    dive_cell_to_empty_needs_child: bool = False
-    """The dive moves a cell card into an empty column only when a card that would lie on
-    it is on top of a column or in a cell."""
-    dive_home_digs_before_moves: bool = False
-    """The dive first tries the digs home, fewest cards first, before it generates any
-    other step, and takes the first that leaves at most one empty cell or column fewer;
-    should that one fail, it tries the state's other steps."""
-    dive_cell_to_parent_first: bool = False
-    """With at most 3 free cells, the dive next tries (after the digs home) the moves of a
-    cell card onto its parent on top of a column, before it generates any other step, and
-    takes the first that leads to a new state without making or scoring its siblings."""
+    dive: DiveRules = DiveRules()
+    """The dive's rules (the portfolio's dives too)."""
 
 
 def plan_for(rules: Rules) -> Plan:
@@ -203,10 +212,12 @@ def plan_for(rules: Rules) -> Plan:
                 200_000,
                 4 | 2,
                 portfolio=portfolio,
-                home_stop_keeps_space=True,
-                dive_whole_runs_to_empty=True,
-                dive_whole_runs_to_parent=True,
-                dive_dig_home_first=True,
+                dive=DiveRules(
+                    home_stop_keeps_space=True,
+                    whole_runs_to_empty=True,
+                    whole_runs_to_parent=True,
+                    dig_home_first=True,
+                ),
             )
         # Double FreeCell: a dive and three best-first searches with different weights in
         # turns, then the complete search.
@@ -225,7 +236,7 @@ def plan_for(rules: Rules) -> Plan:
         # 147 / 2121 -> 123 / 2075, x0.86 / x0.98, 81 -> 81.5 moves; 1001-1400: 132 / 2112
         # -> 111 / 2096, x0.92 / x1.00.  Eight Off Easy's other rule (a cell card into an
         # empty column only with a card to lie on it) made Eight Off worse (69 / 139).
-        return Plan(_core.DEFAULT_WEIGHTS, dive_home_digs_before_moves=True)
+        return Plan(_core.DEFAULT_WEIGHTS, dive=DiveRules(home_digs_before_moves=True))
     # Building in suit, any card in an empty column: the dive moves into an empty column
     # only whole runs, never a single card (search.h, eo_all_steps).  Baker's Game's dive
     # also does not stop at a step home that fills a cell or a column (eo_expand): on
@@ -250,11 +261,13 @@ def plan_for(rules: Rules) -> Plan:
     return Plan(
         _core.DEFAULT_WEIGHTS,
         dive_states=1000,
-        home_stop_keeps_space=not eight,
-        dive_whole_runs_to_empty=True,
-        dive_cell_to_empty_needs_child=eight,
-        dive_home_digs_before_moves=eight,
-        dive_cell_to_parent_first=eight,
+        dive=DiveRules(
+            home_stop_keeps_space=not eight,
+            whole_runs_to_empty=True,
+            cell_to_empty_needs_child=eight,
+            home_digs_before_moves=eight,
+            cell_to_parent_first=eight,
+        ),
     )
 
 
@@ -290,13 +303,7 @@ def _setups(rules: Rules) -> _Setups:
             quick_states=plan.quick_states,
             portfolio=plan.portfolio,
             port_quota=plan.port_quota,
-            home_stop_keeps_space=plan.home_stop_keeps_space,
-            dive_whole_runs_to_empty=plan.dive_whole_runs_to_empty,
-            dive_whole_runs_to_parent=plan.dive_whole_runs_to_parent,
-            dive_dig_home_first=plan.dive_dig_home_first,
-            dive_cell_to_empty_needs_child=plan.dive_cell_to_empty_needs_child,
-            dive_home_digs_before_moves=plan.dive_home_digs_before_moves,
-            dive_cell_to_parent_first=plan.dive_cell_to_parent_first,
+            dive=asdict(plan.dive),
         ),
         _core.Setup(
             core_rules,

@@ -65,13 +65,7 @@ class Setup:
         shorten: bool = False,
         method: int = 1,
         macros: int = 0,
-        home_stop_keeps_space: bool = False,
-        dive_whole_runs_to_empty: bool = False,
-        dive_whole_runs_to_parent: bool = False,
-        dive_dig_home_first: bool = False,
-        dive_cell_to_empty_needs_child: bool = False,
-        dive_home_digs_before_moves: bool = False,
-        dive_cell_to_parent_first: bool = False,
+        dive: dict[str, bool] | None = None,
     ) -> None: ...
 
 def solve(

@@ -55,6 +55,15 @@ cdef extern from "search.h":
         EO_NWEIGHTS
         EO_MAXPORT
 
+    ctypedef struct eo_dive_rules:
+        int home_stop_keeps_space
+        int whole_runs_to_empty
+        int whole_runs_to_parent
+        int dig_home_first
+        int cell_to_empty_needs_child
+        int home_digs_before_moves
+        int cell_to_parent_first
+
     ctypedef struct eo_ctx:
         eo_rules R
         eo_state S
@@ -71,13 +80,7 @@ cdef extern from "search.h":
         int port_noise[EO_MAXPORT]
         int port_method[EO_MAXPORT]
         long port_quota
-        int home_stop_keeps_space
-        int dive_whole_runs_to_empty
-        int dive_whole_runs_to_parent
-        int dive_dig_home_first
-        int dive_cell_to_empty_needs_child
-        int dive_home_digs_before_moves
-        int dive_cell_to_parent_first
+        eo_dive_rules dive
 
     ctypedef struct eo_table:
         size_t count
@@ -287,21 +290,8 @@ cdef class Setup:
     doubling), 1 best-first over purposeful steps (quick_states), 2 the complete search
     (method 0 depth-first, 1 best-first; macros 1 adds digging steps); only stage 2
     proves a loss.  ``shorten``: shorten the solution found (eo_shorten).
-    ``home_stop_keeps_space``: the dive stops at the first step that sends a card home
-    only if that step filled no empty cell or column (Baker's Game; see eo_expand).
-    ``dive_whole_runs_to_empty``: the dive moves into an empty column only a column's
-    whole top run (as much as may move), never a single card (Baker's Game; see
-    eo_all_steps).  ``dive_whole_runs_to_parent``: the dive moves a column's cards onto
-    another column only as its whole top run (FreeCell; see eo_all_steps).
-    ``dive_dig_home_first``: the dive tries the digging steps that send a card home right
-    after the single moves home (FreeCell; see eo_expand).
-    ``dive_cell_to_empty_needs_child``: the dive moves a cell card into an empty column
-    only when a card that would lie on it is on top of a column or in a cell;
-    ``dive_home_digs_before_moves``: the dive first tries the digs home, before it
-    generates any other step (Eight Off Easy; see eo_all_steps and eo_expand).
-    ``dive_cell_to_parent_first``: with at most 3 free cells, the dive next tries a cell
-    card onto its parent on a column and takes the first that leads to a new state (Eight
-    Off Easy; see eo_expand)."""
+    ``dive``: the dive's rules, a dict of every field of ``eo_dive_rules`` (search.h) to
+    0 or 1: ``dataclasses.asdict`` of an ``eightoff.solver.DiveRules``."""
 
     cdef eo_ctx proto
     cdef int shorten, method, macros, stages
@@ -310,10 +300,7 @@ cdef class Setup:
     def __cinit__(self, tuple rules, tuple weights=DEFAULT_WEIGHTS, long dive_states=300,
                   int stages=7, long quick_states=20000, tuple portfolio=(),
                   long port_quota=100, bint shorten=False, int method=1, int macros=0,
-                  bint home_stop_keeps_space=False, bint dive_whole_runs_to_empty=False,
-                  bint dive_whole_runs_to_parent=False, bint dive_dig_home_first=False,
-                  bint dive_cell_to_empty_needs_child=False, bint dive_home_digs_before_moves=False,
-                  bint dive_cell_to_parent_first=False):
+                  dict dive=None):
         cdef int i, k
         memset(&self.proto, 0, sizeof(eo_ctx))
         load_rules(&self.proto.R, rules)
@@ -329,13 +316,8 @@ cdef class Setup:
             self.proto.port_method[k] = meth
         self.proto.port_quota = max(1, port_quota)
         self.proto.dive_states = dive_states
-        self.proto.home_stop_keeps_space = home_stop_keeps_space
-        self.proto.dive_whole_runs_to_empty = dive_whole_runs_to_empty
-        self.proto.dive_whole_runs_to_parent = dive_whole_runs_to_parent
-        self.proto.dive_dig_home_first = dive_dig_home_first
-        self.proto.dive_cell_to_empty_needs_child = dive_cell_to_empty_needs_child
-        self.proto.dive_home_digs_before_moves = dive_home_digs_before_moves
-        self.proto.dive_cell_to_parent_first = dive_cell_to_parent_first
+        if dive is not None:
+            self.proto.dive = dive  # by field name: every field of eo_dive_rules, 0 or 1
         self.shorten = shorten
         self.method = method
         self.macros = macros

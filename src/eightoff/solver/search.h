@@ -46,7 +46,7 @@ enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_L
                            or a column's top run) */
 #define EO_DIGS_ALL (1 << EO_DIG_HOME | 1 << EO_DIG_PARENT | 1 << EO_DIG_EMPTY | 1 << EO_DIG_TARGET)
 #define EO_STEPMAX (EO_COLCAP + 8)
-#define EO_CELL_TO_PARENT_FREE 3 /* (dive_cell_to_parent_first) at most this many free cells */
+#define EO_CELL_TO_PARENT_FREE 3 /* (dive.cell_to_parent_first) at most this many free cells */
 #ifndef EO_DIG_SLACK
 #define EO_DIG_SLACK 0 /* dig at most this many cards more than there are empty cells */
 #endif
@@ -84,6 +84,33 @@ typedef struct {
 } eo_pcache;
 
 
+/* The dive's rules, each set per variant by eightoff.solver.plan_for (the fields of
+ * eightoff.solver.DiveRules, by the same names; 0 off, 1 on). */
+typedef struct {
+    /* the dive stops at the first step that sends a card home only if that step left
+     * as many empty cells and columns as before (see eo_expand; Baker's Game, FreeCell) */
+    int home_stop_keeps_space;
+    /* the dive moves into an empty column only a column's whole top run, not a single
+     * card (see eo_all_steps; Baker's Game, Eight Off Easy, FreeCell) */
+    int whole_runs_to_empty;
+    /* the dive moves a column's cards onto another column only as its whole top run, never
+     * a part that lies on a natural parent (see eo_all_steps; FreeCell) */
+    int whole_runs_to_parent;
+    /* the dive tries the digging steps that send a card home right after the single moves
+     * home (see eo_expand; FreeCell) */
+    int dig_home_first;
+    /* Eight Off Easy's dive: a cell card goes into an empty column only when the card that
+     * would lie on it is on top of a column or in a cell (see eo_all_steps) */
+    int cell_to_empty_needs_child;
+    /* the dive tries the digs home before any other step is generated (see eo_expand;
+     * Eight Off Easy, Eight Off, Seahaven Towers) */
+    int home_digs_before_moves;
+    /* Eight Off Easy's dive: with few free cells, a cell card onto its parent is tried
+     * first among the single moves, and the first that leads to a new state is taken (see
+     * eo_expand) */
+    int cell_to_parent_first;
+} eo_dive_rules;
+
 typedef struct {
     eo_rules R;
     eo_state S;
@@ -95,32 +122,11 @@ typedef struct {
     int macros; /* try digging steps too */
     long dive_states; /* eo_solve's first, depth-first stage: at most this many states */
     int dig_kinds;    /* which digging steps to try: bit 1 << EO_DIG_... */
-    /* the dive stops at the first step that sends a card home only if that step left
-     * as many empty cells and columns as before (see eo_expand; Baker's Game, FreeCell) */
-    int home_stop_keeps_space;
-    /* the dive moves into an empty column only a column's whole top run, not a single
-     * card (see eo_all_steps; Baker's Game, Eight Off Easy, FreeCell) */
-    int dive_whole_runs_to_empty;
-    /* the dive moves a column's cards onto another column only as its whole top run, never
-     * a part that lies on a natural parent (see eo_all_steps; FreeCell) */
-    int dive_whole_runs_to_parent;
-    /* the dive tries the digging steps that send a card home right after the single moves
-     * home (see eo_expand; FreeCell) */
-    int dive_dig_home_first;
-    /* Eight Off Easy's dive: a cell card goes into an empty column only when the card that
-     * would lie on it is on top of a column or in a cell (see eo_all_steps) */
-    int dive_cell_to_empty_needs_child;
-    /* the dive tries the digs home before any other step is generated (see eo_expand;
-     * Eight Off Easy, Eight Off, Seahaven Towers) */
-    int dive_home_digs_before_moves;
+    eo_dive_rules dive; /* the dive's rules (copied whole to each portfolio member) */
     /* the dive makes the digs onto a parent (and a King's into an empty column) only once
      * every other step of the state has failed (see eo_expand; set by portfolio method 3:
      * FreeCell's first member) */
     int dive_parent_digs_last;
-    /* Eight Off Easy's dive: with few free cells, a cell card onto its parent is tried
-     * first among the single moves, and the first that leads to a new state is taken (see
-     * eo_expand) */
-    int dive_cell_to_parent_first;
     /* the dive (depth-first, never a proof) remembers states by a 64-bit hash of their
      * canonical form only: a collision can only hide a state from a search whose
      * failure proves nothing */
@@ -552,7 +558,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
 }
 
 /* The digs home of eo_macro_moves (one pack), fewest cards first, then by column, as the
- * dive's first pass tries them (eo_expand, dive_home_digs_before_moves): found from the
+ * dive's first pass tries them (eo_expand, dive.home_digs_before_moves): found from the
  * next card of each foundation and its depth in the column parts pc, instead of looking
  * at every card within reach (eo_macro_moves, all kinds, was 13% of a median Eight Off
  * Easy solve's instructions, and the first pass takes a dig home in about 9 of the 23
@@ -1027,7 +1033,7 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
     if (pc)
         for (int c = 0; c < x->R.ncols; c++) runs[c] = pc->run[c];
     /* macros 2, purposeful steps only: no single card from a column into a cell.  The
-     * dive of Baker's Game and Eight Off Easy (dive_whole_runs_to_empty) moves into an
+     * dive of Baker's Game and Eight Off Easy (dive.whole_runs_to_empty) moves into an
      * empty column only a column's whole top run (as much of it as may move), and never
      * a single card: a single card there is the move into a cell the dive already leaves
      * out, paid for with a column, and a part of a run splits the run and frees less of
@@ -1035,14 +1041,14 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * it onto a parent).  With 4 cells the dive made such moves whenever a column was
      * empty and thrashed below them (Baker's Game deal 671: of the 10 children of a state
      * with no free cell and one empty column, 6 moved a single column card into it, and
-     * each failed).  Baker's Game 1-1000, with home_stop_keeps_space: states median 266
+     * each failed).  Baker's Game 1-1000, with dive.home_stop_keeps_space: states median 266
      * -> 195, mean 2327 -> 2249 (base 300 / 2304); 1001-2000: 299 -> 220, mean 2271 ->
      * 2194 (base 376 / 2249).  Leaving out single cards only: 209 / 237; also sparing
      * Kings: 206 / 241; moving only whole runs but single cards too: 237 / 270.  Eight
      * Off Easy: 97 / 106 -> 93 / 100 (1-1000), 95 / 104 -> 92 / 97 (1001-2000).
-     * FreeCell, with home_stop_keeps_space: 279 / 546 -> 238 / 423 (1-2000), 286 / 530
+     * FreeCell, with dive.home_stop_keeps_space: 279 / 546 -> 238 / 423 (1-2000), 286 / 530
      * -> 233 / 420 (2001-4000), median solution 98 -> 97 moves.
-     * FreeCell's dive (dive_whole_runs_to_parent) also moves a column's cards onto another
+     * FreeCell's dive (dive.whole_runs_to_parent) also moves a column's cards onto another
      * column only as the column's whole top run, and only when all of it may move: a part
      * of a run lies on a natural parent already, so moving it onto another parent of the
      * same rank makes no new pair and frees no column; it only exposes a card of the run,
@@ -1053,18 +1059,18 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * -> 220 (CPU time x0.91 / x0.76); 2001-4000: 233 / 420 -> 191 / 355; median solution
      * 97 -> 96 moves.  Allowing as much of a longer run as may move (as into an empty
      * column): 201 / 370. */
-    /* Eight Off Easy (dive_cell_to_empty_needs_child): the dive moves a cell card into an
+    /* Eight Off Easy (dive.cell_to_empty_needs_child): the dive moves a cell card into an
      * empty column only when a card that would lie on it (one lower, by the build rule) is
      * on top of a column or in a cell.  Else the move trades a column for a cell and
      * builds nothing: with 8 cells the dive made 28 such children in a median deal (of
      * 93 states; 40 deals of 88-98 traced) and took fewer than 2.  Deals 1-1000: states
-     * median / mean 93 / 100 -> 78 / 83; with dive_home_digs_before_moves: 70 / 73 -> 54.5 / 58
+     * median / mean 93 / 100 -> 78 / 83; with dive.home_digs_before_moves: 70 / 73 -> 54.5 / 58
      * (a card in a column's top run instead of on top: 80 / 86 alone). */
     int purposeful = x->macros == 2 ? EO_PURPOSEFUL : 0;
     if (purposeful && x->hash_only) /* the dive's own rules */
-        purposeful |= (x->dive_whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
-                      (x->dive_whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
-                      (x->dive_cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
+        purposeful |= (x->dive.whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
+                      (x->dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
+                      (x->dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
     if (x->macros && digs)
         n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, digs, runs);
@@ -1386,7 +1392,7 @@ static int eo_expand(eo_ctx *x, int resume) {
         int q = eo_dive_home_first(x, pcp);
         if (q != -2) return q == 2 ? 0 : q;
     }
-    /* Eight Off Easy (dive_home_digs_before_moves): the dive stops at the first step
+    /* Eight Off Easy (dive.home_digs_before_moves): the dive stops at the first step
      * that sends a card home, and with 8 cells most expansions have one, a dig home, which
      * came after every single move: those were generated, made and scored first.  Now the
      * dive first generates the digging steps alone (pass 0) and tries the digs home, fewest
@@ -1396,14 +1402,14 @@ static int eo_expand(eo_ctx *x, int resume) {
      * fails, the state is expanded again with every step, as without this rule (resume;
      * eo_dfs_run), so the dive keeps what it had to fall back on.  Deals 1-1000, states
      * median / mean (p99, max): 93 / 100 (247, 429) -> 70 / 73 (207, 301); with
-     * dive_cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360); only the digs of at
+     * dive.cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360); only the digs of at
      * most 2 cards first: 57 / 60 (193, 333), the same time; at most 1: 61 / 67.  Without
      * the resume the dive left 82 of deals 1-2000 unsolved instead of 39 (now 12); at most
      * 2 cards without it: 57 / 65 (246, 548); any dig without it and with no condition on
      * space: 57 / 84 (422, 1324); putting off the digs that lose any space: 61 / 65, but
      * time x1.14 (they are made twice).  Eight Off and Seahaven Towers take this rule too
      * (plan_for): Eight Off 1-1000 states 67 / 129 -> 51 / 109. */
-    int first = !resume && x->hash_only && x->dive_home_digs_before_moves && pcp && x->macros;
+    int first = !resume && x->hash_only && x->dive.home_digs_before_moves && pcp && x->macros;
     /* FreeCell (dive_parent_digs_last, the first dive of its portfolio: method 3): the digs
      * that move a card onto a parent elsewhere (EO_DIG_PARENT, and a King's into an empty
      * column, EO_DIG_EMPTY) are left out of the state's first expansion; only once every
@@ -1423,9 +1429,9 @@ static int eo_expand(eo_ctx *x, int resume) {
                 (x->dig_kinds & 1 << EO_DIG_PARENT);
     int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
     eo_move mac[EO_MAXMOVES];
-    /* (dive_cell_to_parent_first, see below) cp: the rule holds here; cp_tried: pass 2
+    /* (dive.cell_to_parent_first, see below) cp: the rule holds here; cp_tried: pass 2
      * made those moves already, none leading to a new state */
-    int cp = x->hash_only && x->dive_cell_to_parent_first &&
+    int cp = x->hash_only && x->dive.cell_to_parent_first &&
              s->free_cells <= EO_CELL_TO_PARENT_FREE;
     int cp_tried = 0;
 again:
@@ -1456,16 +1462,16 @@ again:
          * (FreeCell 1-2000: 3% fewer states, median solution 100 -> 98.5 moves).  One
          * pack, alternate colours only: not measured on Double FreeCell, and building in
          * suit the safe rule sends every card a foundation takes home at once. */
-        /* FreeCell (dive_dig_home_first): the digging steps that send a card home come
+        /* FreeCell (dive.dig_home_first): the digging steps that send a card home come
          * right after the single moves home, before the other single moves: the dive stops
-         * at the first such step that fills no cell or column (home_stop_keeps_space), and
+         * at the first such step that fills no cell or column (dive.home_stop_keeps_space), and
          * scores no sibling before it; one that fills some is scored first, and its ties
-         * go first.  With dive_whole_runs_to_parent, FreeCell 1-2000: states median / mean
+         * go first.  With dive.whole_runs_to_parent, FreeCell 1-2000: states median / mean
          * 191 / 320 -> 177 / 308, time x0.97 / x0.99, median solution 96 -> 95 moves;
          * 2001-4000: 191 / 355 -> 177 / 340.  (Round 2 tried this before the two rules of
          * round 3b: mean +90%.) */
         int h = 0;
-        int dig_home = x->dive_dig_home_first ? EO_MACRO + EO_DIG_HOME : -1;
+        int dig_home = x->dive.dig_home_first ? EO_MACRO + EO_DIG_HOME : -1;
         for (int i = 0; i < n; i++)
             if (ms[i].dst == EO_HOME || ms[i].src == dig_home) {
                 eo_move t = ms[i];
@@ -1473,14 +1479,14 @@ again:
                 ms[h++] = t;
             }
     }
-    /* Eight Off Easy (dive_cell_to_parent_first): when at most EO_CELL_TO_PARENT_FREE
+    /* Eight Off Easy (dive.cell_to_parent_first): when at most EO_CELL_TO_PARENT_FREE
      * cells are free, the moves of a cell card onto its parent on top of a column come
      * first among the steps after the digs home, and the dive takes the first that leads
      * to a new state without making its siblings, as it does with a step home.  Such a
      * move frees a cell and builds on a column; traced on the median deals of 1-1000
      * (round 4), the dive made about 13 of them a deal and scored 11, but took fewer than
      * 3: each expansion scored them with the column moves and digs beside them.  After a
-     * first pass (dive_home_digs_before_moves) they are made alone (pass 2), before the
+     * first pass (dive.home_digs_before_moves) they are made alone (pass 2), before the
      * other steps are generated, and left out of pass 1 when none led to a new state; else
      * they go first in pass 1 (stable).  Deals 1-1000, instructions per solve (valgrind,
      * median / mean) 157.9k / 185.1k -> 134.7k / 162.5k, states 54 / 58 -> 40 / 46, median
@@ -1518,7 +1524,7 @@ again:
         }
     }
     for (int i = 0; i < n; i++) {
-        /* (dive_cell_to_parent_first) a cell card onto its parent: the dive stops there */
+        /* (dive.cell_to_parent_first) a cell card onto its parent: the dive stops there */
         int onto_parent = onto_parent_first && ms[i].src >= EO_CELL && ms[i].src < EO_FOUND &&
                           ms[i].dst < EO_CELL && s->len[ms[i].dst];
         if (ms[i].src == back.src && ms[i].dst == back.dst && ms[i].n == back.n) {
@@ -1563,7 +1569,7 @@ again:
             c->m = ms[i];
             if (eo_kid_record(x, c, step, ns, au, na) != 0) return -1;
             progress = s->home > home0;
-            /* Baker's Game (home_stop_keeps_space): building in suit, the safe rule sends
+            /* Baker's Game (dive.home_stop_keeps_space): building in suit, the safe rule sends
              * home every card a foundation takes, so "sends a card home" includes digging
              * steps that fill empty cells to reach a card, and the dive took the first
              * such step even when it filled every cell (deal 709: a dig of 4 cards, then
@@ -1575,12 +1581,12 @@ again:
              * (deals 1001-2000: 376 to 299), the mean rising 1% (the dive now goes on
              * longer in deals that are lost).  Not stopping at all: median 278; stopping
              * only at single moves home: 276; allowing one cell: 285.  FreeCell's dive
-             * takes this rule with dive_whole_runs_to_empty (plan_for): alone it was worse
+             * takes this rule with dive.whole_runs_to_empty (plan_for): alone it was worse
              * there, together they cut the states by a fifth. */
-            if (progress && x->home_stop_keeps_space && space < space0) progress = 0;
+            if (progress && x->dive.home_stop_keeps_space && space < space0) progress = 0;
             if (onto_parent) progress = 1;
             /* a child of the dive that will be its state's only one, the dive stopping at it
-             * or it being the last step, needs no score (first in dive_home_digs_before_moves;
+             * or it being the last step, needs no score (first in dive.home_digs_before_moves;
              * every dive since round 4; FreeCell 1-2000, round 3c's dive: 10 of the 161 scores of
              * a median deal; CPU time x0.99, the same states and solutions) */
             int lone = x->hash_only && x->nkids == k0 + 1 && ((pass == 1 && i == n - 1) || progress);
@@ -1681,7 +1687,7 @@ static void eo_dfs_run(eo_ctx *x, long until) {
         if (until > 0 && eo_states(x) >= until) return;
         eo_frame *f = &x->fr[x->nfr - 1];
         if (f->next == f->nkids && f->more) {
-            /* the dig home taken first failed (dive_home_digs_before_moves, more 1): the
+            /* the dig home taken first failed (dive.home_digs_before_moves, more 1): the
              * other steps; or the other steps failed (dive_parent_digs_last, more 2): the
              * digs onto a parent */
             int more = f->more;
@@ -2150,13 +2156,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->plen = root_len;
         memcpy(m->w, x->port_w[i], sizeof(m->w));
         m->noise = x->port_noise[i];
-        m->home_stop_keeps_space = x->home_stop_keeps_space;
-        m->dive_whole_runs_to_empty = x->dive_whole_runs_to_empty;
-        m->dive_whole_runs_to_parent = x->dive_whole_runs_to_parent;
-        m->dive_dig_home_first = x->dive_dig_home_first;
-        m->dive_cell_to_empty_needs_child = x->dive_cell_to_empty_needs_child;
-        m->dive_home_digs_before_moves = x->dive_home_digs_before_moves;
-        m->dive_cell_to_parent_first = x->dive_cell_to_parent_first;
+        m->dive = x->dive;
         m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
         m->deadline = x->deadline;
         m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
