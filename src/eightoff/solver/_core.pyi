@@ -44,6 +44,9 @@ def safe_cards(
 def canonical_key(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...
+def check_dig_home(
+    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+) -> tuple[int, int]: ...
 def check_incremental(
     rules: tuple[int, ...],
     columns: _Columns,

@@ -1190,6 +1190,40 @@ static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_
     return eo_score_finish(r, s, w, depth, bad, blk, prs);
 }
 
+/* For the differential test: the digs home that the dive's first pass generates from
+ * the column parts (eo_dig_home_moves), and those that eo_macro_moves generates with the
+ * digs home alone, against the digs home among all the kinds eo_macro_moves generates,
+ * fewest cards first, then by column (one pack).  Returns the mismatches; *n_out: the
+ * digs home found. */
+static int eo_check_dig_home(const eo_rules *r, const eo_state *s, int *n_out) {
+    eo_move all[EO_MAXMOVES], want[EO_MAXMOVES], alone[EO_MAXMOVES], fast[8];
+    eo_pcache pc;
+    *n_out = 0;
+    if (r->nfound != 4) return 0;
+    eo_pcache_fill(r, s, &pc);
+    int n = eo_macro_moves(r, s, all, EO_MAXMOVES, EO_DIGS_ALL, NULL), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
+        int j = k++;
+        for (; j > 0 && want[j - 1].n > all[i].n; j--) want[j] = want[j - 1];
+        want[j] = all[i];
+    }
+    *n_out = k;
+    int bad = 0, na = eo_macro_moves(r, s, alone, EO_MAXMOVES, 1 << EO_DIG_HOME, NULL);
+    int nf = eo_dig_home_moves(r, s, &pc, fast);
+    if (nf != k) return 1;
+    for (int i = 0; i < k; i++)
+        bad += fast[i].src != want[i].src || fast[i].dst != want[i].dst || fast[i].n != want[i].n;
+    /* eo_macro_moves alone keeps its own order (by column, then depth) */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
+        bad += m >= na || alone[m].dst != all[i].dst || alone[m].n != all[i].n;
+        m++;
+    }
+    return bad + (m != na);
+}
+
 /* For the differential test: make every search step from s (single moves and every
  * kind of digging step, then the auto-moves) and compare the incremental score and
  * hash of the result with the full ones.  Returns the number of mismatches; *n_out:
