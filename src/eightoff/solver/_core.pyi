@@ -44,7 +44,7 @@ def safe_cards(
 def canonical_key(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...
-def check_dig_home(
+def check_dive_moves(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> tuple[int, int]: ...
 def check_incremental(

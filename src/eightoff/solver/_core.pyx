@@ -93,7 +93,7 @@ cdef extern from "search.h":
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
-    int eo_check_dig_home(const eo_rules *r, const eo_state *s, int *n_out) nogil
+    int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
@@ -261,16 +261,17 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
     return bytes(key[:n])
 
 
-def check_dig_home(tuple rules, columns, cells, foundations) -> tuple:
-    """Do the dive's digs home (made from the column parts) and eo_macro_moves' digs home
-    alone equal the digs home among every kind of digging step?  Returns (digs home found,
-    mismatches); one pack only."""
+def check_dive_moves(tuple rules, columns, cells, foundations) -> tuple:
+    """Do the dive's own generators give what the general ones do: its digs home (made
+    from the column parts) and eo_macro_moves' digs home alone, the digs home among every
+    kind of digging step; its cell cards onto their parents, those among the single
+    moves?  Returns (steps compared, mismatches); one pack only."""
     cdef eo_rules r
     cdef eo_state s
     cdef int n = 0
     load_rules(&r, rules)
     load_state(&r, &s, columns, cells, foundations)
-    bad = eo_check_dig_home(&r, &s, &n)
+    bad = eo_check_dive_moves(&r, &s, &n)
     return n, bad
 
 

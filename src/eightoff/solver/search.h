@@ -1190,16 +1190,27 @@ static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_
     return eo_score_finish(r, s, w, depth, bad, blk, prs);
 }
 
-/* For the differential test: the digs home that the dive's first pass generates from
- * the column parts (eo_dig_home_moves), and those that eo_macro_moves generates with the
- * digs home alone, against the digs home among all the kinds eo_macro_moves generates,
- * fewest cards first, then by column (one pack).  Returns the mismatches; *n_out: the
- * digs home found. */
-static int eo_check_dig_home(const eo_rules *r, const eo_state *s, int *n_out) {
+/* For the differential test: the dive's own generators against the general ones (one
+ * pack).  The digs home that the dive's first pass generates from the column parts
+ * (eo_dig_home_moves), and those that eo_macro_moves generates with the digs home alone,
+ * against the digs home among all the kinds eo_macro_moves generates, fewest cards first,
+ * then by column; and the moves of a cell card onto its parent (eo_cell_to_parent_moves)
+ * against those among eo_search_moves' single moves, in its order.  Returns the
+ * mismatches; *n_out: the steps compared. */
+static int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) {
     eo_move all[EO_MAXMOVES], want[EO_MAXMOVES], alone[EO_MAXMOVES], fast[8];
     eo_pcache pc;
     *n_out = 0;
     if (r->nfound != 4) return 0;
+    int bad = 0, ns = eo_search_moves(r, s, all), nc = eo_cell_to_parent_moves(r, s, want), m = 0;
+    for (int i = 0; i < ns; i++) {
+        const eo_move *t = &all[i];
+        if (t->src < EO_CELL || t->src >= EO_FOUND || t->dst >= EO_CELL || !s->len[t->dst]) continue;
+        bad += m >= nc || want[m].src != t->src || want[m].dst != t->dst || want[m].n != t->n;
+        m++;
+    }
+    bad += m != nc;
+    *n_out = m;
     eo_pcache_fill(r, s, &pc);
     int n = eo_macro_moves(r, s, all, EO_MAXMOVES, EO_DIGS_ALL, NULL), k = 0;
     for (int i = 0; i < n; i++) {
@@ -1208,14 +1219,14 @@ static int eo_check_dig_home(const eo_rules *r, const eo_state *s, int *n_out) {
         for (; j > 0 && want[j - 1].n > all[i].n; j--) want[j] = want[j - 1];
         want[j] = all[i];
     }
-    *n_out = k;
-    int bad = 0, na = eo_macro_moves(r, s, alone, EO_MAXMOVES, 1 << EO_DIG_HOME, NULL);
+    *n_out += k;
+    int na = eo_macro_moves(r, s, alone, EO_MAXMOVES, 1 << EO_DIG_HOME, NULL);
     int nf = eo_dig_home_moves(r, s, &pc, fast);
-    if (nf != k) return 1;
+    if (nf != k) return bad + 1;
     for (int i = 0; i < k; i++)
         bad += fast[i].src != want[i].src || fast[i].dst != want[i].dst || fast[i].n != want[i].n;
     /* eo_macro_moves alone keeps its own order (by column, then depth) */
-    int m = 0;
+    m = 0;
     for (int i = 0; i < n; i++) {
         if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
         bad += m >= na || alone[m].dst != all[i].dst || alone[m].n != all[i].n;
