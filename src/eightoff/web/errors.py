@@ -78,23 +78,22 @@ _CHECKS: dict[str, str] = {
     "string_too_long": "valid.text_max",
     "greater_than_equal": "valid.at_least",
     "less_than_equal": "valid.at_most",
-    "literal_error": "valid.one_of",
 }
-"""What a field should be, by pydantic's error type, as a phrase of the locale."""
+"""What a field should be, by pydantic's error type, as a phrase of the locale (a
+``literal_error`` lists the values instead)."""
 
 
 def _should_be(err: dict[str, Any], lang: str) -> str | None:
     """What the field should be, in ``lang`` ("a whole number", "text of at most 32
     characters", "1 or 2"); None for a check not in _CHECKS."""
-    key = _CHECKS.get(str(err.get("type", "")))
+    kind = str(err.get("type", ""))
+    ctx = err.get("ctx") or {}
+    if kind == "literal_error":
+        values = re.findall(r"'[^']*'|-?\d+", str(ctx.get("expected", "")))
+        return _either(values, lang) if values else None
+    key = _CHECKS.get(kind)
     if key is None:
         return None
-    ctx = err.get("ctx") or {}
-    if key == "valid.one_of":
-        values = re.findall(r"'[^']*'|-?\d+", str(ctx.get("expected", "")))
-        if not values:
-            return None
-        return _either(values, lang)
     n = next((ctx[k] for k in ("max_length", "ge", "le") if k in ctx), "")
     return translate(Message(key, n=str(n)), lang)
 
