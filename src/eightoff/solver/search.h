@@ -195,6 +195,29 @@ static inline uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) {
 
 /* Send home every card the safe rule allows (cells first, then columns, as
  * Position.safe_auto_move does); return how many moves were made. */
+/* The cards in the cells, a bit per card code (bit 0 set: some cell is empty). */
+static inline uint64_t eo_cell_bits(const eo_rules *r, const eo_state *s) {
+    uint64_t m = 0;
+    for (int i = 0; i < r->ncells; i++) m |= (uint64_t)1 << s->cell[i];
+    return m;
+}
+
+/* The top cards of the columns, a bit per card code. */
+static inline uint64_t eo_top_bits(const eo_rules *r, const eo_state *s) {
+    uint64_t m = 0;
+    for (int c = 0; c < r->ncols; c++)
+        if (s->len[c]) m |= (uint64_t)1 << s->col[c][s->len[c] - 1];
+    return m;
+}
+
+/* The top runs' lengths of the column parts pc in runs, which is returned; NULL if pc is
+ * NULL (the generators then find the runs themselves). */
+static inline const int *eo_runs_of(const eo_rules *r, const eo_pcache *pc, int *runs) {
+    if (!pc) return NULL;
+    for (int c = 0; c < r->ncols; c++) runs[c] = pc->run[c];
+    return runs;
+}
+
 static inline int eo_autos(const eo_rules *r, eo_state *s, eo_move *out) {
     int k = 0;
     if (r->nfound == 4) {
@@ -205,11 +228,7 @@ static inline int eo_autos(const eo_rules *r, eo_state *s, eo_move *out) {
          * fewer instructions per solve) */
         uint64_t safe = eo_safe_mask4(r, s);
         if (!safe) return 0;
-        uint64_t cells = 0, tops = 0;
-        for (int i = 0; i < r->ncells; i++) cells |= (uint64_t)1 << s->cell[i];
-        cells &= ~(uint64_t)1; /* an empty cell */
-        for (int c = 0; c < r->ncols; c++)
-            if (s->len[c]) tops |= (uint64_t)1 << s->col[c][s->len[c] - 1];
+        uint64_t cells = eo_cell_bits(r, s) & ~(uint64_t)1, tops = eo_top_bits(r, s);
         for (;;) {
             uint64_t hit = safe & cells;
             eo_move m;
@@ -374,10 +393,7 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
     }
     int rel[2];
     uint64_t incells = 0; /* (EO_EMPTY_NEEDS_CHILD) the cell cards */
-    if (purposeful & EO_EMPTY_NEEDS_CHILD) {
-        for (int i = 0; i < r->ncells; i++) incells |= (uint64_t)1 << s->cell[i];
-        incells &= ~(uint64_t)1;
-    }
+    if (purposeful & EO_EMPTY_NEEDS_CHILD) incells = eo_cell_bits(r, s) & ~(uint64_t)1;
     for (int t = 0; t < r->ncols; t++) {
         int T = s->len[t];
         if (!T) continue;
@@ -591,9 +607,7 @@ static inline int eo_dig_home_moves(const eo_rules *r, const eo_state *s, const 
  * eo_search_moves_runs makes them (by cell, then by column). */
 static inline int eo_cell_to_parent_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     int k = 0, rel[2];
-    uint64_t tops = 0; /* the top cards, a bit per card code */
-    for (int c = 0; c < r->ncols; c++)
-        if (s->len[c]) tops |= (uint64_t)1 << s->col[c][s->len[c] - 1];
+    uint64_t tops = eo_top_bits(r, s);
     for (int i = 0; i < r->ncells; i++) {
         int card = s->cell[i];
         if (!card) continue;
@@ -644,8 +658,7 @@ static int eo_dig(const eo_rules *r, eo_state *s, int c, int k, int keep_run, in
             int rel[2], np = eo_related(r, col[L - g], 1, rel);
             for (int a = 0; a < np; a++) parents |= (uint64_t)1 << rel[a];
             if (parents && !have_tops) {
-                for (int t = 0; t < r->ncols; t++)
-                    if (s->len[t]) tops |= (uint64_t)1 << s->col[t][s->len[t] - 1];
+                tops |= eo_top_bits(r, s);
                 have_tops = 1;
             }
         }
@@ -948,8 +961,7 @@ static inline uint64_t eo_col_hash(const uint8_t *col, int L) {
  * sum. */
 static inline uint64_t eo_state_hash_finish(const eo_rules *r, const eo_state *s, uint64_t h) {
     if (r->nfound == 4) {
-        uint64_t mask = 0, f;
-        for (int i = 0; i < r->ncells; i++) mask |= (uint64_t)1 << s->cell[i];
+        uint64_t mask = eo_cell_bits(r, s), f;
         memcpy(&f, s->found, 4);
         h ^= eo_mum(mask ^ 0xa0761d6478bd642fULL, (f & 0xffffffffULL) ^ 0xe7037ed1a0b428dbULL);
     } else {
@@ -1030,8 +1042,7 @@ static inline int eo_over_limits(eo_ctx *x) {
 static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *out,
                                  const eo_pcache *pc, int digs) {
     int runs[EO_MAXCOLS];
-    if (pc)
-        for (int c = 0; c < x->R.ncols; c++) runs[c] = pc->run[c];
+    eo_runs_of(&x->R, pc, runs); /* else eo_search_moves_runs finds them */
     /* macros 2, purposeful steps only: no single card from a column into a cell.  The
      * dive of Baker's Game and Eight Off Easy (dive.whole_runs_to_empty) moves into an
      * empty column only a column's whole top run (as much of it as may move), and never
@@ -1488,16 +1499,11 @@ again:
     } else if (first) {
         /* the single moves, the other digs (in eo_macro_moves' order), the digs home put
          * off */
-        int runs[EO_MAXCOLS];
-        n = eo_all_steps_m(x, s, ms, pcp, 0);
-        for (int c = 0; c < r->ncols; c++) runs[c] = pcp->run[c];
-        n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, x->dig_kinds & ~(1 << EO_DIG_HOME),
-                            runs);
+        n = eo_all_steps_m(x, s, ms, pcp, x->dig_kinds & ~(1 << EO_DIG_HOME));
         for (int i = 0; i < nmac && n < EO_MAXMOVES; i++) ms[n++] = mac[i];
     } else if (resume == 2) { /* (dive_parent_digs_last) the other steps failed */
         int runs[EO_MAXCOLS];
-        for (int c = 0; pcp && c < r->ncols; c++) runs[c] = pcp->run[c];
-        n = eo_macro_moves(r, s, ms, EO_MAXMOVES, 1 << EO_DIG_PARENT, pcp ? runs : NULL);
+        n = eo_macro_moves(r, s, ms, EO_MAXMOVES, 1 << EO_DIG_PARENT, eo_runs_of(r, pcp, runs));
     } else {
         n = eo_all_steps_m(x, s, ms, pcp, later ? x->dig_kinds & ~(1 << EO_DIG_PARENT) : x->dig_kinds);
     }
