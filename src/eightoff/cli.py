@@ -256,7 +256,7 @@ def _terminal_loop(
 
     def show() -> None:
         rules = game.rules
-        title = f"{rules.name} · deal #{game.deal_number} · moves {game.moves_made}"
+        title = f"{rules.name} · deal #{game.deal_number} · moves {game.player_moves}"
         if house := house_rules.words(rules):
             title += f" · {house}"
         console.print(render_board(game.position, title))
@@ -267,7 +267,7 @@ def _terminal_loop(
     show()
     while True:
         if game.position.is_won():
-            console.print(f"You won in {game.moves_made} moves!", style="bold green")
+            console.print(f"You won in {game.player_moves} player moves!", style="bold green")
             return 0
         if game.position.is_lost():
             console.print("No moves left: undo (u), restart (s) or a new deal (n).", style="yellow")

@@ -278,7 +278,7 @@ export function renderStatus() {
   const daily = g.daily ? t("status.daily", { date: g.daily }) : "";
   $("st-rating").hidden = !rating && !daily;
   $("st-rating").textContent = [daily, rating].filter(Boolean).join(" · ");
-  $("st-moves").textContent = t("status.moves", { n: g.moves_made });
+  $("st-moves").textContent = t("status.moves", { n: g.player_moves });
   const gl = g.group_limit || {};
   $("st-limit").textContent = t("status.group_limit", { cards: plural(gl.cards ?? 1, "card"), formula: gl.formula || "" });
   // the house rules this game is played with (beyond its variant's own)
