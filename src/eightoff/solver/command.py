@@ -8,11 +8,14 @@ DEALS are deal numbers or ranges (``1-100 7 42``).  A board is Freecell Solver's
 board text or the JSON board (``-`` reads standard input).
 
 Human output: each deal's moves, numbered, in the notation and in words, then a
-summary line (verdict, moves, states, time).  ``--json``: one object per deal on its
-own line.  Exit codes: 0 every deal solved, 1 some deal proven lost (and none
-unknown), 2 some deal unknown (a limit stopped the search), 64 bad usage, 65 a
-malformed board, 66 a board file that cannot be read, 130 interrupted, 141 the
-output pipe closed (the table in :mod:`eightoff.exits`).  A board over 1 MB is
+summary line (verdict, the solution's length in player moves and in single-card moves
+as :mod:`eightoff.counts` defines them, states, time).  ``--json``: one object per deal
+on its own line (``player_moves``, ``single_card_moves``: the same counts).
+
+Exit codes: 0 every deal solved, 1 some deal proven lost (and none unknown), 2 some
+deal unknown (a limit stopped the search), 64 bad usage, 65 a malformed board, 66 a
+board file that cannot be read, 130 interrupted, 141 the output pipe closed (the
+table in :mod:`eightoff.exits`).  A board over 1 MB is
 refused unread.
 """
 
@@ -26,6 +29,7 @@ from dataclasses import replace
 from typing import Any, Final, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
+from eightoff.counts import count
 from eightoff.deals import MAX_DEAL, deal
 from eightoff.exits import (
     EX_DATAERR,
@@ -231,9 +235,17 @@ def result_json(start: Position, number: int | None, result: Result) -> dict[str
         "deal": number,
         "verdict": result.verdict,
         "moves": moves,
+        # the solution's length in both counts (eightoff.counts): null without one
+        **_counts_json(start, result),
         "states": result.states,
         "seconds": round(result.seconds, 6),
     }
+
+
+def _counts_json(start: Position, result: Result) -> dict[str, int | None]:
+    if not isinstance(result, Solved):
+        return {"player_moves": None, "single_card_moves": None}
+    return {**count(start, result.moves).to_json()}
 
 
 def _duration(seconds: float) -> str:
@@ -244,13 +256,16 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def summary(result: Result) -> str:
-    """The summary line: verdict, moves, states, time."""
+def summary(start: Position, result: Result) -> str:
+    """The summary line: verdict, moves (player moves, then single-card moves), states,
+    time."""
     states = f"{result.states:,} states".replace(",", " ")
     took = _duration(result.seconds)
     if isinstance(result, Solved):
-        n = len(result.moves)
-        return f"solved: {n} move{'' if n == 1 else 's'}, {states}, {took}"
+        n = count(start, result.moves)
+        player = f"{n.player} player move{'' if n.player == 1 else 's'}"
+        single = f"{n.single_card} single-card move{'' if n.single_card == 1 else 's'}"
+        return f"solved: {player} ({single}), {states}, {took}"
     if result.verdict == Verdict.LOST:
         return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
     reason = getattr(result, "reason", "limit reached")
@@ -264,7 +279,7 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
     for i, move in enumerate(result.moves, start=1):
         out.write(f"{i:>{width}}. {move!s:<6} {pos.describe(move)}\n")
         pos = pos.apply_unchecked(move)
-    out.write(f"{summary(result)}\n")
+    out.write(f"{summary(start, result)}\n")
 
 
 # ----- running ----------------------------------------------------------------------
