@@ -193,7 +193,7 @@ def test_a_solution_that_fails_its_replay_is_one_line_and_exit_70(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Never printed as a verdict: the deal is named, one line on stderr, status 70."""
-    import eightoff.solver.command as command
+    import eightoff.cli.solve as command
     from eightoff.solver import SolutionError
 
     def refusing(position: object, limits: object) -> object:

@@ -252,7 +252,7 @@ def test_dask_cluster_gives_the_same_rows_as_the_local_pool(tmp_path: Path) -> N
 def test_dask_missing_gives_an_install_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from eightoff.survey.command import main
+    from tests.surveys import survey_main as main
 
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     code = main(["1", "3", "--db", str(tmp_path / "s.db"), "--scheduler", "tcp://127.0.0.1:1"])

@@ -13,10 +13,10 @@ import pytest
 
 from eightoff.deals import deal
 from eightoff.game import Game
+from eightoff.oracle import DroppedWork, Oracle
 from eightoff.position import Position
 from eightoff.solver import Limits, Result, solve
 from eightoff.verdict import Verdict
-from eightoff.web.oracle import DroppedWork, Oracle
 
 T = TypeVar("T")
 

@@ -25,6 +25,7 @@ The solver's word is checked, never taken on trust:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Final
 
@@ -415,6 +416,35 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     if status == LOST:
         return Lost(states, took)
     return Unknown(states, took, _core.STATUS[status])
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A simulated player that the compiled core plays a deal with (the rating's
+    players): it looks ``depth`` moves ahead over its ``width`` best moves and stops
+    after ``max_moves``, or, when ``undo`` > 0, plays by backtracking with at most
+    ``undo`` undos. ``noise`` (in percent) and ``seed`` make its mistakes."""
+
+    seed: int
+    noise: int
+    depth: int = 0
+    width: int = 0
+    max_moves: int = 0
+    undo: int = 0
+
+
+def play_games(position: Position, players: Sequence[Player]) -> list[tuple[bool, int]]:
+    """Each player's game from ``position``: (won, cards home)."""
+    specs = [
+        (_core.PLAYER_BACKTRACK, 0, 0, p.noise, p.undo, p.seed)
+        if p.undo
+        else (_core.PLAYER_LOOKAHEAD, p.depth, p.width, p.noise, p.max_moves, p.seed)
+        for p in players
+    ]
+    results = _core.play(
+        rules_tuple(position.rules), position.columns, position.cells, position.foundations, specs
+    )
+    return [(won, home) for won, home, _ in results]
 
 
 from .prover import LiveVerdict as LiveVerdict  # noqa: E402  (uses the names above)

@@ -20,12 +20,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from eightoff.deals import DealNumberError
 from eightoff.i18n import Lang, Message, UnknownLanguageError, pick_language, reason, translate
 from eightoff.lessons import LessonError
+from eightoff.oracle import DroppedWork
 from eightoff.position import IllegalMoveError, MoveSyntaxError
 from eightoff.rules import UnknownVariantError
 from eightoff.solver import SolutionError
 from eightoff.store import StoreError
 from eightoff.table import NoGame, Refused, StaleGame, TableError
-from eightoff.web.oracle import DroppedWork
 
 log = logging.getLogger("eightoff.web")
 
