@@ -39,6 +39,7 @@ from eightoff.cli.exits import (
     file_path,
     whole_number,
 )
+from eightoff.counts import count
 from eightoff.deals import MAX_DEAL, DealNumberError, deal, random_deal_number
 from eightoff.game import Game
 from eightoff.i18n import quote
@@ -222,7 +223,7 @@ def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
     """The solver's next move and why, or why there is none."""
     answer = oracle.answer(position, oracle.hint_seconds)
     if answer.moves:  # a solution: the position is winnable
-        move, n = answer.moves[0], len(answer.moves)
+        move, n = answer.moves[0], count(position, answer.moves).player
         return f"Hint: {move} — {position.hint_words(move, n)}"
     if _lost(answer.verdict):
         return f"No move leads to a win. {winnability(oracle, line)}."
@@ -267,7 +268,7 @@ def _terminal_loop(
     show()
     while True:
         if game.position.is_won():
-            console.print(f"You won in {game.player_moves} player moves!", style="bold green")
+            console.print(f"You won in {game.player_moves} moves!", style="bold green")
             return 0
         if game.position.is_lost():
             console.print("No moves left: undo (u), restart (s) or a new deal (n).", style="yellow")
