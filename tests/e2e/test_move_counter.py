@@ -34,6 +34,9 @@ def test_the_counter_skips_auto_moves_and_undo_takes_back_one(table: TablePage) 
     assert len(turn.auto) == 4
     table.wait_board(game.position)
     table.expect_moves(1)
+    expect(table.page.locator("#st-moves")).to_have_attribute(
+        "title", re.compile(r"^Player moves: the cards auto-move sends home, .* are not counted$")
+    )
     table.screenshot("desktop-counter-after-auto-moves")
     seen = set(game.positions())
     for n in (2, 3):
