@@ -40,11 +40,16 @@ class Turn:
     def counts(self, position: Position) -> Counts:
         """What the turn, played from ``position``, counts for (player moves and
         single-card moves). IllegalMoveError if it cannot be played there."""
+        return self.play_from(position)[1]
+
+    def play_from(self, position: Position) -> tuple[Position, Counts]:
+        """The position after the turn (each move checked: IllegalMoveError) and what
+        the turn counts for."""
         total = NONE
         for m in self.moves:
             total += move_counts(position, m, auto_move=self.auto_move)
             position = position.apply(m)
-        return total
+        return position, total
 
 
 @dataclass
@@ -90,10 +95,7 @@ class Game:
 
     def _append(self, turn: Turn) -> None:
         """Put ``turn`` on the board (its moves checked: IllegalMoveError changes nothing)."""
-        position = self.position
-        counts = turn.counts(position)
-        for m in turn.moves:
-            position = position.apply_unchecked(m)  # checked by counts()
+        position, counts = turn.play_from(self.position)
         self._positions.append(position)
         self._counts.append(self._counts[-1] + counts)
         self.turns.append(turn)

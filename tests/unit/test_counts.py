@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eightoff.cards import Card
 from eightoff.counts import (
@@ -22,8 +24,9 @@ from eightoff.counts import (
     unfold,
 )
 from eightoff.deals import deal
+from eightoff.game import Game
 from eightoff.position import Kind, Move, Place, Position
-from eightoff.rules import preset
+from eightoff.rules import PRESETS, Rules, preset
 from tests.sketch import make
 
 SPADE, HEART = 1, 2  # suit numbers (♣ ♠ ♥ ♦)
@@ -185,3 +188,58 @@ def test_a_solution_is_counted_through_the_rules() -> None:
     start = deal(preset("eightoff"), 1)
     with pytest.raises(ValueError, match="needs"):
         count(start, [Move.parse("b8"), Move.parse("12")])
+
+
+# ----- random play (hypothesis) ----------------------------------------------------------
+rules_st = st.builds(
+    lambda variant, retrieval, strict: PRESETS[variant].with_options(
+        foundation_retrieval=retrieval, strict_single=strict
+    ),
+    st.sampled_from(list(PRESETS)),
+    st.booleans(),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rules=rules_st,
+    number=st.integers(1, 10**9),
+    picks=st.lists(st.integers(0, 10**6), max_size=30),
+    auto=st.booleans(),
+)
+def test_a_game_counts_its_moves_and_undo_gives_them_back(
+    rules: Rules, number: int, picks: list[int], auto: bool
+) -> None:
+    """Over random play: the game's counts are its moves counted by eightoff.counts; a
+    player move per turn at most (with auto-move on), single-card moves at least one per
+    card moved; every group unfolds into that many legal single moves; undo takes back
+    exactly the turn's counts."""
+    game = Game(deal(rules, number), auto_move=auto)
+    history = [game.counts]
+    for pick in picks:
+        legal = game.position.legal_moves()
+        if not legal:
+            break
+        move = legal[pick % len(legal)]
+        if move.count > 1:
+            singles = unfold(game.position, move)
+            assert len(singles) == single_card_moves(game.position, move) >= 2 * move.count - 1
+            p = game.position
+            for m in singles:
+                p = p.apply(m)
+            assert p == game.position.apply(move)
+        game.play(move)
+        history.append(game.counts)
+    moves = game.moves()
+    # each turn is counted with the setting it was played with
+    assert game.counts.single_card == count(game.start, moves).single_card >= len(moves)
+    if auto:
+        assert game.counts == count(game.start, moves)
+        assert game.player_moves <= len(game.turns)
+    else:
+        assert game.counts == count(game.start, moves, auto_move=False)
+    while game.undo() is not None:
+        history.pop()
+        assert game.counts == history[-1]
+    assert game.counts == Counts()
