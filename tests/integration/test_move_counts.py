@@ -24,6 +24,17 @@ def notation(m: dict[str, Any]) -> Move:
     return Move.parse(str(m["notation"]))
 
 
+def replay_step(c: TestClient, gid: int, step: list[dict[str, Any]]) -> tuple[dict[str, Any], int]:
+    """Play one step of a solution as the page does; the game, and 1 if the step is a
+    move the player makes by hand (not a card sent home: Eight Off builds in suit, so
+    every card that can go home is safe)."""
+    first = step[0]
+    game = c.post(
+        f"/api/games/{gid}/move", json={"move": first["notation"], "auto": len(step) > 1}
+    ).json()
+    return game, int(first["target"]["kind"] != "foundation")
+
+
 def test_a_player_who_wins_in_n_moves_is_told_n_and_it_is_the_fewest(tmp_path: Path) -> None:
     """Eight Off builds in suit, so every card that can go home is safe: the player never
     sends a card home by hand, auto-move does. The player's moves are the replay's steps
@@ -91,12 +102,8 @@ def test_the_api_counts_player_moves_through_a_whole_replayed_deal(tmp_path: Pat
         assert sol["verdict"] == "winnable"
         made = 0
         for step in sol["turns"]:
-            first = step[0]
-            g = c.post(
-                f"/api/games/{g['id']}/move",
-                json={"move": first["notation"], "auto": len(step) > 1},
-            ).json()
-            made += first["target"]["kind"] != "foundation"
+            g, by_hand = replay_step(c, g["id"], step)
+            made += by_hand
             assert g["player_moves"] == made
         assert g["won"] and g["player_moves"] == sol["player_moves"] == made
         assert g["single_card_moves"] == sol["single_card_moves"] >= len(sol["moves"])
@@ -114,11 +121,7 @@ def test_a_hand_won_game_sets_the_fewest_moves_in_player_moves(tmp_path: Path) -
         assert isinstance(solution, Solved)
         made = 0
         for step in turns_json(start, solution.moves):
-            first = step[0]
-            g = c.post(
-                f"/api/games/{g['id']}/move",
-                json={"move": first["notation"], "auto": len(step) > 1},
-            ).json()
-            made += first["target"]["kind"] != "foundation"
+            g, by_hand = replay_step(c, g["id"], step)
+            made += by_hand
         assert g["won"] and g["player_moves"] == made
         assert c.get("/api/stats").json()["eightoff"]["fewest_moves"] == made

@@ -26,8 +26,9 @@ from eightoff.counts import (
 from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Kind, Move, Place, Position
-from eightoff.rules import PRESETS, Rules, preset
+from eightoff.rules import preset
 from tests.sketch import make
+from tests.unit.test_properties import rules_st
 
 SPADE, HEART = 1, 2  # suit numbers (♣ ♠ ♥ ♦)
 FILLERS = (Card.of(2, 0), Card.of(2, 1), Card.of(2, 2), Card.of(2, 3))
@@ -191,31 +192,22 @@ def test_a_solution_is_counted_through_the_rules() -> None:
 
 
 # ----- random play (hypothesis) ----------------------------------------------------------
-rules_st = st.builds(
-    lambda variant, retrieval, strict: PRESETS[variant].with_options(
-        foundation_retrieval=retrieval, strict_single=strict
-    ),
-    st.sampled_from(list(PRESETS)),
-    st.booleans(),
+games_st = st.builds(
+    lambda rules, number, auto: Game(deal(rules, number), auto_move=auto),
+    rules_st,
+    st.integers(1, 10**9),
     st.booleans(),
 )
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    rules=rules_st,
-    number=st.integers(1, 10**9),
-    picks=st.lists(st.integers(0, 10**6), max_size=30),
-    auto=st.booleans(),
-)
-def test_a_game_counts_its_moves_and_undo_gives_them_back(
-    rules: Rules, number: int, picks: list[int], auto: bool
-) -> None:
+@given(game=games_st, picks=st.lists(st.integers(0, 10**6), max_size=30))
+def test_a_game_counts_its_moves_and_undo_gives_them_back(game: Game, picks: list[int]) -> None:
     """Over random play: the game's counts are its moves counted by eightoff.counts; a
     player move per turn at most (with auto-move on), single-card moves at least one per
     card moved; every group unfolds into that many legal single moves; undo takes back
     exactly the turn's counts."""
-    game = Game(deal(rules, number), auto_move=auto)
+    auto = game.auto_move
     history = [game.counts]
     for pick in picks:
         legal = game.position.legal_moves()
