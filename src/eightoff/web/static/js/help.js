@@ -14,7 +14,10 @@ export function hint() {
     const g = state.game;
     if (!g || g.won) return;
     state.selection = null;
-    const level = state.hintLevel >= 1 ? 2 : 1;
+    // first press: every card that can move, then the solver's move; with the setting
+    // "solver's move first" the other way round
+    const first = state.settings.hint_solver_first ? 2 : 1;
+    const level = state.hintLevel === first ? 3 - first : first;
     if (level === 2) showMessage(t("hint.asking"), "info", { sticky: true });
     let h;
     try {
@@ -63,7 +66,7 @@ function showSolverMove(h) {
   // the reason usually starts with the move itself
   const why = h.reason || "";
   const text = t("hint.prefix", { text: why.startsWith(m.text) ? why : `${m.text}${why ? `. ${why}` : ""}` });
-  showMessage(text, "hint", { sticky: true });
+  showMessage(text, "hint");
   say(text);
 }
 
