@@ -51,7 +51,8 @@ STRIPS_JS = """() => {
       if (i === cards.length - 1) return;
       const strip = cards[i + 1].getBoundingClientRect().top - r.top;
       least = Math.min(least, strip);
-      const need = Math.max(idx.getBoundingClientRect().bottom, suit.getBoundingClientRect().bottom) - r.top;
+      const bottom = (el) => el.getBoundingClientRect().bottom;
+      const need = Math.max(bottom(idx), bottom(suit)) - r.top;
       if (strip < 16 || strip + 0.5 < need) {
         bad.push(`${card.getAttribute('aria-label')}: strip ${strip} px, index needs ${need}`);
       }
@@ -79,7 +80,8 @@ def test_every_covered_card_shows_its_rank_and_suit(
     assert got["bad"] == [], got
     # a column that does not fit at a readable strip scrolls inside the frame, not the page
     doc = table.page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]"
+        """() => { const d = document.documentElement;
+                   return [d.scrollWidth, d.scrollHeight, innerWidth, innerHeight]; }"""
     )
     assert doc[0] <= doc[2] + 1 and doc[1] <= doc[3] + 1, doc
     table.screenshot(f"i23-strips-{size}-{lang}-{what}")
@@ -138,11 +140,17 @@ STATS_FIT_JS = """() => {
   const bad = [];
   const dr = d.getBoundingClientRect();
   if (dr.left < 0 || dr.right > innerWidth + 0.5) bad.push(`dialog ${dr.left}..${dr.right}`);
-  if (body.scrollWidth > body.clientWidth + 1) bad.push(`body scrolls: ${body.scrollWidth} > ${body.clientWidth}`);
+  if (body.scrollWidth > body.clientWidth + 1) {
+    bad.push(`body scrolls: ${body.scrollWidth} > ${body.clientWidth}`);
+  }
   for (const cell of body.querySelectorAll('th, td, caption')) {
     const r = cell.getBoundingClientRect();
-    if (r.right > b.right + 0.5 || r.left < b.left - 0.5) bad.push(`${cell.textContent}: ${r.left}..${r.right} of ${b.left}..${b.right}`);
-    if (cell.scrollWidth > cell.clientWidth + 1) bad.push(`${cell.textContent} cut: ${cell.scrollWidth} > ${cell.clientWidth}`);
+    if (r.right > b.right + 0.5 || r.left < b.left - 0.5) {
+      bad.push(`${cell.textContent}: ${r.left}..${r.right} of ${b.left}..${b.right}`);
+    }
+    if (cell.scrollWidth > cell.clientWidth + 1) {
+      bad.push(`${cell.textContent} cut: ${cell.scrollWidth} > ${cell.clientWidth}`);
+    }
   }
   return bad;
 }"""

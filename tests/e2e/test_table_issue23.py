@@ -43,7 +43,7 @@ def api(table: TablePage, method: str, path: str, body: Any = None) -> Any:
     )
 
 
-# ----- 3: a second window follows ---------------------------------------------------------------
+# ----- 3: a second window follows ----------------------------------------------------------------
 def test_a_second_window_shows_the_game_another_window_changed(
     chromium_browser: Any, server: Server
 ) -> None:
@@ -102,7 +102,7 @@ def test_a_stale_window_acting_shows_the_new_game_at_once(
         context.close()
 
 
-# ----- 6: leaving a game says what happens ------------------------------------------------------
+# ----- 6: leaving a game says what happens -------------------------------------------------------
 LEAVE = {
     "en": ("Leave this game?", "It counts as played, not won.", "Keep playing"),
     "de": ("Dieses Spiel verlassen?", "Es zählt als gespielt, nicht gewonnen.", "Weiterspielen"),
@@ -185,7 +185,7 @@ def test_leaving_a_game_says_it_counts_as_played_and_offers_both_choices(
     expect(page.locator("#brand-name")).to_have_text("FreeCell")
 
 
-# ----- 7: a pick-up that cannot move says why at once ------------------------------------------
+# ----- 7: a pick-up that cannot move says why at once --------------------------------------------
 def test_picking_up_cards_that_are_not_a_run_says_why(lang_table: tuple[str, TablePage]) -> None:
     lang, table = lang_table
     start(table, {"variant": "eightoff", "deal": 1})
@@ -232,7 +232,7 @@ def test_hint_can_give_the_solvers_move_on_the_first_press(table: TablePage) -> 
     expect(page.get_by_label(re.compile("^Hint shows the solver's move first"))).to_be_checked()
 
 
-# ----- 10: the smaller points ---------------------------------------------------------------------
+# ----- 10: the smaller points --------------------------------------------------------------------
 def test_the_deal_box_forgets_a_number_typed_for_another_deal(table: TablePage) -> None:
     table.open()
     table.open_deal(5)
@@ -280,7 +280,7 @@ def test_picking_up_a_run_shows_the_group_limit(table: TablePage) -> None:
     table.screenshot("i23-supermove-limit")
 
 
-# ----- 11: a link for every deal ------------------------------------------------------------------
+# ----- 11: a link for every deal -----------------------------------------------------------------
 def test_a_link_opens_its_deal_with_its_house_rules_and_copy_link_gives_it(
     chromium_browser: Any, server: Server
 ) -> None:
@@ -317,7 +317,7 @@ def test_a_link_opens_its_deal_with_its_house_rules_and_copy_link_gives_it(
         expect(table.page.locator("#st-deal")).to_have_text(re.compile(r"^Deal 3 · Eight Off"))
 
 
-# ----- 11: a keyboard-only game, announced ----------------------------------------------------------
+# ----- 11: a keyboard-only game, announced -------------------------------------------------------
 def test_a_keyboard_only_game_announces_every_move_and_refusal(
     lang_table: tuple[str, TablePage],
 ) -> None:
@@ -371,7 +371,7 @@ def test_a_keyboard_only_game_announces_every_move_and_refusal(
     table.screenshot(f"i23-keyboard-{lang}")
 
 
-# ----- 11: card size and four-colour suits, kept by the store --------------------------------------
+# ----- 11: card size and four-colour suits, kept by the store ------------------------------------
 def test_large_cards_and_four_colour_suits_are_kept_and_reach_every_window(
     chromium_browser: Any, server: Server
 ) -> None:

@@ -314,6 +314,11 @@ function onKey(e) {
     keyPlace({ kind: "cell", index: cell });
     return;
   }
+  if (k === "T") {
+    e.preventDefault();
+    hint(2); // the solver's move at once
+    return;
+  }
   const actions = {
     h: () => (state.selection ? moveSelectionTo({ kind: "foundation", index: null }) : autoHome()),
     t: hint,

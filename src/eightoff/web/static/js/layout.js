@@ -118,7 +118,8 @@ export function computeLayout(g) {
   const stripFor = (cw) => Math.max(MIN_STRIP, cw * (large || cw < COMPACT_BELOW ? COMPACT_INDEX : INDEX));
   let best = pick(units((large ? COMPACT_INDEX : INDEX) / ratio));
   for (let i = 0; i < 8; i++) {
-    const need = stripFor(Math.max(MIN_CARD_WIDTH, best.cw)) / (Math.max(MIN_CARD_WIDTH, best.cw) * ratio);
+    // (a little to spare: the card size is rounded to whole pixels below)
+    const need = (1.03 * stripFor(Math.max(MIN_CARD_WIDTH, best.cw))) / (Math.max(MIN_CARD_WIDTH, best.cw) * ratio);
     const next = pick(units(need));
     if (Math.abs(next.cw - best.cw) < 0.25) {
       best = next.cw < best.cw ? next : best;
@@ -133,7 +134,7 @@ export function computeLayout(g) {
   const ch = Math.round(cw * ratio);
   const gap = Math.max(3, Math.round(cw * gapRatio));
   const compact = large || cw < COMPACT_BELOW;
-  const strip = Math.ceil(stripFor(cw));
+  const strip = stripFor(cw);
   return { mode: best.mode, fCols: best.fCols, cCols: best.cCols, cw, ch, gap, pad, lab, compact, narrow, portrait, ratio: ch / cw, frameH: h, frameW: w, strip };
 }
 
