@@ -158,7 +158,11 @@ def cmd_deal(args: argparse.Namespace) -> int:
         title = f"{rules.name} · deal #{args.number}" + (f" · {house}" if house else "")
         console = _Console(highlight=False)
         console.print(render_board(position, title))
-        console.print(Text(f"Rating: {_rating_of(position).describe()}"))
+        # the level on a line of its own, what it rests on below it (a line of its own
+        # never breaks inside the parentheses of one long line)
+        rating = _rating_of(position)
+        console.print(Text(f"Rating: {rating.label}"))
+        console.print(Text(f"  {rating.basis()}", style="dim"))
     return 0
 
 

@@ -31,6 +31,13 @@ def lang_table(
         yield request.param, table
 
 
+def dealt(variant: str, number: int) -> Game:
+    """A deal as the table starts it: the safe cards already home (auto-move is on)."""
+    game = Game.new(variant, number)
+    game.auto_home()
+    return Game(game.position)
+
+
 def api(table: TablePage, method: str, path: str, body: Any = None) -> Any:
     """A request from the page (same origin, as the table's own)."""
     return table.page.evaluate(
@@ -60,7 +67,7 @@ def test_a_second_window_shows_the_game_another_window_changed(
             re.compile(r"^Deal 5 · "), timeout=4_000
         )
         expect(first.page.locator("#btn-hint")).to_be_enabled()
-        game = Game.new("eightoff", 5)
+        game = dealt("eightoff", 5)
         first.wait_board(game.position, timeout=1_000)
         # a move in the first window reaches the second
         move = next(m for m in game.position.legal_moves() if m.target.kind is Kind.CELL)
@@ -95,7 +102,7 @@ def test_a_stale_window_acting_shows_the_new_game_at_once(
         expect(first.page.locator("#st-deal")).to_have_text(
             re.compile(r"^Deal 7 · "), timeout=4_000
         )
-        first.wait_board(Game.new("eightoff", 7).position, timeout=1_000)
+        first.wait_board(dealt("eightoff", 7).position, timeout=1_000)
         expect(first.page.locator("#btn-undo")).to_be_disabled()  # a fresh deal, not a dead one
         expect(first.page.locator("#btn-hint")).to_be_enabled()
     finally:
@@ -110,7 +117,7 @@ LEAVE = {
 
 
 def play_one_move(table: TablePage, deal: int = 1) -> Game:
-    game = Game.new("eightoff", deal)
+    game = dealt("eightoff", deal)
     move = next(m for m in game.position.legal_moves() if m.target.kind is Kind.CELL)
     table.page.keyboard.press("Escape")
     table.page.locator("#frame").focus()
@@ -189,7 +196,7 @@ def test_leaving_a_game_says_it_counts_as_played_and_offers_both_choices(
 def test_picking_up_cards_that_are_not_a_run_says_why(lang_table: tuple[str, TablePage]) -> None:
     lang, table = lang_table
     start(table, {"variant": "eightoff", "deal": 1})
-    pos = Game.new("eightoff", 1).position
+    pos = dealt("eightoff", 1).position
     # a column whose top two cards are not built in sequence
     col = next(i for i, c in enumerate(pos.columns) if pos.run_length(i) == 1)
     card = pos.columns[col][-3]
@@ -294,7 +301,7 @@ def test_a_link_opens_its_deal_with_its_house_rules_and_copy_link_gives_it(
             617,
             ["strict_single"],
         )
-        table.wait_board(Game.new("freecell", 617).position)
+        table.wait_board(dealt("freecell", 617).position)
         # the address is the table's again: a reload resumes, it does not deal again
         assert table.page.evaluate("() => location.search") == ""
         table.button("Copy link").click()
@@ -302,7 +309,7 @@ def test_a_link_opens_its_deal_with_its_house_rules_and_copy_link_gives_it(
         assert copied == f"{server.url}/?variant=freecell&deal=617&strict=1"
         expect(table.message).to_contain_text(copied)
         # a link to another deal while a game is in progress asks first
-        play = Game.new("freecell", 617)
+        play = dealt("freecell", 617)
         move = next(m for m in play.position.legal_moves() if m.target.kind is Kind.CELL)
         table.click_move(play.position, move)
         table.expect_moves(1)
@@ -324,7 +331,7 @@ def test_a_keyboard_only_game_announces_every_move_and_refusal(
     lang, table = lang_table
     page = table.page
     start(table, {"variant": "eightoff", "deal": 1})
-    game = Game.new("eightoff", 1)
+    game = dealt("eightoff", 1)
     announce = page.locator("#announce")
     # Tab reaches the table (after the controls) and its focus shows
     for _ in range(40):
