@@ -6,6 +6,7 @@ settings (11). The layout points (1, 2, 4) are in test_every_screen.py."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -36,6 +37,26 @@ def dealt(variant: str, number: int) -> Game:
     game = Game.new(variant, number)
     game.auto_home()
     return Game(game.position)
+
+
+CODES_JS = """() => {
+  const codes = (el) => [...el.querySelectorAll('.card:not(.under)')].map((c) => c.dataset.code);
+  const q = (s) => [...document.querySelectorAll('#board ' + s)];
+  return {columns: q('.place.column').map(codes),
+          cells: q('.place.cell').map((p) => codes(p)[0] ?? null)};
+}"""
+
+
+def wait_codes(table: TablePage, pos: Any, timeout: float = 15_000) -> None:
+    """Wait until the table shows ``pos``'s columns and cells (by card code: any language)."""
+    want = {
+        "columns": [[str(c) for c in col] for col in pos.columns],
+        "cells": [None if c is None else str(c) for c in pos.cells],
+    }
+    deadline = time.monotonic() + timeout / 1000
+    while (got := table.page.evaluate(CODES_JS)) != want:
+        assert time.monotonic() < deadline, (got, want)
+        table.page.wait_for_timeout(50)
 
 
 def api(table: TablePage, method: str, path: str, body: Any = None) -> Any:
@@ -124,7 +145,7 @@ def play_one_move(table: TablePage, deal: int = 1) -> Game:
     table.page.keyboard.press(str(move)[0])
     table.page.keyboard.press(str(move)[1])
     game.play(move)
-    table.wait_board(game.position)
+    wait_codes(table, game.position)
     return game
 
 
@@ -156,7 +177,7 @@ def test_leaving_a_game_says_it_counts_as_played_and_offers_both_choices(
         table.screenshot(f"i23-leave-{lang}-{what}")
         page.locator("#btn-confirm-cancel").click()
         expect(dialog).to_be_hidden()
-        table.wait_board(game.position)
+        wait_codes(table, game.position)
 
     def new_game() -> None:
         page.locator("#btn-new").click()
@@ -221,7 +242,7 @@ def test_hint_can_give_the_solvers_move_on_the_first_press(table: TablePage) -> 
     page = table.page
     table.show_options()
     page.locator("#btn-settings").click()
-    page.get_by_label(re.compile("^Hint shows the solver's move first")).check()
+    page.locator("#opt-hint-solver").check()
     page.locator("#dlg-settings .close-dialog").click()
     table.wait_ready()
     assert table.server.get("/api/settings")["hint_solver_first"] is True
@@ -236,7 +257,7 @@ def test_hint_can_give_the_solvers_move_on_the_first_press(table: TablePage) -> 
     # kept by the store: a reload (and any other window) has it
     table.reload()
     page.locator("#btn-settings").click()
-    expect(page.get_by_label(re.compile("^Hint shows the solver's move first"))).to_be_checked()
+    expect(page.locator("#opt-hint-solver")).to_be_checked()
 
 
 # ----- 10: the smaller points --------------------------------------------------------------------
@@ -271,17 +292,12 @@ def test_a_lost_deal_opened_by_number_says_winnable_only_is_for_random_deals(
 def test_picking_up_a_run_shows_the_group_limit(table: TablePage) -> None:
     """SuperMove FreeCell shows its group limit before each move: when a run is picked up."""
     table.open()
-    # a run of two (the 5♥ on the 6♠) at the end of column 1, both cells and a column empty
-    board = {
-        "variant": "supermove-freecell",
-        "columns": [["KC", "6S", "5H"], [], ["KD"], ["KH"], ["KS"], ["QC"], ["QD"], ["QH"]],
-        "cells": [],
-        "foundations": {"C": "JC", "S": "5S", "H": "4H", "D": "JD"},
-    }
-    game = start(table, {"board": board})
+    # deal 6: column 2 ends in a run of two (the 6♣ on the 7♥)
+    game = start(table, {"variant": "supermove-freecell", "deal": 6})
+    assert game["runs"][1] == 2
     limit = game["group_limit"]["words"]
-    six = table.page.locator("#board .place.column").nth(0).locator(".card").nth(1)
-    six.click(position={"x": 10, "y": 6})
+    seven = table.page.locator("#board .place.column").nth(1).locator(".card").nth(-2)
+    seven.click(position={"x": 10, "y": 6})
     expect(table.page.locator("#board .card.selected")).to_have_count(2)
     expect(table.message).to_contain_text(f"Group limit now: {limit}")
     table.screenshot("i23-supermove-limit")
@@ -351,7 +367,7 @@ def test_a_keyboard_only_game_announces_every_move_and_refusal(
         page.keyboard.press(text[1])
         said = translate(describe_move(game.position, move), lang)
         game.play(move)
-        table.wait_board(game.position)
+        wait_codes(table, game.position)
         expect(announce).to_contain_text(said)
     # a refusal is announced in the engine's words: a cell's card onto a column that does
     # not take it
@@ -369,7 +385,7 @@ def test_a_keyboard_only_game_announces_every_move_and_refusal(
     page.keyboard.press(str(refused)[0])
     page.keyboard.press(str(refused)[1])
     expect(announce).to_have_text(reason)
-    table.wait_board(game.position)
+    wait_codes(table, game.position)
     # an empty place is announced too, not only shown
     empty = next(i for i, c in enumerate(game.position.cells) if c is None)
     page.keyboard.press("abcdefgi"[empty])
@@ -395,8 +411,8 @@ def test_large_cards_and_four_colour_suits_are_kept_and_reach_every_window(
         clubs = "() => getComputedStyle(document.querySelector('.card-svg.suit-C')).fill"
         black = first.page.evaluate(clubs)
         first.page.locator("#btn-settings").click()
-        first.page.get_by_label(re.compile("^Large cards")).check()
-        first.page.get_by_label(re.compile("^Four-colour suits")).check()
+        first.page.locator("#opt-large").check()
+        first.page.locator("#opt-four-colour").check()
         first.page.locator("#dlg-settings .close-dialog").click()
         first.wait_ready()
         settings = server.get("/api/settings")

@@ -157,6 +157,7 @@ async function boot() {
     showMessage(link.error, "error");
     say(link.error);
   }
+  if (state.game) document.body.dataset.ready = "true"; // the table shows a game and plays
   if (link && !link.error && !showsLink(game, link)) {
     state.houseRules = Object.keys(link).filter((k) => link[k] === true && k !== "winnable_only");
     $("variant").value = link.variant;
