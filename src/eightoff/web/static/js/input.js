@@ -75,6 +75,7 @@ function clearSelection() {
   if (!state.selection) return;
   state.selection = null;
   applyHighlights();
+  say(t("announce.put_back"));
 }
 
 /**
@@ -287,6 +288,7 @@ function onKey(e) {
   }
   if (ctrl || e.altKey) return;
   if (k === "Escape") {
+    if (state.selection) say(t("announce.put_back"));
     state.selection = null;
     state.hintMarks = null;
     hideMessage();

@@ -103,6 +103,7 @@ export function showFailure(e, prefix = "") {
     return;
   }
   showMessage(`${prefix}${e.message}`, "error");
+  say(`${prefix}${e.message}`); // every refusal is read out too
 }
 
 /**
@@ -222,7 +223,6 @@ export function sendMove(body) {
       // cards dragged away slide back where they were
       renderBoard({ animate: true });
       showFailure(e);
-      if (!e.stale) say(e.message);
     }
   });
 }
