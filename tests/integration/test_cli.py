@@ -11,7 +11,8 @@ import pytest
 from rich.console import Console
 
 from eightoff.boards import parse_fcs
-from eightoff.cli import main, play_terminal
+from eightoff.cli import main
+from eightoff.cli.app import play_terminal
 from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Move
