@@ -60,7 +60,7 @@ function select(place, count, { keyboard = false } = {}) {
   if (shown > 1 || nowhere) {
     // a run picked up: how many cards may move together now (SuperMove FreeCell shows it
     // before each move); nowhere to go: say so at once
-    const parts = [picked];
+    const parts = [`${picked}.`];
     if (shown > 1 && limit.words) parts.push(t("pickup.limit", { words: limit.words }));
     if (nowhere) parts.push(t("pickup.nowhere"));
     const text = parts.join(" ");
