@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server, TablePage, _table
-from .test_layout import BOARDS, PHONES, SIZES, start
+from .test_layout import BOARDS, PHONES, SIZES, play_first_move, start
 
 LANGS = {"en": "en-GB", "de": "de-DE"}
 
@@ -73,9 +73,8 @@ def test_every_covered_card_shows_its_rank_and_suit(
         else {"board": BOARDS[what]}
     )
     start(table, body)
-    table.page.wait_for_function(
-        "() => document.querySelectorAll('#board .tableau .card').length > 50"
-    )
+    cards = table.page.locator("#board .tableau .card")
+    expect(cards.nth(50)).to_be_attached()  # the board is drawn
     got = table.page.evaluate(STRIPS_JS)
     assert got["bad"] == [], got
     # a column that does not fit at a readable strip scrolls inside the frame, not the page
@@ -164,14 +163,7 @@ def test_statistics_columns_fit_or_wrap(screen: tuple[str, str, TablePage]) -> N
         {"variant": "eightoff", "deal": 3},
         {"variant": "eightoff", "deal": 4, "foundation_retrieval": True, "strict_single": True},
     ):
-        game = start(table, body)
-        status = page.evaluate(
-            """async ([id, move]) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
-                 headers: {'Content-Type': 'application/json'},
-                 body: JSON.stringify({move})})).status""",
-            [game["id"], game["legal_moves"][0]["notation"]],
-        )
-        assert status == 200
+        play_first_move(table, start(table, body))
     table.reload()
     menu = page.locator("#btn-menu")  # "Menu" / "Menü": on a phone the links sit behind it
     if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":

@@ -85,6 +85,17 @@ def start(table: TablePage, body: dict[str, Any]) -> dict[str, Any]:
     return game
 
 
+def play_first_move(table: TablePage, game: dict[str, Any]) -> None:
+    """Play the game's first legal move through the API from the page (same origin)."""
+    status = table.page.evaluate(
+        """async ([id, move]) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({move})})).status""",
+        [game["id"], game["legal_moves"][0]["notation"]],
+    )
+    assert status == 200
+
+
 OUTSIDE_JS = """([sidewaysOk, downOk]) => {
   const W = innerWidth, H = innerHeight, bad = [];
   const places = '#board .card:not(.under), #board .heading';
@@ -330,14 +341,7 @@ def test_german_dialogs_fit_a_phone(chromium_browser: Any, server: Server) -> No
         table.open()
         game = start(table, {"variant": "eightoff", "deal": 3})
         page = table.page
-        # one move played, so that the statistics have a line to show
-        status = page.evaluate(
-            """async ([id, move]) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
-                 headers: {'Content-Type': 'application/json'},
-                 body: JSON.stringify({move})})).status""",
-            [game["id"], game["legal_moves"][0]["notation"]],
-        )
-        assert status == 200
+        play_first_move(table, game)  # so that the statistics have a line to show
         table.reload()
 
         def fits(dialog: str, page: Any = page) -> None:

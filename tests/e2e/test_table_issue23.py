@@ -71,10 +71,9 @@ def api(table: TablePage, method: str, path: str, body: Any = None) -> Any:
     )
 
 
-# ----- 3: a second window follows ----------------------------------------------------------------
-def test_a_second_window_shows_the_game_another_window_changed(
-    chromium_browser: Any, server: Server
-) -> None:
+@pytest.fixture
+def two_windows(chromium_browser: Any, server: Server) -> Iterator[tuple[TablePage, TablePage]]:
+    """Two windows of one browser on the table, the first on deal 1, both showing it."""
     context = chromium_browser.new_context(viewport=DESKTOP)
     try:
         first, second = (TablePage(context.new_page(), server) for _ in range(2))
@@ -82,30 +81,36 @@ def test_a_second_window_shows_the_game_another_window_changed(
         first.open_deal(1)
         second.open()
         expect(second.page.locator("#st-deal")).to_have_text(re.compile(r"^Deal 1 · "))
-        # the second window starts a new game: the first shows it without a reload
-        second.open_deal(5)
-        expect(first.page.locator("#st-deal")).to_have_text(
-            re.compile(r"^Deal 5 · "), timeout=4_000
-        )
-        expect(first.page.locator("#btn-hint")).to_be_enabled()
-        game = dealt("eightoff", 5)
-        first.wait_board(game.position, timeout=1_000)
-        # a move in the first window reaches the second
-        move = next(m for m in game.position.legal_moves() if m.target.kind is Kind.CELL)
-        first.click_move(game.position, move)
-        game.play(move)
-        first.wait_board(game.position)
-        second.wait_board(game.position, timeout=4_000)
-        expect(second.page.locator("#st-moves")).to_have_text(first.moves_label.inner_text())
-        # the second plays on from there: its move is accepted, not refused as stale
-        move = next(m for m in game.position.legal_moves() if m.target.kind is Kind.CELL)
-        second.click_move(game.position, move)
-        game.play(move)
-        second.wait_board(game.position)
-        first.wait_board(game.position, timeout=4_000)
+        yield first, second
         assert first.errors == [] and second.errors == []
     finally:
         context.close()
+
+
+# ----- 3: a second window follows ----------------------------------------------------------------
+def test_a_second_window_shows_the_game_another_window_changed(
+    two_windows: tuple[TablePage, TablePage],
+) -> None:
+    first, second = two_windows
+    # the second window starts a new game: the first shows it without a reload
+    second.open_deal(5)
+    expect(first.page.locator("#st-deal")).to_have_text(re.compile(r"^Deal 5 · "), timeout=4_000)
+    expect(first.page.locator("#btn-hint")).to_be_enabled()
+    game = dealt("eightoff", 5)
+    first.wait_board(game.position, timeout=1_000)
+    # a move in the first window reaches the second
+    move = next(m for m in game.position.legal_moves() if m.target.kind is Kind.CELL)
+    first.click_move(game.position, move)
+    game.play(move)
+    first.wait_board(game.position)
+    second.wait_board(game.position, timeout=4_000)
+    expect(second.page.locator("#st-moves")).to_have_text(first.moves_label.inner_text())
+    # the second plays on from there: its move is accepted, not refused as stale
+    move = next(m for m in game.position.legal_moves() if m.target.kind is Kind.CELL)
+    second.click_move(game.position, move)
+    game.play(move)
+    second.wait_board(game.position)
+    first.wait_board(game.position, timeout=4_000)
 
 
 def test_a_stale_window_acting_shows_the_new_game_at_once(
@@ -396,32 +401,30 @@ def test_a_keyboard_only_game_announces_every_move_and_refusal(
 
 # ----- 11: card size and four-colour suits, kept by the store ------------------------------------
 def test_large_cards_and_four_colour_suits_are_kept_and_reach_every_window(
-    chromium_browser: Any, server: Server
+    two_windows: tuple[TablePage, TablePage], server: Server
 ) -> None:
-    context = chromium_browser.new_context(viewport=DESKTOP)
-    try:
-        first, second = (TablePage(context.new_page(), server) for _ in range(2))
-        first.open()
-        first.open_deal(1)
-        second.open()
-        index_px = """() => { const c = document.querySelector('#board .tableau .card');
-            return parseFloat(c.querySelector('text.idx').getAttribute('font-size'))
-                   * c.getBoundingClientRect().width / 100; }"""
-        before = first.page.evaluate(index_px)
-        clubs = "() => getComputedStyle(document.querySelector('.card-svg.suit-C')).fill"
-        black = first.page.evaluate(clubs)
-        first.page.locator("#btn-settings").click()
-        first.page.locator("#opt-large").check()
-        first.page.locator("#opt-four-colour").check()
-        first.page.locator("#dlg-settings .close-dialog").click()
-        first.wait_ready()
-        settings = server.get("/api/settings")
-        assert settings["large_cards"] is True and settings["four_colour"] is True
-        assert first.page.evaluate(index_px) > before * 1.2  # the big index
-        assert first.page.evaluate(clubs) != black
-        first.screenshot("i23-large-four-colour-1280x720")
-        # the other window follows within 4 s, without a reload
-        expect(second.page.locator("body")).to_have_class(re.compile("four-colour"), timeout=4_000)
-        second.page.wait_for_function(f"() => ({index_px})() > {before * 1.2}", timeout=4_000)
-    finally:
-        context.close()
+    first, second = two_windows
+    index_px = """() => { const c = document.querySelector('#board .tableau .card');
+        return parseFloat(c.querySelector('text.idx').getAttribute('font-size'))
+               * c.getBoundingClientRect().width / 100; }"""
+    before = first.page.evaluate(index_px)
+    clubs = "() => getComputedStyle(document.querySelector('.card-svg.suit-C')).fill"
+    black = first.page.evaluate(clubs)
+    first.page.locator("#btn-settings").click()
+    first.page.locator("#opt-large").check()
+    first.page.locator("#opt-four-colour").check()
+    first.page.locator("#dlg-settings .close-dialog").click()
+    first.wait_ready()
+    settings = server.get("/api/settings")
+    assert settings["large_cards"] is True and settings["four_colour"] is True
+    assert first.page.evaluate(index_px) > before * 1.2  # the big index
+    assert first.page.evaluate(clubs) != black
+    first.screenshot("i23-large-four-colour-1280x720")
+    # the other window follows within 4 s, without a reload
+    expect(second.page.locator("body")).to_have_class(re.compile("four-colour"), timeout=4_000)
+    # (polled here: a text predicate of wait_for_function needs eval, which the page's
+    # Content-Security-Policy forbids)
+    deadline = time.monotonic() + 4.0
+    while second.page.evaluate(index_px) <= before * 1.2:
+        assert time.monotonic() < deadline, "the other window kept the small index"
+        second.page.wait_for_timeout(50)
