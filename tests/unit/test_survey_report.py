@@ -223,3 +223,11 @@ def test_survey_is_wired_into_the_eightoff_command(
 
     assert eightoff_main(["survey", "5", "2", "--db", str(tmp_path / "x.db")]) == 64
     assert "END (2) is before START (5)" in capsys.readouterr().err
+
+
+def test_the_length_note_counts_one_longer_solution_in_the_singular() -> None:
+    """The PNG's note under the length histogram (issue 23.10: "1 longer solutions")."""
+    from eightoff.survey.report import beyond_note
+
+    assert beyond_note(1, 212) == "1 longer solution, 212 moves, not shown"
+    assert beyond_note(1234, 300) == "1,234 longer solutions, up to 300 moves, not shown"
