@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
-from eightoff.i18n import Message, hint_message, translate
+from eightoff.explain import hint_message
+from eightoff.i18n import Message, translate
 from eightoff.position import Position
 from eightoff.table import GameState
 from eightoff.verdict import Verdict
