@@ -36,8 +36,8 @@ rules and lessons. Every text for people is in the catalogues, English beside Ge
 ``web/static/locales/`` with their renderer ``words.js`` (the same template rules; card,
 place and noun words identical, held so by tests/unit/test_i18n.py).
 
-A leaf: it imports nothing of eightoff but :mod:`eightoff.cards`, so that every layer
-may speak through it.
+A leaf: it imports nothing of eightoff (cards and places are read by their shape), so
+that every layer may speak through it, the cards too.
 """
 
 from __future__ import annotations
@@ -51,8 +51,6 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final, Literal, Protocol, TypeAlias, cast
 
-from eightoff.cards import SUIT_SYMBOLS, Card
-
 Lang: TypeAlias = Literal["en", "de"]
 LANGUAGES: Final[tuple[Lang, ...]] = ("en", "de")
 DEFAULT_LANGUAGE: Final[Lang] = "en"
@@ -65,8 +63,22 @@ class UnknownLanguageError(ValueError):
     """No catalogue for this language."""
 
 
+SUIT_SYMBOLS: Final = "♣♠♥♦"
+"""The suits as people read them, in the cards' order (0 ♣, 1 ♠, 2 ♥, 3 ♦)."""
+
+
+class _CardLike(Protocol):
+    """A :class:`eightoff.cards.Card` (read by shape: every layer sits above this one)."""
+
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def suit(self) -> int: ...
+
+
 class _PlaceLike(Protocol):
-    """A :class:`eightoff.position.Place` (read by shape: this module sits below it)."""
+    """A :class:`eightoff.position.Place` (read by shape, as a card is)."""
 
     @property
     def kind(self) -> Enum: ...
@@ -91,7 +103,7 @@ class Count:
 
 
 Param: TypeAlias = (
-    "str | int | float | Card | Suit | Count | _PlaceLike | Message | tuple[Message, ...]"
+    "str | int | float | _CardLike | Suit | Count | _PlaceLike | Message | tuple[Message, ...]"
 )
 
 
@@ -229,11 +241,11 @@ class Words:
         return self.text(message.id, **message.params)
 
     # parameters
-    def card_symbol(self, card: Card) -> str:
+    def card_symbol(self, card: _CardLike) -> str:
         """ "10♦", "Q♥" (English), "D♥" (German)."""
         return str(self.template("card.ranks")[card.rank]) + SUIT_SYMBOLS[card.suit]
 
-    def card_name(self, card: Card) -> str:
+    def card_name(self, card: _CardLike) -> str:
         """For people and screen readers: "Queen of Spades", "Pik-Dame"."""
         return self.text(
             "card.name",
@@ -261,12 +273,13 @@ class Words:
         if isinstance(value, tuple):
             sep = self.text("list.separator")
             return sep.join(self(cast(Message, m)) for m in value)
-        if isinstance(value, Card):
+        if hasattr(value, "rank") and hasattr(value, "suit"):
+            card = cast(_CardLike, value)
             if spec == "name":
-                return self.card_name(value)
+                return self.card_name(card)
             if spec == "rank":
-                return str(self.template("card.ranks")[value.rank])
-            return self.card_symbol(value)
+                return str(self.template("card.ranks")[card.rank])
+            return self.card_symbol(card)
         if isinstance(value, Suit):
             return self.suit(value, spec)
         if isinstance(value, Count):

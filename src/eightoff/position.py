@@ -24,7 +24,7 @@ from enum import Enum
 from typing import Final
 
 from eightoff.cards import KING, Card
-from eightoff.i18n import Count, Message, Suit
+from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, Suit, words
 from eightoff.rules import Build, EmptyColumn, Rules
 
 # The move notation's one table (the web page gets it from the server: notation.js)
@@ -88,10 +88,9 @@ class Place:
 
     @property
     def title(self) -> str:
-        """For people: "Column 3", "Cell 2", "Foundation 1", "the foundations"."""
-        if self.index is None:
-            return "the foundations"
-        return f"{self.kind.value.capitalize()} {self.index + 1}"
+        """For people, in English: "Column 3", "Cell 2", "Foundation 1", "the foundations"
+        (the catalogue's words; other languages: :meth:`eightoff.i18n.Words.place`)."""
+        return words(DEFAULT_LANGUAGE).place(self)
 
     def __repr__(self) -> str:
         if self.index is None:

@@ -97,7 +97,6 @@ def test_card_names_for_screen_readers() -> None:
     assert de.card_name(Card.parse("JH")) == "Herz-Bube"
     assert de.card_symbol(Card.parse("JH")) == "B♥"
     for card in deck():
-        assert en.card_name(card) == card.name  # English is the engine's own
         assert en.card_symbol(card) == card.symbol
     assert len({de.card_name(c) for c in deck()}) == 52
 
@@ -108,8 +107,8 @@ def test_place_names() -> None:
     assert de.place(Place.cell(0)) == "Zelle 1"
     assert de.place(Place.foundation(1)) == "Ablagestapel 2"
     assert de.place(HOME) == "die Ablagestapel"
-    for place in (Place.column(2), Place.cell(7), Place.foundation(0)):
-        assert words("en").place(place) == place.title
+    titles = [p.title for p in (Place.column(2), Place.cell(7), Place.foundation(0), HOME)]
+    assert titles == ["Column 3", "Cell 8", "Foundation 1", "the foundations"]
 
 
 def _reasons(pos: Position, rng: random.Random, tries: int) -> list[tuple[Move, IllegalMoveError]]:

@@ -1,5 +1,5 @@
 """The code's layers: no import circle anywhere in eightoff, and the import contract of
-pyproject.toml (cards -> i18n -> rules -> position -> core -> words -> solver -> store ->
+pyproject.toml (i18n -> cards -> rules -> position -> core -> words -> solver -> store ->
 services -> entry points) kept, every import counted: at the top of a module, inside a
 function and under ``TYPE_CHECKING``."""
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from eightoff.cards import SUIT_SYMBOLS, Card
+from eightoff.cards import Card
 from eightoff.explain import house_rules_words
-from eightoff.i18n import Message
+from eightoff.i18n import SUIT_SYMBOLS, Message
 from eightoff.position import CELL_LABELS, COLUMN_LABELS, Position
 from eightoff.rules import Rules
 

@@ -43,7 +43,7 @@ from eightoff.cli.exits import (
     file_path,
     whole_number,
 )
-from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit, variant_arg
+from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.i18n import quote
 
 ACTIONS: Final = ("report", "export")
@@ -110,7 +110,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common.add_argument(
         "--variant",
         metavar="ID",
-        type=variant_arg,
         default="eightoff",
         help="the variant's id (default: eightoff); e.g. freecell, bakers-game, seahaven-towers",
     )
