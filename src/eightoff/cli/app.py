@@ -152,8 +152,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _explain(e: Exception) -> tuple[str, int]:
     """The one-line message and exit status for an error that reached the top."""
+    from eightoff.solver import SolutionError  # here: the compiled core loads on demand
+
     if isinstance(e, UsageError):
         return str(e), e.code
+    if isinstance(e, SolutionError):  # says itself that it is a bug to report
+        return str(e), EX_SOFTWARE
     if isinstance(e, UnknownVariantError | DealNumberError):
         return str(e), EX_USAGE
     if isinstance(e, BoardError):

@@ -11,8 +11,9 @@ Human output: each deal's moves, numbered, in the notation and in words, then a
 summary line (verdict, moves, states, time).  ``--json``: one object per deal on its
 own line.  Exit codes: 0 every deal solved, 1 some deal proven lost (and none
 unknown), 2 some deal unknown (a limit stopped the search), 64 bad usage, 65 a
-malformed board, 66 a board file that cannot be read, 130 interrupted, 141 the
-output pipe closed (the table in :mod:`eightoff.cli.exits`).  A board over 1 MB is
+malformed board, 66 a board file that cannot be read, 70 the solver's solution failed
+its replay (a bug: never printed as a verdict), 130 interrupted, 141 the output pipe
+closed (the table in :mod:`eightoff.cli.exits`).  A board over 1 MB is
 refused unread.
 """
 
@@ -33,6 +34,7 @@ from eightoff.cli.exits import (
     EX_LOST,
     EX_NOINPUT,
     EX_OK,
+    EX_SOFTWARE,
     EX_UNKNOWN,
     MAX_PATH,
     UsageError,
@@ -51,7 +53,7 @@ from eightoff.explain import describe
 from eightoff.i18n import quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, preset
-from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
+from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
 from eightoff.verdict import Verdict
 
 
@@ -240,7 +242,10 @@ def run(args: argparse.Namespace) -> int:
         verdicts: set[Verdict] = set()
         first = True
         for position, number, title in _jobs(args):
-            result = solve(position, limits)
+            try:
+                result = solve(position, limits)
+            except SolutionError as e:  # a bug in the solver, never a verdict
+                return fail("eightoff solve", f"{title}: {e}", EX_SOFTWARE)
             verdicts.add(result.verdict)
             if args.json:
                 out.write(json.dumps(result_json(position, number, result)) + "\n")

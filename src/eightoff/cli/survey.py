@@ -358,7 +358,24 @@ def _run(args: argparse.Namespace) -> int:
             f" {n.solved} solved, {n.lost} lost, {n.unknown} unknown;"
             f" {result.already} were already stored{where}{rated}{shared}"
         )
+    if result.errors:
+        return _report_errors(rules.name, result.errors)
     return EX_OK
+
+
+def _report_errors(name: str, errors: tuple[tuple[int, str], ...]) -> int:
+    """The deals a survey left without a verdict because the solver's solution failed
+    its replay: one line saying which, what was wrong with the first, that nothing of
+    theirs was stored and a rerun tries them again; exit status 70 (a bug to report)."""
+    shown = ", ".join(f"#{n}" for n, _ in errors[:10]) + (", …" if len(errors) > 10 else "")
+    many = len(errors) != 1
+    print(
+        f"eightoff survey: {len(errors)} deal{'s' if many else ''} of {name} not stored"
+        f" ({shown}): the solver's solution did not replay ({errors[0][1]}); a bug in the"
+        " solver, please report it; rerun the command to try them again",
+        file=sys.stderr,
+    )
+    return EX_SOFTWARE
 
 
 @contextmanager
