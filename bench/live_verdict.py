@@ -1,4 +1,4 @@
-"""Benchmark: the verdict after every move of real games, with eightoff.solver.Prover.
+"""Benchmark: the verdict after every move of real games, with eightoff.solver.prover.Prover.
 
 Games are played by a random-but-sensible player through ``eightoff.game.Game`` (the
 table's game: safe auto-moves after each move). Each turn the player
@@ -44,8 +44,8 @@ from rich.table import Table
 from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Kind, Move, Position
-from eightoff.solver import Prover, solve
-from eightoff.solver.prover import LIVE_LIMITS
+from eightoff.solver import solve
+from eightoff.solver.prover import LIVE_LIMITS, Prover
 
 
 @dataclass

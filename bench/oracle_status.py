@@ -56,7 +56,8 @@ from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.oracle import Oracle
 from eightoff.position import Move, Position
-from eightoff.solver import Limits, Prover, Result, solve
+from eightoff.solver import Limits, Result, solve
+from eightoff.solver.prover import Prover
 
 MODES = ("off", "nopause", "think", "pause")
 SLOW_MS = 50.0

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from eightoff.i18n import DEFAULT_LANGUAGE, SUIT_SYMBOLS, words
+
 CLUBS: Final = 0
 SPADES: Final = 1
 HEARTS: Final = 2
@@ -25,25 +27,7 @@ ACE: Final = 1
 KING: Final = 13
 
 SUIT_LETTERS: Final = "CSHD"
-SUIT_SYMBOLS: Final = "♣♠♥♦"
-SUIT_NAMES: Final = ("Clubs", "Spades", "Hearts", "Diamonds")
 RANK_LETTERS: Final = "_A23456789TJQK"
-RANK_NAMES: Final = (
-    "",
-    "Ace",
-    "2",
-    "3",
-    "4",
-    "5",
-    "6",
-    "7",
-    "8",
-    "9",
-    "10",
-    "Jack",
-    "Queen",
-    "King",
-)
 _SYMBOL_TO_SUIT: Final = {
     "C": CLUBS,
     "S": SPADES,
@@ -133,8 +117,9 @@ class Card(int):
 
     @property
     def name(self) -> str:
-        """Full name for people and screen readers: "Queen of Hearts", "10 of Spades"."""
-        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+        """Full name for people and screen readers, in English: "Queen of Hearts", "10 of
+        Spades" (the catalogue's words; other languages: :meth:`eightoff.i18n.Words.card_name`)."""
+        return words(DEFAULT_LANGUAGE).card_name(self)
 
     def __str__(self) -> str:
         return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]

@@ -25,20 +25,19 @@ number, its plural category (``one``/``other``, the same rule in English and Ger
 then ``other``.
 
 What speaks through this module: the engine's reasons for illegal moves
-(:attr:`eightoff.position.IllegalMoveError.reason`), move descriptions
-(:func:`describe_move`), the group limit and its formula
-(``Rules.group_limit_message``, ``Rules.formula_message``), the solver's hints
-(:func:`hint_message`), the status line (ids ``status.*``), the rules in one line
-(:func:`describe_rules`), variant names and summaries (:func:`variant_name`,
-:func:`variant_summary`) and the lessons (:func:`lesson_text`); English texts of
-variants and lessons stay with their data (``rules.py``, ``lessons.py``), the German
-ones are in ``de.json``. A server renders them with ``translate(message, lang)``, the
-language being the player's choice or :func:`pick_language` of the request's
-``Accept-Language``. The table's own words are in ``web/static/locales/`` with their
-renderer ``words.js`` (the same template rules; card, place and noun words identical,
-held so by tests/unit/test_i18n.py).
+(:attr:`eightoff.position.IllegalMoveError.reason`), the group limit and its formula
+(``Rules.group_limit_message``, ``Rules.formula_message``), the status line (ids
+``status.*``), and everything :mod:`eightoff.explain` says about moves, hints, variants,
+rules and lessons. Every text for people is in the catalogues, English beside German:
+``messages`` (templates by id), ``variants`` (each variant's name and summary) and
+``lessons`` (each lesson's title, goal and guidance). A server renders them with
+``translate(message, lang)``, the language being the player's choice or
+:func:`pick_language` of the request's ``Accept-Language``. The table's own words are in
+``web/static/locales/`` with their renderer ``words.js`` (the same template rules; card,
+place and noun words identical, held so by tests/unit/test_i18n.py).
 
-Core-level code: imports nothing but :mod:`eightoff.cards`.
+A leaf: it imports nothing of eightoff (cards and places are read by their shape), so
+that every layer may speak through it, the cards too.
 """
 
 from __future__ import annotations
@@ -50,14 +49,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeAlias, cast
-
-from eightoff.cards import SUIT_SYMBOLS, Card
-
-if TYPE_CHECKING:
-    from eightoff.lessons import Lesson
-    from eightoff.position import Move, Position
-    from eightoff.rules import Rules
+from typing import Any, Final, Literal, Protocol, TypeAlias, cast
 
 Lang: TypeAlias = Literal["en", "de"]
 LANGUAGES: Final[tuple[Lang, ...]] = ("en", "de")
@@ -71,8 +63,22 @@ class UnknownLanguageError(ValueError):
     """No catalogue for this language."""
 
 
+SUIT_SYMBOLS: Final = "♣♠♥♦"
+"""The suits as people read them, in the cards' order (0 ♣, 1 ♠, 2 ♥, 3 ♦)."""
+
+
+class _CardLike(Protocol):
+    """A :class:`eightoff.cards.Card` (read by shape: every layer sits above this one)."""
+
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def suit(self) -> int: ...
+
+
 class _PlaceLike(Protocol):
-    """A :class:`eightoff.position.Place` (read by shape: this module sits below it)."""
+    """A :class:`eightoff.position.Place` (read by shape, as a card is)."""
 
     @property
     def kind(self) -> Enum: ...
@@ -97,7 +103,7 @@ class Count:
 
 
 Param: TypeAlias = (
-    "str | int | float | Card | Suit | Count | _PlaceLike | Message | tuple[Message, ...]"
+    "str | int | float | _CardLike | Suit | Count | _PlaceLike | Message | tuple[Message, ...]"
 )
 
 
@@ -235,11 +241,11 @@ class Words:
         return self.text(message.id, **message.params)
 
     # parameters
-    def card_symbol(self, card: Card) -> str:
+    def card_symbol(self, card: _CardLike) -> str:
         """ "10♦", "Q♥" (English), "D♥" (German)."""
         return str(self.template("card.ranks")[card.rank]) + SUIT_SYMBOLS[card.suit]
 
-    def card_name(self, card: Card) -> str:
+    def card_name(self, card: _CardLike) -> str:
         """For people and screen readers: "Queen of Spades", "Pik-Dame"."""
         return self.text(
             "card.name",
@@ -267,12 +273,13 @@ class Words:
         if isinstance(value, tuple):
             sep = self.text("list.separator")
             return sep.join(self(cast(Message, m)) for m in value)
-        if isinstance(value, Card):
+        if hasattr(value, "rank") and hasattr(value, "suit"):
+            card = cast(_CardLike, value)
             if spec == "name":
-                return self.card_name(value)
+                return self.card_name(card)
             if spec == "rank":
-                return str(self.template("card.ranks")[value.rank])
-            return self.card_symbol(value)
+                return str(self.template("card.ranks")[card.rank])
+            return self.card_symbol(card)
         if isinstance(value, Suit):
             return self.suit(value, spec)
         if isinstance(value, Count):
@@ -324,113 +331,6 @@ def reason(error: BaseException) -> Message | None:
     return first if isinstance(first, Message) else None
 
 
-# ----- domain texts: variants, lessons, moves, hints -------------------------------------------
-def variant_name(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The variant's name in ``lang`` (English: ``rules.name``)."""
-    if check_language(lang) == "en":
-        return rules.name
-    return catalogue(lang).variants[rules.id]["name"]
-
-
-def variant_summary(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The variant's one-line summary in ``lang`` (English: ``rules.summary``)."""
-    if check_language(lang) == "en":
-        return rules.summary
-    return catalogue(lang).variants[rules.id]["summary"]
-
-
-def describe_rules(rules: Rules) -> Message:
-    """The rules in one line, e.g. "48 cards in 8 columns, 4 in cells; 8 free cells; …"."""
-    in_cells = len(rules.dealt_cells)
-    parts: list[Message] = [
-        Message(
-            "rules.deal",
-            cards=Count(rules.cards - in_cells, "card"),
-            columns=Count(rules.columns, "column"),
-            in_cells=in_cells,
-        ),
-        Message("rules.cells", cells=Count(rules.cells, "free_cell")),
-        Message(f"rules.build.{rules.build.value}"),
-        Message(f"rules.empty_column.{rules.empty_column.value}"),
-        Message("rules.group_moves", formula=rules.formula_message()),
-        Message("rules.foundations", n=rules.foundations),
-    ]
-    if rules.foundation_retrieval:
-        parts.append(Message("rules.option.retrieval"))
-    if rules.strict_single:
-        parts.append(Message("rules.option.strict"))
-    return Message("list", items=tuple(parts))
-
-
-@dataclass(frozen=True, slots=True)
-class LessonText:
-    title: str
-    goal: str
-    guidance: tuple[str, ...]
-
-
-def lesson_text(lesson: Lesson, lang: str = DEFAULT_LANGUAGE) -> LessonText:
-    """A lesson's title, goal and guidance in ``lang`` (English: the lesson's own)."""
-    if check_language(lang) == "en":
-        return LessonText(lesson.title, lesson.goal, lesson.guidance)
-    raw = catalogue(lang).lessons[str(lesson.id)]
-    return LessonText(raw["title"], raw["goal"], tuple(raw["guidance"]))
-
-
-def _what_moves(pos: Position, move: Move, msg_id: str = "move.cards") -> Param:
-    card = pos.moving_card(move)
-    if move.count == 1:
-        return card
-    assert move.source.index is not None
-    top = pos.columns[move.source.index][-1]
-    return Message(msg_id, n=move.count, first=card, last=top)
-
-
-def describe_move(pos: Position, move: Move) -> Message:
-    """ "7♥ from Column 3 to Cell 2", "3 cards (9♠…7♠) from Column 1 home"."""
-    target = pos.resolve_target(move)
-    what = _what_moves(pos, move)
-    if target.kind.value == "foundation":
-        return Message("move.home", what=what, source=move.source)
-    return Message("move.to", what=what, source=move.source, target=target)
-
-
-def hint_message(pos: Position, move: Move, length: int | None = None) -> Message:
-    """The solver's next move and why, e.g. "Park the 3♦ in Cell 5: it uncovers the 2♣.
-    The solver wins in 86 moves from here."."""
-    target = pos.resolve_target(move)
-    what = _what_moves(pos, move, "hint.cards")
-    if target.kind.value == "foundation":
-        action = Message("hint.home", what=what)
-    elif target.kind.value == "cell":
-        action = Message("hint.park", what=what, target=target)
-    else:
-        assert target.index is not None
-        col = pos.columns[target.index]
-        if col:
-            action = Message("hint.onto", what=what, onto=col[-1])
-        else:
-            action = Message("hint.into_empty", what=what, target=target)
-    effect: Message | None = None
-    src = move.source
-    if src.kind.value == "column":
-        assert src.index is not None
-        col = pos.columns[src.index]
-        if len(col) > move.count:
-            effect = Message("hint.uncovers", card=col[-move.count - 1])
-        else:
-            effect = Message("hint.empties", source=src)
-    elif src.kind.value == "cell":
-        effect = Message("hint.frees", source=src)
-    if length is None:
-        if effect is None:
-            return Message("hint.plain", action=action)
-        return Message("hint.plain_effect", action=action, effect=effect)
-    if effect is None:
-        return Message("hint.move", action=action, n=length)
-    return Message("hint.move_effect", action=action, effect=effect, n=length)
-
-
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
@@ -438,7 +338,6 @@ __all__ = [
     "Catalogue",
     "Count",
     "Lang",
-    "LessonText",
     "Message",
     "Param",
     "Suit",
@@ -446,15 +345,9 @@ __all__ = [
     "Words",
     "catalogue",
     "check_language",
-    "describe_move",
-    "describe_rules",
-    "hint_message",
-    "lesson_text",
     "pick_language",
     "quote",
     "reason",
     "translate",
-    "variant_name",
-    "variant_summary",
     "words",
 ]

@@ -4,9 +4,11 @@
 (free cells + one); 4. King-only empty columns. After the fourth comes a full
 shuffled deal (:func:`next_lesson` returns None).
 
-Each lesson is a JSON board (most cards already home), a title, a goal, a few lines
-of guidance, a success test, and the intended moves (a short way through, which the
-tests play). Core-level code: no web, database or solver imports.
+Each lesson is a JSON board (most cards already home), a success test, and the
+intended moves (a short way through, which the tests play). Its title, goal and
+guidance are words for people: they are in the catalogues (``locales/*.json``, key
+``lessons``), read through :func:`eightoff.explain.lesson_text`. Core-level code: no
+words, web, database or solver imports.
 
 >>> from eightoff.game import Game
 >>> first = LESSONS[0]
@@ -34,9 +36,6 @@ class LessonError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Lesson:
     id: int
-    title: str
-    goal: str
-    guidance: tuple[str, ...]
     board: dict[str, Any]
     """The JSON board (:func:`eightoff.boards.from_json`)."""
     walkthrough: tuple[str, ...]
@@ -55,15 +54,6 @@ class Lesson:
 LESSONS: Final[tuple[Lesson, ...]] = (
     Lesson(
         id=1,
-        title="Build down in suit",
-        goal="Get every card home. The cells are full, so dig out the 2♠ and the 9♥ by building.",
-        guidance=(
-            "A card may go onto the next higher card of the same suit: the J♥ onto the Q♥,"
-            " the 10♥ onto the J♥. A red card on a black one is not allowed.",
-            "Click a card, then click the column it should go to.",
-            "Cards that can go home go there by themselves; freeing the 2♠ lets the eight"
-            " spades in the cells follow it.",
-        ),
         board={
             "variant": "eightoff",
             "columns": [["2S", "TH"], ["9H", "QS", "JH"], ["KS"], ["KH", "QH"], ["JS"]],
@@ -74,15 +64,6 @@ LESSONS: Final[tuple[Lesson, ...]] = (
     ),
     Lesson(
         id=2,
-        title="Store single cards in the cells",
-        goal="Free the 9♠ at the bottom of Column 1, then get every card home.",
-        guidance=(
-            "Each free cell holds one card, and any exposed card may go into an empty cell.",
-            "The J♠ and the 10♠ have nowhere else to go: put them in cells, one at a time."
-            " The Q♠ can go onto the K♠.",
-            "A card leaves its cell for a column, for home, or for another cell. Keep cells"
-            " free when you can: every full cell is a card waiting for a place.",
-        ),
         board={
             "variant": "eightoff",
             "columns": [["9S", "QS", "TS", "JS"], ["KS"]],
@@ -93,14 +74,6 @@ LESSONS: Final[tuple[Lesson, ...]] = (
     ),
     Lesson(
         id=3,
-        title="Group moves: free cells + one",
-        goal="Move the run 9♦ 8♦ 7♦ 6♦ onto the 10♦ to free the 5♦, then get every card home.",
-        guidance=(
-            "A run built down in suit may move as one group of up to (free cells + 1) cards:"
-            " each card could go through a free cell on the way.",
-            "With 2 free cells only 3 cards can move. Empty columns do not help in Eight Off.",
-            "Free a cell first: the J♣ can leave its cell for the Q♣. Then 4 cards can move.",
-        ),
         board={
             "variant": "eightoff",
             "columns": [
@@ -115,15 +88,6 @@ LESSONS: Final[tuple[Lesson, ...]] = (
     ),
     Lesson(
         id=4,
-        title="Only Kings fill empty columns",
-        goal="Every cell is full and no card can go home: use an empty column, then get every"
-        " card home.",
-        guidance=(
-            "An empty column takes only a King, or a run led by a King.",
-            "Move the K♠ into an empty column: the 8♥ under it can go home, and the hearts"
-            " in the cells follow.",
-            "A King in a cell may move to an empty column too, which frees the cell.",
-        ),
         board={
             "variant": "eightoff",
             "columns": [["TS", "8H", "KS"], ["JC", "QD"], ["JD", "QS", "QC"]],

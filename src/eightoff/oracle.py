@@ -1,6 +1,6 @@
 """The table's use of the solver: cached verdicts and solutions, run off the event loop.
 
-* Proven verdicts and solutions live in one shared :class:`eightoff.solver.Prover`
+* Proven verdicts and solutions live in one shared :class:`eightoff.solver.prover.Prover`
   (thread-safe): a solution found for one position is a proof for every position along
   it, so when the player follows it the status after the move is known at once,
   without a search (also for a position equal up to the order of columns and cells);
@@ -45,8 +45,8 @@ from typing import Any, Literal, TypeVar
 
 from eightoff.i18n import Count, Message
 from eightoff.position import Move, Position
-from eightoff.solver import Limits, Prover, Result, solve
-from eightoff.solver.prover import Lru, Speculation, canonical
+from eightoff.solver import Limits, Result, solve
+from eightoff.solver.prover import Lru, Prover, Speculation, canonical
 from eightoff.verdict import Verdict, Word
 
 log = logging.getLogger("eightoff.web")

@@ -24,12 +24,14 @@ from enum import Enum
 from typing import Final
 
 from eightoff.cards import KING, Card
-from eightoff.i18n import Count, Message, Suit, describe_move, hint_message
+from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, Suit, words
 from eightoff.rules import Build, EmptyColumn, Rules
 
+# The move notation's one table (the web page gets it from the server: notation.js)
 COLUMN_LABELS: Final = "1234567890"
 CELL_LABELS: Final = "abcdefgi"
 HOME_LABEL: Final = "h"
+GROUP_MARK: Final = "x"
 
 
 class MoveSyntaxError(ValueError):
@@ -86,10 +88,9 @@ class Place:
 
     @property
     def title(self) -> str:
-        """For people: "Column 3", "Cell 2", "Foundation 1", "the foundations"."""
-        if self.index is None:
-            return "the foundations"
-        return f"{self.kind.value.capitalize()} {self.index + 1}"
+        """For people, in English: "Column 3", "Cell 2", "Foundation 1", "the foundations"
+        (the catalogue's words; other languages: :meth:`eightoff.i18n.Words.place`)."""
+        return words(DEFAULT_LANGUAGE).place(self)
 
     def __repr__(self) -> str:
         if self.index is None:
@@ -113,7 +114,7 @@ class Move:
 
     def __str__(self) -> str:
         text = self.source.label + self.target.label
-        return text if self.count == 1 else f"{text}x{self.count}"
+        return text if self.count == 1 else f"{text}{GROUP_MARK}{self.count}"
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
@@ -130,8 +131,8 @@ class Move:
         raw = text
         t = text.strip().lower().replace(" ", "")
         count = 1
-        if "x" in t:
-            t, _, n = t.partition("x")
+        if GROUP_MARK in t:
+            t, _, n = t.partition(GROUP_MARK)
             if not n.isdigit() or int(n) < 1:
                 raise MoveSyntaxError(f"{raw!r}: the count after 'x' must be a number, e.g. 37x3")
             count = int(n)
@@ -542,16 +543,6 @@ class Position:
             )
         return max(candidates, key=lambda m: m.count)
 
-    def describe(self, move: Move) -> str:
-        """For people: "7♥ from Column 3 to Cell 2", "3 cards (9♠…7♠) from Column 1 to Column 4"."""
-        return str(describe_move(self, move))
-
-    def hint_words(self, move: Move, solution_length: int | None = None) -> str:
-        """Why a hint suggests ``move``, for people: "Park the 3♦ in Cell 5: it uncovers
-        the 2♣." and, given the solver's solution length, "The solver wins in 86 moves
-        from here."; the words live in :func:`eightoff.i18n.hint_message`."""
-        return str(hint_message(self, move, solution_length))
-
     def key(self) -> tuple[object, ...]:
         """A canonical key: equal for positions that differ only by the order of cells
         (and of columns, which are interchangeable)."""
@@ -568,8 +559,3 @@ class Position:
         for f, rank in enumerate(self.foundations):
             out += [Card.of(r, f % 4) for r in range(1, rank + 1)]
         return out
-
-    def __str__(self) -> str:
-        from eightoff.boards import format_fcs
-
-        return format_fcs(self)

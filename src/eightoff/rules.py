@@ -1,7 +1,8 @@
 """The rules of the FreeCell family as data: one frozen description, named presets.
 
 Variants differ only by these parameters; :mod:`eightoff.position` holds the one
-implementation of the rules that reads them.
+implementation of the rules that reads them. Their names and summaries for people are in
+the catalogues (``locales/*.json``), their rules in words in :mod:`eightoff.explain`.
 
 >>> r = preset("eightoff")
 >>> r.cells, r.columns, r.build.value, r.empty_column.value
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Final
 
-from eightoff.i18n import Count, Message
+from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, catalogue
 
 
 class Build(Enum):
@@ -59,7 +60,6 @@ class Rules:
     """Every parameter of a FreeCell-family game."""
 
     id: str
-    name: str
     columns: int
     cells: int
     build: Build
@@ -78,7 +78,12 @@ class Rules:
     """The table shows the group limit before each move (SuperMove FreeCell)."""
     pysol_game: str | None = None
     """The ``pysol_cards`` game whose deal #N is this variant's deal #N."""
-    summary: str = ""
+
+    @property
+    def name(self) -> str:
+        """The variant's English name ("Eight Off"), from the catalogue; other languages:
+        :func:`eightoff.explain.variant_name`."""
+        return str(catalogue(DEFAULT_LANGUAGE).variants[self.id]["name"])
 
     @property
     def foundations(self) -> int:
@@ -168,39 +173,12 @@ class Rules:
         """The group-limit formula in words, for status lines and help."""
         return str(self.formula_message())
 
-    def describe(self) -> str:
-        """The rules in one line."""
-        build = "down in suit" if self.build is Build.SUIT else "down in alternate colours"
-        empty = (
-            "only Kings (or King-led runs) fill an empty column"
-            if self.empty_column is EmptyColumn.KINGS
-            else "any card or run fills an empty column"
-        )
-        deal = f"{self.dealt_to_columns} cards in {self.columns} columns"
-        if self.dealt_cells:
-            deal += f", {len(self.dealt_cells)} in cells"
-        extras = []
-        if self.foundation_retrieval:
-            extras.append("foundation cards may come back")
-        return "; ".join(
-            [
-                deal,
-                f"{self.cells} free cells",
-                f"build {build}",
-                empty,
-                f"group moves: {self.formula_words()}",
-                f"{self.foundations} foundations, Ace to King by suit",
-                *extras,
-            ]
-        )
-
 
 PRESETS: Final[dict[str, Rules]] = {
     r.id: r
     for r in (
         Rules(
             id="eightoff",
-            name="Eight Off",
             columns=8,
             cells=8,
             build=Build.SUIT,
@@ -209,11 +187,9 @@ PRESETS: Final[dict[str, Rules]] = {
             dealt_to_columns=48,
             dealt_cells=(0, 1, 2, 3),
             pysol_game="eight_off",
-            summary="The elder of the family: eight cells, build in suit, Kings fill spaces.",
         ),
         Rules(
             id="eightoff-easy",
-            name="Eight Off Easy",
             columns=8,
             cells=8,
             build=Build.SUIT,
@@ -222,22 +198,18 @@ PRESETS: Final[dict[str, Rules]] = {
             dealt_to_columns=48,
             dealt_cells=(0, 1, 2, 3),
             pysol_game="eight_off",
-            summary="Eight Off (Einfach): any card fills an empty column.",
         ),
         Rules(
             id="freecell",
-            name="FreeCell",
             columns=8,
             cells=4,
             build=Build.ALTERNATE,
             empty_column=EmptyColumn.ANY,
             group_move=GroupLimit.SUPERMOVE,
             pysol_game="freecell",
-            summary="The classic: four cells, build in alternate colours.",
         ),
         Rules(
             id="supermove-freecell",
-            name="SuperMove FreeCell",
             columns=8,
             cells=4,
             build=Build.ALTERNATE,
@@ -245,22 +217,18 @@ PRESETS: Final[dict[str, Rules]] = {
             group_move=GroupLimit.SUPERMOVE,
             announce_group_limit=True,
             pysol_game="freecell",
-            summary="FreeCell with the group limit shown before each move.",
         ),
         Rules(
             id="bakers-game",
-            name="Baker's Game",
             columns=8,
             cells=4,
             build=Build.SUIT,
             empty_column=EmptyColumn.ANY,
             group_move=GroupLimit.SUPERMOVE,
             pysol_game="bakers_game",
-            summary="FreeCell built in suit.",
         ),
         Rules(
             id="seahaven-towers",
-            name="Seahaven Towers",
             columns=10,
             cells=4,
             build=Build.SUIT,
@@ -269,11 +237,9 @@ PRESETS: Final[dict[str, Rules]] = {
             dealt_to_columns=50,
             dealt_cells=(1, 2),
             pysol_game="seahaven_towers",
-            summary="Ten columns of five, two cards in cells, Kings fill spaces.",
         ),
         Rules(
             id="double-freecell",
-            name="Double FreeCell",
             columns=10,
             cells=6,
             build=Build.ALTERNATE,
@@ -281,7 +247,6 @@ PRESETS: Final[dict[str, Rules]] = {
             group_move=GroupLimit.SUPERMOVE,
             decks=2,
             dealt_to_columns=104,
-            summary="Two packs, ten columns, six cells, eight foundations.",
         ),
     )
 }

@@ -10,6 +10,7 @@ import re
 
 from playwright.sync_api import expect
 
+from eightoff.explain import describe, lesson_text
 from eightoff.game import Game
 from eightoff.lessons import LESSONS
 from eightoff.position import IllegalMoveError, Kind, Move, Place, Position
@@ -65,7 +66,7 @@ def test_play_part_of_deal_1_with_clicks(table: TablePage) -> None:
         table.wait_board(game.position)
         table.expect_moves(game.player_moves)
         # the move is announced in the live region, in the engine's words
-        expect(table.page.locator("#announce")).to_contain_text(pos.describe(move))
+        expect(table.page.locator("#announce")).to_contain_text(describe(pos, move))
     expect(table.page.locator("#st-deal")).to_have_text("Deal 1 · Eight Off")
     expect(table.page.locator("#st-limit")).to_have_text(
         re.compile(r"^Group limit: \d+ cards? · free cells \+ one$")
@@ -264,7 +265,7 @@ def test_status_and_hints(table: TablePage) -> None:
     table.screenshot("desktop-hint")
     # the solver's move is one of the legal moves; its card and target light up
     text = table.message.inner_text()
-    assert any(pos.describe(m) in text for m in pos.legal_moves())
+    assert any(describe(pos, m) in text for m in pos.legal_moves())
     expect(table.page.locator("#board .card.hint")).not_to_have_count(0)
 
 
@@ -272,10 +273,11 @@ def test_lesson_to_completion(table: TablePage) -> None:
     table.open()
     table.button("Lessons").click()
     first = LESSONS[0]
-    table.button(first.title).click()
+    words = lesson_text(first)
+    table.button(words.title).click()
     panel = table.page.locator("#lesson-panel")
-    expect(panel).to_contain_text(first.title)
-    expect(panel).to_contain_text(first.goal)
+    expect(panel).to_contain_text(words.title)
+    expect(panel).to_contain_text(words.goal)
     game = Game(first.start())
     table.wait_board(game.position)
     table.screenshot("desktop-lesson-1")
@@ -289,7 +291,7 @@ def test_lesson_to_completion(table: TablePage) -> None:
     expect(panel.get_by_text("Well done")).to_be_visible()
     table.screenshot("desktop-lesson-1-done")
     table.button("Next lesson").click()
-    expect(panel).to_contain_text(LESSONS[1].title)
+    expect(panel).to_contain_text(lesson_text(LESSONS[1]).title)
     table.wait_board(LESSONS[1].start())
 
 
@@ -444,8 +446,8 @@ def test_phone_lesson_panel(phone: TablePage) -> None:
     phone.open()
     phone.button("Menu").click()
     phone.button("Lessons").click()
-    phone.button(LESSONS[2].title).click()
-    expect(phone.page.locator("#lesson-panel")).to_contain_text(LESSONS[2].goal)
+    phone.button(lesson_text(LESSONS[2]).title).click()
+    expect(phone.page.locator("#lesson-panel")).to_contain_text(lesson_text(LESSONS[2]).goal)
     phone.wait_board(LESSONS[2].start())
     shot(phone.page, "phone-lesson-3")
 

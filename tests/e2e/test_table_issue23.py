@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from eightoff.explain import describe_move
 from eightoff.game import Game
-from eightoff.i18n import describe_move, translate
+from eightoff.i18n import translate
 from eightoff.position import IllegalMoveError, Kind, Move, Place
 
 from .conftest import DESKTOP, Server, TablePage, _table

@@ -12,10 +12,12 @@ from rich.console import Console
 
 from eightoff.boards import parse_fcs
 from eightoff.cli import main
-from eightoff.cli.app import play_terminal
+from eightoff.cli.play import play_terminal
 from eightoff.deals import deal
+from eightoff.explain import describe_rules, hint_message
 from eightoff.game import Game
 from eightoff.position import Move
+from eightoff.rules import PRESETS
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -49,6 +51,8 @@ def test_variants_lists_every_variant_in_one_line_each(capsys: pytest.CaptureFix
     assert "48 cards in 8 columns, 4 in cells" in by_id["eightoff"]
     assert "50 cards in 10 columns, 2 in cells" in by_id["seahaven-towers"]
     assert "52 cards in 8 columns;" in by_id["freecell"]
+    for rules in PRESETS.values():  # the one description of a variant's rules, as on the table
+        assert by_id[rules.id].endswith(f"{rules.name}: {describe_rules(rules)}")
     assert "104 cards in 10 columns;" in by_id["double-freecell"]
 
 
@@ -101,7 +105,7 @@ def test_terminal_game_moves_undoes_and_explains(
     for played in ("b8", "3b"):
         position = position.apply(Move.parse(played))
     assert position.is_legal(Move.parse(move))  # a legal move of the position shown
-    words = position.hint_words(Move.parse(move)).rstrip(".")
+    words = str(hint_message(position, Move.parse(move))).rstrip(".")
     assert words in hint and "The solver wins in" in hint
     assert out.count("Winnable") >= 5  # the start, two moves, the undo, the redo
     assert "'xxxxxxxx" in out and "x" * 100 not in out  # a long entry is cut short
@@ -185,7 +189,7 @@ def test_terminal_game_draws_in_place_with_the_history_below(
         "9♣ from Cell 2 to Column 8",
         "'z' is not a place",
         "8♦ from Column 3 to Cell 2",
-        "Undone: 1 moves made.",
+        "Undone: 1 move made.",
     ]
     at = [last.index(s) for s in said]
     assert at == sorted(at)

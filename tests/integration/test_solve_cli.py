@@ -13,6 +13,7 @@ import pytest
 from eightoff.boards import format_fcs, to_json
 from eightoff.cli import main
 from eightoff.deals import deal
+from eightoff.explain import describe
 from eightoff.position import Kind, Move, Place, Position
 
 LOST_EIGHTOFF = 465  # unwinnable per Freecell Solver (fc-solve --game eight_off)
@@ -88,7 +89,7 @@ def test_human_output_numbers_moves_that_replay_to_a_win(
             index, notation, words = line.split(maxsplit=2)
             assert index == f"{i}."
             move = Move.parse(notation)
-            assert words == pos.describe(move)
+            assert words == describe(pos, move)
             pos = pos.apply(move)
             moves.append(move)
         assert pos.is_won()

@@ -23,7 +23,7 @@ import pytest
 from eightoff.deals import deal
 from eightoff.position import Position
 from eightoff.solver import Limits, Result, SolutionError, solve
-from eightoff.survey import BatchResult, Progress, SurveyInterrupted, run_survey, solve_batch
+from eightoff.survey import BatchResult, Progress, SurveyInterrupted, run_survey
 from tests.surveys import interrupt_after
 
 SMALL = Limits(seconds=None, states=300)
@@ -264,14 +264,15 @@ class InProcess:
     """The local pool's interface, solving each batch here and now (so that a patched
     solver reaches it): for tests that need to change what the solver answers."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, task: Callable[..., BatchResult]) -> None:
+        self.task = task
         self.done: list[tuple[int, BatchResult]] = []
 
     capacity = 1
     description = "in-process"
 
     def submit(self, key: int, *args: Any) -> None:
-        self.done.append((key, solve_batch(*args)))
+        self.done.append((key, self.task(*args)))
 
     def wait(self, timeout: float) -> list[tuple[int, BatchResult]]:
         done, self.done = self.done, []

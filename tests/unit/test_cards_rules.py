@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from eightoff.cards import Card, CardSyntaxError, deck
+from eightoff.explain import describe_rules
 from eightoff.rules import PRESETS, Build, EmptyColumn, UnknownVariantError, preset
 
 
@@ -98,5 +99,5 @@ def test_strict_single_card_option() -> None:
 
 def test_every_variant_describes_itself_in_one_line() -> None:
     for rules in PRESETS.values():
-        line = rules.describe()
+        line = str(describe_rules(rules))
         assert "\n" not in line and str(rules.cells) in line

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from eightoff.cards import Card
+from eightoff.explain import lesson_text
 from eightoff.game import Game
 from eightoff.lessons import LESSONS, Lesson, LessonError, lesson, next_lesson
 from eightoff.position import IllegalMoveError, Kind, Move, Position
@@ -21,13 +22,14 @@ def useful(pos: Position) -> list[Move]:
 
 def test_four_lessons_in_the_order_of_the_issue() -> None:
     assert [les.id for les in LESSONS] == [1, 2, 3, 4]
-    titles = [les.title.lower() for les in LESSONS]
+    titles = [lesson_text(les).title.lower() for les in LESSONS]
     assert "suit" in titles[0]
     assert "cell" in titles[1]
     assert "free cells + one" in titles[2]
     assert "king" in titles[3] and "empty column" in titles[3]
     for les in LESSONS:
-        assert les.goal and 2 <= len(les.guidance) <= 5
+        text = lesson_text(les)
+        assert text.goal and 2 <= len(text.guidance) <= 5
         assert les.variant == "eightoff"
 
 

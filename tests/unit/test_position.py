@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from eightoff.explain import describe
 from eightoff.position import HOME, IllegalMoveError, Kind, Move, MoveSyntaxError, Place
 from tests.sketch import make
 
@@ -168,7 +169,7 @@ def test_typed_move_finds_the_run_that_fits() -> None:
     pos = make("eightoff", ["KS QS", "JS TS 9S", "*", "*", "*", "*", "*", "*"], cells=[None] * 8)
     move = pos.parse_move("21")
     assert move.count == 3
-    assert pos.describe(move) == "3 cards (J♠…9♠) from Column 2 to Column 1"
+    assert describe(pos, move) == "3 cards (J♠…9♠) from Column 2 to Column 1"
 
 
 def test_won_and_lost() -> None:

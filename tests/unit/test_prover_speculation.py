@@ -1,4 +1,4 @@
-"""Speculation (eightoff.solver.Prover.speculate): once it has run from a position, the
+"""Speculation (eightoff.solver.prover.Prover.speculate): once it has run from a position, the
 verdict after any move from there is known without a search."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Kind, Position
-from eightoff.solver import Limits, Prover, Result, Unknown, solve
-from eightoff.solver.prover import children
+from eightoff.solver import Limits, Result, Unknown, solve
+from eightoff.solver.prover import Prover, children
 from tests.sketch import make
 from tests.unit.test_solver import exhausted, replay
 

@@ -1,11 +1,11 @@
-"""Live verdicts along a game (eightoff.solver.Prover)."""
+"""Live verdicts along a game (eightoff.solver.prover.Prover)."""
 
 from __future__ import annotations
 
 from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Position
-from eightoff.solver import Prover
+from eightoff.solver.prover import Prover
 from tests.sketch import make
 from tests.unit.test_solver import exhausted, replay
 

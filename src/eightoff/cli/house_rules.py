@@ -14,8 +14,8 @@ from here and turns them into :meth:`eightoff.rules.Rules.with_options`:
 >>> rules = apply(preset("freecell"), args)
 >>> rules.strict_single, rules.foundation_retrieval
 (True, False)
->>> words(rules), words(rules, "de")
-('single-card moves', 'nur Einzelkartenzüge')
+
+The house rules in words are :func:`eightoff.explain.house_rules_words`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from eightoff.i18n import DEFAULT_LANGUAGE, Message, translate
 from eightoff.position import Position
 from eightoff.rules import Rules
 
@@ -53,12 +52,3 @@ def apply(rules: Rules, args: argparse.Namespace) -> Rules:
 def on_board(position: Position, args: argparse.Namespace) -> Position:
     """A board read from a file, played with the house rules the flags switch on."""
     return dataclasses.replace(position, rules=apply(position.rules, args))
-
-
-def words(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The house rules in force, for titles: "foundation retrieval, single-card moves"
-    ("" when none)."""
-    on = [Message("rules.house.retrieval")] if rules.foundation_retrieval else []
-    if rules.strict_single:
-        on.append(Message("rules.house.strict"))
-    return ", ".join(translate(m, lang) for m in on)

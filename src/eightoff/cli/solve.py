@@ -27,9 +27,10 @@ import json
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, Final, TextIO
+from typing import Any, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
+from eightoff.cli import house_rules
 from eightoff.cli.exits import (
     EX_DATAERR,
     EX_INTERRUPTED,
@@ -40,49 +41,24 @@ from eightoff.cli.exits import (
     EX_UNKNOWN,
     MAX_PATH,
     UsageError,
-    argument,
     fail,
     file_path,
-    number,
-    whole_number,
+)
+from eightoff.cli.values import (
+    MAX_SECONDS,
+    deal_ranges,
+    seconds_arg,
+    states_arg,
+    variant_arg,
 )
 from eightoff.counts import count
-from eightoff.deals import MAX_DEAL, deal
+from eightoff.deals import deal
+from eightoff.explain import describe
 from eightoff.i18n import quote
 from eightoff.position import Move, Position
-from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
+from eightoff.rules import DEFAULT_VARIANT, PRESETS, preset
 from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
 from eightoff.verdict import Verdict
-
-MAX_DEALS: Final = 10_000_000
-"""Most deals one command may name (ranges included)."""
-MAX_STATES: Final = 2**63 - 1
-"""The largest state limit: the compiled core counts states in a C ``long`` (64 bits),
-and a survey stores the limit as an SQLite integer (64 bits too)."""
-MAX_SECONDS: Final = 1e9
-"""The largest time limit in seconds (about 31 years)."""
-
-
-# ----- arguments --------------------------------------------------------------------
-def seconds_limit(text: str) -> float:
-    """A time limit: more than 0, at most MAX_SECONDS."""
-    return number(text, "the time limit (seconds)", 0, MAX_SECONDS, open_low=True)
-
-
-def states_limit(text: str) -> int:
-    """A state limit: 1 to 2^63 - 1."""
-    return whole_number(text, "the state limit", 1, MAX_STATES)
-
-
-_seconds = argument(seconds_limit)
-_states = argument(states_limit)
-
-
-def _variant(text: str) -> str:
-    try:
-        return preset(text).id
-    except UnknownVariantError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -119,22 +95,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--variant",
-        type=_variant,
+        type=variant_arg,
         default=None,
         metavar="ID",
         help=f"variant id: {', '.join(PRESETS)} (default {DEFAULT_VARIANT};"
         " a JSON board names its own)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per deal per line")
-    from eightoff.cli import house_rules
-
     house_rules.add_arguments(parser)
     parser.add_argument(
         "--short", action="store_true", help="spend more effort for a shorter solution"
     )
     parser.add_argument(
         "--time-limit",
-        type=_seconds,
+        type=seconds_arg,
         default=DEFAULT_LIMITS.seconds,
         metavar="S",
         help=f"give up on a deal after S seconds, more than 0 and at most {MAX_SECONDS:g}"
@@ -142,42 +116,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-states",
-        type=_states,
+        type=states_arg,
         default=DEFAULT_LIMITS.states,
         metavar="N",
         help="give up on a deal after N states, 1 to 2^63 - 1 (default "
         + f"{DEFAULT_LIMITS.states:,})".replace(",", " "),
     )
-
-
-def parse_deals(tokens: list[str]) -> list[range]:
-    """Deal numbers from ``1-100 7 42`` as ranges; raise UsageError naming the bad token."""
-    ranges: list[range] = []
-    total = 0
-    for token in tokens:
-        for part in token.split(","):
-            if not part.strip():
-                raise UsageError(
-                    f"{quote(token)}: an empty deal number (write numbers and ranges such as"
-                    " 1-100,7 or 1-100 7)"
-                )
-            first, dash, last = part.partition("-")
-            try:
-                lo = whole_number(first, "a deal", 1, MAX_DEAL)
-                hi = whole_number(last, "a deal", 1, MAX_DEAL) if dash else lo
-            except UsageError:
-                raise UsageError(
-                    f"{quote(part)} is not a deal or a range of deals: deals are numbered"
-                    f" 1 to {MAX_DEAL}; a range is written 1-100"
-                ) from None
-            if hi < lo:
-                raise UsageError(f"{quote(part)} is not a range: {lo} comes after {hi}")
-            total += hi - lo + 1
-            if total > MAX_DEALS:
-                limit = f"{MAX_DEALS:,}".replace(",", " ")
-                raise UsageError(f"too many deals: at most {limit} in one command")
-            ranges.append(range(lo, hi + 1))
-    return ranges
 
 
 def _read_board(path: str, variant: str | None) -> Position:
@@ -279,7 +223,7 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
     pos = start
     width = len(str(len(result.moves)))
     for i, move in enumerate(result.moves, start=1):
-        out.write(f"{i:>{width}}. {move!s:<6} {pos.describe(move)}\n")
+        out.write(f"{i:>{width}}. {move!s:<6} {describe(pos, move)}\n")
         pos = pos.apply_unchecked(move)
     out.write(f"{summary(start, result)}\n")
 
@@ -287,14 +231,12 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
 # ----- running ----------------------------------------------------------------------
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title."""
-    from eightoff.cli import house_rules
-
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
         yield position, None, f"{position.rules.name} · board {args.board}"
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
-    for numbers in parse_deals(args.deals):
+    for numbers in deal_ranges(args.deals):
         for n in numbers:
             yield deal(rules, n), n, f"{rules.name} · deal #{n}"
 
@@ -308,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
         if args.board is None and not args.deals:
             raise UsageError("name deals to solve (e.g. 1-100 7) or a board (--board FILE)")
         if args.board is None:
-            parse_deals(args.deals)  # check every token before solving any deal
+            deal_ranges(args.deals)  # check every token before solving any deal
         limits = replace(
             DEFAULT_LIMITS, seconds=args.time_limit, states=args.max_states, short=args.short
         )

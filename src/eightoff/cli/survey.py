@@ -43,6 +43,7 @@ from eightoff.cli.exits import (
     file_path,
     whole_number,
 )
+from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.i18n import quote
 
 ACTIONS: Final = ("report", "export")
@@ -234,14 +235,8 @@ def _whole(text: str | None, what: str, high: int) -> int | None:
 def _deal_number(text: str, what: str) -> int:
     from eightoff.survey.store import MAX_STORED_DEAL
 
-    try:
-        return whole_number(text, what, 1, MAX_STORED_DEAL)
-    except UsageError:
-        extra = " or the word 'report' or 'export'" if what == "START" else ""
-        raise UsageError(
-            f"{what} must be a deal number (a whole number from 1 to {MAX_STORED_DEAL}){extra},"
-            f" not {quote(text)}"
-        ) from None
+    hint = " (or the word 'report' or 'export')" if what == "START" else ""
+    return deal_number(text, what, MAX_STORED_DEAL, hint)
 
 
 def _check_db(args: argparse.Namespace) -> None:
@@ -272,7 +267,6 @@ def _run(args: argparse.Namespace) -> int:
         },
         "START END",
     )
-    from eightoff.cli.solve import MAX_STATES, seconds_limit
     from eightoff.survey import default_workers
     from eightoff.survey.cluster import SchedulerAddressError, check_address
 

@@ -445,7 +445,3 @@ def play_games(position: Position, players: Sequence[Player]) -> list[tuple[bool
         rules_tuple(position.rules), position.columns, position.cells, position.foundations, specs
     )
     return [(won, home) for won, home, _ in results]
-
-
-from .prover import LiveVerdict as LiveVerdict  # noqa: E402  (uses the names above)
-from .prover import Prover as Prover  # noqa: E402

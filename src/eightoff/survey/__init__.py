@@ -45,6 +45,12 @@ from eightoff.deals import deal as deal_position
 from eightoff.rules import Rules, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Limits, SolutionError, solve
 from eightoff.store.db import StoreError
+from eightoff.survey.errors import (
+    SurveyError,
+    SurveyRangeError,
+    SurveyUnavailableError,
+    SurveyWorkerError,
+)
 from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
 from eightoff.survey.store import (
     HEARTBEAT_SECONDS,
@@ -89,22 +95,6 @@ __all__ = [
 MAX_BATCH: Final = 2000
 LOCAL_BATCH_SECONDS: Final = 2.0
 CLUSTER_BATCH_SECONDS: Final = 5.0
-
-
-class SurveyError(Exception):
-    """A survey could not run; the message says what was wrong."""
-
-
-class SurveyRangeError(SurveyError, ValueError):
-    """START…END is not a range of deal numbers."""
-
-
-class SurveyUnavailableError(SurveyError):
-    """The requested way of running (Dask, a scheduler) is not available."""
-
-
-class SurveyWorkerError(SurveyError):
-    """A worker failed while solving; finished batches are kept."""
 
 
 class BatchResult(NamedTuple):
@@ -393,12 +383,12 @@ def run_survey(
         if scheduler is not None:
             from eightoff.survey.cluster import DaskBackend
 
-            backend = DaskBackend(scheduler)
+            backend = DaskBackend(scheduler, solve_batch)
             target = CLUSTER_BATCH_SECONDS
         else:
             from eightoff.survey.local import LocalPool
 
-            backend = LocalPool(workers or default_workers())
+            backend = LocalPool(workers or default_workers(), solve_batch)
             target = LOCAL_BATCH_SECONDS
         version = solver_version()
         try:

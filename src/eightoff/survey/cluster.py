@@ -12,12 +12,15 @@ import queue
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from eightoff.i18n import quote
 from eightoff.rules import Rules
 from eightoff.solver import Limits
+from eightoff.survey.errors import SurveyUnavailableError, SurveyWorkerError
+from eightoff.survey.local import _runs_text
 from eightoff.verdict import Verdict
 
 PER_THREAD = 2
@@ -106,9 +109,12 @@ def _installed(name: str) -> bool:
 
 
 class DaskBackend:
-    def __init__(self, address: str, *, timeout: float = CLIENT_SECONDS) -> None:
-        from eightoff.survey import SurveyUnavailableError
-
+    def __init__(
+        self, address: str, task: Callable[..., Any], *, timeout: float = CLIENT_SECONDS
+    ) -> None:
+        """A client of the Dask scheduler at ``address`` whose workers run ``task`` (the
+        survey's ``solve_batch``)."""
+        self._task = task
         check_address(address)
         if not _installed("distributed"):
             raise SurveyUnavailableError(
@@ -165,10 +171,8 @@ class DaskBackend:
         rate: bool = False,
         stored: tuple[tuple[int, Verdict], ...] = (),
     ) -> None:
-        from eightoff.survey import solve_batch
-
         future = self._client.submit(
-            solve_batch,
+            self._task,
             rules,
             runs,
             limits,
@@ -182,9 +186,6 @@ class DaskBackend:
         future.add_done_callback(lambda _f, k=key: self._done.put(k))
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:
-        from eightoff.survey import SurveyWorkerError
-        from eightoff.survey.local import _runs_text
-
         keys: list[int] = []
         try:
             keys.append(self._done.get(timeout=timeout))

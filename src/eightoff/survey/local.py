@@ -12,24 +12,24 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
+from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from eightoff.rules import Rules
 from eightoff.solver import Limits
+from eightoff.survey.errors import SurveyWorkerError
 from eightoff.verdict import Verdict
 
 PER_WORKER = 2
 """Batches queued per worker: one being solved, one waiting, so no worker idles."""
 
 
-def _worker_main(conn: Connection) -> None:
+def _worker_main(conn: Connection, solve_batch: Callable[..., Any]) -> None:
     """A worker's loop: receive (key, rules, runs, limits, rate, stored), send (key,
-    result, error)."""
+    solve_batch's result, error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from eightoff.survey import solve_batch
-
     while True:
         try:
             message = conn.recv()
@@ -53,11 +53,11 @@ def _worker_main(conn: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Any, task: Callable[..., Any]) -> None:
         self.conn: Connection
         self.conn, child = ctx.Pipe(duplex=True)
         self.process: BaseProcess = ctx.Process(
-            target=_worker_main, args=(child,), daemon=True, name="eightoff-survey-worker"
+            target=_worker_main, args=(child, task), daemon=True, name="eightoff-survey-worker"
         )
         self.process.start()
         child.close()
@@ -65,12 +65,13 @@ class _Worker:
 
 
 class LocalPool:
-    """``workers`` processes; see the module docstring."""
+    """``workers`` processes, each running ``task`` (the survey's ``solve_batch``, a
+    module-level function: it reaches the workers by name); see the module docstring."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, task: Callable[..., Any]) -> None:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        self._workers = [_Worker(ctx) for _ in range(workers)]
+        self._workers = [_Worker(ctx, task) for _ in range(workers)]
         self.capacity = PER_WORKER * workers
         self.description = f"local:{workers}"
 
@@ -88,8 +89,6 @@ class LocalPool:
         worker.outstanding[key] = runs
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:
-        from eightoff.survey import SurveyWorkerError
-
         busy = [w for w in self._workers if w.outstanding]
         by_handle: dict[Any, _Worker] = {}
         for w in busy:

@@ -2,25 +2,56 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from eightoff.cards import SUIT_LETTERS, Card
-from eightoff.game import Turn
-from eightoff.i18n import (
-    DEFAULT_LANGUAGE,
+from eightoff.explain import (
     describe_move,
     describe_rules,
     lesson_text,
-    translate,
     variant_name,
     variant_summary,
 )
+from eightoff.game import Turn
+from eightoff.i18n import DEFAULT_LANGUAGE, translate
 from eightoff.lessons import Lesson, next_lesson
-from eightoff.position import Move, Place, Position
+from eightoff.position import (
+    CELL_LABELS,
+    COLUMN_LABELS,
+    GROUP_MARK,
+    HOME_LABEL,
+    Move,
+    Place,
+    Position,
+)
 from eightoff.rules import Rules
 from eightoff.store import rule_options
 from eightoff.table import Analysis, GameState, StatsLine
+
+
+def notation_module() -> str:
+    """The move notation as an ES module for the page (``/static/js/notation.js``), made
+    from the engine's table (:mod:`eightoff.position`): the page keeps no copy of it."""
+    table = {
+        "COLUMN_KEYS": COLUMN_LABELS,
+        "CELL_KEYS": CELL_LABELS,
+        "HOME_KEY": HOME_LABEL,
+        "GROUP_MARK": GROUP_MARK,
+    }
+    consts = "".join(f"export const {k} = {json.dumps(v)};\n" for k, v in table.items())
+    return (
+        "// The move notation, made by the server from eightoff.position (there is no file:\n"
+        "// GET /static/js/notation.js answers this).\n"
+        + consts
+        + "\n/** A place in move notation: 3, a, h (home) or h2 (foundation 2). */\n"
+        "export function placeNotation(kind, index) {\n"
+        '  if (kind === "column") return COLUMN_KEYS[index];\n'
+        '  if (kind === "cell") return CELL_KEYS[index];\n'
+        "  return index === null || index === undefined ? HOME_KEY : `${HOME_KEY}${index + 1}`;\n"
+        "}\n"
+    )
 
 
 def place_json(place: Place) -> dict[str, Any]:

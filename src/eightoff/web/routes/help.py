@@ -11,7 +11,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body
 
 from eightoff.counts import count
-from eightoff.i18n import Message, hint_message, translate
+from eightoff.explain import hint_message
+from eightoff.i18n import Message, translate
 from eightoff.position import Position
 from eightoff.table import GameState
 from eightoff.verdict import Verdict

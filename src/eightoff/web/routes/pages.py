@@ -12,8 +12,10 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from eightoff.i18n import LANGUAGES, pick_language
 from eightoff.web.errors import error
+from eightoff.web.serialize import notation_module
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+NOTATION_JS = notation_module()
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,6 +30,12 @@ def page(name: str) -> Response:
 @router.get("/")
 async def index() -> Response:
     return page("index.html")
+
+
+@router.get("/static/js/notation.js")
+async def notation_js() -> Response:
+    """The move notation for the page's scripts, from the engine's one table."""
+    return Response(NOTATION_JS, media_type="text/javascript")
 
 
 @router.get("/rules")

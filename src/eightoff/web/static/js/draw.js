@@ -5,6 +5,7 @@
 import { cardSVG, placeholderSVG, RANKS } from "./cards.js";
 import { cardName, rankIndex, t } from "./i18n.js";
 import { cardOffset, columnRoom, computeLayout } from "./layout.js";
+import { placeNotation } from "./notation.js";
 import { $, foundationCode, legalFrom, lessonOf, placeTitle, plural, reducedMotion, state, variantName } from "./state.js";
 
 function makeCard(code, key, { depth = 0 } = {}) {
@@ -20,14 +21,9 @@ function makeCard(code, key, { depth = 0 } = {}) {
   return el;
 }
 
-const COLUMN_KEYS = "1234567890";
-const CELL_KEYS = "abcdefgi"; // no h: h is home
-
 /** A place's heading: its key and notation (columns 1..9, 0; cells a..i; foundations h1..h8). */
 export function headingText(kind, index) {
-  if (kind === "column") return COLUMN_KEYS[index] ?? String(index + 1);
-  if (kind === "cell") return CELL_KEYS[index] ?? String(index + 1);
-  return `h${index + 1}`;
+  return placeNotation(kind, index) ?? String(index + 1);
 }
 
 function makePlace(kind, index) {

@@ -5,20 +5,17 @@
 import { cardName, t } from "./i18n.js";
 import { applyHighlights, placeElement, renderBoard } from "./draw.js";
 import { hint, openReplay, replayBack, replayPlay, replayStep } from "./help.js";
+import { CELL_KEYS, COLUMN_KEYS, HOME_KEY, placeNotation } from "./notation.js";
 import { autoHome, openNewGame, redo, sendMove, undo } from "./play.js";
 import { $, cardsOf, legalFrom, placeKey, placeTitle, plural, samePlace, state } from "./state.js";
 import { hideMessage, say, showMessage } from "./ui.js";
 
-const COLUMN_KEYS = "1234567890";
-const CELL_KEYS = "abcdefgi"; // no h: h is home
 const DOUBLE_TAP_MS = 400;
 const DRAG_THRESHOLD = 6;
 
 /** A place in move notation, as the keys type it: "3", "a", "h" (home) or "h2". */
 function notation(p) {
-  if (p.kind === "column") return COLUMN_KEYS[p.index];
-  if (p.kind === "cell") return CELL_KEYS[p.index];
-  return p.index === null || p.index === undefined ? "h" : `h${p.index + 1}`;
+  return placeNotation(p.kind, p.index);
 }
 
 // ----- picking up and putting down --------------------------------------------------------------
@@ -322,7 +319,7 @@ function onKey(e) {
     return;
   }
   const actions = {
-    h: () => (state.selection ? moveSelectionTo({ kind: "foundation", index: null }) : autoHome()),
+    [HOME_KEY]: () => (state.selection ? moveSelectionTo({ kind: "foundation", index: null }) : autoHome()),
     t: hint,
     s: openReplay,
     n: openNewGame,

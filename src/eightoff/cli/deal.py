@@ -1,0 +1,80 @@
+"""``eightoff deal``, ``eightoff rate`` and ``eightoff variants``: print deals, their
+ratings and the variants' rules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from eightoff.boards import format_fcs, to_json
+from eightoff.cli import house_rules
+from eightoff.cli.board import TerminalConsole, render_board, titled
+from eightoff.cli.values import deal_ranges
+from eightoff.deals import deal
+from eightoff.explain import describe_rules
+from eightoff.i18n import Message
+from eightoff.position import Position
+from eightoff.rules import PRESETS, preset
+
+if TYPE_CHECKING:
+    from eightoff.rating import Rating
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    console = TerminalConsole()
+    for rules in PRESETS.values():
+        line = Text()
+        line.append(f"{rules.id:<20}", style="bold")
+        line.append(f"{rules.name}: {describe_rules(rules)}")
+        console.print(line, soft_wrap=True)
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    position = deal(house_rules.apply(preset(args.variant), args), args.number)
+    if args.format == "fcs":
+        sys.stdout.write(format_fcs(position))
+    elif args.format == "json":
+        print(json.dumps(to_json(position)))
+    else:
+        rules = position.rules
+        title = Message("terminal.deal_title", variant=rules.name, deal=args.number)
+        console = TerminalConsole(highlight=False)
+        console.print(render_board(position, titled(title, rules)))
+        # the level on a line of its own, what it rests on below it (a line of its own
+        # never breaks inside the parentheses of one long line)
+        rating = _rating_of(position)
+        console.print(Text(str(Message("terminal.rating", rating=rating.label))))
+        console.print(Text(f"  {rating.basis()}", style="dim"))
+    return 0
+
+
+# ----- eightoff rate (deal ratings; eightoff.rating) ---------------------------------
+def _rating_of(position: Position) -> Rating:
+    from eightoff.rating import rate
+
+    return rate(position)
+
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    """Each deal's rating and the measurements behind it, one line (or JSON object) each."""
+    ranges = deal_ranges(args.deals)
+    rules = house_rules.apply(preset(args.variant), args)
+    for numbers in ranges:
+        for number in numbers:
+            rating = _rating_of(deal(rules, number))
+            if args.json:
+                print(json.dumps({"deal": number, **rating.to_json()}), flush=True)
+            else:
+                moves = f"{rating.solution_moves} moves, " if rating.solution_moves else ""
+                states = f"{rating.solver_states:,}".replace(",", " ")
+                print(
+                    f"{rules.name} · deal #{number}: {rating.describe()};"
+                    f" solver: {rating.verdict}, {moves}{states} states",
+                    flush=True,
+                )
+    return 0

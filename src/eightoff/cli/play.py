@@ -1,0 +1,285 @@
+"""``eightoff play``: the web table in the browser, or the game in this terminal (board,
+moves, hints and the solver's verdict after each move, as the web table has them)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.text import Text
+
+from eightoff.cli import house_rules
+from eightoff.cli.board import TerminalConsole, render_board, titled
+from eightoff.cli.exits import EX_CANTCREAT
+from eightoff.counts import count
+from eightoff.deals import deal, random_deal_number
+from eightoff.explain import describe, hint_message
+from eightoff.game import Game
+from eightoff.i18n import Message, quote
+from eightoff.position import IllegalMoveError, MoveSyntaxError, Position
+from eightoff.rules import DEFAULT_VARIANT, Rules, preset
+
+if TYPE_CHECKING:
+    from eightoff.oracle import Oracle
+
+
+TERMINAL_HELP = Message("terminal.help")
+
+MAX_ENTRY = 40
+"""The longest entry read as a move or a key (a move is at most 6 characters)."""
+
+
+def _lost(verdict: object) -> bool:
+    """Did the oracle prove the position lost? (Its word is "not_winnable"; the one
+    verdict vocabulary under way spells it "lost": either is read.)"""
+    return str(verdict) in ("not_winnable", "lost")
+
+
+def winnability(oracle: Oracle, line: Sequence[Position]) -> str:
+    """The status line's verdict for the last position of ``line`` (the game's
+    positions, the start first), in the table's words: "Winnable", "Not winnable from
+    here: undo 2 moves to get back", … Blocking: solves what the oracle has not seen."""
+    n = len(line) - 1
+    if _lost(oracle.answer(line[n], oracle.status_seconds).verdict):
+        for k in range(1, n + 1):  # how far back is the last winnable position?
+            if oracle.answer(line[n - k], oracle.status_seconds).moves or line[n - k].is_won():
+                break
+    return str(oracle.status(0, line).message)
+
+
+def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
+    """The solver's next move and why, or why there is none."""
+    answer = oracle.answer(position, oracle.hint_seconds)
+    if answer.moves:  # a solution: the position is winnable
+        move, n = answer.moves[0], count(position, answer.moves).player
+        return str(Message("terminal.hint", move=str(move), why=hint_message(position, move, n)))
+    if _lost(answer.verdict):
+        return str(Message("terminal.no_win", status=winnability(oracle, line)))
+    return str(Message("terminal.no_win_found", seconds=oracle.hint_seconds))
+
+
+def play_terminal(
+    variant: str | Rules,
+    number: int | None,
+    console: Console | None = None,
+    oracle: Oracle | None = None,
+) -> int:
+    """The terminal game: shows the board, reads moves, explains bad entries, gives
+    hints (``t``) and after each move the solver's verdict, as the web table does.
+    ``variant`` may be Rules with house rules (``--retrieval``/``--strict``)."""
+    from eightoff.oracle import Oracle
+
+    console = console or TerminalConsole(highlight=False)
+    oracle = oracle or Oracle(status_seconds=2.0, hint_seconds=5.0)
+    try:
+        return _terminal_loop(variant, number, console, oracle)
+    finally:
+        oracle.close()
+
+
+class _Screen:
+    """The terminal game's screen. On a terminal the board is drawn in place (the screen
+    cleared and drawn again), with the history of moves and messages below it, the newest
+    last, just above the prompt. Into a pipe or a file it is a log: each message and each
+    new board printed as it comes."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.in_place = console.is_terminal
+        self.history: list[Text] = []
+        self.board: Text | None = None
+        self.verdict = ""
+        self.dirty = False
+
+    def note(self, text: str | Message, style: str = "") -> None:
+        """A line of the history (a move, a hint, a refusal)."""
+        line = Text(str(text), style=style)
+        self.history.append(line)
+        if self.in_place:
+            self.dirty = True
+        else:
+            self.console.print(line)
+
+    def show(self, board: Text, verdict: str) -> None:
+        """A new board (and the verdict under it)."""
+        self.board, self.verdict = board, verdict
+        if self.in_place:
+            self.dirty = True
+        else:
+            self.console.print(board)
+            if verdict:
+                self.console.print(verdict, style="bold")
+
+    def draw(self) -> None:
+        """On a terminal: the board and as much of the history as fits below it."""
+        if not (self.in_place and self.dirty and self.board is not None):
+            return
+        self.dirty = False
+        c = self.console
+        c.clear()
+        c.print(self.board)
+        if self.verdict:
+            c.print(self.verdict, style="bold")
+        used = self.board.plain.count("\n") + 4
+        room = max(3, c.height - used - 2)
+        shown: list[Text] = []
+        height = 0
+        for entry in reversed(self.history):  # the newest entries that fit, oldest first
+            height += len(c.render_lines(entry, c.options, pad=False))
+            if height > room and shown:
+                break
+            shown.insert(0, entry)
+        c.rule(str(Message("terminal.history")), style="dim")
+        for entry in shown:
+            c.print(entry)
+
+
+def dealt(variant: str | Rules, number: int) -> tuple[Game, list[str]]:
+    """A deal as the web table starts it: the safe cards go home as part of the deal (undo
+    and restart come back here, not before it). Also the moves that sent them, in words."""
+    game = Game.new(variant, number)
+    start = game.position
+    turn = game.auto_home()
+    said: list[str] = []
+    if turn is not None:
+        pos = start
+        for m in (turn.move, *turn.auto):
+            said.append(describe(pos, m))
+            pos = pos.apply_unchecked(m)
+    return Game(game.position, deal_number=number), said
+
+
+def _terminal_loop(
+    variant: str | Rules, number: int | None, console: Console, oracle: Oracle
+) -> int:
+    number = number if number is not None else random_deal_number()
+    screen = _Screen(console)
+    screen.note(TERMINAL_HELP, style="dim")
+
+    def new_deal(n: int) -> Game:
+        game, home = dealt(variant, n)
+        if home:
+            screen.note(Message("terminal.home_at_deal", moves="; ".join(home)), style="green")
+        return game
+
+    game = new_deal(number)
+
+    def show() -> None:
+        rules = game.rules
+        title = Message(
+            "terminal.title",
+            variant=rules.name,
+            deal=str(game.deal_number),
+            moves=game.player_moves,
+        )
+        won = game.position.is_won()
+        screen.show(
+            render_board(game.position, titled(title, rules)),
+            "" if won else winnability(oracle, game.positions()),
+        )
+
+    show()
+    while True:
+        if game.position.is_won():
+            screen.note(Message("terminal.won", n=game.player_moves), style="bold green")
+            screen.draw()
+            return 0
+        if game.position.is_lost():
+            screen.note(Message("terminal.no_moves_left"), style="yellow")
+        screen.draw()
+        try:
+            entry = input("move> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return 0
+        if not entry:
+            continue
+        if len(entry) > MAX_ENTRY:
+            screen.note(Message("terminal.not_a_move", entry=quote(entry)), style="yellow")
+            continue
+        cmd = entry.lower()
+        if cmd in ("q", "quit", "exit"):
+            return 0
+        if cmd in ("?", "help"):
+            moves = game.position.legal_moves()
+            listed = Message("terminal.legal_moves", moves=" ".join(str(m) for m in moves))
+            screen.note(listed if moves else Message("terminal.no_legal_moves"))
+            screen.note(TERMINAL_HELP, style="dim")
+            continue
+        if cmd in ("t", "hint"):
+            screen.note(hint(oracle, game.position, game.positions()), style="cyan")
+            continue
+        if cmd in ("u", "undo"):
+            if game.undo() is None:
+                screen.note(Message("terminal.nothing_to_undo"), style="yellow")
+            else:
+                screen.note(Message("terminal.undone", n=game.player_moves))
+            show()
+            continue
+        if cmd in ("r", "redo"):
+            if game.redo() is None:
+                screen.note(Message("terminal.nothing_to_redo"), style="yellow")
+            else:
+                screen.note(Message("terminal.redone"))
+            show()
+            continue
+        if cmd in ("s", "restart"):
+            game.restart()
+            screen.note(Message("terminal.restarted"))
+            show()
+            continue
+        if cmd in ("n", "new"):
+            game = new_deal(random_deal_number())
+            show()
+            continue
+        try:
+            before = game.position
+            turn = game.play(entry)
+        except (MoveSyntaxError, IllegalMoveError) as e:
+            screen.note(Message("terminal.try_again", reason=str(e)), style="yellow")
+            continue
+        said = [describe(before, turn.move)]
+        pos = before.apply_unchecked(turn.move)
+        for m in turn.auto:
+            said.append(describe(pos, m))
+            pos = pos.apply_unchecked(m)
+        screen.note("; ".join(said), style="green")
+        show()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
+    if args.terminal:
+        return play_terminal(rules, args.deal)
+    try:
+        from eightoff.store import StoreError
+        from eightoff.web.server import DB_ENV, serve
+    except ImportError:
+        print("eightoff: the web table is not available; playing in the terminal", file=sys.stderr)
+        return play_terminal(rules, args.deal)
+    if args.deal is not None or args.variant is not None or args.retrieval or args.strict:
+        try:
+            _start_web_game(args.db, rules, args.deal)
+        except StoreError as e:  # unreadable, unwritable, not a database: one line
+            print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
+            return EX_CANTCREAT
+    # one server per database: serve() points to a live one instead of starting another
+    return serve(args.host, args.port, args.db, not args.no_browser)
+
+
+def _start_web_game(db: str | None, rules: Rules, number: int | None) -> None:
+    """``play --variant/--deal/--retrieval/--strict`` without --terminal: the table opens
+    on that deal, with those house rules (started as the table starts a deal)."""
+    from eightoff.store import Store
+    from eightoff.table import Table
+    from eightoff.web.server import resolve_db
+
+    number = number if number is not None else random_deal_number()
+    store = Store(resolve_db(db))
+    try:
+        Table(store).start_dealt(deal(rules, number), number)
+    finally:
+        store.close()

@@ -1,0 +1,111 @@
+"""One reader for each value given on the command line: a variant, a deal number, deals
+and ranges of deals, the time and state limits, a port, a database file.
+
+Every command reads its values through these, so the same bad value gets the same
+one-line error (exit 64) wherever it is given. Each reader takes the text and returns
+the value or raises :class:`eightoff.cli.exits.UsageError`; the ``*_arg`` forms are the
+same readers as argparse ``type`` functions (argparse then names the argument). The
+rules behind the values are the domain's: a deal number is checked by
+:func:`eightoff.deals.check_deal_number`, a variant by :func:`eightoff.rules.preset`.
+
+>>> deal_ranges(["1-3", "7"])
+[range(1, 4), range(7, 8)]
+>>> deal_number("0", high=1000)
+Traceback (most recent call last):
+...
+eightoff.cli.exits.UsageError: '0' is not a deal number: deals are numbered 1 to 1000
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from eightoff.cli.exits import UsageError, argument, file_path, number, whole_number
+from eightoff.deals import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
+from eightoff.i18n import quote
+from eightoff.rules import UnknownVariantError, preset
+
+MAX_PORT: Final = 65535
+MAX_DEALS: Final = 10_000_000
+"""The most deals one command solves or rates (a survey is the tool for more)."""
+MAX_STATES: Final = 2**63 - 1
+"""The largest state limit: the compiled core counts states in a C ``long`` (64 bits),
+and a survey stores the limit as an SQLite integer (64 bits too)."""
+MAX_SECONDS: Final = 1e9
+"""The largest time limit in seconds (about 31 years)."""
+
+
+def variant(text: str) -> str:
+    """A variant id (``--variant``): one of the presets."""
+    try:
+        return preset(text).id
+    except UnknownVariantError as e:
+        raise UsageError(str(e)) from None
+
+
+def deal_number(text: str, what: str = "", high: int = MAX_DEAL, hint: str = "") -> int:
+    """A deal number: ASCII digits, 1 to ``high`` (at most the domain's largest deal).
+    ``what`` names the argument in the error ("START"), ``hint`` ends it."""
+    lead = f"{what}: " if what else ""
+    refusal = UsageError(
+        f"{lead}{quote(text)} is not a deal number: deals are numbered {MIN_DEAL} to {high}{hint}"
+    )
+    try:
+        value = whole_number(text, "a deal number", MIN_DEAL, high)
+        return check_deal_number(value)
+    except (UsageError, DealNumberError):
+        raise refusal from None
+
+
+def deal_ranges(tokens: list[str]) -> list[range]:
+    """Deal numbers and ranges (``1-100 7 42``, ``1-100,7``) as ranges, at most
+    :data:`MAX_DEALS` deals in all; UsageError names the bad token."""
+    ranges: list[range] = []
+    total = 0
+    for token in tokens:
+        for part in token.split(","):
+            if not part.strip():
+                raise UsageError(
+                    f"{quote(token)}: an empty deal number (write numbers and ranges such as"
+                    " 1-100,7 or 1-100 7)"
+                )
+            first, dash, last = part.partition("-")
+            try:
+                lo = deal_number(first)
+                hi = deal_number(last) if dash else lo
+            except UsageError:
+                raise UsageError(
+                    f"{quote(part)} is not a deal or a range of deals: deals are numbered"
+                    f" {MIN_DEAL} to {MAX_DEAL}; a range is written 1-100"
+                ) from None
+            if hi < lo:
+                raise UsageError(f"{quote(part)} is not a range: {lo} comes after {hi}")
+            total += hi - lo + 1
+            if total > MAX_DEALS:
+                limit = f"{MAX_DEALS:,}".replace(",", " ")
+                raise UsageError(f"too many deals: at most {limit} in one command")
+            ranges.append(range(lo, hi + 1))
+    return ranges
+
+
+def seconds_limit(text: str) -> float:
+    """A time limit (``--time-limit``): more than 0, at most MAX_SECONDS."""
+    return number(text, "the time limit (seconds)", 0, MAX_SECONDS, open_low=True)
+
+
+def states_limit(text: str) -> int:
+    """A state limit (``--max-states``, a survey's ``--states``): 1 to 2^63 - 1."""
+    return whole_number(text, "the state limit", 1, MAX_STATES)
+
+
+def port(text: str) -> int:
+    """A port to listen on (``--port``): 1 to 65535."""
+    return whole_number(text, "the port", 1, MAX_PORT)
+
+
+variant_arg = argument(variant)
+deal_number_arg = argument(deal_number)
+seconds_arg = argument(seconds_limit)
+states_arg = argument(states_limit)
+port_number = argument(port)
+db_file = argument(file_path)
