@@ -112,7 +112,7 @@ def test_first_visit_logs_no_error_and_pages_keep_to_the_csp(context: Any, serve
     table = TablePage(page, server)
     assert server.get("/api/games/current?optional=true") is None  # a first visit
 
-    response = page.goto(f"{server.url}/")
+    response = page.goto(server.page_url("/"))  # the address `eightoff play` opens
     assert response is not None
     csp = response.headers.get("content-security-policy", "")
     assert "script-src 'self'" in csp and "style-src 'self'" in csp, csp

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from eightoff.store import Store
-from tests.servers import ENV, play, read_only, served, stop, wait_ready
+from tests.servers import ENV, auth, play, read_only, served, stop, wait_ready
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes")
 
@@ -55,24 +55,25 @@ def second_server(db: Path) -> Iterator[str]:
 
 def test_a_second_play_points_to_the_first_and_exits_0(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (first, base):
+    with served(db) as (first, base, token):
         second = play(db)
         try:
             out, err = second.communicate(timeout=60)
         finally:
             stop(second)
         assert second.returncode == 0, err
-        assert f"already open at {base}/" in out
+        # with its token: the browser the second one opens is let in
+        assert f"already open at {base}/?token={token}" in out
         assert first.poll() is None  # the first one still serves
-        assert httpx.get(base + "/api/variants").status_code == 200
+        assert httpx.get(base + "/api/variants", headers=auth(token)).status_code == 200
 
 
 def test_a_record_left_by_a_killed_server_is_replaced(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (first, _base):
+    with served(db) as (first, _base, _token):
         os.kill(first.pid, signal.SIGKILL)
         first.wait(timeout=30)
-    with served(db) as (third, base3):
+    with served(db) as (third, base3, _token3):
         assert third.poll() is None
         assert httpx.get(base3 + "/api/server").json()["pid"] == third.pid
         store = Store(db)
@@ -103,10 +104,13 @@ def test_play_refuses_a_database_it_cannot_write_before_serving(read_only_db: Pa
     assert "the table is at" not in out
 
 
-def _race(base: str, gid: int, actions: list[str], acks: list[dict[str, Any]]) -> None:
+def _race(
+    base: str, gid: int, actions: list[str], acks: list[dict[str, Any]], token: str | None
+) -> None:
     """Play ``actions`` on one game through one server, as fast as it answers; keep
     every acknowledged answer."""
-    with httpx.Client(base_url=base, timeout=60) as c:
+    headers = {} if token is None else auth(token)
+    with httpx.Client(base_url=base, timeout=60, headers=headers) as c:
         last = c.get(f"/api/games/{gid}").json()
         for action in actions:
             if action == "move":
@@ -134,8 +138,9 @@ def _race(base: str, gid: int, actions: list[str], acks: list[dict[str, Any]]) -
 @pytest.mark.parametrize("order", ["play-first", "second-first"])
 def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (_proc, a), second_server(db) as b:
-        g = httpx.post(a + "/api/games", json={"deal": 7}, timeout=30).json()
+    with served(db) as (_proc, a, token), second_server(db) as b:
+        tokens = {a: token, b: None}
+        g = httpx.post(a + "/api/games", json={"deal": 7}, headers=auth(token), timeout=30).json()
         gid = g["id"]
         plans = {
             a: ["move", "move", "undo", "move", "restart", "redo", "move"] * 4,
@@ -144,7 +149,9 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
         bases = [a, b] if order == "play-first" else [b, a]
         acks: dict[str, list[dict[str, Any]]] = {a: [], b: []}
         threads = [
-            threading.Thread(target=_race, args=(base, gid, plans[base], acks[base]))
+            threading.Thread(
+                target=_race, args=(base, gid, plans[base], acks[base], tokens[base])
+            )
             for base in bases
         ]
         for t in threads:
@@ -157,7 +164,7 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
         # or written over, and no two were applied to the same stored state
         revisions = sorted(x["revision"] for x in everything)
         assert revisions == list(range(1, len(everything) + 1))
-        ga = httpx.get(f"{a}/api/games/{gid}").json()
+        ga = httpx.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
         gb = httpx.get(f"{b}/api/games/{gid}").json()
         keys = ("columns", "cells", "foundations", "turns", "can_redo", "revision")
         assert {k: ga[k] for k in keys} == {k: gb[k] for k in keys}
@@ -176,12 +183,13 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
 @pytest.mark.slow
 def test_moves_acknowledged_by_two_servers_are_all_in_the_stored_line(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (_proc, a), second_server(db) as b:
-        g = httpx.post(a + "/api/games", json={"deal": 12}, timeout=30).json()
+    with served(db) as (_proc, a, token), second_server(db) as b:
+        tokens = {a: token, b: None}
+        g = httpx.post(a + "/api/games", json={"deal": 12}, headers=auth(token), timeout=30).json()
         gid = g["id"]
         acks: dict[str, list[dict[str, Any]]] = {a: [], b: []}
         threads = [
-            threading.Thread(target=_race, args=(base, gid, ["move"] * 12, acks[base]))
+            threading.Thread(target=_race, args=(base, gid, ["move"] * 12, acks[base], tokens[base]))
             for base in (a, b)
         ]
         for t in threads:
@@ -190,7 +198,7 @@ def test_moves_acknowledged_by_two_servers_are_all_in_the_stored_line(tmp_path: 
             t.join(timeout=300)
         moves = [x for x in acks[a] + acks[b] if x["action"] == "move"]
         undos = [x for x in acks[a] + acks[b] if x["action"] != "move"]
-        final = httpx.get(f"{a}/api/games/{gid}").json()
+        final = httpx.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
         assert final["turns"] == len(moves) - len(undos)
         assert sorted(x["revision"] for x in acks[a] + acks[b]) == list(
             range(1, final["revision"] + 1)

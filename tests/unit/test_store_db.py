@@ -85,7 +85,10 @@ def test_ctrl_c_just_after_begin_leaves_the_store_usable(tmp_path: Path, kind: s
     with connect(tmp_path / "n.sqlite3", NOTES) as db:
         with db.transaction() as c:
             c.execute("INSERT INTO notes (text) VALUES ('kept')")
-        db._conn = _CtrlCAfterBegin(db._conn)  # type: ignore[assignment]
+        if kind == "transaction":
+            db._conn = _CtrlCAfterBegin(db._conn)  # type: ignore[assignment]
+        else:  # reads have their own connection
+            db._reader = _CtrlCAfterBegin(db._reader)  # type: ignore[assignment]
         block = db.transaction() if kind == "transaction" else db.read()
         with pytest.raises(KeyboardInterrupt), block as c:
             c.execute("INSERT INTO notes (text) VALUES ('never')")

@@ -306,7 +306,7 @@ class Store:
     """The table's database. ``path`` is a file (created if missing) or ``":memory:"``."""
 
     def __init__(self, path: str | Path) -> None:
-        self.db: Database = connect(path, GAMES)
+        self.db: Database = connect(path, GAMES, durable=True)  # a move survives a power loss
         self.path = self.db.path
         self._cache: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._cache_lock = threading.Lock()
