@@ -151,7 +151,8 @@ class Guard:
         if auth[:6].lower() == b"token " and hmac.compare_digest(auth[6:].strip(), expected):
             return True
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        return any(hmac.compare_digest(given.encode(), expected) for given in query.get("token", []))
+        given = query.get("token", [])
+        return any(hmac.compare_digest(one.encode(), expected) for one in given)
 
     # ----- ASGI ------------------------------------------------------------------------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
