@@ -1,8 +1,8 @@
 """End-to-end fixtures: a real server in a subprocess, Debian's chromium driven by Playwright.
 
 The tests skip only when no chromium is installed and ``CI`` is not set; in CI a missing
-browser is a failure. Screenshots go to ``test-artifacts/screenshots/``, which git ignores: a test run
-leaves the work tree as it found it.
+browser is a failure. Screenshots go to ``test-artifacts/screenshots/``, which git
+ignores: a test run leaves the work tree as it found it.
 """
 
 from __future__ import annotations

@@ -189,6 +189,20 @@ class Database:
         except sqlite3.Error as e:
             raise StoreError(self.describe_error(e, doing)) from None
 
+    @contextmanager
+    def damaged(self, what: str) -> Iterator[None]:
+        """Rows that do not decode (a value of the wrong type, JSON that does not parse, a
+        move that is not a move) are damage in the file, not the caller's fault: one-line
+        :class:`StoreError` naming the file and ``what``."""
+        try:
+            yield
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+            detail = _one_line(e)[:120]
+            raise StoreError(
+                f"{self.path}: {what} is damaged in the file ({detail}); restore the file from"
+                " a copy or choose another file with --db"
+            ) from None
+
     def describe_error(self, exc: sqlite3.Error, doing: str = "use") -> str:
         text = _one_line(exc)
         low = text.lower()

@@ -30,7 +30,7 @@ import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -391,6 +391,10 @@ class Store:
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
+        with self.db.damaged(f"game {game_id}"):  # a row that does not decode: a 503
+            return self._decode(db, game_id, row)
+
+    def _decode(self, db: sqlite3.Connection, game_id: int, row: Sequence[Any]) -> SavedGame:
         (
             gid,
             variant,
@@ -409,7 +413,12 @@ class Store:
             rating,
             daily,
         ) = row
+        for name, value in (("revision", revision), ("cursor", cursor), ("hints", hints)):
+            if not isinstance(value, int):
+                raise TypeError(f"{name} {str(value)[:20]!r} is not a whole number")
         opts: dict[str, Any] = json.loads(options)
+        if not isinstance(opts, dict):
+            raise TypeError(f"options {options[:20]!r} is not a JSON object")
         game = self._cached(gid, revision)
         if game is None:
             lines = db.execute(
@@ -589,7 +598,8 @@ class Store:
             if cached is not None and cached[0] == version:
                 return dict(cached[1])
             rows = db.execute("SELECT key, value FROM settings").fetchall()
-        values = {k: json.loads(v) for k, v in rows}
+        with self.db.damaged("the settings"):
+            values = {k: json.loads(v) for k, v in rows}
         self._settings = (version, values)
         return dict(values)
 
