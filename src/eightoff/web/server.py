@@ -42,6 +42,8 @@ from eightoff.exits import EX_CANTCREAT, EX_DATAERR, EX_OK, EX_UNAVAILABLE
 from eightoff.store import ServerRecord, Store, StoreError, default_data_dir
 from eightoff.web import runtime
 from eightoff.web.app import create_app
+from eightoff.web.limits import DEFAULT as DEFAULT_LIMITS
+from eightoff.web.limits import Limited, Limits
 from eightoff.web.security import ANY_ADDRESS
 
 DB_ENV = "EIGHTOFF_DB"
@@ -156,9 +158,18 @@ def _point_to(url: str, db_path: Path, open_browser: bool) -> int:
     return EX_OK
 
 
-def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> int:
+def serve(
+    host: str,
+    port: int | None,
+    db: str | None,
+    open_browser: bool,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+) -> int:
     """Serve the table until Ctrl+C, or point to the server that already serves ``db``.
-    Returns the exit status (64 and up when the database or the address cannot be used)."""
+    Returns the exit status (64 and up when the database or the address cannot be used).
+    ``limits``: the time a client has to send a request, and how many connections it may
+    hold (:mod:`eightoff.web.limits`)."""
     db_path = resolve_db(db)
     loopback = is_loopback(host)
     if not loopback:
@@ -196,7 +207,7 @@ def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> in
         )
         return EX_UNAVAILABLE
     try:
-        return _serve_claimed(claim, store, host, port, db_path, open_browser)
+        return _serve_claimed(claim, store, host, port, db_path, open_browser, limits)
     finally:
         claim.release()
 
@@ -208,6 +219,7 @@ def _serve_claimed(
     port: int | None,
     db_path: Path,
     open_browser: bool,
+    limits: Limits,
 ) -> int:
     """:func:`serve` once this process holds the database file's lock."""
     try:
@@ -263,6 +275,7 @@ def _serve_claimed(
     )
     config = uvicorn.Config(
         app,
+        http=Limited.with_limits(limits),  # header and body timeouts, a cap on connections
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=2,
@@ -304,8 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--db", default=None)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--header-timeout", type=float, default=DEFAULT_LIMITS.header_timeout)
+    parser.add_argument("--body-timeout", type=float, default=DEFAULT_LIMITS.body_timeout)
+    parser.add_argument("--max-connections", type=int, default=DEFAULT_LIMITS.max_connections)
     args = parser.parse_args(argv)
-    return serve(args.host, args.port, args.db, not args.no_browser)
+    limits = Limits(args.header_timeout, args.body_timeout, args.max_connections)
+    return serve(args.host, args.port, args.db, not args.no_browser, limits=limits)
 
 
 if __name__ == "__main__":
