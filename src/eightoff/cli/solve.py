@@ -29,7 +29,6 @@ from typing import Any, Final, TextIO
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
 from eightoff.cli.exits import (
     EX_DATAERR,
-    EX_INTERRUPTED,
     EX_LOST,
     EX_NOINPUT,
     EX_OK,
@@ -40,6 +39,8 @@ from eightoff.cli.exits import (
     argument,
     fail,
     file_path,
+    interrupted_status,
+    interrupted_word,
     number,
     whole_number,
 )
@@ -316,8 +317,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as e:
         return fail("eightoff solve", str(e), e.code)
     except KeyboardInterrupt:
-        print("eightoff solve: interrupted", file=sys.stderr)
-        return EX_INTERRUPTED
+        print(f"eightoff solve: {interrupted_word()}", file=sys.stderr)
+        return interrupted_status()
     if Verdict.UNKNOWN in verdicts:
         return EX_UNKNOWN
     if Verdict.LOST in verdicts:

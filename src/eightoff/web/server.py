@@ -171,14 +171,6 @@ def serve(
     ``limits``: the time a client has to send a request, and how many connections it may
     hold (:mod:`eightoff.web.limits`)."""
     db_path = resolve_db(db)
-    loopback = is_loopback(host)
-    if not loopback:
-        print(
-            f"eightoff: warning: listening on {host}, not on loopback: anyone on the network"
-            " with the URL below (it carries an access token) can play your games",
-            file=sys.stderr,
-            flush=True,
-        )
     store: Store | None = None
     if not db_path.exists():  # a new file: no other name can be serving it
         try:
@@ -238,8 +230,16 @@ def _serve_claimed(
         sock = _bind(host, port or 0)
     except OSError as e:
         store.close()
-        print(f"eightoff: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
+        where = f"{host}:{port}" if port else f"{host} (any free port)"
+        print(f"eightoff: cannot listen on {where}: {e.strerror or e}", file=sys.stderr)
         return EX_UNAVAILABLE
+    if not is_loopback(host):  # (after the bind: an address that cannot be used is one line)
+        print(
+            f"eightoff: warning: listening on {host}, not on loopback: anyone on the network"
+            " with the URL below (it carries an access token) can play your games",
+            file=sys.stderr,
+            flush=True,
+        )
     actual_port = sock.getsockname()[1]
     token = secrets.token_urlsafe(24)
     base = url_for(host, actual_port)
