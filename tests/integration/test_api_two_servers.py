@@ -265,7 +265,10 @@ def test_the_runtime_file_holds_the_token_for_this_user_only(tmp_path: Path) -> 
     with served(tmp_path / "other.sqlite3"):
         assert not info.exists()
     with served(db) as (again, _b, token2):
-        assert json.loads(info.read_text())["pid"] == again.pid and token2 != token
+        assert json.loads(info.read_text())["pid"] == again.pid
+        assert token2 == token  # the file's token for the session: an open tab keeps working
+    token_file = info.with_suffix(".token")
+    assert token_file.read_text() == token and token_file.stat().st_mode & 0o777 == 0o600
 
 
 def _wal(db: Path) -> bytes:

@@ -13,7 +13,10 @@ holds:
 * ``table-DEV-INODE.lock``: ``flock``-ed by the serving process for its whole life (the
   kernel drops it when the process ends, killed or not, so a lock is never stale);
 * ``table-DEV-INODE.json`` (mode 0600: it holds the access token): the server's pid,
-  URL with its token, and the database's path.
+  URL with its token, and the database's path;
+* ``table-DEV-INODE.token`` (mode 0600): the file's access token, kept for the login
+  session so that a server started again on the file has the same one (an open tab
+  keeps working).
 
 A second ``eightoff play`` on the same file (by any of its names) finds the lock taken,
 reads the file and points to the first server. Files left by a killed server are
@@ -25,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import stat
 import time
 import warnings
@@ -108,6 +112,24 @@ class Claim:
         self._fd = fd
         self.info = folder / f"{file.stem}.json"
 
+    def token(self) -> str:
+        """The file's access token: made once (random, 32 characters) and kept in
+        ``table-DEV-INODE.token`` (mode 0600) for the session, so that a tab left open
+        keeps working when the server is started again (after a crash, a reboot of the
+        server alone); a new login session (a new runtime folder) makes a new one."""
+        path = self.folder / f"{self.file.stem}.token"
+        with contextlib.suppress(OSError, ValueError):
+            kept = path.read_text(encoding="ascii").strip()
+            if len(kept) >= 32 and kept.replace("-", "").replace("_", "").isalnum():
+                return kept
+        made = secrets.token_urlsafe(24)
+        part = self.folder / f".{self.file.stem}.{os.getpid()}.token"
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(made)
+        os.replace(part, path)
+        return made
+
     def publish(self, pid: int, url: str, db: Path) -> None:
         """Write the runtime file (mode 0600), whole or not at all."""
         data = {"app": "eightoff", "pid": pid, "url": url, "db": str(db)}
@@ -127,15 +149,21 @@ class Claim:
             self._fd = None
 
 
-def _lock(path: Path) -> int | None:
-    """The lock file's descriptor, locked; None if another process holds it."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    if fcntl is None:  # pragma: no cover
-        return fd
+def _locked(fd: int) -> int | None:
+    """``fd`` once this process holds its lock, or None (closed) if another one does."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
+        return None
+    return fd
+
+
+def _lock(path: Path) -> int | None:
+    """The lock file's descriptor, locked; None if another process holds it."""
+    fd = _locked(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    if fd is None:
         return None
     # the holder may have removed the file between our open and our lock: then ours
     # locks a name nobody else will find; take the new one instead
@@ -192,16 +220,12 @@ def _sweep(folder: Path) -> None:
 
 
 def _lock_once(path: Path) -> int | None:
+    """An existing lock file's descriptor, locked (without a lock: never, so nothing
+    is swept); None if it is gone or held."""
+    if fcntl is None:  # pragma: no cover
+        return None
     try:
         fd = os.open(path, os.O_RDWR)
     except OSError:
         return None
-    if fcntl is None:  # pragma: no cover
-        os.close(fd)
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    return _locked(fd)

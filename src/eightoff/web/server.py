@@ -26,7 +26,6 @@ import gc
 import ipaddress
 import json
 import os
-import secrets
 import socket
 import sys
 import threading
@@ -241,7 +240,13 @@ def _serve_claimed(
             flush=True,
         )
     actual_port = sock.getsockname()[1]
-    token = secrets.token_urlsafe(24)
+    try:
+        token = claim.token()
+    except OSError as e:
+        sock.close()
+        store.close()
+        print(f"eightoff: cannot write the runtime file: {e.strerror or e}", file=sys.stderr)
+        return EX_CANTCREAT
     base = url_for(host, actual_port)
     url = f"{base}?token={token}"
     try:
