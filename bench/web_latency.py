@@ -52,6 +52,9 @@ from eightoff.game import Game
 from eightoff.position import Move, Position
 
 URL = re.compile(r"http://127\.0\.0\.1:\d+/")
+TOKEN = re.compile(r"\?token=([A-Za-z0-9_-]+)")
+HEADERS: dict[str, str] = {}
+"""The access token of the server started last, as the page sends it."""
 
 
 @dataclass
@@ -92,6 +95,9 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
         proc.kill()
         raise SystemExit(f"the server did not start: {line!r}")
     base = found.group(0).rstrip("/")
+    token = TOKEN.search(line)
+    if token:
+        HEADERS["authorization"] = f"token {token.group(1)}"
     for _ in range(400):
         try:
             httpx.get(base + "/api/variants", timeout=2)
@@ -171,7 +177,7 @@ async def run(
     lines: list[list[str]] = []
     errors: list[str] = []
     limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
-    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+    async with httpx.AsyncClient(limits=limits, timeout=60, headers=HEADERS) as client:
         started = []
         for n in range(1, games + 1):
             t0 = time.perf_counter()
@@ -247,7 +253,7 @@ async def hint_load(base: str, doubles: int, hints: int, load: bool) -> list[tup
     """Seconds each level-2 hint took (Eight Off and FreeCell deals 1…hints), while
     ``doubles`` Double FreeCell solutions are computing when ``load``."""
     out: list[tuple[str, float]] = []
-    async with httpx.AsyncClient(timeout=600) as client:
+    async with httpx.AsyncClient(timeout=600, headers=HEADERS) as client:
         running: list[asyncio.Task[httpx.Response]] = []
         if load:
             for n in range(1, doubles + 1):

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-URL = re.compile(r"http://127\.0\.0\.1:\d+/")
+URL = re.compile(r"(http://127\.0\.0\.1:\d+)/\?token=([A-Za-z0-9_-]+)")
 ENV = {**{k: v for k, v in os.environ.items() if k != "EIGHTOFF_DB"}, "PYTHONUNBUFFERED": "1"}
 
 
@@ -36,7 +36,7 @@ def wait_ready(proc: subprocess.Popen[str], base: str) -> None:
         if proc.poll() is not None:
             raise AssertionError(f"the server exited with {proc.returncode}")
         try:
-            httpx.get(base + "/api/variants", timeout=2)
+            httpx.get(base + "/api/server", timeout=2)
             return
         except httpx.TransportError:
             with suppress(subprocess.TimeoutExpired):
@@ -53,20 +53,33 @@ def stop(proc: subprocess.Popen[str]) -> None:
             stream.close()
 
 
+def auth(token: str) -> dict[str, str]:
+    """The header that lets a request through a server's guard (as the page sends it)."""
+    return {"authorization": f"token {token}"}
+
+
+def token_of(line: str) -> tuple[str, str]:
+    """(base URL, access token) from the line `eightoff play` prints."""
+    found = URL.search(line)
+    assert found and "the table is at" in line, f"no URL with a token in {line!r}"
+    return found.group(1), found.group(2)
+
+
 @contextmanager
-def served(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """A running `eightoff play` on DB: its process and its base URL."""
+def served(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """A running `eightoff play` on DB: its process, its base URL and its access token."""
     proc = play(db, *extra)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()  # printed before serving starts
-        found = URL.search(line)
-        assert found and "the table is at" in line, (
-            f"no URL in {line!r}; stderr: {proc.stderr.read() if proc.stderr else ''}"
-        )
-        base = found.group(0).rstrip("/")
+        if not URL.search(line):
+            stop(proc)
+            raise AssertionError(
+                f"no URL in {line!r}; stderr: {proc.stderr.read() if proc.stderr else ''}"
+            )
+        base, token = token_of(line)
         wait_ready(proc, base)
-        yield proc, base
+        yield proc, base, token
     finally:
         stop(proc)
 

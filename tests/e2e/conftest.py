@@ -82,14 +82,30 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+TOKEN = re.compile(rb"the table is at http://127\.0\.0\.1:\d+/\?token=([A-Za-z0-9_-]+)")
+
+
 class Server:
-    """``python -m eightoff.web.server`` on a loopback port with its own database."""
+    """``python -m eightoff.web.server`` on a loopback port with its own database. Its
+    access token is read from the line it prints; :meth:`page_url` carries it, as the
+    address ``eightoff play`` opens does."""
 
     def __init__(self, db: Path, log: Path) -> None:
         self.db = db
         self.log_path = log
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.token = ""
+
+    def page_url(self, path: str = "/") -> str:
+        """``path`` on this server with ``token=…`` in its query (before any ``#``)."""
+        path, hash_mark, fragment = path.partition("#")
+        joiner = "&" if "?" in path else "?"
+        return f"{self.url}{path}{joiner}token={self.token}{hash_mark}{fragment}"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"token {self.token}"}
 
     @property
     def url(self) -> str:
@@ -117,8 +133,16 @@ class Server:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log_path.read_text()}")
+            found = TOKEN.findall(self.log_path.read_bytes())
+            if not found:
+                time.sleep(0.1)
+                continue
+            self.token = found[-1].decode()
             try:
-                with urllib.request.urlopen(f"{self.url}/api/variants", timeout=2) as r:
+                with urllib.request.urlopen(
+                    urllib.request.Request(f"{self.url}/api/variants", headers=self.headers),
+                    timeout=2,
+                ) as r:
                     if r.status == 200:
                         return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
@@ -142,7 +166,8 @@ class Server:
                 self.proc.wait(timeout=10)
 
     def get(self, path: str) -> Any:
-        with urllib.request.urlopen(f"{self.url}{path}", timeout=30) as r:
+        ask = urllib.request.Request(f"{self.url}{path}", headers=self.headers)
+        with urllib.request.urlopen(ask, timeout=30) as r:
             return json.load(r)
 
 
@@ -194,7 +219,7 @@ class TablePage:
 
     # navigation
     def open(self, path: str = "/") -> None:
-        self.page.goto(f"{self.server.url}{path}")
+        self.page.goto(self.server.page_url(path))
         self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
 
     def reload(self) -> None:

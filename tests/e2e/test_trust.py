@@ -5,6 +5,7 @@ console error."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,7 +133,7 @@ def test_first_visit_logs_no_error_and_pages_keep_to_the_csp(context: Any, serve
     table = TablePage(page, server)
     assert server.get("/api/games/current?optional=true") is None  # a first visit
 
-    response = page.goto(f"{server.url}/")
+    response = page.goto(server.page_url("/"))  # the address `eightoff play` opens
     assert response is not None
     csp = response.headers.get("content-security-policy", "")
     assert "script-src 'self'" in csp and "style-src 'self'" in csp, csp
@@ -171,3 +172,41 @@ def test_first_visit_logs_no_error_and_pages_keep_to_the_csp(context: Any, serve
     expect(page.get_by_role("heading", name="eightoff API")).to_be_visible()
     assert page.evaluate("window.__violations") == []
     assert problems == []
+
+
+def test_the_token_leaves_the_address_bar_and_two_tables_keep_their_own(
+    context: Any, server: Server, tmp_path: Path
+) -> None:
+    """The page opened at /?token=… keeps the token in its origin's storage and shows an
+    address without it; a second table on another port of the same host has its own,
+    and neither logs the other out (issue 24.2)."""
+    other = Server(tmp_path / "other.sqlite3", tmp_path / "other.log")
+    other.start()
+    try:
+        one, two = tab(context, server), tab(context, other)
+        one.open()
+        two.open()
+        for t, srv in ((one, server), (two, other)):
+            assert "token" not in t.page.url  # taken out of the address bar at once
+            stored = t.page.evaluate("localStorage.getItem('eightoff.token')")
+            assert stored == srv.token  # this origin's own
+            assert t.page.context.cookies() == []  # no cookie carries it
+        assert server.token != other.token
+        # both still play after the other opened: neither was logged out
+        one.reload()
+        one.open_deal(2)
+        two.reload()
+        two.open_deal(3)
+        assert server.get("/api/games/current")["deal"] == 2
+        assert other.get("/api/games/current")["deal"] == 3
+        # a page without the token (another user's browser) is refused the games
+        fresh = context.browser.new_context()
+        try:
+            page = fresh.new_page()
+            page.goto(f"{server.url}/")
+            expect(page.locator("#message")).to_contain_text("access token", timeout=30_000)
+        finally:
+            fresh.close()
+        assert one.errors == [] and two.errors == []
+    finally:
+        other.stop()

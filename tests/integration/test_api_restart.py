@@ -12,52 +12,53 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.servers import served
+from tests.servers import auth, served
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
 
-def call(method: str, url: str, body: Any = None) -> dict[str, Any]:
+def call(method: str, url: str, token: str, body: Any = None) -> dict[str, Any]:
     if body is None and method != "GET":
         body = {}  # a state-changing request is always JSON
-    r = httpx.request(method, url, json=body, timeout=30)
+    r = httpx.request(method, url, json=body, headers=auth(token), timeout=30)
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
 
 def test_a_game_survives_kill_9(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (proc, base):
-        g = call("POST", base + "/api/games", {"variant": "eightoff", "deal": 8})
+    with served(db) as (proc, base, token):
+        g = call("POST", base + "/api/games", token, {"variant": "eightoff", "deal": 8})
         gid = g["id"]
         last = g
         for _ in range(5):
             last = call(
                 "POST",
                 f"{base}/api/games/{gid}/move",
+                token,
                 {"move": last["legal_moves"][-1]["notation"]},
             )
-        call("POST", f"{base}/api/games/{gid}/undo")
-        last = call("POST", f"{base}/api/games/{gid}/undo")
-        call("PUT", base + "/api/settings", {"auto_move": False})
+        call("POST", f"{base}/api/games/{gid}/undo", token)
+        last = call("POST", f"{base}/api/games/{gid}/undo", token)
+        call("PUT", base + "/api/settings", token, {"auto_move": False})
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
         assert proc.returncode == -signal.SIGKILL
 
-    with served(db) as (_proc, base):
-        back = call("GET", base + "/api/games/current")
+    with served(db) as (_proc, base, token):
+        back = call("GET", base + "/api/games/current", token)
         assert back["id"] == gid
         for key in ("columns", "cells", "foundations", "player_moves", "turns", "can_redo"):
             assert back[key] == last[key], key
-        assert call("GET", base + "/api/settings")["auto_move"] is False
-        redone = call("POST", f"{base}/api/games/{gid}/redo")
+        assert call("GET", base + "/api/settings", token)["auto_move"] is False
+        redone = call("POST", f"{base}/api/games/{gid}/redo", token)
         assert redone["turns"] == last["turns"] + 1
 
 
 def test_the_server_listens_on_loopback_by_default(tmp_path: Path) -> None:
-    with served(tmp_path / "a.sqlite3") as (_proc, base):
+    with served(tmp_path / "a.sqlite3") as (_proc, base, token):
         assert base.startswith("http://127.0.0.1:")
-        assert call("GET", base + "/api/settings") == {
+        assert call("GET", base + "/api/settings", token) == {
             "auto_move": True,
             "winnable_only": False,
             "language": None,

@@ -176,25 +176,75 @@ def test_refusals_carry_the_headers_too(client: TestClient) -> None:
     assert r.headers["content-security-policy"] == CSP
 
 
-# ----- the token of a non-loopback server ----------------------------------------------------
-def test_a_token_server_refuses_requests_without_it(db: Path) -> None:
-    app = create_app(db, hosts=["192.0.2.7"], port=8123, token="s3cret-token")
-    with TestClient(app, base_url="http://192.0.2.7:8123") as c:
-        refused(c.get("/"))
+# ----- the token (every server started by eightoff play has one) --------------------------
+@pytest.mark.parametrize(
+    ("base", "hosts"), [("http://127.0.0.1:8123", ()), ("http://192.0.2.7:8123", ["192.0.2.7"])]
+)
+def test_a_token_server_refuses_the_players_data_without_it(
+    db: Path, base: str, hosts: list[str]
+) -> None:
+    app = create_app(db, hosts=hosts, port=8123, token="s3cret-token")
+    with TestClient(app, base_url=base) as c:
         refused(c.get("/api/games/current"))
+        refused(c.get("/api/stats"))
+        refused(c.get("/api/settings"))
         refused(c.post("/api/games", json={"deal": 1}))
-        refused(c.get("/?token=wrong"))
-        opened = c.get("/?token=s3cret-token")
-        assert opened.status_code == 200
-        cookie = opened.headers["set-cookie"]
-        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-        # the page's own requests carry the cookie and need no token
-        assert c.post("/api/games", json={"deal": 1}).status_code == 200
-        assert c.get("/static/style.css").status_code == 200
-    with TestClient(app, base_url="http://192.0.2.7:8123") as other:
-        r = other.get("/api/variants", headers={"authorization": "token s3cret-token"})
-        assert r.status_code == 200
-        refused(other.get("/api/variants", headers={"cookie": "eightoff_token=nope"}))
+        refused(c.get("/api/variants", headers={"authorization": "token wrong"}))
+        refused(c.get("/api/variants?token=wrong"))
+        # the pages and scripts (the same files for everyone) and who is serving need none
+        for path in ("/", "/rules", "/static/style.css", "/static/js/api.js"):
+            assert c.get(path).status_code == 200, path
+        assert c.get("/api/server").json()["app"] == "eightoff"
+        # the header the page sends, or the query a script may use
+        good = {"authorization": "token s3cret-token"}
+        assert c.post("/api/games", json={"deal": 1}, headers=good).status_code == 200
+        assert c.get("/api/games/current?token=s3cret-token").status_code == 200
+        # no cookie carries it: a browser would send a cookie to every port of the host
+        assert "set-cookie" not in c.get("/?token=s3cret-token").headers
+        assert "set-cookie" not in c.get("/api/variants", headers=good).headers
+        assert c.cookies == {}
+        # nothing was started without the token
+        assert c.get("/api/games/current", headers=good).json()["deal"] == 1
+
+
+@pytest.mark.parametrize("port", ["²", "¹²³", "³8123", "٨١٢٣", "８１２３", "8123x", "99999999"])
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-8"])
+def test_a_host_with_a_port_not_in_ascii_digits_is_refused(
+    client: TestClient, port: str, encoding: str
+) -> None:
+    """A header is bytes, read as Latin-1: b"\\xb2" is "²", which str.isdigit takes. Sent
+    to the app as the server hands it over (an HTTP client would re-encode it)."""
+    host = f"127.0.0.1:{port}".encode(encoding, errors="replace")
+    status, body = asgi_get(client.app, "/api/variants", [(b"host", host)])
+    assert status == 403 and json.loads(body)["code"] == "forbidden", (status, body)
+
+
+def asgi_get(app: Any, path: str, headers: list[tuple[bytes, bytes]]) -> tuple[int, bytes]:
+    """GET ``path`` from the ASGI ``app`` with exactly these header bytes."""
+    import asyncio
+
+    sent: list[dict[str, Any]] = []
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "headers": headers, "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8123),
+    }  # fmt: skip
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def run() -> None:
+        try:
+            await app(scope, receive, send)
+        except Exception:  # what uvicorn would answer: a 500
+            sent.append({"type": "http.response.start", "status": 500})
+
+    asyncio.run(run())
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 
 
 # ----- bad input is a 4xx, never a 500 -------------------------------------------------------

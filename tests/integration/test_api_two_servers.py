@@ -4,9 +4,11 @@ two servers with clients racing on one game without losing or mixing a move."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -19,7 +21,7 @@ import httpx
 import pytest
 
 from eightoff.store import Store
-from tests.servers import ENV, play, read_only, served, stop, wait_ready
+from tests.servers import ENV, auth, play, read_only, served, stop, wait_ready
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes")
 
@@ -55,24 +57,25 @@ def second_server(db: Path) -> Iterator[str]:
 
 def test_a_second_play_points_to_the_first_and_exits_0(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (first, base):
+    with served(db) as (first, base, token):
         second = play(db)
         try:
             out, err = second.communicate(timeout=60)
         finally:
             stop(second)
         assert second.returncode == 0, err
-        assert f"already open at {base}/" in out
+        # with its token: the browser the second one opens is let in
+        assert f"already open at {base}/?token={token}" in out
         assert first.poll() is None  # the first one still serves
-        assert httpx.get(base + "/api/variants").status_code == 200
+        assert httpx.get(base + "/api/variants", headers=auth(token)).status_code == 200
 
 
 def test_a_record_left_by_a_killed_server_is_replaced(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (first, _base):
+    with served(db) as (first, _base, _token):
         os.kill(first.pid, signal.SIGKILL)
         first.wait(timeout=30)
-    with served(db) as (third, base3):
+    with served(db) as (third, base3, _token3):
         assert third.poll() is None
         assert httpx.get(base3 + "/api/server").json()["pid"] == third.pid
         store = Store(db)
@@ -103,10 +106,13 @@ def test_play_refuses_a_database_it_cannot_write_before_serving(read_only_db: Pa
     assert "the table is at" not in out
 
 
-def _race(base: str, gid: int, actions: list[str], acks: list[dict[str, Any]]) -> None:
+def _race(
+    base: str, gid: int, actions: list[str], acks: list[dict[str, Any]], token: str | None
+) -> None:
     """Play ``actions`` on one game through one server, as fast as it answers; keep
     every acknowledged answer."""
-    with httpx.Client(base_url=base, timeout=60) as c:
+    headers = {} if token is None else auth(token)
+    with httpx.Client(base_url=base, timeout=60, headers=headers) as c:
         last = c.get(f"/api/games/{gid}").json()
         for action in actions:
             if action == "move":
@@ -134,8 +140,9 @@ def _race(base: str, gid: int, actions: list[str], acks: list[dict[str, Any]]) -
 @pytest.mark.parametrize("order", ["play-first", "second-first"])
 def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (_proc, a), second_server(db) as b:
-        g = httpx.post(a + "/api/games", json={"deal": 7}, timeout=30).json()
+    with served(db) as (_proc, a, token), second_server(db) as b:
+        tokens = {a: token, b: None}
+        g = httpx.post(a + "/api/games", json={"deal": 7}, headers=auth(token), timeout=30).json()
         gid = g["id"]
         plans = {
             a: ["move", "move", "undo", "move", "restart", "redo", "move"] * 4,
@@ -144,7 +151,7 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
         bases = [a, b] if order == "play-first" else [b, a]
         acks: dict[str, list[dict[str, Any]]] = {a: [], b: []}
         threads = [
-            threading.Thread(target=_race, args=(base, gid, plans[base], acks[base]))
+            threading.Thread(target=_race, args=(base, gid, plans[base], acks[base], tokens[base]))
             for base in bases
         ]
         for t in threads:
@@ -157,7 +164,7 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
         # or written over, and no two were applied to the same stored state
         revisions = sorted(x["revision"] for x in everything)
         assert revisions == list(range(1, len(everything) + 1))
-        ga = httpx.get(f"{a}/api/games/{gid}").json()
+        ga = httpx.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
         gb = httpx.get(f"{b}/api/games/{gid}").json()
         keys = ("columns", "cells", "foundations", "turns", "can_redo", "revision")
         assert {k: ga[k] for k in keys} == {k: gb[k] for k in keys}
@@ -176,12 +183,15 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
 @pytest.mark.slow
 def test_moves_acknowledged_by_two_servers_are_all_in_the_stored_line(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with served(db) as (_proc, a), second_server(db) as b:
-        g = httpx.post(a + "/api/games", json={"deal": 12}, timeout=30).json()
+    with served(db) as (_proc, a, token), second_server(db) as b:
+        tokens = {a: token, b: None}
+        g = httpx.post(a + "/api/games", json={"deal": 12}, headers=auth(token), timeout=30).json()
         gid = g["id"]
         acks: dict[str, list[dict[str, Any]]] = {a: [], b: []}
         threads = [
-            threading.Thread(target=_race, args=(base, gid, ["move"] * 12, acks[base]))
+            threading.Thread(
+                target=_race, args=(base, gid, ["move"] * 12, acks[base], tokens[base])
+            )
             for base in (a, b)
         ]
         for t in threads:
@@ -190,8 +200,114 @@ def test_moves_acknowledged_by_two_servers_are_all_in_the_stored_line(tmp_path: 
             t.join(timeout=300)
         moves = [x for x in acks[a] + acks[b] if x["action"] == "move"]
         undos = [x for x in acks[a] + acks[b] if x["action"] != "move"]
-        final = httpx.get(f"{a}/api/games/{gid}").json()
+        final = httpx.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
         assert final["turns"] == len(moves) - len(undos)
         assert sorted(x["revision"] for x in acks[a] + acks[b]) == list(
             range(1, final["revision"] + 1)
         )
+
+
+# ----- one table per database file (issue 24.1, 24.2) -----------------------------------------
+def _second(db: Path) -> tuple[int, str, str]:
+    proc = play(db)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        stop(proc)
+    return proc.returncode, out, err
+
+
+def test_another_name_of_a_served_file_points_to_its_server(tmp_path: Path) -> None:
+    """A hard link or a symbolic link to the database is the same table: the second
+    `play` points to the first server (with its token) instead of serving a second table
+    whose write-ahead log, named after the other path, would lose the first one's moves."""
+    a = tmp_path / "a.sqlite3"
+    with served(a) as (first, base, token):
+        g = httpx.post(base + "/api/games", json={"deal": 3}, headers=auth(token), timeout=30)
+        assert g.status_code == 200
+        hard, soft = tmp_path / "b.sqlite3", tmp_path / "c.sqlite3"
+        os.link(a, hard)
+        soft.symlink_to(a)
+        for other in (hard, soft):
+            status, out, err = _second(other)
+            assert status == 0, err
+            assert f"already open at {base}/?token={token}" in out, out
+            assert first.poll() is None
+        assert not (tmp_path / "b.sqlite3-wal").exists()  # nothing opened it by that name
+    # served by nobody, a file with two names is refused in one line, before serving
+    status, out, err = _second(hard)
+    assert status >= 64 and "2 names (hard links" in err and err.count("\n") == 1, err
+    assert "the table is at" not in out
+    hard.unlink()
+    with served(a) as (_p, base, token):  # the game is still there
+        back = httpx.get(base + "/api/games/current", headers=auth(token)).json()
+        assert back["deal"] == 3
+
+
+def test_the_runtime_file_holds_the_token_for_this_user_only(tmp_path: Path) -> None:
+    from eightoff.web.runtime import FileId, runtime_dir
+
+    db = tmp_path / "games.sqlite3"
+    with served(db) as (proc, base, token):
+        info = runtime_dir() / f"{FileId.of(db).stem}.json"
+        assert info.stat().st_mode & 0o777 == 0o600
+        assert info.parent.stat().st_mode & 0o777 == 0o700
+        record = json.loads(info.read_text())
+        assert record == {"app": "eightoff", "pid": proc.pid, "url": f"{base}/?token={token}",
+                          "db": str(db)}  # fmt: skip
+        # the database (readable by whoever can read the file) has no token in it
+        assert token.encode() not in db.read_bytes() + _wal(db)
+        # without the token: nothing of the player's, nothing started
+        assert httpx.post(base + "/api/games", json={"deal": 1}).status_code == 403
+        assert httpx.get(base + "/api/games/current").status_code == 403
+    # killed (tests.servers.stop sends SIGKILL): the lock went with it; the next server on
+    # any file removes the stale file, and this file's next server writes its own
+    with served(tmp_path / "other.sqlite3"):
+        assert not info.exists()
+    with served(db) as (again, _b, token2):
+        assert json.loads(info.read_text())["pid"] == again.pid
+        assert token2 == token  # the file's token for the session: an open tab keeps working
+    token_file = info.with_suffix(".token")
+    assert token_file.read_text() == token and token_file.stat().st_mode & 0o777 == 0o600
+
+
+def _wal(db: Path) -> bytes:
+    wal = db.with_name(db.name + "-wal")
+    return wal.read_bytes() if wal.exists() else b""
+
+
+# ----- a locked database holds up only the requests that write (issue 24.3) ----------------
+def test_a_database_locked_by_another_process_stalls_only_the_writes(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with served(db) as (_proc, base, token):
+        h = auth(token)
+        g = httpx.post(base + "/api/games", json={"deal": 5}, headers=h, timeout=30).json()
+        notation = g["legal_moves"][0]["notation"]
+        holder = sqlite3.connect(db, isolation_level=None, timeout=1)
+        holder.execute("BEGIN IMMEDIATE")  # another process's write lock, held
+        answers: list[httpx.Response] = []
+        writer = threading.Thread(
+            target=lambda: answers.append(
+                httpx.post(
+                    f"{base}/api/games/{g['id']}/move",
+                    json={"move": notation},
+                    headers=h,
+                    timeout=60,
+                )
+            )
+        )
+        try:
+            writer.start()
+            writer.join(timeout=1)  # the move now waits for the lock (up to 10 s)
+            # meanwhile what touches no data, and what only reads, is answered
+            assert httpx.get(base + "/api/server", timeout=60).json()["app"] == "eightoff"
+            assert httpx.get(base + "/static/js/api.js", timeout=60).status_code == 200
+            read = httpx.get(f"{base}/api/games/{g['id']}", headers=h, timeout=60).json()
+            assert writer.is_alive(), "the move did not wait for the lock"
+            assert read["revision"] == g["revision"]  # the last commit, not a half-made move
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        writer.join(timeout=60)
+        assert answers and answers[0].status_code == 200, answers  # then it is made
+        assert answers[0].json()["revision"] == g["revision"] + 1

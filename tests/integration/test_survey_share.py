@@ -113,3 +113,50 @@ def test_a_survey_killed_mid_run_leaves_claims_the_other_takes_back(tmp_path: Pa
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT COUNT(*) FROM survey_claims").fetchone()[0] == 0
         assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
+    tmp_path: Path,
+) -> None:
+    """Deals only claimed by another survey are not "solved by another survey": the
+    survey waits for them and, once their owner's lease has run out (a survey on
+    another host that stopped renewing its heartbeat), solves them itself."""
+    import threading
+
+    from eightoff.rules import preset
+    from eightoff.survey import run_survey
+    from eightoff.survey.store import STALE_SECONDS, SurveyStore, rules_signature
+
+    db = tmp_path / "s.sqlite3"
+    rules = preset("eightoff")
+    with SurveyStore(db) as other:  # a survey on another machine claims 5-10
+        owner = other.register_owner()
+        with other.transaction() as c:
+            c.execute("UPDATE survey_owners SET host = 'elsewhere' WHERE id = ?", (owner,))
+        held = other.claim(owner, rules.id, rules_signature(rules), 5, 10, 6)
+        assert held.runs == ((5, 10),)
+    results = []
+    b = threading.Thread(
+        target=lambda: results.append(run_survey(1, 20, db=db, workers=1, limits=TINY))
+    )
+    b.start()
+    try:
+        deadline = time.monotonic() + 120
+        while count_rows(db) < 14 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert count_rows(db) == 14  # all but the other's claim
+        b.join(timeout=3)
+        assert b.is_alive(), "the survey finished while another one's claims were unsolved"
+    finally:  # the other survey stops renewing its lease: it is dead
+        with sqlite3.connect(db, timeout=30) as c:
+            old = time.time() - STALE_SECONDS - 1
+            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (old, owner))
+        c.close()
+        b.join(timeout=120)
+    assert not b.is_alive()
+    (run,) = results
+    assert run.new.total == 20 and run.by_others == 0  # it took over and solved all 20
+    assert deals_stored(db) == list(range(1, 21))
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT COUNT(*) FROM survey_claims").fetchone()[0] == 0
+    c.close()

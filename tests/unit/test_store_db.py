@@ -85,7 +85,10 @@ def test_ctrl_c_just_after_begin_leaves_the_store_usable(tmp_path: Path, kind: s
     with connect(tmp_path / "n.sqlite3", NOTES) as db:
         with db.transaction() as c:
             c.execute("INSERT INTO notes (text) VALUES ('kept')")
-        db._conn = _CtrlCAfterBegin(db._conn)  # type: ignore[assignment]
+        if kind == "transaction":
+            db._conn = _CtrlCAfterBegin(db._conn)  # type: ignore[assignment]
+        else:  # reads have their own connection
+            db._reader = _CtrlCAfterBegin(db._reader)  # type: ignore[assignment]
         block = db.transaction() if kind == "transaction" else db.read()
         with pytest.raises(KeyboardInterrupt), block as c:
             c.execute("INSERT INTO notes (text) VALUES ('never')")
@@ -172,3 +175,34 @@ def test_many_opening_a_new_file_at_once_all_get_it(tmp_path: Path) -> None:
         for t in threads:
             t.join(60)
     assert failures == []
+
+
+def test_the_tables_commits_reach_the_disk_and_the_surveys_survive_kill_9(
+    tmp_path: Path,
+) -> None:
+    """synchronous=FULL for the table's games (a move survives a power loss), NORMAL for
+    the survey stores (a batch survives kill -9; its verdicts can be computed again)."""
+    from eightoff.store import Store
+    from eightoff.survey.store import SurveyStore
+
+    store = Store(tmp_path / "games.sqlite3")
+    survey = SurveyStore(tmp_path / "survey.sqlite3")
+    try:
+        for conn in (store.db._conn, store.db._reader):
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert survey._db._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        with store.db.read() as c:
+            assert c.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        store.close()
+        survey.close()
+
+
+def test_a_file_with_two_names_is_refused(tmp_path: Path) -> None:
+    import os
+
+    with connect(tmp_path / "a.sqlite3", NOTES) as db:
+        db.check_one_name()  # one name: fine
+        os.link(tmp_path / "a.sqlite3", tmp_path / "b.sqlite3")
+        with pytest.raises(StoreError, match="has 2 names"):
+            db.check_one_name()

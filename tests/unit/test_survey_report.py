@@ -205,6 +205,28 @@ def test_report_on_a_missing_store_or_a_file_that_is_not_one(
     assert junk.read_text().startswith("not a database")  # untouched
 
 
+def test_report_on_another_programs_database_leaves_it_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command that reads must not change a file it refuses: no switch to WAL, no
+    -wal or -shm file beside it, not one byte changed (issue 24.6)."""
+    import sqlite3
+
+    foreign = tmp_path / "foreign.sqlite3"
+    with sqlite3.connect(foreign) as c:
+        c.execute("CREATE TABLE contacts (name TEXT)")
+        c.execute("INSERT INTO contacts VALUES ('Ada')")
+    c.close()
+    before = foreign.read_bytes()
+    assert main(["report", "--db", str(foreign)]) == 66
+    assert "not a survey store" in capsys.readouterr().err
+    assert foreign.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["foreign.sqlite3"]
+    with sqlite3.connect(foreign) as c:
+        assert c.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    c.close()
+
+
 def test_errors_reach_the_terminal_without_a_traceback(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "eightoff.survey", "9", "3", "--db", str(tmp_path / "x.db")],

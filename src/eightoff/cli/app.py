@@ -9,6 +9,7 @@ more (the table in :mod:`eightoff.cli.exits`), never a traceback. A closed outpu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sqlite3
 import sys
@@ -16,19 +17,23 @@ from collections.abc import Sequence
 
 from eightoff import __version__
 from eightoff.boards import BoardError
-from eightoff.cli import house_rules, solve, survey
+from eightoff.cli import house_rules, solve, streams, survey
 from eightoff.cli.deal import cmd_deal, cmd_rate, cmd_variants
 from eightoff.cli.exits import (
     EX_CANTCREAT,
     EX_DATAERR,
     EX_INTERRUPTED,
     EX_IOERR,
+    EX_NOINPUT,
     EX_PIPE,
     EX_SOFTWARE,
+    EX_TERMINATED,
     EX_USAGE,
     MAX_PATH,
     Parser,
+    Terminated,
     UsageError,
+    catch_sigterm,
     fail,
 )
 from eightoff.cli.play import cmd_play
@@ -126,14 +131,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; return its exit status (argparse's own exits raise SystemExit:
-    0 for --help and --version, 64 for bad usage)."""
+    0 for --help and --version, 64 for bad usage). SIGTERM ends it as Ctrl+C does
+    (the same clean-up), with 143 and one line instead of 130."""
+    catch_sigterm()
+    closed = streams.prepare()
+    if closed is not None:
+        return fail("eightoff", closed, EX_IOERR)
     try:
-        code = _main(argv)
-        sys.stdout.flush()
-        return code
+        try:
+            code = _main(argv)
+            sys.stdout.flush()
+            return code
+        except SystemExit as done:  # --help, --version, bad usage: argparse's own exit
+            with contextlib.suppress(OSError, ValueError):
+                sys.stdout.flush()  # a full disk: argparse said what it could
+            _quiet_stdout()
+            raise done from None
     except BrokenPipeError:
         _quiet_stdout()
         return EX_PIPE
+    except Terminated:
+        print("eightoff: stopped by SIGTERM; what was saved stays saved", file=sys.stderr)
+        return EX_TERMINATED
     except KeyboardInterrupt:
         return EX_INTERRUPTED
     except Exception as e:
@@ -168,6 +187,8 @@ def _explain(e: Exception) -> tuple[str, int]:
         return f"the database cannot be used: {e}", EX_CANTCREAT
     if isinstance(e, sqlite3.DatabaseError):  # e.g. "file is not a database"
         return f"not an eightoff database: {e}", EX_DATAERR
+    if isinstance(e, streams.ClosedInput):
+        return str(e), EX_NOINPUT
     if isinstance(e, OSError):
         where = f" ({quote(e.filename, MAX_PATH)})" if e.filename else ""
         return f"{e.strerror or e}{where}", EX_IOERR

@@ -33,6 +33,10 @@ EX_SOFTWARE: Final = 70
 EX_CANTCREAT: Final = 73
 EX_IOERR: Final = 74
 EX_INTERRUPTED: Final = 130
+"""Ctrl+C (SIGINT): 128 + 2."""
+EX_TERMINATED: Final = 143
+"""SIGTERM (``kill PID``, a service manager stopping it): 128 + 15, what a shell
+reports, with one line saying so; what the command had saved stays saved."""
 EX_PIPE: Final = 141
 """The output pipe was closed (``… | head``): the command stops quietly (128 + SIGPIPE,
 what a shell reports for a program stopped by a closed pipe)."""
@@ -42,15 +46,49 @@ EXIT_STATUSES: Final[dict[int, str]] = {
     EX_LOST: "solve: some deal proven lost (and none unknown)",
     EX_UNKNOWN: "solve: some deal unknown (a time or state limit stopped the search)",
     EX_USAGE: "bad usage: an unknown option, a number out of range, a malformed argument",
-    EX_DATAERR: "bad data: a malformed board, a file that is not an eightoff database",
-    EX_NOINPUT: "no input: a board file or survey store that does not exist or cannot be read",
-    EX_UNAVAILABLE: "unavailable: Dask or the scheduler cannot be reached",
+    EX_DATAERR: "bad data: a malformed board, a file that is not an eightoff database or is damaged",  # noqa: E501
+    EX_NOINPUT: "no input: a board file or survey store that cannot be read; stdin closed",
+    EX_UNAVAILABLE: "unavailable: the Dask scheduler unreachable or gone; an address not to listen on",  # noqa: E501
     EX_SOFTWARE: "internal error (a bug: please report it) or a survey worker that failed",
-    EX_CANTCREAT: "cannot create: an output file or a database that cannot be written",
-    EX_IOERR: "input/output error while reading or writing",
-    EX_INTERRUPTED: "interrupted (Ctrl+C or SIGTERM; a survey keeps every finished batch)",
+    EX_CANTCREAT: "cannot create: an output file or a database that cannot be written (or has two names)",  # noqa: E501
+    EX_IOERR: "input/output error while reading or writing, or standard output closed",
+    EX_INTERRUPTED: "interrupted by Ctrl+C (a survey keeps every finished batch, the table every move)",  # noqa: E501
     EX_PIPE: "the output pipe was closed (e.g. piped into head): stopped quietly",
+    EX_TERMINATED: "stopped by SIGTERM, one line saying so (nothing saved is lost, as with Ctrl+C)",
 }
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, felt in the main thread as Ctrl+C is: every clean-up Ctrl+C runs (a
+    transaction rolled back, a survey's finished batches kept) runs for it too."""
+
+
+_signals: dict[str, bool] = {"terminated": False}
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    _signals["terminated"] = True
+    raise Terminated
+
+
+def catch_sigterm() -> None:
+    """From now on SIGTERM raises :class:`Terminated` in the main thread."""
+    import signal
+
+    _signals["terminated"] = False
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, on_sigterm)
+
+
+def interrupted_status() -> int:
+    """The status of a command stopped by Ctrl+C (130) or SIGTERM (143)."""
+    return EX_TERMINATED if _signals["terminated"] else EX_INTERRUPTED
+
+
+def interrupted_word() -> str:
+    """ "stopped by SIGTERM" or "interrupted", for the command's one line."""
+    return "stopped by SIGTERM" if _signals["terminated"] else "interrupted"
+
 
 MAX_PATH: Final = 200
 """Most characters of a file name quoted in an error."""

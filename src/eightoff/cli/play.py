@@ -13,7 +13,7 @@ from rich.text import Text
 
 from eightoff.cli import house_rules
 from eightoff.cli.board import TerminalConsole, render_board, titled
-from eightoff.cli.exits import EX_CANTCREAT
+from eightoff.cli.exits import EX_CANTCREAT, Terminated
 from eightoff.counts import count
 from eightoff.deals import deal, random_deal_number
 from eightoff.explain import describe, hint_message
@@ -192,6 +192,8 @@ def _terminal_loop(
         screen.draw()
         try:
             entry = input("move> ").strip()
+        except Terminated:
+            raise  # SIGTERM: 143 from main(), not a quit
         except (EOFError, KeyboardInterrupt):
             console.print()
             return 0

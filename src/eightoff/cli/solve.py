@@ -33,7 +33,6 @@ from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
 from eightoff.cli import house_rules
 from eightoff.cli.exits import (
     EX_DATAERR,
-    EX_INTERRUPTED,
     EX_LOST,
     EX_NOINPUT,
     EX_OK,
@@ -43,6 +42,8 @@ from eightoff.cli.exits import (
     UsageError,
     fail,
     file_path,
+    interrupted_status,
+    interrupted_word,
 )
 from eightoff.cli.values import (
     MAX_SECONDS,
@@ -273,8 +274,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as e:
         return fail("eightoff solve", str(e), e.code)
     except KeyboardInterrupt:
-        print("eightoff solve: interrupted", file=sys.stderr)
-        return EX_INTERRUPTED
+        print(f"eightoff solve: {interrupted_word()}", file=sys.stderr)
+        return interrupted_status()
     if Verdict.UNKNOWN in verdicts:
         return EX_UNKNOWN
     if Verdict.LOST in verdicts:

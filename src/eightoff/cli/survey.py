@@ -31,7 +31,6 @@ from typing import Any, Final, TextIO
 from eightoff.cli import house_rules
 from eightoff.cli.exits import (
     EX_CANTCREAT,
-    EX_INTERRUPTED,
     EX_NOINPUT,
     EX_OK,
     EX_SOFTWARE,
@@ -41,6 +40,9 @@ from eightoff.cli.exits import (
     UsageError,
     fail,
     file_path,
+    interrupted_status,
+    interrupted_word,
+    on_sigterm,
     whole_number,
 )
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
@@ -186,8 +188,8 @@ def run(args: argparse.Namespace) -> int:
             return _export(args)
         return _run(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return EX_INTERRUPTED
+        print(interrupted_word(), file=sys.stderr)
+        return interrupted_status()
     except UsageError as exc:
         return _fail(str(exc), exc.code)
     except (SurveyRangeError, UnknownVariantError) as exc:
@@ -318,12 +320,12 @@ def _run(args: argparse.Namespace) -> int:
             r = stop.run
             rated = f", {r.rated_only} stored deals rated" if r.rated_only else ""
             print(
-                f"interrupted: {r.new.total} deals saved this run{rated},"
+                f"{interrupted_word()}: {r.new.total} deals saved this run{rated},"
                 f" {r.already + r.new.total + r.rated_only} of {r.total} stored;"
                 " run the same command again to continue",
                 file=sys.stderr,
             )
-            return EX_INTERRUPTED
+            return interrupted_status()
     n = result.new
     where = f" into {result.db}"
     shared = (
@@ -380,13 +382,10 @@ def _report_errors(name: str, errors: tuple[tuple[int, str], ...]) -> int:
 
 @contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops a survey the way Ctrl+C does (finished batches kept)."""
-
-    def handler(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
+    """SIGTERM stops a survey the way Ctrl+C does (finished batches kept), with 143
+    (also when the survey is run without :func:`eightoff.cli.main`)."""
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
     except ValueError:  # not the main thread
         yield
         return

@@ -22,7 +22,21 @@ Transactions: :meth:`Database.transaction` is ``BEGIN IMMEDIATE`` ... ``COMMIT``
 (``ROLLBACK`` on any exception, Ctrl+C included): the write lock is taken at the start,
 so a read-check-write inside it cannot interleave with another process's write.
 :meth:`Database.read` is a deferred transaction: a consistent snapshot for several
-SELECTs. One connection per :class:`Database`, guarded by a lock, so threads may share it.
+SELECTs. A file has two connections, each guarded by its own lock, so threads may share
+a :class:`Database`: one for writes and one for reads, so that a read never waits behind
+a write waiting for another process's lock (in WAL mode a reader sees the last commit).
+``":memory:"`` has one (two would be two databases).
+
+Durability: every file is in WAL mode. ``durable=True`` (the table's games) sets
+``synchronous=FULL``: each commit is on the disk before it is acknowledged, so a power
+loss keeps it. Otherwise (the surveys: many small batches, each recomputable)
+``synchronous=NORMAL``: a commit survives the process being killed (kill -9) but the
+last few may be lost with the power. ``wal=False`` leaves the file's journal mode as it
+is: a command that only reads opens a file it may refuse without changing it.
+
+Identity: SQLite names its write-ahead log and its lock file after the path it opened,
+so two names of one file (hard links) give two logs and lose writes;
+:meth:`Database.check_one_name` refuses such a file.
 
 Every failure to open or use the file is a :class:`StoreError` whose message is one
 line naming the file and what to do.
@@ -86,10 +100,20 @@ def _one_line(exc: BaseException) -> str:
 class Database:
     """An open SQLite file (or ``":memory:"``). Use :func:`connect` to open one."""
 
-    def __init__(self, path: str | Path, *, timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        timeout_ms: int = BUSY_TIMEOUT_MS,
+        durable: bool = False,
+        wal: bool = True,
+    ) -> None:
         self.path = str(path)
         self._lock = threading.RLock()
+        self._read_lock = threading.RLock()
         self._timeout_ms = timeout_ms
+        self.durable = durable
+        self._wal = wal
         self.closed = False
         self._open()
 
@@ -104,20 +128,36 @@ class Database:
                     " choose another file with --db"
                 ) from None
         with self.errors("open"):
-            self._conn = sqlite3.connect(
-                self.path,
-                isolation_level=None,  # autocommit; transactions are explicit
-                check_same_thread=False,
-                timeout=timeout_ms / 1000,
-            )
+            self._conn = self._connection()
         try:
             with self.errors("open"):
-                self._set_up(timeout_ms)
+                self._set_up(self._conn, timeout_ms, first=True)
+                if self.path == ":memory:":
+                    self._reader = self._conn
+                    self._read_lock = self._lock
+                else:
+                    self._reader = self._connection()
         except StoreError:
             self._conn.close()
             raise
+        try:
+            with self.errors("open"):
+                if self._reader is not self._conn:
+                    self._set_up(self._reader, timeout_ms, first=False)
+        except StoreError:
+            self._reader.close()
+            self._conn.close()
+            raise
 
-    def _set_up(self, timeout_ms: int) -> None:
+    def _connection(self) -> sqlite3.Connection:
+        return sqlite3.connect(
+            self.path,
+            isolation_level=None,  # autocommit; transactions are explicit
+            check_same_thread=False,
+            timeout=self._timeout_ms / 1000,
+        )
+
+    def _set_up(self, conn: sqlite3.Connection, timeout_ms: int, *, first: bool) -> None:
         """The connection's settings. Two processes or threads opening a new file at
         once can meet SQLITE_BUSY here without SQLite's busy handler being called (one
         switches the file to WAL while the other reads its header), so a busy answer
@@ -125,12 +165,14 @@ class Database:
         deadline = time.monotonic() + timeout_ms / 1000
         while True:
             try:
-                self._conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
-                self._conn.execute("PRAGMA foreign_keys = ON")
+                conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+                conn.execute("PRAGMA foreign_keys = ON")
                 if self.path != ":memory:":
-                    self._conn.execute("PRAGMA journal_mode = WAL")
-                    self._conn.execute("PRAGMA synchronous = NORMAL")  # durable across kill -9
-                self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                    if first and self._wal:
+                        conn.execute("PRAGMA journal_mode = WAL")
+                    # FULL: a commit is on the disk (power loss); NORMAL: kill -9 only
+                    conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
                 return
             except sqlite3.OperationalError as e:
                 low = str(e).lower()
@@ -146,6 +188,20 @@ class Database:
             yield
         except sqlite3.Error as e:
             raise StoreError(self.describe_error(e, doing)) from None
+
+    @contextmanager
+    def damaged(self, what: str) -> Iterator[None]:
+        """Rows that do not decode (a value of the wrong type, JSON that does not parse, a
+        move that is not a move) are damage in the file, not the caller's fault: one-line
+        :class:`StoreError` naming the file and ``what``."""
+        try:
+            yield
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+            detail = _one_line(e)[:120]
+            raise StoreError(
+                f"{self.path}: {what} is damaged in the file ({detail}); restore the file from"
+                " a copy or choose another file with --db"
+            ) from None
 
     def describe_error(self, exc: sqlite3.Error, doing: str = "use") -> str:
         text = _one_line(exc)
@@ -164,13 +220,15 @@ class Database:
 
     # ----- plumbing ------------------------------------------------------------------
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._read_lock:
+            if self._reader is not self._conn:
+                self._reader.close()
             self._conn.close()
             self.closed = True
 
     def reopen(self) -> None:
         """Open the file again after :meth:`close` (an app started a second time)."""
-        with self._lock:
+        with self._lock, self._read_lock:
             if self.closed:
                 self._open()
                 self.closed = False
@@ -202,23 +260,58 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
-        """A read-only snapshot: several SELECTs see one state of the file."""
-        with self._lock:
+        """A read-only snapshot: several SELECTs see one state of the file (the last
+        commit: on a file, reads have their own connection and never wait behind this
+        process's writes)."""
+        conn = self._reader
+        with self._read_lock:
             with self.errors("read"):
-                self._drop_interrupted()
-                self._conn.execute("BEGIN")
+                self._drop_interrupted(conn)
+                conn.execute("BEGIN")
             try:
-                yield self._conn
+                yield conn
             finally:
-                if self._conn.in_transaction:
-                    self._conn.execute("COMMIT")
+                # a damaged page can fail the end of the snapshot too: still one line
+                with self.errors("read"):
+                    if conn.in_transaction:
+                        conn.execute("COMMIT")
 
-    def _drop_interrupted(self) -> None:
+    def _drop_interrupted(self, conn: sqlite3.Connection | None = None) -> None:
         """Roll back a transaction left open by Ctrl+C felt between its BEGIN and the
         block that would have ended it (every transaction here is explicit and taken
         under the lock, so one open at this point can only be such a leftover)."""
-        if self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
+        conn = self._conn if conn is None else conn
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+
+    def check_one_name(self) -> None:
+        """Raise :class:`StoreError` if the file has other names (hard links): SQLite
+        keeps its write-ahead log beside the name it opened, so writes through two names
+        go to two logs and one name loses the other's."""
+        if self.path == ":memory:":
+            return
+        try:
+            links = Path(self.path).stat().st_nlink
+        except OSError:
+            return
+        if links > 1:
+            raise StoreError(
+                f"{self.path} has {links} names (hard links to one file): SQLite keeps its"
+                " journal beside each name, so writes through two names can be lost; keep"
+                " one name (remove the other links, find them with ls -i) or copy the file"
+            )
+
+    def quick_check(self) -> None:
+        """Raise :class:`StoreError` (one line) unless SQLite's ``quick_check`` finds the
+        file whole (pages, records and indexes; for a file of a few MB, milliseconds)."""
+        with self.read() as c:
+            rows = [str(r[0]) for r in c.execute("PRAGMA quick_check(3)").fetchall()]
+        if rows != ["ok"]:
+            said = " ".join("; ".join(rows).split())[:160]
+            raise StoreError(
+                f"{self.path} is damaged (SQLite's quick_check: {said}); restore it from a"
+                " copy, or try `sqlite3 FILE .recover`, or choose another file with --db"
+            )
 
     def check_writable(self) -> None:
         """Raise :class:`StoreError` unless this process can write the file now."""
@@ -284,10 +377,12 @@ def connect(
     path: str | Path,
     *schemas: Schema,
     timeout_ms: int = BUSY_TIMEOUT_MS,
+    durable: bool = False,
 ) -> Database:
     """Open (creating if missing) the SQLite file ``path`` and bring every schema given
-    up to date. Raises :class:`StoreError` with a one-line message if it cannot."""
-    db = Database(path, timeout_ms=timeout_ms)
+    up to date. Raises :class:`StoreError` with a one-line message if it cannot.
+    ``durable``: ``synchronous=FULL`` (see the module's note on durability)."""
+    db = Database(path, timeout_ms=timeout_ms, durable=durable)
     try:
         for schema in schemas:
             db.migrate(schema)

@@ -30,7 +30,7 @@ import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -351,7 +351,7 @@ class Store:
     """The table's database. ``path`` is a file (created if missing) or ``":memory:"``."""
 
     def __init__(self, path: str | Path) -> None:
-        self.db: Database = connect(path, GAMES)
+        self.db: Database = connect(path, GAMES, durable=True)  # a move survives a power loss
         self.path = self.db.path
         self._cache: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -436,6 +436,10 @@ class Store:
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
+        with self.db.damaged(f"game {game_id}"):  # a row that does not decode: a 503
+            return self._decode(db, game_id, row)
+
+    def _decode(self, db: sqlite3.Connection, game_id: int, row: Sequence[Any]) -> SavedGame:
         (
             gid,
             variant,
@@ -444,7 +448,7 @@ class Store:
             _start,
             options,
             status,
-            _cursor,
+            cursor,
             counted,
             hints,
             created,
@@ -454,10 +458,15 @@ class Store:
             rating,
             daily,
         ) = row
+        for name, value in (("revision", revision), ("cursor", cursor), ("hints", hints)):
+            if not isinstance(value, int):
+                raise TypeError(f"{name} {str(value)[:20]!r} is not a whole number")
         opts: dict[str, Any] = json.loads(options)
+        if not isinstance(opts, dict):
+            raise TypeError(f"options {options[:20]!r} is not a JSON object")
         game = self._cached(gid, revision)
         if game is None:
-            game = _game_of(db, row)
+            game = _game_of(db, tuple(row))
             self._remember(gid, revision, game)
         saved = SavedGame(
             id=gid,
@@ -636,7 +645,8 @@ class Store:
             if cached is not None and cached[0] == version:
                 return dict(cached[1])
             rows = db.execute("SELECT key, value FROM settings").fetchall()
-        values = {k: json.loads(v) for k, v in rows}
+        with self.db.damaged("the settings"):
+            values = {k: json.loads(v) for k, v in rows}
         self._settings = (version, values)
         return dict(values)
 

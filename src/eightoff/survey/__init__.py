@@ -13,7 +13,12 @@
 * Deals already stored are skipped: running the same survey again completes
   exactly what is missing. Deals are claimed in the store before they go out, so
   two surveys over overlapping ranges on one store share the work (neither solves
-  a deal the other has claimed; a claim left by a killed survey is taken back).
+  a deal the other has claimed). A survey does not finish while deals of its range
+  are only claimed by another: it waits for them to be stored, and takes over the
+  claims of a survey that died (its process gone from this host, or on another host
+  no heartbeat for :data:`~eightoff.survey.store.STALE_SECONDS`, the lease; a live
+  survey renews it every :data:`~eightoff.survey.store.HEARTBEAT_SECONDS`). So
+  "solved by another survey" counts only deals the other one stored.
   Ctrl+C keeps every finished batch (it raises :class:`SurveyInterrupted`, which
   says what was saved); SIGKILL loses at most the batches in flight.
 * With ``rate=True`` (``eightoff survey --rate``) each worker also rates every deal
@@ -95,6 +100,8 @@ __all__ = [
 MAX_BATCH: Final = 2000
 LOCAL_BATCH_SECONDS: Final = 2.0
 CLUSTER_BATCH_SECONDS: Final = 5.0
+CLAIM_POLL_SECONDS: Final = 1.0
+"""How often a survey with nothing left to claim looks again at another survey's claims."""
 
 
 class BatchResult(NamedTuple):
@@ -450,8 +457,13 @@ def run_survey(
             )
 
         try:
-            exhausted = False
+            exhausted = False  # nothing to claim now: the rest is stored or claimed
+            polled = time.monotonic()
             while True:
+                if exhausted and cursor <= end and time.monotonic() - polled >= CLAIM_POLL_SECONDS:
+                    # another survey's claims are left: when stored they are done; when
+                    # their owner dies (no heartbeat within the lease) claim() takes them
+                    exhausted = False
                 while not exhausted and len(in_flight) < backend.capacity:
                     claim = store.claim(
                         owner,
@@ -466,14 +478,17 @@ def run_survey(
                     cursor = claim.cursor
                     if not claim.runs:
                         exhausted = True  # the rest is stored, or claimed by live surveys
+                        polled = time.monotonic()
                         break
                     remaining -= sum(b - a + 1 for a, b in claim.runs)
                     backend.submit(next_key, rules, claim.runs, limits, rate, claim.stored)
                     in_flight[next_key] = claim.runs
                     next_key += 1
                 if not in_flight:
-                    break
-                for key, result in backend.wait(0.5):
+                    if cursor > end:
+                        break  # every deal of the range is stored
+                    time.sleep(CLAIM_POLL_SECONDS)  # wait for the other survey's claims
+                for key, result in backend.wait(0.5) if in_flight else ():
                     runs = in_flight.pop(key)
                     if result.solver != version:
                         raise SurveyWorkerError(

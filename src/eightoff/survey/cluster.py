@@ -34,6 +34,9 @@ fails within about 5 s of the command's start."""
 CLIENT_SECONDS = 5.0
 """The Dask client's own connection timeout, once the probe has heard a scheduler."""
 
+LOST_SECONDS = 15.0
+"""A survey whose scheduler has been unreachable this long (with batches out) stops."""
+
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 """Dask's comm protocols a scheduler address may name."""
 
@@ -74,10 +77,12 @@ def check_address(address: str) -> str:
 def _probe(address: str) -> None:
     """Raise OSError unless something at ``address`` (tcp://) answers the way a Dask
     scheduler does within PROBE_SECONDS: a scheduler writes its handshake as soon as
-    a connection opens, a frame that starts with its length (8 bytes, little-endian).
-    Nothing listening, a silent listener or a stranger's bytes fail here, quickly and
-    without Dask (whose client, when it fails to connect, waits 30 s more when it is
-    collected and then prints "Exception ignored …")."""
+    a connection opens, a message that starts with its length (8 bytes, little-endian)
+    followed by that many bytes, which begin with the number of frames and their
+    lengths. Nothing listening, a silent listener, one that stops after a plausible
+    start, or a stranger's bytes fail here, quickly and without Dask (whose client
+    waits minutes for a handshake that stops half-way, and, when it fails to connect,
+    10 s more when it is collected)."""
     deadline = time.monotonic() + PROBE_SECONDS
     parts = urlsplit(address)
     assert parts.hostname is not None
@@ -85,19 +90,29 @@ def _probe(address: str) -> None:
         conn = socket.create_connection((parts.hostname, parts.port or 8786), PROBE_SECONDS)
     except TimeoutError:
         raise OSError(f"nothing answers within {PROBE_SECONDS:g} s") from None
-    with conn:
-        head = b""
-        while len(head) < 8:
+
+    def read(n: int) -> bytes:
+        got = b""
+        while len(got) < n:
             conn.settimeout(max(0.01, deadline - time.monotonic()))
             try:
-                chunk = conn.recv(8 - len(head))
+                chunk = conn.recv(n - len(got))
             except TimeoutError:
-                raise OSError(f"no Dask handshake within {PROBE_SECONDS:g} s") from None
+                raise OSError(f"no whole Dask handshake within {PROBE_SECONDS:g} s") from None
             if not chunk:
                 raise OSError("the connection was closed without a Dask handshake")
-            head += chunk
-    if not 0 < int.from_bytes(head, "little") < 1 << 20:
-        raise OSError("what answers there is not a Dask scheduler")
+            got += chunk
+        return got
+
+    stranger = OSError("what answers there is not a Dask scheduler")
+    with conn:
+        size = int.from_bytes(read(8), "little")
+        if not 16 <= size < 1 << 20:
+            raise stranger
+        body = read(size)
+    frames = int.from_bytes(body[:8], "little")
+    if not 1 <= frames <= 64 or 8 * (frames + 1) > size:
+        raise stranger
 
 
 def _installed(name: str) -> bool:
@@ -136,18 +151,22 @@ class DaskBackend:
                 " (pip install 'eightoff[dask]')"
             ) from None
         self.address = address
-        client_class: Any = distributed.Client
+        _quiet_dask()
         try:
-            self._client: Any = client_class(address, timeout=f"{timeout}s", set_as_default=False)
+            self._client: Any = _client_class(distributed)(
+                address, timeout=f"{timeout}s", set_as_default=False
+            )
         except Exception as exc:  # anything from a failed connection: not reachable
             raise SurveyUnavailableError(
-                f"the Dask scheduler at {address} cannot be used: {type(exc).__name__}: {exc}"
+                f"the Dask scheduler at {address} cannot be used: {_why(address, exc)}"
             ) from None
+        self._client.eightoff_connected = True
         self._prefix = f"eightoff-survey-{uuid.uuid4().hex[:8]}"
         self._futures: dict[int, tuple[Any, tuple[tuple[int, int], ...]]] = {}
         self._done: queue.Queue[int] = queue.Queue()
         self._capacity_checked = 0.0
         self._capacity = 2
+        self._lost_since: float | None = None
         self.description = f"dask:{address}"
 
     @property
@@ -185,6 +204,19 @@ class DaskBackend:
         self._futures[key] = (future, runs)
         future.add_done_callback(lambda _f, k=key: self._done.put(k))
 
+    def _gone(self) -> str:
+        return (
+            f"the Dask scheduler at {self.address} went away during the survey; every"
+            " finished batch is stored: run the same command again to continue"
+        )
+
+    def _scheduler_here(self) -> bool:
+        """Is the client still connected to its scheduler?"""
+        try:
+            return str(getattr(self._client.status, "value", self._client.status)) == "running"
+        except Exception:
+            return False
+
     def wait(self, timeout: float) -> list[tuple[int, Any]]:
         keys: list[int] = []
         try:
@@ -193,13 +225,25 @@ class DaskBackend:
                 keys.append(self._done.get_nowait())
         except queue.Empty:
             pass
+        if not keys and self._futures and not self._scheduler_here():
+            if self._lost_since is None:
+                self._lost_since = time.monotonic()
+            elif time.monotonic() - self._lost_since > LOST_SECONDS:  # it did not come back
+                raise SurveyUnavailableError(self._gone())
+        elif keys:
+            self._lost_since = None
         out: list[tuple[int, Any]] = []
         for key in keys:
             future, runs = self._futures.pop(key)
             if future.status == "finished":
-                out.append((key, future.result()))
+                try:
+                    out.append((key, future.result(timeout=CLIENT_SECONDS)))
+                except (OSError, TimeoutError):  # the result's way back is gone with it
+                    raise SurveyUnavailableError(self._gone()) from None
                 continue
-            if future.status == "cancelled":
+            if future.status == "cancelled" or not self._scheduler_here():
+                if not self._scheduler_here():
+                    raise SurveyUnavailableError(self._gone())
                 raise SurveyWorkerError(f"the Dask cluster cancelled the batch {_runs_text(runs)}")
             exc = future.exception()
             hint = ""
@@ -215,4 +259,57 @@ class DaskBackend:
             with contextlib.suppress(Exception):
                 self._client.cancel([f for f, _ in self._futures.values()])
         self._futures.clear()
-        self._client.close()
+        if not self._scheduler_here():  # gone: closing would wait for it
+            self._client.eightoff_connected = False
+            _stop_loop(self._client)
+            return
+        with contextlib.suppress(Exception):
+            self._client.close(timeout=CLIENT_SECONDS)
+
+
+def _why(address: str, exc: Exception) -> str:
+    """Why a Dask client could not connect, in words a user can act on."""
+    scheme = urlsplit(address).scheme.lower()
+    if scheme == "inproc":
+        return "inproc:// names a scheduler inside one process, which a command cannot reach"
+    if scheme == "ucx" and isinstance(exc, (TypeError, ImportError)):
+        return "ucx:// needs Dask's UCX support (distributed-ucxx) on this machine"
+    if scheme in ("tls", "wss") and "ssl" in f"{type(exc).__name__} {exc}".lower():
+        return f"{scheme}:// needs certificates that eightoff does not pass; use tcp://"
+    text = " ".join(str(exc).split())[:160]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _client_class(distributed: Any) -> Any:
+    """Dask's Client, but one that never connected (or whose scheduler is gone) is not
+    closed when it is collected: Dask's own ``__del__`` would then wait 10 s and print
+    "Exception ignored in Client.__del__ … TimeoutError" after the command's error."""
+
+    class Client(distributed.Client):  # type: ignore[misc]
+        eightoff_connected = False
+
+        def __del__(self) -> None:
+            if self.eightoff_connected:
+                with contextlib.suppress(Exception):
+                    super().__del__()
+            else:
+                _stop_loop(self)
+
+    return Client
+
+
+def _stop_loop(client: Any) -> None:
+    """Stop the client's event-loop thread without waiting for a scheduler."""
+    with contextlib.suppress(Exception):
+        client._loop_runner.stop()
+
+
+def _quiet_dask() -> None:
+    """Dask's own log lines (a lost scheduler, reconnect attempts) are not for the
+    survey's user: each failure is one line of eightoff's."""
+    import logging
+
+    for name in ("distributed", "distributed.client", "distributed.comm", "distributed.core",
+                 "distributed.batched", "distributed.worker", "distributed.scheduler",
+                 "tornado", "tornado.application"):  # fmt: skip
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)

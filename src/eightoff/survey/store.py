@@ -345,7 +345,8 @@ class SurveyStore:
             return
         if not self.path.exists():
             raise StoreError(f"no survey store at {self.path}: run a survey into it first")
-        self._db = Database(self.path)
+        # as it is: a file this refuses keeps its journal mode (no switch to WAL)
+        self._db = Database(self.path, wal=False)
         try:
             version = self._db.version(SURVEY.name)
             if version == 0:

@@ -26,6 +26,7 @@ from eightoff.rules import UnknownVariantError
 from eightoff.solver import SolutionError
 from eightoff.store import StoreError
 from eightoff.table import NoGame, Refused, StaleGame, TableError
+from eightoff.web.timing import off_loop
 
 log = logging.getLogger("eightoff.web")
 
@@ -168,9 +169,8 @@ def install(app: FastAPI) -> None:
     async def stale(request: Request, exc: StaleGame) -> JSONResponse:
         svc = request.app.state.services
         text = translate(exc.message, language_of(request))
-        return JSONResponse(
-            {"error": text, "code": exc.code, "game": svc.game(exc.game)}, status_code=409
-        )
+        game = await off_loop(svc.game, exc.game)  # reads the settings: off the event loop
+        return JSONResponse({"error": text, "code": exc.code, "game": game}, status_code=409)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:

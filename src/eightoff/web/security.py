@@ -6,10 +6,16 @@
 * **State-changing requests** (POST, PUT, PATCH, DELETE) need
   ``Content-Type: application/json`` (a cross-site form or ``fetch`` without a CORS
   preflight cannot send it) and, when they carry an ``Origin``, the server's own origin.
-* **Token**: with a non-loopback ``--host`` every request needs the server's random
-  token, as ``?token=…`` (the printed URL carries it; the answer then sets an HttpOnly
-  SameSite=Strict cookie, so the page's own requests need nothing more), the cookie, or
-  ``Authorization: token …``.
+* **Token** (as Jupyter's, on every bind, loopback included): every request for the
+  table's data (``/api/…`` but ``GET /api/server``) needs the server's random token, as
+  ``Authorization: token …`` (what the page sends) or ``?token=…``. The URL ``eightoff
+  play`` prints and opens carries it; the page keeps it in its origin's ``localStorage``
+  (scheme, host *and port*: a page of another port cannot read it) and takes it out of
+  the address bar at once. No cookie carries it: browsers send a cookie to every port of
+  a host, so a cookie would hand the secret to any other local server the browser
+  visits, and two tables on one host would share (and overwrite) it. The pages and
+  scripts themselves (the same files for everyone, no game in them) and ``GET
+  /api/server`` (app, version, pid) are served without the token.
 * **Size**: a request body over ``max_body`` bytes is refused (413) before it is parsed.
 * **Headers** on every answer: a Content-Security-Policy without inline script,
   ``frame-ancestors 'none'``, ``X-Content-Type-Options: nosniff``,
@@ -25,8 +31,8 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from http.cookies import SimpleCookie
 from typing import Any, Final
 from urllib.parse import parse_qs
 
@@ -52,10 +58,14 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
 _SECURITY_NAMES: Final = frozenset(name for name, _ in SECURITY_HEADERS)
 LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "[::1]"})
 ANY_ADDRESS: Final = frozenset({"0.0.0.0", "::", "[::]"})
-TOKEN_COOKIE: Final = "eightoff_token"
+PUBLIC_API: Final = frozenset({"/api/server"})
+"""Paths under /api/ answered to a GET without the token (nothing of the player's in them)."""
 MAX_BODY: Final = 256 * 1024
 _UNSAFE: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
+
+_PORT: Final = re.compile(r":[0-9]{1,5}")
+"""A Host header's port: ASCII digits only (``str.isdigit`` also takes "²" and "٣")."""
 
 HOST_SHOWN: Final = 60
 """A refused Host is quoted in the answer up to this many characters."""
@@ -87,7 +97,7 @@ def split_host(value: str) -> tuple[str, int | None]:
         rest = ":" + port_text if port_text else ""
     if not rest:
         return name, None
-    if not rest.startswith(":") or not rest[1:].isdigit() or len(rest) > 6:
+    if not _PORT.fullmatch(rest):
         return name, -1
     return name, int(rest[1:])
 
@@ -95,8 +105,8 @@ def split_host(value: str) -> tuple[str, int | None]:
 class Guard:
     """The middleware. ``hosts`` are the host names allowed besides loopback (``None``
     allows any: a server on 0.0.0.0, where the token guards instead); ``port`` the
-    server's port (None: not checked); ``token`` the access token (None: loopback only,
-    no token)."""
+    server's port (None: not checked); ``token`` the access token (None: none, for an
+    app made in a test; ``eightoff play`` always gives one)."""
 
     def __init__(
         self,
@@ -128,32 +138,21 @@ class Guard:
         default = 443 if scheme == "https" else 80
         return (port if port is not None else default) == self.port
 
-    def token_ok(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[bool, bool]:
-        """(allowed, set the cookie)."""
+    def token_ok(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
+        """Does the request carry the token, or need none?"""
         if self.token is None:
-            return True, False
+            return True
+        path = str(scope.get("path", ""))
+        method = str(scope.get("method", "GET")).upper()
+        if method in ("GET", "HEAD") and (not path.startswith("/api/") or path in PUBLIC_API):
+            return True
+        expected = self.token.encode()
+        auth = headers.get(b"authorization", b"")
+        if auth[:6].lower() == b"token " and hmac.compare_digest(auth[6:].strip(), expected):
+            return True
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        for given in query.get("token", []):
-            if hmac.compare_digest(given.encode(), self.token.encode()):
-                return True, True
-        auth = headers.get(b"authorization", b"").decode("latin-1")
-        if auth.lower().startswith("token ") and hmac.compare_digest(
-            auth[6:].strip().encode(), self.token.encode()
-        ):
-            return True, False
-        cookie_header = headers.get(b"cookie", b"").decode("latin-1")
-        if cookie_header:
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(cookie_header)
-            except Exception:  # a malformed cookie header: as if none
-                return False, False
-            morsel = jar.get(TOKEN_COOKIE)
-            if morsel is not None and hmac.compare_digest(
-                morsel.value.encode(), self.token.encode()
-            ):
-                return True, False
-        return False, False
+        given = query.get("token", [])
+        return any(hmac.compare_digest(one.encode(), expected) for one in given)
 
     # ----- ASGI ------------------------------------------------------------------------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -171,8 +170,7 @@ class Guard:
                 send, accept_language, 403, i18n.Message("error.unknown_host", host=_shown(host))
             )
             return
-        allowed, set_cookie = self.token_ok(scope, headers)
-        if not allowed:
+        if not self.token_ok(scope, headers):
             await _refuse(send, accept_language, 403, i18n.Message("error.token_needed"))
             return
         method = str(scope.get("method", "GET")).upper()
@@ -199,12 +197,6 @@ class Guard:
                 return
             receive = _replay(body, receive)
 
-        cookie = (
-            f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
-            if set_cookie and self.token is not None
-            else None
-        )
-
         async def guarded_send(message: Message) -> None:
             if message["type"] == "http.response.start":
                 out = [
@@ -213,8 +205,6 @@ class Guard:
                     if bytes(k).lower() not in _SECURITY_NAMES
                 ]
                 out.extend(SECURITY_HEADERS)
-                if cookie is not None:
-                    out.append((b"set-cookie", cookie))
                 message["headers"] = out
             await send(message)
 

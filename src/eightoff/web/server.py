@@ -3,11 +3,19 @@
 ``eightoff play`` calls :func:`serve`; ``python -m eightoff.web.server`` does the same
 with the same flags (the tests use it to start and kill a real server).
 
-One server per database: the database keeps a record of the server serving it (its
-process id and URL). A second ``eightoff play`` on the same file finds the first one
-alive (its process exists and its address answers as that eightoff process), prints
-its address, opens the browser there and exits 0. A record left by a killed server is
-recognised as stale and replaced.
+One server per database *file* (:mod:`eightoff.web.runtime`): the server holds a lock
+named after the file's device and inode and writes a runtime file (mode 0600) with its
+URL and access token. A second ``eightoff play`` on the same file, by the same path or
+another (a symbolic or hard link), finds the lock taken, prints the first server's
+address with its token, opens the browser there and exits 0. The database also keeps a
+record of its server (pid and URL, without the token), for a server of another user,
+whose runtime folder this one cannot read. A record left by a killed server is
+recognised as stale and replaced. A file with several names (hard links) is refused
+(:meth:`eightoff.store.db.Database.check_one_name`), and so is a damaged one
+(``quick_check``), before anything is served.
+
+Every server has a random access token (Jupyter's model), loopback included: other
+users of the machine can reach 127.0.0.1 too (see :mod:`eightoff.web.security`).
 """
 
 from __future__ import annotations
@@ -18,7 +26,6 @@ import gc
 import ipaddress
 import json
 import os
-import secrets
 import socket
 import sys
 import threading
@@ -30,9 +37,12 @@ from urllib.parse import urlsplit
 
 import uvicorn
 
-from eightoff.cli.exits import EX_CANTCREAT, EX_OK, EX_UNAVAILABLE
+from eightoff.cli.exits import EX_CANTCREAT, EX_DATAERR, EX_OK, EX_UNAVAILABLE
 from eightoff.store import ServerRecord, Store, StoreError, default_data_dir
+from eightoff.web import runtime
 from eightoff.web.app import create_app
+from eightoff.web.limits import DEFAULT as DEFAULT_LIMITS
+from eightoff.web.limits import Limited, Limits
 from eightoff.web.security import ANY_ADDRESS
 
 DB_ENV = "EIGHTOFF_DB"
@@ -99,18 +109,7 @@ def _alive(record: ServerRecord) -> bool:
         return False
     except PermissionError:
         pass  # exists, another user's
-    parts = urlsplit(record.url)
-    query = f"?{parts.query}" if parts.query else ""
-    probe = f"{parts.scheme}://{parts.netloc}/api/server{query}"
-    try:
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no proxy
-        with opener.open(probe, timeout=10) as answer:
-            info = json.loads(answer.read(4096))
-    except (OSError, ValueError):
-        return False
-    return (
-        isinstance(info, dict) and info.get("app") == "eightoff" and info.get("pid") == record.pid
-    )
+    return _answers_as(record.url, record.pid)
 
 
 def _lan_address() -> str | None:
@@ -138,47 +137,141 @@ def _claim(store: Store, url: str) -> ServerRecord | None:
     return store.server()
 
 
-def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> int:
+def _answers_as(url: str, pid: int) -> bool:
+    """Does the eightoff process ``pid`` answer at ``url`` (GET /api/server)?"""
+    parts = urlsplit(url)
+    probe = f"{parts.scheme}://{parts.netloc}/api/server"
+    try:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no proxy
+        with opener.open(probe, timeout=10) as answer:
+            info = json.loads(answer.read(4096))
+    except (OSError, ValueError):
+        return False
+    return isinstance(info, dict) and info.get("app") == "eightoff" and info.get("pid") == pid
+
+
+def _point_to(url: str, db_path: Path, open_browser: bool) -> int:
+    print(f"eightoff: the table for {db_path} is already open at {url}", flush=True)
+    if open_browser:
+        webbrowser.open(url)
+    return EX_OK
+
+
+def serve(
+    host: str,
+    port: int | None,
+    db: str | None,
+    open_browser: bool,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+) -> int:
     """Serve the table until Ctrl+C, or point to the server that already serves ``db``.
-    Returns the exit status (64 and up when the database or the address cannot be used)."""
+    Returns the exit status (64 and up when the database or the address cannot be used).
+    ``limits``: the time a client has to send a request, and how many connections it may
+    hold (:mod:`eightoff.web.limits`)."""
     db_path = resolve_db(db)
-    loopback = is_loopback(host)
-    if not loopback:
+    store: Store | None = None
+    if not db_path.exists():  # a new file: no other name can be serving it
+        try:
+            store = Store(db_path)
+        except StoreError as e:
+            print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
+            return EX_CANTCREAT
+    try:
+        claim = runtime.claim(db_path)
+    except (runtime.RuntimeDirError, OSError) as e:
+        if store is not None:
+            store.close()
+        text = str(e) if isinstance(e, runtime.RuntimeDirError) else f"{db_path}: {e.strerror}"
+        print(f"eightoff: {text}", file=sys.stderr)
+        return EX_CANTCREAT
+    if not isinstance(claim, runtime.Claim):
+        if store is not None:
+            store.close()
+        if claim is not None and _answers_as(claim.url, claim.pid):
+            return _point_to(claim.url, db_path, open_browser)
+        print(
+            f"eightoff: {db_path} is held by another eightoff play"
+            f"{'' if claim is None else f' (pid {claim.pid}, {claim.url})'} that does not"
+            " answer: wait for it to start, or stop it",
+            file=sys.stderr,
+        )
+        return EX_UNAVAILABLE
+    try:
+        return _serve_claimed(claim, store, host, port, db_path, open_browser, limits)
+    finally:
+        claim.release()
+
+
+def _serve_claimed(
+    claim: runtime.Claim,
+    store: Store | None,
+    host: str,
+    port: int | None,
+    db_path: Path,
+    open_browser: bool,
+    limits: Limits,
+) -> int:
+    """:func:`serve` once this process holds the database file's lock."""
+    try:
+        if store is None:
+            store = Store(db_path)
+        store.db.check_one_name()
+        store.db.quick_check()
+        store.check_writable()
+    except StoreError as e:
+        if store is not None:
+            store.close()
+        damaged = "damaged" in str(e) or "not an eightoff database" in str(e)
+        print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
+        return EX_DATAERR if damaged else EX_CANTCREAT
+    try:
+        sock = _bind(host, port or 0)
+    except OSError as e:
+        store.close()
+        where = f"{host}:{port}" if port else f"{host} (any free port)"
+        print(f"eightoff: cannot listen on {where}: {e.strerror or e}", file=sys.stderr)
+        return EX_UNAVAILABLE
+    if not is_loopback(host):  # (after the bind: an address that cannot be used is one line)
         print(
             f"eightoff: warning: listening on {host}, not on loopback: anyone on the network"
             " with the URL below (it carries an access token) can play your games",
             file=sys.stderr,
             flush=True,
         )
-    try:
-        store = Store(db_path)
-        store.check_writable()
-    except StoreError as e:
-        print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
-        return EX_CANTCREAT
-    try:
-        sock = _bind(host, port or 0)
-    except OSError as e:
-        store.close()
-        print(f"eightoff: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
-        return EX_UNAVAILABLE
     actual_port = sock.getsockname()[1]
-    token = None if loopback else secrets.token_urlsafe(24)
-    url = url_for(host, actual_port) + ("" if token is None else f"?token={token}")
     try:
-        other = _claim(store, url)
+        token = claim.token()
+    except OSError as e:
+        sock.close()
+        store.close()
+        print(f"eightoff: cannot write the runtime file: {e.strerror or e}", file=sys.stderr)
+        return EX_CANTCREAT
+    base = url_for(host, actual_port)
+    url = f"{base}?token={token}"
+    try:
+        other = _claim(store, base)  # the record in the file: no token there
     except StoreError as e:
         sock.close()
         store.close()
         print(f"eightoff: {e}", file=sys.stderr)
         return EX_CANTCREAT
-    if other is not None:
+    if other is not None:  # another user's server (this user's would hold the lock)
         sock.close()
         store.close()
-        print(f"eightoff: the table for {db_path} is already open at {other.url}", flush=True)
-        if open_browser:
-            webbrowser.open(other.url)
+        print(
+            f"eightoff: the table for {db_path} is already open at {other.url}, served by"
+            " another user (ask them for its address with the token)",
+            flush=True,
+        )
         return EX_OK
+    try:
+        claim.publish(os.getpid(), url, db_path)
+    except OSError as e:
+        sock.close()
+        store.close()
+        print(f"eightoff: cannot write the runtime file: {e.strerror or e}", file=sys.stderr)
+        return EX_CANTCREAT
     app = create_app(
         db_path,
         hosts=None if host in ANY_ADDRESS else [host],
@@ -187,6 +280,7 @@ def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> in
     )
     config = uvicorn.Config(
         app,
+        http=Limited.with_limits(limits),  # header and body timeouts, a cap on connections
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=2,
@@ -198,7 +292,7 @@ def serve(host: str, port: int | None, db: str | None, open_browser: bool) -> in
     # (60-200 ms on a loaded machine, bench/README.md's live-verdict section).
     gc.freeze()
     print(f"eightoff: the table is at {url}  (games in {db_path}; Ctrl+C stops)", flush=True)
-    if host in ANY_ADDRESS and token is not None:
+    if host in ANY_ADDRESS:
         lan = _lan_address()
         if lan is not None:
             print(f"eightoff: from another device: {url_for(lan, actual_port)}?token={token}")
@@ -228,8 +322,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--db", default=None)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--header-timeout", type=float, default=DEFAULT_LIMITS.header_timeout)
+    parser.add_argument("--body-timeout", type=float, default=DEFAULT_LIMITS.body_timeout)
+    parser.add_argument("--max-connections", type=int, default=DEFAULT_LIMITS.max_connections)
     args = parser.parse_args(argv)
-    return serve(args.host, args.port, args.db, not args.no_browser)
+    limits = Limits(args.header_timeout, args.body_timeout, args.max_connections)
+    return serve(args.host, args.port, args.db, not args.no_browser, limits=limits)
 
 
 if __name__ == "__main__":

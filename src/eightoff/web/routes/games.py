@@ -8,7 +8,6 @@ import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
-from starlette.concurrency import run_in_threadpool
 
 from eightoff.boards import BoardError, from_json, parse_board
 from eightoff.deals import (
@@ -27,7 +26,7 @@ from eightoff.table import NoGame
 from eightoff.web.deps import Services, Svc
 from eightoff.web.errors import ApiError
 from eightoff.web.schemas import AutoIn, MoveIn, NewGame, PlaceIn, Revisioned
-from eightoff.web.timing import timed
+from eightoff.web.timing import off_loop, timed
 
 router = APIRouter()
 
@@ -44,11 +43,12 @@ async def new_game(svc: Svc, body: Annotated[NewGame, Body()]) -> dict[str, Any]
             raise ApiError(
                 400, "bad_request", Message("error.lesson_rules", n=les.id, variant=les.variant)
             )
-        return svc.game(table.start_lesson(les.id))
+        return await off_loop(lambda: svc.game(table.start_lesson(les.id)))
     if body.board is not None:
         if body.deal is not None:
             raise ApiError(400, "bad_request", Message("error.board_or_deal"))
-        return svc.game(table.start(_board(body)))
+        start = _board(body)
+        return await off_loop(lambda: svc.game(table.start(start)))
     rules = preset(body.variant).with_options(**Rules.parse_options(body.model_dump()))
     if body.daily or body.difficulty is not None:
         if body.deal is not None:
@@ -56,24 +56,22 @@ async def new_game(svc: Svc, body: Annotated[NewGame, Body()]) -> dict[str, Any]
         if body.daily and body.difficulty is not None:
             raise ApiError(400, "bad_request", Message("error.daily_difficulty"))
         level = None if body.difficulty is None else table.level(body.difficulty)
-        # rating deals takes a while: off the event loop
-        state = await run_in_threadpool(
-            table.start_deal, rules, difficulty=level, daily=bool(body.daily)
+        return await off_loop(
+            lambda: svc.game(table.start_deal(rules, difficulty=level, daily=bool(body.daily)))
         )
-        return svc.game(state)
     if body.deal is not None:
         number = _deal_number(body.deal)
-        return svc.game(table.start_dealt(deal(rules, number), number))
+        return await off_loop(lambda: svc.game(table.start_dealt(deal(rules, number), number)))
     winnable_only = body.winnable_only
     if winnable_only is None:
-        winnable_only = bool(table.settings()["winnable_only"])
+        winnable_only = bool((await off_loop(table.settings))["winnable_only"])
     extra: dict[str, Any] = {}
     if winnable_only:
         number, start = await _winnable_deal(svc, rules, extra)
     else:
         number = random_deal_number(table.rng)
         start = deal(rules, number)
-    return svc.game(table.start_dealt(start, number), extra=extra)
+    return await off_loop(lambda: svc.game(table.start_dealt(start, number), extra=extra))
 
 
 async def _winnable_deal(
@@ -97,27 +95,34 @@ async def _winnable_deal(
 async def current_game(svc: Svc, optional: bool = False) -> dict[str, Any] | None:
     """404 ``no_game`` when no game is in progress; ``?optional=true``: null instead (the
     page asks so on a first visit, where a 404 would be logged in the browser's console)."""
-    try:
-        return svc.game(svc.table.current())
-    except NoGame:
-        if optional:
-            return None
-        raise
+
+    def current() -> dict[str, Any] | None:
+        try:
+            return svc.game(svc.table.current())
+        except NoGame:
+            if optional:
+                return None
+            raise
+
+    return await off_loop(current)
 
 
 @router.get("/api/games/{game_id}", summary="A game")
 @timed
 async def get_game(svc: Svc, game_id: int) -> dict[str, Any]:
-    return svc.game(svc.table.get(game_id))
+    return await off_loop(lambda: svc.game(svc.table.get(game_id)))
 
 
 @router.post("/api/games/{game_id}/move", summary="Make a move (then any safe auto-moves)")
 @timed
 async def move(svc: Svc, game_id: int, body: Annotated[MoveIn, Body()]) -> dict[str, Any]:
-    state, turn = svc.table.move(
-        game_id, _move_from(body), auto_move=body.auto, revision=body.revision
-    )
-    return svc.game(state, last_turn=turn)
+    chosen = _move_from(body)
+
+    def run() -> dict[str, Any]:
+        state, turn = svc.table.move(game_id, chosen, auto_move=body.auto, revision=body.revision)
+        return svc.game(state, last_turn=turn)
+
+    return await off_loop(run)
 
 
 @router.post("/api/games/{game_id}/undo", summary="Take back the last turn")
@@ -125,8 +130,11 @@ async def move(svc: Svc, game_id: int, body: Annotated[MoveIn, Body()]) -> dict[
 async def undo(
     svc: Svc, game_id: int, body: Annotated[Revisioned | None, Body()] = None
 ) -> dict[str, Any]:
-    state, turn = svc.table.undo(game_id, revision=None if body is None else body.revision)
-    return svc.game(state, undone=turn)
+    def run() -> dict[str, Any]:
+        state, turn = svc.table.undo(game_id, revision=None if body is None else body.revision)
+        return svc.game(state, undone=turn)
+
+    return await off_loop(run)
 
 
 @router.post("/api/games/{game_id}/redo", summary="Play again the last undone turn")
@@ -134,8 +142,11 @@ async def undo(
 async def redo(
     svc: Svc, game_id: int, body: Annotated[Revisioned | None, Body()] = None
 ) -> dict[str, Any]:
-    state, turn = svc.table.redo(game_id, revision=None if body is None else body.revision)
-    return svc.game(state, last_turn=turn)
+    def run() -> dict[str, Any]:
+        state, turn = svc.table.redo(game_id, revision=None if body is None else body.revision)
+        return svc.game(state, last_turn=turn)
+
+    return await off_loop(run)
 
 
 @router.post("/api/games/{game_id}/restart", summary="Back to the start (moves kept for redo)")
@@ -143,8 +154,8 @@ async def redo(
 async def restart(
     svc: Svc, game_id: int, body: Annotated[Revisioned | None, Body()] = None
 ) -> dict[str, Any]:
-    state = svc.table.restart(game_id, revision=None if body is None else body.revision)
-    return svc.game(state)
+    revision = None if body is None else body.revision
+    return await off_loop(lambda: svc.game(svc.table.restart(game_id, revision=revision)))
 
 
 @router.post("/api/games/{game_id}/auto", summary="Send safe cards home, or finish a certain win")
@@ -153,10 +164,14 @@ async def auto(
     svc: Svc, game_id: int, body: Annotated[AutoIn | None, Body()] = None
 ) -> dict[str, Any]:
     complete = True if body is None else body.complete
-    state, turn = svc.table.finish(
-        game_id, complete=complete, revision=None if body is None else body.revision
-    )
-    return svc.game(state, last_turn=turn)
+
+    def run() -> dict[str, Any]:
+        state, turn = svc.table.finish(
+            game_id, complete=complete, revision=None if body is None else body.revision
+        )
+        return svc.game(state, last_turn=turn)
+
+    return await off_loop(run)
 
 
 # ----- parsing ---------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from eightoff.web.deps import Services, Svc, language
 from eightoff.web.errors import ApiError
 from eightoff.web.schemas import HintIn, Revisioned
 from eightoff.web.serialize import move_json, moves_json, turns_json
-from eightoff.web.timing import timed
+from eightoff.web.timing import off_loop, timed
 
 router = APIRouter()
 
@@ -49,7 +49,7 @@ async def hint(
 ) -> dict[str, Any]:
     level = 1 if body is None else body.level
     revision = None if body is None else body.revision
-    state = svc.table.hint_options(game_id, revision)
+    state = await off_loop(svc.table.hint_options, game_id, revision)
     pos = state.position
     if level == 1:
         useful = pos.useful_moves(svc.table.analyse(pos).legal)
@@ -67,8 +67,8 @@ async def hint(
             "hints": state.hints,
         }
     first = answer.moves[0]
-    hints = svc.table.count_hint(game_id, pos, state.revision)
-    auto_move = bool(svc.table.settings()["auto_move"])
+    hints = await off_loop(svc.table.count_hint, game_id, pos, state.revision)
+    auto_move = bool((await off_loop(svc.table.settings))["auto_move"])
     length = count(pos, answer.moves, auto_move=auto_move).player
     return {
         "level": 2,
@@ -82,7 +82,7 @@ async def hint(
 @router.get("/api/games/{game_id}/status", summary="Winnability of the current position")
 @timed
 async def status(svc: Svc, game_id: int) -> dict[str, Any]:
-    state = svc.table.get(game_id)
+    state = await off_loop(svc.table.get, game_id)
     st = await svc.oracle.settled_status(state.id, state.game.positions())
     return {
         "verdict": st.verdict,
@@ -100,7 +100,7 @@ async def status(svc: Svc, game_id: int) -> dict[str, Any]:
 async def solution(
     svc: Svc, game_id: int, body: Annotated[Revisioned | None, Body()] = None
 ) -> dict[str, Any]:
-    state = svc.table.hint_options(game_id, None if body is None else body.revision)
+    state = await off_loop(svc.table.hint_options, game_id, None if body is None else body.revision)
     pos = state.position
     answer = await svc.oracle.solution(pos)
     won = pos.is_won()
@@ -117,6 +117,8 @@ async def solution(
         out["reason"] = no_win_reason(svc, state, answer.verdict)
     elif answer.moves:
         # the whole solution is given: the game is assisted from now on (table.count_hint)
-        out["hints"] = svc.table.count_hint(game_id, pos, state.revision, solution=True)
+        out["hints"] = await off_loop(
+            svc.table.count_hint, game_id, pos, state.revision, solution=True
+        )
         out["assisted"] = True
     return out

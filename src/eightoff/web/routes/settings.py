@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body
 from eightoff.web.deps import Svc
 from eightoff.web.schemas import SettingsIn
 from eightoff.web.serialize import stats_json
-from eightoff.web.timing import timed
+from eightoff.web.timing import off_loop, timed
 
 router = APIRouter()
 
@@ -17,16 +17,16 @@ router = APIRouter()
 @router.get("/api/settings", summary="The player's settings")
 @timed
 async def get_settings(svc: Svc) -> dict[str, Any]:
-    return svc.table.settings()
+    return await off_loop(svc.table.settings)
 
 
 @router.put("/api/settings", summary="Change some settings")
 @timed
 async def put_settings(svc: Svc, body: Annotated[SettingsIn, Body()]) -> dict[str, Any]:
-    return svc.table.put_settings(body.model_dump(exclude_none=True))
+    return await off_loop(svc.table.put_settings, body.model_dump(exclude_none=True))
 
 
 @router.get("/api/stats", summary="Statistics per variant")
 @timed
 async def stats(svc: Svc) -> dict[str, Any]:
-    return stats_json(svc.table.stats())
+    return stats_json(await off_loop(svc.table.stats))

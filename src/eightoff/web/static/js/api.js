@@ -22,9 +22,39 @@ export class ApiError extends Error {
   }
 }
 
+// ----- the access token: every request for the table's data carries it ----------------------
+// `eightoff play` opens the page at /?token=…; the token is kept in this origin's
+// localStorage (its scheme, host and port: a page served on another port cannot read it,
+// and two tables on one host keep one each), taken out of the address bar at once, and
+// sent as "Authorization: token …". No cookie: browsers send cookies to every port.
+const TOKEN_KEY = "eightoff.token";
+let accessToken = null;
+
+function keepToken() {
+  const here = new URL(window.location.href);
+  const given = here.searchParams.get("token");
+  try {
+    if (given) window.localStorage.setItem(TOKEN_KEY, given);
+    accessToken = given || window.localStorage.getItem(TOKEN_KEY);
+  } catch {
+    accessToken = given; // storage refused (a private window's settings): this page only
+  }
+  if (given !== null) {
+    here.searchParams.delete("token");
+    window.history.replaceState(window.history.state, "", here.pathname + here.search + here.hash);
+  }
+}
+keepToken();
+
+/** The headers that let a request through the server's guard. */
+export function authorization() {
+  return accessToken ? { Authorization: `token ${accessToken}` } : {};
+}
+
 export async function api(method, path, body) {
   // the server renders its words (moves, reasons, hints) in the table's language
-  const options = { method, headers: { Accept: "application/json", "Accept-Language": language() } };
+  const headers = { Accept: "application/json", "Accept-Language": language(), ...authorization() };
+  const options = { method, headers };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

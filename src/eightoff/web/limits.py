@@ -1,0 +1,108 @@
+"""Bounds on what a client can hold: time to send a request's headers, time to send its
+body, and the number of connections open at once.
+
+uvicorn alone closes only idle keep-alive connections; a client that connects and sends
+nothing, or half a request (or one byte every few seconds), holds its connection for
+ever. :class:`Limited` is uvicorn's h11 protocol with three more rules:
+
+* a request's headers must all have arrived within ``header_timeout`` seconds of its
+  first byte (of the connection, for the first request);
+* its body within ``body_timeout`` seconds of its headers;
+* a connection beyond ``max_connections`` open at once is closed at once.
+
+A connection that breaks a rule is closed without an answer (a request that never
+finished has no one to answer). Answering is not bounded here: the solver's calls have
+their own limits (``hint_seconds``, ...), and a locked database answers 503 after its
+busy timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+Phase = Literal["headers", "body"] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    max_connections: int = 64
+
+
+DEFAULT: Final = Limits()
+
+
+class Limited(H11Protocol):
+    """uvicorn's h11 protocol with :class:`Limits` (see the module)."""
+
+    limits: Limits = DEFAULT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+        self._phase: Phase = None
+
+    @classmethod
+    def with_limits(cls, limits: Limits) -> type[Limited]:
+        """This protocol class with ``limits`` (what uvicorn's ``http=`` takes)."""
+        return type("Limited", (cls,), {"limits": limits})
+
+    # ----- the rules ---------------------------------------------------------------------
+    def _enter(self, phase: Phase) -> None:
+        if phase == self._phase:
+            return  # the deadline runs from the phase's start, not from the last byte
+        self._cancel()
+        self._phase = phase
+        if phase is not None and not self.transport.is_closing():
+            seconds = self.limits.header_timeout if phase == "headers" else self.limits.body_timeout
+            self._deadline = self.loop.call_later(seconds, self._too_slow)
+
+    def _cancel(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def _follow(self) -> None:
+        """Where the client is in its request, after some bytes or an answer."""
+        state = self.conn.their_state
+        if state is h11.SEND_BODY:
+            self._enter("body")
+        elif state is h11.IDLE and self.conn.trailing_data[0]:
+            self._enter("headers")  # part of a request's head has arrived
+        elif state is h11.IDLE and self._phase == "headers":
+            pass  # the first request of a connection: nothing yet, the clock runs
+        else:
+            self._enter(None)  # a whole request is in (being answered), or none begun
+
+    # ----- uvicorn's protocol ----------------------------------------------------------
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            transport.close()
+            return
+        self._enter("headers")
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._follow()
+
+    def on_response_complete(self) -> None:
+        self._enter(None)  # idle between requests: uvicorn's keep-alive timeout
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._follow()  # a pipelined request may have begun
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel()
+        super().connection_lost(exc)

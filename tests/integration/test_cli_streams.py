@@ -1,0 +1,164 @@
+"""The command line with its streams closed, an output encoding without the cards'
+symbols, and stopped by a signal: one documented status and at most one line each
+(issue 24.7, 24.8). Every process is waited for at most a minute."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.servers import ENV, auth, served
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
+
+CLI = [sys.executable, "-m", "eightoff.cli"]
+
+
+def run(*args: str, closed: int | None = None) -> subprocess.CompletedProcess[str]:
+    """The command with file descriptor ``closed`` (0 or 1) closed, as `<&-` / `>&-` do."""
+    preexec = None if closed is None else (lambda: os.close(closed))
+    return subprocess.run(
+        [*CLI, *args],
+        stdout=subprocess.DEVNULL if closed == 1 else subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        preexec_fn=preexec,
+    )
+
+
+def one_line(err: str) -> str:
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_a_closed_standard_output_is_74_in_one_line() -> None:
+    for args in (("solve", "1"), ("deal", "5"), ("variants",)):
+        done = run(*args, closed=1)
+        assert done.returncode == 74, (args, done.stderr)
+        assert "standard output is closed" in one_line(done.stderr)
+
+
+def test_a_closed_standard_input_is_66_in_one_line(tmp_path: Path) -> None:
+    for args in (("solve", "--board", "-"), ("play", "--terminal", "--deal", "3")):
+        done = run(*args, closed=0)
+        assert done.returncode == 66, (args, done.stderr)
+        assert "standard input is closed" in one_line(done.stderr)
+    assert run("deal", "5", closed=0).returncode == 0  # a command that does not read it
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_encoding_without_the_symbols_gets_them_plainly(encoding: str) -> None:
+    done = subprocess.run(
+        [*CLI, "deal", "5"], capture_output=True, timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode(encoding)
+    assert "KD" in text and "AH" in text and "♦" not in text  # K♦, A♥ of deal 5
+    assert done.stderr == b""
+    solved = subprocess.run(
+        [*CLI, "solve", "5"], capture_output=True, timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )  # fmt: skip
+    assert solved.returncode == 0 and solved.stderr == b"", solved.stderr
+    assert solved.stdout.decode(encoding).strip()
+
+
+def test_help_and_version_to_a_full_disk_exit_0_silently() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    for args in (("--help",), ("--version",), ("solve", "--help")):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([*CLI, *args], stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)  # fmt: skip
+        assert done.returncode == 0 and done.stderr == "", (args, done.stderr)
+
+
+def test_an_address_that_cannot_be_listened_on_is_one_line(tmp_path: Path) -> None:
+    done = run("play", "--no-browser", "--host", "999.1.1.1", "--db", str(tmp_path / "g.db"))
+    assert done.returncode == 69
+    assert "cannot listen on 999.1.1.1" in one_line(done.stderr)
+
+
+def _stopped(args: list[str], sig: int) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.Popen(
+        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline()  # it is working: its first line is out
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_solve_stopped_by_a_signal(sig: int, status: int) -> None:
+    done = _stopped(["solve", "1-100000", "--variant", "freecell", "--json"], sig)
+    assert done.returncode == status
+    word = "stopped by SIGTERM" if sig == signal.SIGTERM else "interrupted"
+    assert word in one_line(done.stderr)
+
+
+def test_rate_and_a_survey_stopped_by_sigterm(tmp_path: Path) -> None:
+    done = _stopped(["rate", "1-1000", "--json"], signal.SIGTERM)
+    assert done.returncode == 143 and "stopped by SIGTERM" in one_line(done.stderr)
+    db = tmp_path / "s.sqlite3"
+    proc = subprocess.Popen(
+        [*CLI, "survey", "1", "100000", "--db", str(db), "--workers", "1", "--states", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+    )  # fmt: skip
+    try:
+        import sqlite3
+        import time
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with sqlite3.connect(db, timeout=10) as c:
+                    if c.execute("SELECT COUNT(*) FROM survey_results").fetchone()[0] > 10:
+                        break
+            except sqlite3.OperationalError:
+                pass
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
+    assert proc.returncode == 143
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("stopped by SIGTERM:") and "deals saved this run" in last, err
+
+
+def test_play_stopped_by_sigterm_keeps_every_move(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with served(db) as (proc, base, token):
+        g = httpx.post(base + "/api/games", json={"deal": 9}, headers=auth(token), timeout=30)
+        game = g.json()
+        moved = httpx.post(
+            f"{base}/api/games/{game['id']}/move",
+            json={"move": game["legal_moves"][0]["notation"]},
+            headers=auth(token),
+            timeout=30,
+        )
+        assert moved.status_code == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 143
+        assert proc.stderr is not None
+        assert "stopped by SIGTERM" in one_line(proc.stderr.read())
+    with served(db) as (_p, base, token):
+        back = httpx.get(base + "/api/games/current", headers=auth(token), timeout=30).json()
+        assert back["id"] == game["id"] and back["turns"] == moved.json()["turns"]
