@@ -138,9 +138,12 @@ class DiveRules:
     whole_runs_to_parent: bool = False
     """The dive moves a column's cards onto another column only as the column's whole top
     run (when all of it may move), never a part of it that lies on a natural parent."""
+    home_moves_first: bool = False
+    """The dive tries the single moves that send a card home before every other step (and
+    takes the first that leads to a new state without generating the others)."""
     dig_home_first: bool = False
-    """The dive tries the digging steps that send a card home right after the single moves
-    home, before the other steps."""
+    """With home_moves_first, the dive tries the digging steps that send a card home right
+    after the single moves home, before the other steps."""
     cell_to_empty_needs_child: bool = False
     """The dive moves a cell card into an empty column only when a card that would lie on
     it is on top of a column or in a cell."""
@@ -216,6 +219,7 @@ def plan_for(rules: Rules) -> Plan:
                     home_stop_keeps_space=True,
                     whole_runs_to_empty=True,
                     whole_runs_to_parent=True,
+                    home_moves_first=True,
                     dig_home_first=True,
                 ),
             )

@@ -59,6 +59,7 @@ cdef extern from "search.h":
         int home_stop_keeps_space
         int whole_runs_to_empty
         int whole_runs_to_parent
+        int home_moves_first
         int dig_home_first
         int cell_to_empty_needs_child
         int home_digs_before_moves

@@ -96,8 +96,11 @@ typedef struct {
     /* the dive moves a column's cards onto another column only as its whole top run, never
      * a part that lies on a natural parent (see eo_all_steps; FreeCell) */
     int whole_runs_to_parent;
-    /* the dive tries the digging steps that send a card home right after the single moves
-     * home (see eo_expand; FreeCell) */
+    /* the dive tries the single moves that send a card home before every other step (see
+     * eo_expand; FreeCell) */
+    int home_moves_first;
+    /* with home_moves_first, the digging steps that send a card home come right after the
+     * single moves home (see eo_expand; FreeCell) */
     int dig_home_first;
     /* Eight Off Easy's dive: a cell card goes into an empty column only when the card that
      * would lie on it is on top of a column or in a cell (see eo_all_steps) */
@@ -127,9 +130,11 @@ typedef struct {
      * every other step of the state has failed (see eo_expand; set by portfolio method 3:
      * FreeCell's first member) */
     int dive_parent_digs_last;
-    /* the dive (depth-first, never a proof) remembers states by a 64-bit hash of their
-     * canonical form only: a collision can only hide a state from a search whose
-     * failure proves nothing */
+    /* this search is the greedy dive: depth-first, never a proof; its rules (dive) apply,
+     * and it takes the first step that sends a card home */
+    int is_dive;
+    /* the search remembers states by a 64-bit hash of their canonical form only (the dive:
+     * a collision can only hide a state from a search whose failure proves nothing) */
     int hash_only;
     uint64_t *hset;
     size_t hmask, hcount;
@@ -867,6 +872,7 @@ static int eo_ctx_init(eo_ctx *x) {
     x->heap = NULL;
     x->nheap = x->heapcap = 0;
     x->hash_only = 0;
+    x->is_dive = 0;
     x->hset = NULL;
     x->hmask = x->hcount = 0;
     return eo_table_init(&x->T, 1024);
@@ -1078,7 +1084,7 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * median / mean 93 / 100 -> 78 / 83; with dive.home_digs_before_moves: 70 / 73 -> 54.5 / 58
      * (a card in a column's top run instead of on top: 80 / 86 alone). */
     int purposeful = x->macros == 2 ? EO_PURPOSEFUL : 0;
-    if (purposeful && x->hash_only) /* the dive's own rules */
+    if (purposeful && x->is_dive) /* the dive's own rules */
         purposeful |= (x->dive.whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
                       (x->dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
                       (x->dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
@@ -1444,7 +1450,7 @@ static int eo_expand(eo_ctx *x, int resume) {
             eo_pcache_fill(r, s, pcp);
         }
     }
-    if (x->hash_only && r->alt && r->nfound == 4 && resume != 2) {
+    if (x->is_dive && x->dive.home_moves_first && resume != 2) {
         int q = eo_dive_home_first(x, pcp);
         if (q != -2) return q == 2 ? 0 : q;
     }
@@ -1465,7 +1471,7 @@ static int eo_expand(eo_ctx *x, int resume) {
      * space: 57 / 84 (422, 1324); putting off the digs that lose any space: 61 / 65, but
      * time x1.14 (they are made twice).  Eight Off and Seahaven Towers take this rule too
      * (plan_for): Eight Off 1-1000 states 67 / 129 -> 51 / 109. */
-    int first = !resume && x->hash_only && x->dive.home_digs_before_moves && pcp && x->macros;
+    int first = !resume && x->is_dive && x->dive.home_digs_before_moves && pcp && x->macros;
     /* FreeCell (dive_parent_digs_last, the first dive of its portfolio: method 3): the digs
      * that move a card onto a parent elsewhere (EO_DIG_PARENT, and a King's into an empty
      * column, EO_DIG_EMPTY) are left out of the state's first expansion; only once every
@@ -1481,13 +1487,13 @@ static int eo_expand(eo_ctx *x, int resume) {
      * 21.6 -> 8.6 ms and 15.0 -> 7.2 ms, median solution 95 and 96 moves.  (Leaving out the cell cards into an empty column too: 142 / 283
      * but 97 moves; the whole runs into one too: 135 / 310, 98 moves; only the digs of 2
      * or more cards: 162 / 309; of 3 or more: 171 / 313.) */
-    int later = !resume && !first && x->hash_only && x->dive_parent_digs_last && x->macros &&
+    int later = !resume && !first && x->is_dive && x->dive_parent_digs_last && x->macros &&
                 (x->dig_kinds & 1 << EO_DIG_PARENT);
     int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
     eo_move mac[EO_MAXMOVES];
     /* (dive.cell_to_parent_first, see below) cp: the rule holds here; cp_tried: pass 2
      * made those moves already, none leading to a new state */
-    int cp = x->hash_only && x->dive.cell_to_parent_first &&
+    int cp = x->is_dive && x->dive.cell_to_parent_first &&
              s->free_cells <= EO_CELL_TO_PARENT_FREE;
     int cp_tried = 0;
 again:
@@ -1507,7 +1513,7 @@ again:
     } else {
         n = eo_all_steps_m(x, s, ms, pcp, later ? x->dig_kinds & ~(1 << EO_DIG_PARENT) : x->dig_kinds);
     }
-    if (x->hash_only && r->alt && r->nfound == 4) {
+    if (x->is_dive && x->dive.home_moves_first) {
         /* the dive stops at the first step that sends a card home (below): try the
          * single moves home first (stable), so that it scores no sibling before them
          * (FreeCell 1-2000: 3% fewer states, median solution 100 -> 98.5 moves).  One
@@ -1640,7 +1646,7 @@ again:
              * or it being the last step, needs no score (first in dive.home_digs_before_moves;
              * every dive since round 4; FreeCell 1-2000, round 3c's dive: 10 of the 161 scores of
              * a median deal; CPU time x0.99, the same states and solutions) */
-            int lone = x->hash_only && x->nkids == k0 + 1 && ((pass == 1 && i == n - 1) || progress);
+            int lone = x->is_dive && x->nkids == k0 + 1 && ((pass == 1 && i == n - 1) || progress);
             c->score = lone          ? 0
                        : incremental ? eo_child_score(r, s, pcp, mask, x->w)
                                      : eo_score(r, s, x->w);
@@ -1659,7 +1665,7 @@ again:
         }
         /* the dive takes the first step that sends a card home, untried siblings left
          * out (it is greedy, and never a proof) */
-        if (progress && x->hash_only) {
+        if (progress && x->is_dive) {
             stopped = 1;
             break;
         }
@@ -2213,7 +2219,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
         int befs = x->port_method[i] == 1 || x->port_method[i] == 2;
         m->dive_parent_digs_last = x->port_method[i] == 3;
-        m->hash_only = !befs;
+        m->hash_only = m->is_dive = !befs;
         m->macros = 2;
         /* the costliest kind of dig, moving a card onto a dug one, is left out by the
          * dive and by best-first members of method 2 */
@@ -2232,7 +2238,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
             if (budget > 0 && total >= budget) break;
             if (round == 0) {
-                int ended = !m->hash_only ? eo_befs_begin(m) : eo_dfs_begin(m);
+                int ended = !m->is_dive ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
                     break;
@@ -2250,7 +2256,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             long until = quota;
             if (budget > 0 && eo_states(m) + (budget - total) < until)
                 until = eo_states(m) + (budget - total);
-            if (!m->hash_only)
+            if (!m->is_dive)
                 eo_befs_run(m, until);
             else
                 eo_dfs_run(m, until);
@@ -2339,9 +2345,9 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
         x->max_states = budget > 0 && (left <= 0 || budget < left) ? budget : left;
         /* the dive leaves out the costliest kind of dig, moving a card onto a dug one */
         x->dig_kinds = stage == 0 ? EO_DIGS_ALL & ~(1 << EO_DIG_TARGET) : EO_DIGS_ALL;
-        x->hash_only = stage == 0;
+        x->hash_only = x->is_dive = stage == 0;
         if (stage == 0 && x->nport > 0) {
-            x->hash_only = 0;
+            x->hash_only = x->is_dive = 0;
             states += eo_portfolio(x, &root, na, x->max_states);
             if (x->status != EO_STATE_LIMIT) break;
             continue;
@@ -2351,7 +2357,7 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
         else
             eo_run_search(x, stage == 0 ? 0 : 1, 2);
         states += eo_states(x);
-        x->hash_only = 0;
+        x->hash_only = x->is_dive = 0;
         if (stage < 2 && x->status == EO_LOST) x->status = EO_STATE_LIMIT; /* no proof */
         if (x->status != EO_STATE_LIMIT) break; /* solved, lost, time or memory */
     }
