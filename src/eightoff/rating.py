@@ -64,7 +64,7 @@ from typing import Any, Final
 from eightoff.deals import deal, random_deal_number
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
-from eightoff.solver import Limits, Verdict, _core, rules_tuple, solve
+from eightoff.solver import Limits, Verdict, _core, core_rules, solve
 
 FORMULA_VERSION: Final = "1"
 """The version of the players and the score: changes whenever they change (and with
@@ -306,7 +306,7 @@ def player_games(position: Position) -> list[tuple[int, bool, int]]:
                 )
             groups.append(g)
     results = _core.play(
-        rules_tuple(rules), position.columns, position.cells, position.foundations, specs
+        core_rules(rules), position.columns, position.cells, position.foundations, specs
     )
     return [(g, won, home) for g, (won, home, _) in zip(groups, results, strict=True)]
 

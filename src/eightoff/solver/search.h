@@ -30,12 +30,8 @@
 #define EIGHTOFF_SEARCH_H
 
 #include "core.h"
+#include "plan.h"
 
-enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_LIMIT = 4,
-       EO_MEMORY_LIMIT = 5 };
-
-#define EO_NWEIGHTS 12
-#define EO_MAXPORT 8
 /* A search step that is not a single move: src = EO_MACRO + kind, dst = column,
  * n = depth of the card below the top, f = target column (or 255). */
 #define EO_MACRO 64
@@ -46,7 +42,6 @@ enum { EO_RUNNING = 0, EO_SOLVED = 1, EO_LOST = 2, EO_STATE_LIMIT = 3, EO_TIME_L
                            or a column's top run) */
 #define EO_DIGS_ALL (1 << EO_DIG_HOME | 1 << EO_DIG_PARENT | 1 << EO_DIG_EMPTY | 1 << EO_DIG_TARGET)
 #define EO_STEPMAX (EO_COLCAP + 8)
-#define EO_CELL_TO_PARENT_FREE 3 /* (dive.cell_to_parent_first) at most this many free cells */
 #ifndef EO_DIG_SLACK
 #define EO_DIG_SLACK 0 /* dig at most this many cards more than there are empty cells */
 #endif
@@ -84,36 +79,6 @@ typedef struct {
 } eo_pcache;
 
 
-/* The dive's rules, each set per variant by eightoff.solver.plan_for (the fields of
- * eightoff.solver.DiveRules, by the same names; 0 off, 1 on). */
-typedef struct {
-    /* the dive stops at the first step that sends a card home only if that step left
-     * as many empty cells and columns as before (see eo_expand; Baker's Game, FreeCell) */
-    int home_stop_keeps_space;
-    /* the dive moves into an empty column only a column's whole top run, not a single
-     * card (see eo_all_steps; Baker's Game, Eight Off Easy, FreeCell) */
-    int whole_runs_to_empty;
-    /* the dive moves a column's cards onto another column only as its whole top run, never
-     * a part that lies on a natural parent (see eo_all_steps; FreeCell) */
-    int whole_runs_to_parent;
-    /* the dive tries the single moves that send a card home before every other step (see
-     * eo_expand; FreeCell) */
-    int home_moves_first;
-    /* with home_moves_first, the digging steps that send a card home come right after the
-     * single moves home (see eo_expand; FreeCell) */
-    int dig_home_first;
-    /* Eight Off Easy's dive: a cell card goes into an empty column only when the card that
-     * would lie on it is on top of a column or in a cell (see eo_all_steps) */
-    int cell_to_empty_needs_child;
-    /* the dive tries the digs home before any other step is generated (see eo_expand;
-     * Eight Off Easy, Eight Off, Seahaven Towers) */
-    int home_digs_before_moves;
-    /* Eight Off Easy's dive: with few free cells, a cell card onto its parent is tried
-     * first among the single moves, and the first that leads to a new state is taken (see
-     * eo_expand) */
-    int cell_to_parent_first;
-} eo_dive_rules;
-
 typedef struct {
     eo_rules R;
     eo_state S;
@@ -122,10 +87,13 @@ typedef struct {
     double deadline; /* monotonic seconds; <= 0: none */
     size_t max_mem;
     int status;
-    int macros; /* try digging steps too */
-    long dive_states; /* eo_solve's first, depth-first stage: at most this many states */
-    int dig_kinds;    /* which digging steps to try: bit 1 << EO_DIG_... */
-    eo_dive_rules dive; /* the dive's rules (copied whole to each portfolio member) */
+    eo_plan plan; /* how eo_solve searches (its dive rules also the portfolio's dives') */
+    eo_member port[EO_MAXPORT]; /* the portfolio (eo_portfolio): nport searches in turns */
+    int nport;
+    /* the current search: */
+    eo_weights w; /* its weights */
+    int steps;    /* the steps it tries: EO_STEPS_... */
+    int dig_kinds; /* which digging steps: bit 1 << EO_DIG_... */
     /* the dive makes the digs onto a parent (and a King's into an empty column) only once
      * every other step of the state has failed (see eo_expand; set by portfolio method 3:
      * FreeCell's first member) */
@@ -150,7 +118,6 @@ typedef struct {
     int nkids, kcap;
     eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
     size_t kmv_len, kmv_cap;
-    int w[EO_NWEIGHTS];
     /* best-first search: per state id its parent, the step from the parent's canonical
      * layout, its depth; the open list is a binary heap */
     uint32_t *parent;
@@ -163,15 +130,6 @@ typedef struct {
      * (xorshift generator, seeded per search) to vary the order of near-equal children */
     uint64_t rng;
     int noise;
-    /* the dive as a portfolio of differently guided depth-first searches, run in turns
-     * (see eo_portfolio): nport members, their weights and noise, first quota */
-    int nport;
-    int port_w[EO_MAXPORT][EO_NWEIGHTS];
-    int port_noise[EO_MAXPORT];
-    int port_method[EO_MAXPORT]; /* 0 the dive (depth-first, hash only), 1 best-first,
-                                    2 best-first without the dig onto a dug card, 3 the
-                                    dive with the digs onto a parent last */
-    long port_quota;
 } eo_ctx;
 
 static inline double eo_now(void) {
@@ -758,13 +716,8 @@ static int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
 
 /* ----- the heuristic ------------------------------------------------------------------ */
 
-/* How promising a state looks (higher is better): a weighted sum of features.
- * Weights: w[0] cards home, w[1] empty cells, w[2] empty columns, -w[3] cards above
- * the next card each foundation needs, -w[4] cards above the first break of each
- * column's settled run, (w[5]: best-first only, per step made), -w[6] cards lying
- * above a lower card of their suit, -w[7] ranks between cell cards and their
- * foundations, w[8] foundations whose next card is exposed, -w[9] the smallest depth
- * of a next card, w[10] cards on their natural parent (build rule) in columns. */
+/* How promising a state looks (higher is better): a weighted sum of features, each
+ * named by its weight in eo_weights (plan.h). */
 /* The column part of the heuristic: cards above the settled run (bad), cards above a
  * lower card of their suit (blockers), cards on their natural parent (pairs); writes
  * each card's depth (cards above it) into depth[]. */
@@ -806,7 +759,7 @@ static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, 
 }
 
 /* The cell and foundation part of the heuristic, and the sum (see eo_score). */
-static inline int eo_score_finish(const eo_rules *r, const eo_state *s, const int *w,
+static inline int eo_score_finish(const eo_rules *r, const eo_state *s, const eo_weights *w,
                                   uint8_t *depth, int bad, int blockers, int pairs) {
     int waiting = 0;
     for (int i = 0; i < r->ncells; i++) {
@@ -827,12 +780,13 @@ static inline int eo_score_finish(const eo_rules *r, const eo_state *s, const in
         if (d < mindepth) mindepth = d;
     }
     if (mindepth == 99) mindepth = 0;
-    return w[0] * s->home + w[1] * s->free_cells + w[2] * s->free_cols - w[3] * sumdepth -
-           w[4] * bad - w[6] * blockers - w[7] * waiting + w[8] * exposed - w[9] * mindepth +
-           w[10] * pairs;
+    return w->home * s->home + w->free_cells * s->free_cells + w->free_columns * s->free_cols -
+           w->next_depth * sumdepth - w->unsettled * bad - w->blockers * blockers -
+           w->cell_wait * waiting + w->next_exposed * exposed - w->next_min_depth * mindepth +
+           w->pairs * pairs;
 }
 
-static inline int eo_score(const eo_rules *r, const eo_state *s, const int *w) {
+static inline int eo_score(const eo_rules *r, const eo_state *s, const eo_weights *w) {
     uint8_t depth[64];
     memset(depth, 255, sizeof(depth));
     int bad = 0, blockers = 0, pairs = 0;
@@ -1083,13 +1037,13 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
      * 93 states; 40 deals of 88-98 traced) and took fewer than 2.  Deals 1-1000: states
      * median / mean 93 / 100 -> 78 / 83; with dive.home_digs_before_moves: 70 / 73 -> 54.5 / 58
      * (a card in a column's top run instead of on top: 80 / 86 alone). */
-    int purposeful = x->macros == 2 ? EO_PURPOSEFUL : 0;
+    int purposeful = x->steps == EO_STEPS_PURPOSEFUL ? EO_PURPOSEFUL : 0;
     if (purposeful && x->is_dive) /* the dive's own rules */
-        purposeful |= (x->dive.whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
-                      (x->dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
-                      (x->dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
+        purposeful |= (x->plan.dive.whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
+                      (x->plan.dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
+                      (x->plan.dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
     int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
-    if (x->macros && digs)
+    if (x->steps != EO_STEPS_SINGLE && digs)
         n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, digs, runs);
     return n;
 }
@@ -1150,22 +1104,6 @@ static inline void eo_pcache_child(const eo_rules *r, const eo_state *s, const e
     }
 }
 
-/* Whether two column parts agree (for the differential test): sums, per-column parts,
- * and the depth of every card in a column of s. */
-static inline int eo_pcache_same(const eo_rules *r, const eo_state *s, const eo_pcache *a,
-                                 const eo_pcache *b) {
-    if (a->sbad != b->sbad || a->sblk != b->sblk || a->sprs != b->sprs || a->sumh != b->sumh)
-        return 0;
-    for (int c = 0; c < r->ncols; c++) {
-        if (a->bad[c] != b->bad[c] || a->blk[c] != b->blk[c] || a->prs[c] != b->prs[c] ||
-            a->run[c] != b->run[c] || a->colh[c] != b->colh[c] || a->run[c] != eo_run(r, s, c))
-            return 0;
-        for (int j = 0; j < s->len[c]; j++)
-            if (a->depth[s->col[c][j]] != b->depth[s->col[c][j]]) return 0;
-    }
-    return 1;
-}
-
 /* The columns (bit mask) that moves touch. */
 static inline unsigned eo_touched(const eo_move *ms, int n) {
     unsigned m = 0;
@@ -1192,7 +1130,7 @@ static inline uint64_t eo_child_hash(const eo_rules *r, const eo_state *s, const
  * touched the columns in mask.  One pack: a card's depth is rewritten where it now
  * lies (a touched column, or 0 in a cell); a card sent home is never asked for. */
 static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
-                                 unsigned mask, const int *w) {
+                                 unsigned mask, const eo_weights *w) {
     uint8_t depth[64];
     memcpy(depth, pc->depth, sizeof(depth));
     int bad = pc->sbad, blk = pc->sblk, prs = pc->sprs;
@@ -1205,86 +1143,6 @@ static inline int eo_child_score(const eo_rules *r, const eo_state *s, const eo_
         prs += p - pc->prs[c];
     }
     return eo_score_finish(r, s, w, depth, bad, blk, prs);
-}
-
-/* For the differential test: the dive's own generators against the general ones (one
- * pack).  The digs home that the dive's first pass generates from the column parts
- * (eo_dig_home_moves), and those that eo_macro_moves generates with the digs home alone,
- * against the digs home among all the kinds eo_macro_moves generates, fewest cards first,
- * then by column; and the moves of a cell card onto its parent (eo_cell_to_parent_moves)
- * against those among eo_search_moves' single moves, in its order.  Returns the
- * mismatches; *n_out: the steps compared. */
-static int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) {
-    eo_move all[EO_MAXMOVES], want[EO_MAXMOVES], alone[EO_MAXMOVES], fast[8];
-    eo_pcache pc;
-    *n_out = 0;
-    if (r->nfound != 4) return 0;
-    int bad = 0, ns = eo_search_moves(r, s, all), nc = eo_cell_to_parent_moves(r, s, want), m = 0;
-    for (int i = 0; i < ns; i++) {
-        const eo_move *t = &all[i];
-        if (t->src < EO_CELL || t->src >= EO_FOUND || t->dst >= EO_CELL || !s->len[t->dst]) continue;
-        bad += m >= nc || want[m].src != t->src || want[m].dst != t->dst || want[m].n != t->n;
-        m++;
-    }
-    bad += m != nc;
-    *n_out = m;
-    eo_pcache_fill(r, s, &pc);
-    int n = eo_macro_moves(r, s, all, EO_MAXMOVES, EO_DIGS_ALL, NULL), k = 0;
-    for (int i = 0; i < n; i++) {
-        if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
-        int j = k++;
-        for (; j > 0 && want[j - 1].n > all[i].n; j--) want[j] = want[j - 1];
-        want[j] = all[i];
-    }
-    *n_out += k;
-    int na = eo_macro_moves(r, s, alone, EO_MAXMOVES, 1 << EO_DIG_HOME, NULL);
-    int nf = eo_dig_home_moves(r, s, &pc, fast);
-    if (nf != k) return bad + 1;
-    for (int i = 0; i < k; i++)
-        bad += fast[i].src != want[i].src || fast[i].dst != want[i].dst || fast[i].n != want[i].n;
-    /* eo_macro_moves alone keeps its own order (by column, then depth) */
-    m = 0;
-    for (int i = 0; i < n; i++) {
-        if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
-        bad += m >= na || alone[m].dst != all[i].dst || alone[m].n != all[i].n;
-        m++;
-    }
-    return bad + (m != na);
-}
-
-/* For the differential test: make every search step from s (single moves and every
- * kind of digging step, then the auto-moves) and compare the incremental score and
- * hash of the result with the full ones.  Returns the number of mismatches; *n_out:
- * the children compared.  One pack only (where the incremental form is used). */
-static int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) {
-    eo_move ms[EO_MAXMOVES];
-    eo_move step[EO_STEPMAX];
-    eo_move au[2 * 52 + 8];
-    eo_pcache pc;
-    int bad = 0;
-    *n_out = 0;
-    if (r->nfound != 4) return 0;
-    eo_pcache_fill(r, s, &pc);
-    int n = eo_search_moves(r, s, ms);
-    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL, NULL);
-    for (int i = 0; i < n; i++) {
-        int ns = eo_step(r, s, ms[i], step);
-        if (ns < 0) continue;
-        int na = eo_autos(r, s, au);
-        unsigned mask = eo_touched(step, ns) | eo_touched(au, na);
-        int score = eo_child_score(r, s, &pc, mask, w);
-        uint64_t h = eo_child_hash(r, s, &pc, mask);
-        eo_pcache inherited, fresh;
-        eo_pcache_child(r, s, &pc, mask, &inherited);
-        eo_pcache_fill(r, s, &fresh);
-        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s) ||
-               !eo_pcache_same(r, s, &inherited, &fresh) ||
-               eo_child_score(r, s, &inherited, 0, w) != score;
-        (*n_out)++;
-        eo_undo_all(s, au, na);
-        eo_undo_all(s, step, ns);
-    }
-    return bad;
 }
 
 static inline int eo_pcs_reserve(eo_ctx *x, int n) {
@@ -1450,7 +1308,7 @@ static int eo_expand(eo_ctx *x, int resume) {
             eo_pcache_fill(r, s, pcp);
         }
     }
-    if (x->is_dive && x->dive.home_moves_first && resume != 2) {
+    if (x->is_dive && x->plan.dive.home_moves_first && resume != 2) {
         int q = eo_dive_home_first(x, pcp);
         if (q != -2) return q == 2 ? 0 : q;
     }
@@ -1471,7 +1329,8 @@ static int eo_expand(eo_ctx *x, int resume) {
      * space: 57 / 84 (422, 1324); putting off the digs that lose any space: 61 / 65, but
      * time x1.14 (they are made twice).  Eight Off and Seahaven Towers take this rule too
      * (plan_for): Eight Off 1-1000 states 67 / 129 -> 51 / 109. */
-    int first = !resume && x->is_dive && x->dive.home_digs_before_moves && pcp && x->macros;
+    int first = !resume && x->is_dive && x->plan.dive.home_digs_before_moves && pcp &&
+                x->steps != EO_STEPS_SINGLE;
     /* FreeCell (dive_parent_digs_last, the first dive of its portfolio: method 3): the digs
      * that move a card onto a parent elsewhere (EO_DIG_PARENT, and a King's into an empty
      * column, EO_DIG_EMPTY) are left out of the state's first expansion; only once every
@@ -1487,13 +1346,14 @@ static int eo_expand(eo_ctx *x, int resume) {
      * 21.6 -> 8.6 ms and 15.0 -> 7.2 ms, median solution 95 and 96 moves.  (Leaving out the cell cards into an empty column too: 142 / 283
      * but 97 moves; the whole runs into one too: 135 / 310, 98 moves; only the digs of 2
      * or more cards: 162 / 309; of 3 or more: 171 / 313.) */
-    int later = !resume && !first && x->is_dive && x->dive_parent_digs_last && x->macros &&
+    int later = !resume && !first && x->is_dive && x->dive_parent_digs_last &&
+                x->steps != EO_STEPS_SINGLE &&
                 (x->dig_kinds & 1 << EO_DIG_PARENT);
     int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
     eo_move mac[EO_MAXMOVES];
     /* (dive.cell_to_parent_first, see below) cp: the rule holds here; cp_tried: pass 2
      * made those moves already, none leading to a new state */
-    int cp = x->is_dive && x->dive.cell_to_parent_first &&
+    int cp = x->is_dive && x->plan.dive.cell_to_parent_first &&
              s->free_cells <= EO_CELL_TO_PARENT_FREE;
     int cp_tried = 0;
 again:
@@ -1513,7 +1373,7 @@ again:
     } else {
         n = eo_all_steps_m(x, s, ms, pcp, later ? x->dig_kinds & ~(1 << EO_DIG_PARENT) : x->dig_kinds);
     }
-    if (x->is_dive && x->dive.home_moves_first) {
+    if (x->is_dive && x->plan.dive.home_moves_first) {
         /* the dive stops at the first step that sends a card home (below): try the
          * single moves home first (stable), so that it scores no sibling before them
          * (FreeCell 1-2000: 3% fewer states, median solution 100 -> 98.5 moves).  One
@@ -1528,7 +1388,7 @@ again:
          * 2001-4000: 191 / 355 -> 177 / 340.  (Round 2 tried this before the two rules of
          * round 3b: mean +90%.) */
         int h = 0;
-        int dig_home = x->dive.dig_home_first ? EO_MACRO + EO_DIG_HOME : -1;
+        int dig_home = x->plan.dive.dig_home_first ? EO_MACRO + EO_DIG_HOME : -1;
         for (int i = 0; i < n; i++)
             if (ms[i].dst == EO_HOME || ms[i].src == dig_home) {
                 eo_move t = ms[i];
@@ -1640,7 +1500,7 @@ again:
              * only at single moves home: 276; allowing one cell: 285.  FreeCell's dive
              * takes this rule with dive.whole_runs_to_empty (plan_for): alone it was worse
              * there, together they cut the states by a fifth. */
-            if (progress && x->dive.home_stop_keeps_space && space < space0) progress = 0;
+            if (progress && x->plan.dive.home_stop_keeps_space && space < space0) progress = 0;
             if (onto_parent) progress = 1;
             /* a child of the dive that will be its state's only one, the dive stopping at it
              * or it being the last step, needs no score (first in dive.home_digs_before_moves;
@@ -1648,13 +1508,8 @@ again:
              * a median deal; CPU time x0.99, the same states and solutions) */
             int lone = x->is_dive && x->nkids == k0 + 1 && ((pass == 1 && i == n - 1) || progress);
             c->score = lone          ? 0
-                       : incremental ? eo_child_score(r, s, pcp, mask, x->w)
-                                     : eo_score(r, s, x->w);
-#ifdef EO_CHECK_INCREMENTAL
-            if (incremental && !lone && (c->score != eo_score(r, s, x->w) ||
-                                (x->hash_only && eo_child_hash(r, s, pcp, mask) != eo_state_hash(r, s))))
-                abort();
-#endif
+                       : incremental ? eo_child_score(r, s, pcp, mask, &x->w)
+                                     : eo_score(r, s, &x->w);
             if (x->noise) c->score += (int32_t)(eo_rng_next(x) % (uint64_t)x->noise);
         }
         eo_undo_all(s, au, na);
@@ -1954,7 +1809,7 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
 }
 
 /* Best-first search from x->S (root auto-moves already on the path): always expand the
- * open state with the best score (heuristic, minus w[5] per move made that is not home). */
+ * open state with the best score (heuristic, minus w.per_move per move made that is not home). */
 static int eo_befs_begin(eo_ctx *x) {
     const eo_rules *r = &x->R;
     uint8_t key[EO_MAXKEY];
@@ -2010,8 +1865,8 @@ static void eo_befs_run(eo_ctx *x, long until) {
                     eo_heap_push(x,
                                  (incremental ? eo_child_score(r, &s, &pc,
                                                                eo_touched(step, ns) | eo_touched(au, na),
-                                                               x->w)
-                                              : eo_score(r, &s, x->w)) - x->w[5] * depth,
+                                                               &x->w)
+                                              : eo_score(r, &s, &x->w)) - x->w.per_move * depth,
                                  (uint32_t)cid) != 0) {
                     x->status = EO_MEMORY_LIMIT;
                     return;
@@ -2168,11 +2023,11 @@ static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     return 0;
 }
 
-/* One search from x->S with the given method (0 depth-first, 1 best-first) and steps
- * (0 single moves, 1 and digging steps, 2 purposeful steps only: not complete). */
-static void eo_run_search(eo_ctx *x, int method, int macros) {
-    x->macros = macros;
-    if (method == 1)
+/* One search from x->S in the given order (EO_DEPTH_FIRST, EO_BEST_FIRST) over the given
+ * steps (EO_STEPS_...). */
+static void eo_run_search(eo_ctx *x, int order, int steps) {
+    x->steps = steps;
+    if (order == EO_BEST_FIRST)
         eo_befs(x);
     else
         eo_dfs(x);
@@ -2211,26 +2066,27 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         memcpy(m->path, x->path, (size_t)root_len * sizeof(eo_move));
         memset(m->is_step, 0, (size_t)root_len);
         m->plen = root_len;
-        memcpy(m->w, x->port_w[i], sizeof(m->w));
-        m->noise = x->port_noise[i];
-        m->dive = x->dive;
+        const eo_member *p = &x->port[i];
+        m->w = p->weights;
+        m->noise = p->noise;
+        m->plan.dive = x->plan.dive;
         m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
         m->deadline = x->deadline;
         m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
-        int befs = x->port_method[i] == 1 || x->port_method[i] == 2;
-        m->dive_parent_digs_last = x->port_method[i] == 3;
+        int befs = p->method == EO_METHOD_BEST_FIRST || p->method == EO_METHOD_BEST_FIRST_NO_TARGET;
+        m->dive_parent_digs_last = p->method == EO_METHOD_DIVE_PARENT_DIGS_LAST;
         m->hash_only = m->is_dive = !befs;
-        m->macros = 2;
+        m->steps = EO_STEPS_PURPOSEFUL;
         /* the costliest kind of dig, moving a card onto a dug one, is left out by the
          * dive and by best-first members of method 2 */
-        m->dig_kinds = x->port_method[i] == 1 ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
+        m->dig_kinds = p->method == EO_METHOD_BEST_FIRST ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
         m->status = EO_RUNNING;
         live[i] = 1; /* begun at its first turn: most solves never get past the first */
     }
     int winner = -1;
     for (int round = 0; ok && winner < 0; round++) {
         int any = 0;
-        long quota = x->port_quota << (round < 20 ? round : 20);
+        long quota = x->plan.port_quota << (round < 20 ? round : 20);
         for (int i = 0; i < k; i++) {
             if (!live[i]) continue;
             eo_ctx *m = &ms[i];
@@ -2302,21 +2158,24 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
     return total;
 }
 
-/* Solve from x->S: root auto-moves, then up to three searches, each started afresh
- * only if the previous one failed:
- *   (stages & 4) a greedy depth-first dive over purposeful steps (x->dive_states
- *                states at most): the cheapest when it works;
- *   (stages & 1) a best-first search over purposeful steps (quick_states at most);
- *   (stages & 2) the complete search (method 0 depth-first, 1 best-first; macros 1
- *                adds digging steps), bounded only by the limits.
+/* Solve from x->S as x->plan says: root auto-moves, then up to three searches, each
+ * started afresh only if the previous one failed:
+ *   EO_STAGE_DIVE        a greedy depth-first dive over purposeful steps, or the
+ *                        portfolio (at most plan.dive_states states): the cheapest when
+ *                        it works;
+ *   EO_STAGE_BEST_FIRST  a best-first search over purposeful steps (plan.quick_states);
+ *   EO_STAGE_COMPLETE    the complete search (plan.complete_order, complete_steps),
+ *                        bounded only by the limits.
  * The first two are not complete: their exhaustion proves nothing (EO_STATE_LIMIT);
- * only the complete search says EO_LOST.  Then, if asked, the solution is shortened.
- * *states_out: the states examined by all. */
-static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_states,
-                     int stages, long *states_out) {
+ * only the complete search says EO_LOST.  Then, if the plan says so, the solution is
+ * shortened.  *states_out: the states examined by all. */
+static void eo_solve(eo_ctx *x, long *states_out) {
+    static const int order[3] = {EO_STAGE_DIVE, EO_STAGE_BEST_FIRST, EO_STAGE_COMPLETE};
     const eo_rules *r = &x->R;
+    const eo_plan *plan = &x->plan;
     long states = 0, max_states = x->max_states;
     x->plen = 0;
+    x->w = plan->weights;
     *states_out = 0;
     if (eo_path_reserve(x, r->total + 1) != 0) {
         x->status = EO_MEMORY_LIMIT;
@@ -2327,11 +2186,13 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
     x->plen = na;
     eo_state root = x->S;
     int started = 0;
-    for (int stage = 0; stage < 3; stage++) {
-        int bit = stage == 0 ? 4 : stage == 1 ? 1 : 2;
-        if (!(stages & bit)) continue;
-        long budget = stage == 0 ? x->dive_states : stage == 1 ? quick_states : 0;
-        if (stage == 0 && budget <= 0) continue;
+    for (int k = 0; k < 3; k++) {
+        int stage = order[k];
+        if (!(plan->stages & stage)) continue;
+        long budget = stage == EO_STAGE_DIVE         ? plan->dive_states
+                      : stage == EO_STAGE_BEST_FIRST ? plan->quick_states
+                                                     : 0;
+        if (stage == EO_STAGE_DIVE && budget <= 0) continue;
         if (started && eo_reset(x, &root, na) != 0) {
             x->status = EO_MEMORY_LIMIT;
             break;
@@ -2344,26 +2205,28 @@ static void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_
         }
         x->max_states = budget > 0 && (left <= 0 || budget < left) ? budget : left;
         /* the dive leaves out the costliest kind of dig, moving a card onto a dug one */
-        x->dig_kinds = stage == 0 ? EO_DIGS_ALL & ~(1 << EO_DIG_TARGET) : EO_DIGS_ALL;
-        x->hash_only = x->is_dive = stage == 0;
-        if (stage == 0 && x->nport > 0) {
+        x->dig_kinds = stage == EO_STAGE_DIVE ? EO_DIGS_ALL & ~(1 << EO_DIG_TARGET) : EO_DIGS_ALL;
+        x->hash_only = x->is_dive = stage == EO_STAGE_DIVE;
+        if (stage == EO_STAGE_DIVE && x->nport > 0) {
             x->hash_only = x->is_dive = 0;
             states += eo_portfolio(x, &root, na, x->max_states);
             if (x->status != EO_STATE_LIMIT) break;
             continue;
         }
-        if (stage == 2)
-            eo_run_search(x, method, macros);
+        if (stage == EO_STAGE_COMPLETE)
+            eo_run_search(x, plan->complete_order, plan->complete_steps);
         else
-            eo_run_search(x, stage == 0 ? 0 : 1, 2);
+            eo_run_search(x, stage == EO_STAGE_DIVE ? EO_DEPTH_FIRST : EO_BEST_FIRST,
+                          EO_STEPS_PURPOSEFUL);
         states += eo_states(x);
         x->hash_only = x->is_dive = 0;
-        if (stage < 2 && x->status == EO_LOST) x->status = EO_STATE_LIMIT; /* no proof */
+        if (stage != EO_STAGE_COMPLETE && x->status == EO_LOST)
+            x->status = EO_STATE_LIMIT; /* no proof */
         if (x->status != EO_STATE_LIMIT) break; /* solved, lost, time or memory */
     }
     x->max_states = max_states;
     *states_out = states;
-    if (x->status == EO_SOLVED && shorten) eo_shorten(x, &root, na);
+    if (x->status == EO_SOLVED && plan->shorten) eo_shorten(x, &root, na);
 }
 
 #endif
