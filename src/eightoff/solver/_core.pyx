@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled solver core: a thin Cython layer over core.h (rules, moves, canonical keys)
-and search.h (the search).
+"""Compiled solver core: a thin Cython layer over core.h (rules, moves, canonical keys),
+search.h (the search, and the headers it includes: see its opening comment), plan.h (the
+records a search plan crosses in), checks.h (for the differential test) and players.h
+(rating players).
 
 Everything crosses the boundary as plain data, records by field name: ``rules`` is
 the dict made by ``eightoff.solver.core_rules`` (the fields of core.h's ``eo_rules``), a
