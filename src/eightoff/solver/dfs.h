@@ -139,115 +139,111 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
     return 2;
 }
 
-/* Generate, enter into the table, score and sort the children of the current state.
- * Returns 1 when a child wins (it is then made and on the path), 0 otherwise, -1 when a
- * limit is reached. */
-static int eo_expand(eo_ctx *x, int resume) {
+/* The passes of one expansion (eo_expand), in the order they may run:
+ *   EO_PASS_DIGS_HOME       (dive.home_digs_before_moves) the digs home alone, fewest
+ *                           cards first, before any other step is generated;
+ *   EO_PASS_CELL_TO_PARENT  (dive.cell_to_parent_first, after the first) the moves of a
+ *                           cell card onto its parent alone;
+ *   EO_PASS_STEPS           every step (those already made left out). */
+enum { EO_PASS_DIGS_HOME = 0, EO_PASS_STEPS = 1, EO_PASS_CELL_TO_PARENT = 2 };
+
+/* What the passes of one expansion of x->S share. */
+typedef struct {
+    int resume;     /* 0 a first expansion, else eo_frame.more: 1 the steps after a failed
+                       dig home, 2 the digs onto a parent after the other steps failed */
+    int pass;       /* EO_PASS_... */
+    int digs_first; /* (dive.home_digs_before_moves) the first pass is EO_PASS_DIGS_HOME */
+    int parents_later; /* (dive_parent_digs_last) the digs onto a parent wait for resume 2 */
+    int cp;         /* (dive.cell_to_parent_first) the rule holds in this state */
+    int cp_tried;   /* EO_PASS_CELL_TO_PARENT made those moves, none to a new state */
+    int stopped;    /* the dive took a child and tried no more */
+    int k0;         /* the first of this state's kids */
+    int home0, space0; /* cards home, empty cells and columns in this state */
+    int nput;       /* digs home put off by EO_PASS_DIGS_HOME to EO_PASS_STEPS */
+    eo_move put_off[EO_MAXMOVES];
+    eo_move back;   /* the move back to the parent state, left out unmade */
+    eo_pcache *pcp; /* the state's column parts (one pack), else NULL */
+} eo_expansion;
+
+/* The column parts of the frame's state (one pack; else *pcp NULL): made from its
+ * parent's (only the columns the step to it touched), or in full at the root, or kept
+ * from the expansion before (resume).  -1 out of memory. */
+static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
+    *pcp = NULL;
+    if (x->R.nfound != 4) return 0;
+    int f = x->nfr - 1;
+    if (eo_pcs_reserve(x, x->nfr) != 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    *pcp = &x->pcs[f];
+    if (resume) return 0;
+    if (f >= 1)
+        eo_pcache_child(&x->R, &x->S, &x->pcs[f - 1],
+                        eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), *pcp);
+    else
+        eo_pcache_fill(&x->R, &x->S, *pcp);
+    return 0;
+}
+
+/* When the step to this state was one single move and no auto-move followed, the move
+ * back leads to the state before it, which was entered: that move (else none). */
+static inline eo_move eo_back_move(const eo_ctx *x) {
+    const eo_frame *fr = &x->fr[x->nfr - 1];
+    if (x->nfr >= 2 && x->plen - fr->path0 == 1) {
+        eo_move last = x->path[fr->path0];
+        if (last.src < EO_FOUND && last.dst < EO_FOUND) return eo_mv(last.dst, last.src, last.n);
+    }
+    return eo_mv(255, 255, 0);
+}
+
+static inline void eo_expansion_init(eo_ctx *x, eo_expansion *e, int resume, eo_pcache *pcp) {
+    const eo_state *s = &x->S;
+    int dive = x->is_dive && x->steps != EO_STEPS_SINGLE;
+    e->resume = resume;
+    e->pcp = pcp;
+    e->digs_first = !resume && dive && x->plan.dive.home_digs_before_moves && pcp;
+    e->parents_later = !resume && !e->digs_first && dive && x->dive_parent_digs_last &&
+                       (x->dig_kinds & 1 << EO_DIG_PARENT);
+    e->pass = e->digs_first ? EO_PASS_DIGS_HOME : EO_PASS_STEPS;
+    e->cp = x->is_dive && x->plan.dive.cell_to_parent_first &&
+            s->free_cells <= EO_CELL_TO_PARENT_FREE;
+    e->cp_tried = e->stopped = e->nput = 0;
+    e->k0 = x->nkids;
+    e->home0 = s->home;
+    e->space0 = s->free_cells + s->free_cols;
+    e->back = eo_back_move(x);
+}
+
+/* Whether a step moves a cell card onto a card on top of a column (its parent). */
+static inline int eo_cell_onto_column(const eo_state *s, eo_move m) {
+    return m.src >= EO_CELL && m.src < EO_FOUND && m.dst < EO_CELL && s->len[m.dst];
+}
+
+/* The steps of the expansion's pass, in the order they are tried. */
+static int eo_pass_steps(eo_ctx *x, eo_expansion *e, eo_move *ms) {
     const eo_rules *r = &x->R;
-    eo_state *s = &x->S;
-    eo_move ms[EO_MAXMOVES];
-    eo_move step[EO_STEPMAX];
-    eo_move au[2 * 52 + 8];
-    uint8_t key[EO_MAXKEY];
-    int incremental = r->nfound == 4;
-    eo_pcache *pcp = NULL;
-    if (incremental) {
-        int f = x->nfr - 1;
-        if (eo_pcs_reserve(x, x->nfr) != 0) {
-            x->status = EO_MEMORY_LIMIT;
-            return -1;
-        }
-        pcp = &x->pcs[f];
-        if (resume) {
-            /* the same state expanded again: its column parts are made already */
-        } else if (f >= 1) {
-            eo_pcache_child(r, s, &x->pcs[f - 1],
-                            eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), pcp);
-        } else {
-            eo_pcache_fill(r, s, pcp);
-        }
-    }
-    if (x->is_dive && x->plan.dive.home_moves_first && resume != 2) {
-        int q = eo_dive_home_first(x, pcp);
-        if (q != -2) return q == 2 ? 0 : q;
-    }
-    /* Eight Off Easy (dive.home_digs_before_moves): the dive stops at the first step
-     * that sends a card home, and with 8 cells most expansions have one, a dig home, which
-     * came after every single move: those were generated, made and scored first.  Now the
-     * dive first generates the digging steps alone (pass 0) and tries the digs home, fewest
-     * cards first, taking the first that leaves at most one empty cell or column fewer
-     * (with its auto-moves); only if none does are the single moves generated (pass 1),
-     * followed by the other digging steps and the digs put off.  When the dig taken first
-     * fails, the state is expanded again with every step, as without this rule (resume;
-     * eo_dfs_run), so the dive keeps what it had to fall back on.  Deals 1-1000, states
-     * median / mean (p99, max): 93 / 100 (247, 429) -> 70 / 73 (207, 301); with
-     * dive.cell_to_empty_needs_child, 78 / 83 -> 54.5 / 58 (187, 360); only the digs of at
-     * most 2 cards first: 57 / 60 (193, 333), the same time; at most 1: 61 / 67.  Without
-     * the resume the dive left 82 of deals 1-2000 unsolved instead of 39 (now 12); at most
-     * 2 cards without it: 57 / 65 (246, 548); any dig without it and with no condition on
-     * space: 57 / 84 (422, 1324); putting off the digs that lose any space: 61 / 65, but
-     * time x1.14 (they are made twice).  Eight Off and Seahaven Towers take this rule too
-     * (plan_for): Eight Off 1-1000 states 67 / 129 -> 51 / 109. */
-    int first = !resume && x->is_dive && x->plan.dive.home_digs_before_moves && pcp &&
-                x->steps != EO_STEPS_SINGLE;
-    /* FreeCell (dive_parent_digs_last, the first dive of its portfolio: method 3): the digs
-     * that move a card onto a parent elsewhere (EO_DIG_PARENT, and a King's into an empty
-     * column, EO_DIG_EMPTY) are left out of the state's first expansion; only once every
-     * other child has failed is the state expanded again (resume 2, eo_dfs_run) with those
-     * digs alone.  Traced on the 767 median deals of FreeCell 1-2000 (150-210 states), the
-     * dive made 171 steps a deal (0.43 us each, about 70% of the time of a solve; a full
-     * expansion's own cost 0.6 us), of which 37 were such digs, the first choice in 6 of 46
-     * expansions.  Left for last, the dive enters states median / mean 177 / 308 -> 147 /
-     * 287 on deals 1-2000 (2001-4000: 177 / 340 -> 148 / 301), median solution 95 moves,
-     * but some deals go far astray (617: 376 -> 11 667 states; time mean x1.03, p99 x1.28):
-     * so the plain dive follows it in the portfolio (plan_for): states 147 / 270 and 148 /
-     * 288, CPU time (interleaved, best of 5) median x0.84 / x0.84, mean x0.91 / x0.87, max
-     * 21.6 -> 8.6 ms and 15.0 -> 7.2 ms, median solution 95 and 96 moves.  (Leaving out the cell cards into an empty column too: 142 / 283
-     * but 97 moves; the whole runs into one too: 135 / 310, 98 moves; only the digs of 2
-     * or more cards: 162 / 309; of 3 or more: 171 / 313.) */
-    int later = !resume && !first && x->is_dive && x->dive_parent_digs_last &&
-                x->steps != EO_STEPS_SINGLE &&
-                (x->dig_kinds & 1 << EO_DIG_PARENT);
-    int pass = first ? 0 : 1, n, nmac = 0, stopped = 0, k0 = x->nkids;
-    eo_move mac[EO_MAXMOVES];
-    /* (dive.cell_to_parent_first, see below) cp: the rule holds here; cp_tried: pass 2
-     * made those moves already, none leading to a new state */
-    int cp = x->is_dive && x->plan.dive.cell_to_parent_first &&
-             s->free_cells <= EO_CELL_TO_PARENT_FREE;
-    int cp_tried = 0;
-again:
-    if (pass == 0) {
-        /* the digs home alone (mac: those put off to pass 1) */
-        n = (x->dig_kinds & 1 << EO_DIG_HOME) ? eo_dig_home_moves(r, s, pcp, ms) : 0;
-    } else if (pass == 2) {
+    const eo_state *s = &x->S;
+    int n;
+    if (e->pass == EO_PASS_DIGS_HOME) {
+        n = (x->dig_kinds & 1 << EO_DIG_HOME) ? eo_dig_home_moves(r, s, e->pcp, ms) : 0;
+    } else if (e->pass == EO_PASS_CELL_TO_PARENT) {
         n = eo_cell_to_parent_moves(r, s, ms);
-    } else if (first) {
-        /* the single moves, the other digs (in eo_macro_moves' order), the digs home put
-         * off */
-        n = eo_all_steps_m(x, s, ms, pcp, x->dig_kinds & ~(1 << EO_DIG_HOME));
-        for (int i = 0; i < nmac && n < EO_MAXMOVES; i++) ms[n++] = mac[i];
-    } else if (resume == 2) { /* (dive_parent_digs_last) the other steps failed */
+    } else if (e->digs_first) {
+        /* the single moves, the other digs, then the digs home put off */
+        n = eo_all_steps_m(x, s, ms, e->pcp, x->dig_kinds & ~(1 << EO_DIG_HOME));
+        for (int i = 0; i < e->nput && n < EO_MAXMOVES; i++) ms[n++] = e->put_off[i];
+    } else if (e->resume == 2) { /* the other steps failed: the digs onto a parent */
         int runs[EO_MAXCOLS];
-        n = eo_macro_moves(r, s, ms, EO_MAXMOVES, 1 << EO_DIG_PARENT, eo_runs_of(r, pcp, runs));
+        n = eo_macro_moves(r, s, ms, EO_MAXMOVES, 1 << EO_DIG_PARENT, eo_runs_of(r, e->pcp, runs));
     } else {
-        n = eo_all_steps_m(x, s, ms, pcp, later ? x->dig_kinds & ~(1 << EO_DIG_PARENT) : x->dig_kinds);
+        int digs = e->parents_later ? x->dig_kinds & ~(1 << EO_DIG_PARENT) : x->dig_kinds;
+        n = eo_all_steps_m(x, s, ms, e->pcp, digs);
     }
     if (x->is_dive && x->plan.dive.home_moves_first) {
-        /* the dive stops at the first step that sends a card home (below): try the
-         * single moves home first (stable), so that it scores no sibling before them
-         * (FreeCell 1-2000: 3% fewer states, median solution 100 -> 98.5 moves).  One
-         * pack, alternate colours only: not measured on Double FreeCell, and building in
-         * suit the safe rule sends every card a foundation takes home at once. */
-        /* FreeCell (dive.dig_home_first): the digging steps that send a card home come
-         * right after the single moves home, before the other single moves: the dive stops
-         * at the first such step that fills no cell or column (dive.home_stop_keeps_space), and
-         * scores no sibling before it; one that fills some is scored first, and its ties
-         * go first.  With dive.whole_runs_to_parent, FreeCell 1-2000: states median / mean
-         * 191 / 320 -> 177 / 308, time x0.97 / x0.99, median solution 96 -> 95 moves;
-         * 2001-4000: 191 / 355 -> 177 / 340.  (Round 2 tried this before the two rules of
-         * round 3b: mean +90%.) */
-        int h = 0;
-        int dig_home = x->plan.dive.dig_home_first ? EO_MACRO + EO_DIG_HOME : -1;
+        /* the moves home (and with dig_home_first the digs home) first, in their order:
+         * the dive stops at the first that leads to a new state, scoring no sibling */
+        int h = 0, dig_home = x->plan.dive.dig_home_first ? EO_MACRO + EO_DIG_HOME : -1;
         for (int i = 0; i < n; i++)
             if (ms[i].dst == EO_HOME || ms[i].src == dig_home) {
                 eo_move t = ms[i];
@@ -255,150 +251,129 @@ again:
                 ms[h++] = t;
             }
     }
-    /* Eight Off Easy (dive.cell_to_parent_first): when at most EO_CELL_TO_PARENT_FREE
-     * cells are free, the moves of a cell card onto its parent on top of a column come
-     * first among the steps after the digs home, and the dive takes the first that leads
-     * to a new state without making its siblings, as it does with a step home.  Such a
-     * move frees a cell and builds on a column; traced on the median deals of 1-1000
-     * (round 4), the dive made about 13 of them a deal and scored 11, but took fewer than
-     * 3: each expansion scored them with the column moves and digs beside them.  After a
-     * first pass (dive.home_digs_before_moves) they are made alone (pass 2), before the
-     * other steps are generated, and left out of pass 1 when none led to a new state; else
-     * they go first in pass 1 (stable).  Deals 1-1000, instructions per solve (valgrind,
-     * median / mean) 157.9k / 185.1k -> 134.7k / 162.5k, states 54 / 58 -> 40 / 46, median
-     * solution 81 moves both; 1001-2000: 158.2k / 180.7k -> 132.8k / 160.8k, 54 / 58 -> 40
-     * / 45, 80 -> 81 moves.  (Trying them first in pass 1 instead of alone before it, the
-     * same search: 142.7k / 170.5k on 1-1000.)  At any number of free cells: more
-     * instructions on the mean and the p99 on 1001-2000 (+3%, +8%) and 82 moves: with many
-     * free cells the dive never chose such a move, the cell card is better left there; at
-     * most 1, 2 or 4 free cells: as good as 3, or a little worse. */
-    int onto_parent_first = cp && (pass == 2 || (pass == 1 && !cp_tried));
-    if (cp && pass == 1) {
+    if (e->cp && e->pass == EO_PASS_STEPS) {
+        /* a cell card onto its parent first (stable), or left out if the pass before
+         * made those moves already */
         int h = 0;
         for (int i = 0; i < n; i++) {
             eo_move t = ms[i];
-            if (t.src >= EO_CELL && t.src < EO_FOUND && t.dst < EO_CELL && s->len[t.dst]) {
-                if (cp_tried) continue; /* made in pass 2 */
+            if (eo_cell_onto_column(s, t)) {
+                if (e->cp_tried) continue;
                 memmove(ms + h + 1, ms + h, (size_t)(i - h) * sizeof(eo_move));
                 ms[h++] = t;
-            } else if (cp_tried) {
+            } else if (e->cp_tried) {
                 ms[h++] = t;
             }
         }
-        if (cp_tried) n = h;
+        if (e->cp_tried) n = h;
     }
-    if (eo_kids_reserve(x, n) != 0) return -1;
-    int home0 = s->home, space0 = s->free_cells + s->free_cols;
-    /* When the step to this state was one single move and no auto-move followed, the
-     * move back leads to the state before it, which was entered: left out unmade. */
-    eo_move back = eo_mv(255, 255, 0);
-    {
-        const eo_frame *fr = &x->fr[x->nfr - 1];
-        if (x->nfr >= 2 && x->plen - fr->path0 == 1) {
-            eo_move last = x->path[fr->path0];
-            if (last.src < EO_FOUND && last.dst < EO_FOUND) back = eo_mv(last.dst, last.src, last.n);
-        }
+    return n;
+}
+
+/* The outcome of one step tried (eo_try_step). */
+enum { EO_TRY_NEXT = 0, EO_TRY_STOP = 2, EO_TRY_WON = 1, EO_TRY_LIMIT = -1 };
+
+/* Enter x->S, a child made (step and auto-moves) and not yet undone, into the seen
+ * states, and if it is new put it on the kids' stack with its score.  Returns 1 entered,
+ * 0 seen before, -1 out of memory; *progress: the dive takes this child and tries no
+ * more (a step home; onto_parent: a cell card onto its parent, dive.cell_to_parent_first). */
+static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo_move *step,
+                                 int ns, const eo_move *au, int na, int last, int onto_parent,
+                                 int *progress) {
+    const eo_rules *r = &x->R;
+    eo_state *s = &x->S;
+    unsigned mask = e->pcp ? eo_touched(step, ns) | eo_touched(au, na) : 0;
+    long id;
+    *progress = 0;
+    if (x->hash_only) { /* the hash first: a state seen before is not scored */
+        id = eo_hset_insert(x, e->pcp ? eo_child_hash(r, s, e->pcp, mask) : eo_state_hash(r, s));
+        if (id == 0) return 0;
+    } else {
+        uint8_t key[EO_MAXKEY];
+        id = eo_table_insert(&x->T, key, eo_key(r, s, key));
     }
-    for (int i = 0; i < n; i++) {
-        /* (dive.cell_to_parent_first) a cell card onto its parent: the dive stops there */
-        int onto_parent = onto_parent_first && ms[i].src >= EO_CELL && ms[i].src < EO_FOUND &&
-                          ms[i].dst < EO_CELL && s->len[ms[i].dst];
-        if (ms[i].src == back.src && ms[i].dst == back.dst && ms[i].n == back.n) {
-            if (eo_over_limits(x)) {
-                if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
-                return -1;
-            }
-            continue;
+    if (id == -1) return -1;
+    if (id < 0) return 0;
+    eo_child *c = &x->kids[x->nkids++];
+    c->m = m;
+    if (eo_kid_record(x, c, step, ns, au, na) != 0) return -1;
+    if (x->is_dive) {
+        /* with home_stop_keeps_space, a step home that costs space is scored instead */
+        int space = s->free_cells + s->free_cols;
+        *progress = onto_parent || (s->home > e->home0 &&
+                                    !(x->plan.dive.home_stop_keeps_space && space < e->space0));
+    }
+    /* a child that will be its state's only one (taken, or the last step) needs no score */
+    int lone = x->is_dive && x->nkids == e->k0 + 1 && (last || *progress);
+    c->score = lone     ? 0
+               : e->pcp ? eo_child_score(r, s, e->pcp, mask, &x->w)
+                        : eo_score(r, s, &x->w);
+    if (x->noise) c->score += (int32_t)(eo_rng_next(x) % (uint64_t)x->noise);
+    return 1;
+}
+
+/* Try one step of the pass from x->S: make it and its auto-moves, enter the child, undo
+ * them.  In EO_PASS_DIGS_HOME a dig that costs more than one empty cell or column is put
+ * off to EO_PASS_STEPS instead.  last: the pass's last step (EO_PASS_STEPS);
+ * onto_parent: see eo_enter_child.  Returns EO_TRY_... */
+static inline int eo_try_step(eo_ctx *x, eo_expansion *e, eo_move m, int last, int onto_parent) {
+    const eo_rules *r = &x->R;
+    eo_state *s = &x->S;
+    eo_move step[EO_STEPMAX];
+    eo_move au[2 * 52 + 8];
+    if (m.src == e->back.src && m.dst == e->back.dst && m.n == e->back.n) {
+        if (!eo_over_limits(x)) return EO_TRY_NEXT;
+        if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
+        return EO_TRY_LIMIT;
+    }
+    int ns = eo_step(r, s, m, step);
+    if (ns < 0) return EO_TRY_NEXT;
+    int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
+    if (s->home == r->total) {
+        eo_undo_all(s, au, na);
+        if (eo_record_step(x, step, ns) != 0) {
+            x->status = EO_MEMORY_LIMIT;
+            return EO_TRY_LIMIT;
         }
-        int ns = eo_step(r, s, ms[i], step);
-        if (ns < 0) continue;
-        int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
-        if (s->home == r->total) {
-            eo_undo_all(s, au, na);
-            if (eo_record_step(x, step, ns) != 0) {
-                x->status = EO_MEMORY_LIMIT;
-                return -1;
-            }
-            x->status = EO_SOLVED;
-            return 1;
-        }
-        int space = s->free_cells + s->free_cols; /* empty cells and columns left */
-        if (pass == 0 && space < space0 - 1) { /* put off to pass 1 */
-            eo_undo_all(s, au, na);
-            eo_undo_all(s, step, ns);
-            mac[nmac++] = ms[i];
-            continue;
-        }
-        unsigned mask = incremental ? eo_touched(step, ns) | eo_touched(au, na) : 0;
-        long id;
-        if (x->hash_only) {
-            /* the hash first: a state seen before is not scored */
-            id = eo_hset_insert(x, incremental ? eo_child_hash(r, s, pcp, mask)
-                                               : eo_state_hash(r, s));
-            if (id == 0) id = -2;
-        } else {
-            id = eo_table_insert(&x->T, key, eo_key(r, s, key));
-        }
-        int progress = 0;
-        if (id >= 0) {
-            eo_child *c = &x->kids[x->nkids++];
-            c->m = ms[i];
-            if (eo_kid_record(x, c, step, ns, au, na) != 0) return -1;
-            progress = s->home > home0;
-            /* Baker's Game (dive.home_stop_keeps_space): building in suit, the safe rule sends
-             * home every card a foundation takes, so "sends a card home" includes digging
-             * steps that fill empty cells to reach a card, and the dive took the first
-             * such step even when it filled every cell (deal 709: a dig of 4 cards, then
-             * no purposeful step; the dive ran out after 2 states).  Of the 766 solvable
-             * deals of 1-1000 the dive solved 522; 208 of the others it left by running
-             * out of steps, for the best-first stage to solve afresh.  A step that fills a
-             * cell or a column is therefore scored with its siblings instead: the dive
-             * solves 663, and the whole solve's states fall from a median of 300 to 266
-             * (deals 1001-2000: 376 to 299), the mean rising 1% (the dive now goes on
-             * longer in deals that are lost).  Not stopping at all: median 278; stopping
-             * only at single moves home: 276; allowing one cell: 285.  FreeCell's dive
-             * takes this rule with dive.whole_runs_to_empty (plan_for): alone it was worse
-             * there, together they cut the states by a fifth. */
-            if (progress && x->plan.dive.home_stop_keeps_space && space < space0) progress = 0;
-            if (onto_parent) progress = 1;
-            /* a child of the dive that will be its state's only one, the dive stopping at it
-             * or it being the last step, needs no score (first in dive.home_digs_before_moves;
-             * every dive since round 4; FreeCell 1-2000, round 3c's dive: 10 of the 161 scores of
-             * a median deal; CPU time x0.99, the same states and solutions) */
-            int lone = x->is_dive && x->nkids == k0 + 1 && ((pass == 1 && i == n - 1) || progress);
-            c->score = lone          ? 0
-                       : incremental ? eo_child_score(r, s, pcp, mask, &x->w)
-                                     : eo_score(r, s, &x->w);
-            if (x->noise) c->score += (int32_t)(eo_rng_next(x) % (uint64_t)x->noise);
-        }
+        x->status = EO_SOLVED;
+        return EO_TRY_WON;
+    }
+    if (e->pass == EO_PASS_DIGS_HOME && s->free_cells + s->free_cols < e->space0 - 1) {
         eo_undo_all(s, au, na);
         eo_undo_all(s, step, ns);
-        if (id == -1 || eo_over_limits(x)) {
-            if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
-            return -1;
-        }
-        /* the dive takes the first step that sends a card home, untried siblings left
-         * out (it is greedy, and never a proof) */
-        if (progress && x->is_dive) {
-            stopped = 1;
-            break;
-        }
+        e->put_off[e->nput++] = m;
+        return EO_TRY_NEXT;
     }
-    if (pass == 0 && !stopped) {
-        pass = cp ? 2 : 1;
-        goto again;
+    int progress;
+    int entered = eo_enter_child(x, e, m, step, ns, au, na, last, onto_parent, &progress);
+    eo_undo_all(s, au, na);
+    eo_undo_all(s, step, ns);
+    if (entered < 0 || eo_over_limits(x)) {
+        if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
+        return EO_TRY_LIMIT;
     }
-    if (pass == 2 && !stopped) {
-        pass = 1;
+    return progress ? EO_TRY_STOP : EO_TRY_NEXT;
+}
+
+/* The pass after this one, if any (n: the steps this one had). */
+static inline int eo_next_pass(eo_expansion *e, int n) {
+    if (e->pass == EO_PASS_DIGS_HOME) {
+        e->pass = e->cp ? EO_PASS_CELL_TO_PARENT : EO_PASS_STEPS;
+        return 1;
+    }
+    if (e->pass == EO_PASS_CELL_TO_PARENT) {
+        e->pass = EO_PASS_STEPS;
         if (n)
-            cp_tried = 1;
+            e->cp_tried = 1;
         else
-            cp = 0; /* none: nothing to leave out or to stop at */
-        goto again;
+            e->cp = 0; /* none: nothing to leave out or to take */
+        return 1;
     }
-    if (pass == 0) x->fr[x->nfr - 1].more = 1; /* the other steps only if it fails */
-    if (later && !stopped) x->fr[x->nfr - 1].more = 2; /* the digs onto a parent if it fails */
-    /* insertion sort, best first, stable */
+    return 0;
+}
+
+/* Sort this state's kids (from k0), best score first, stable (insertion sort). */
+static inline void eo_sort_kids(eo_ctx *x, int k0) {
     for (int i = k0 + 1; i < x->nkids; i++) {
         eo_child c = x->kids[i];
         int j = i;
@@ -408,6 +383,40 @@ again:
         }
         x->kids[j] = c;
     }
+}
+
+/* Generate, enter into the seen states, score and sort the children of the current
+ * state (the top frame's), in passes (see EO_PASS_...); the dive takes the first child
+ * that sends a card home and tries no more.  resume: the state expanded again after its
+ * kids failed (eo_frame.more).  Returns 1 when a child wins (it is then made and on the
+ * path), 0 otherwise, -1 when a limit is reached. */
+static int eo_expand(eo_ctx *x, int resume) {
+    eo_pcache *pcp;
+    if (eo_frame_parts(x, resume, &pcp) != 0) return -1;
+    if (x->is_dive && x->plan.dive.home_moves_first && pcp && resume != 2) {
+        int q = eo_dive_home_first(x, pcp);
+        if (q != -2) return q == 2 ? 0 : q;
+    }
+    eo_expansion e;
+    eo_move ms[EO_MAXMOVES];
+    eo_expansion_init(x, &e, resume, pcp);
+    for (;;) {
+        int n = eo_pass_steps(x, &e, ms);
+        if (eo_kids_reserve(x, n) != 0) return -1;
+        int takes_cp = e.cp && (e.pass == EO_PASS_CELL_TO_PARENT ||
+                                (e.pass == EO_PASS_STEPS && !e.cp_tried));
+        for (int i = 0; i < n && !e.stopped; i++) {
+            int last = e.pass == EO_PASS_STEPS && i == n - 1;
+            int q = eo_try_step(x, &e, ms[i], last, takes_cp && eo_cell_onto_column(&x->S, ms[i]));
+            if (q == EO_TRY_WON || q == EO_TRY_LIMIT) return q;
+            e.stopped = q == EO_TRY_STOP;
+        }
+        if (e.stopped || !eo_next_pass(&e, n)) break;
+    }
+    eo_frame *f = &x->fr[x->nfr - 1];
+    if (e.pass == EO_PASS_DIGS_HOME) f->more = 1; /* took a dig home: the rest if it fails */
+    if (e.parents_later && !e.stopped) f->more = 2; /* the digs onto a parent if all fail */
+    eo_sort_kids(x, e.k0);
     return 0;
 }
 
