@@ -43,8 +43,8 @@ typedef struct {
     int steps;    /* the steps it tries: EO_STEPS_... */
     int dig_kinds; /* which digging steps: bit 1 << EO_DIG_... */
     /* the dive makes the digs onto a parent (and a King's into an empty column) only once
-     * every other step of the state has failed (see eo_expand; set by portfolio method 3:
-     * FreeCell's first member) */
+     * every other step of the state has failed (see eo_expand; a portfolio member of
+     * EO_METHOD_DIVE_PARENT_DIGS_LAST) */
     int dive_parent_digs_last;
     /* this search is the greedy dive: depth-first, never a proof; its rules (dive) apply,
      * and it takes the first step that sends a card home */
@@ -231,40 +231,13 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
                                  const eo_pcache *pc, int digs) {
     int runs[EO_MAXCOLS];
     eo_runs_of(&x->R, pc, runs); /* else eo_search_moves_runs finds them */
-    /* macros 2, purposeful steps only: no single card from a column into a cell.  The
-     * dive of Baker's Game and Eight Off Easy (dive.whole_runs_to_empty) moves into an
-     * empty column only a column's whole top run (as much of it as may move), and never
-     * a single card: a single card there is the move into a cell the dive already leaves
-     * out, paid for with a column, and a part of a run splits the run and frees less of
-     * its column than the whole (a card inside a run is reached by the moves of part of
-     * it onto a parent).  With 4 cells the dive made such moves whenever a column was
-     * empty and thrashed below them (Baker's Game deal 671: of the 10 children of a state
-     * with no free cell and one empty column, 6 moved a single column card into it, and
-     * each failed).  Baker's Game 1-1000, with dive.home_stop_keeps_space: states median 266
-     * -> 195, mean 2327 -> 2249 (base 300 / 2304); 1001-2000: 299 -> 220, mean 2271 ->
-     * 2194 (base 376 / 2249).  Leaving out single cards only: 209 / 237; also sparing
-     * Kings: 206 / 241; moving only whole runs but single cards too: 237 / 270.  Eight
-     * Off Easy: 97 / 106 -> 93 / 100 (1-1000), 95 / 104 -> 92 / 97 (1001-2000).
-     * FreeCell, with dive.home_stop_keeps_space: 279 / 546 -> 238 / 423 (1-2000), 286 / 530
-     * -> 233 / 420 (2001-4000), median solution 98 -> 97 moves.
-     * FreeCell's dive (dive.whole_runs_to_parent) also moves a column's cards onto another
-     * column only as the column's whole top run, and only when all of it may move: a part
-     * of a run lies on a natural parent already, so moving it onto another parent of the
-     * same rank makes no new pair and frees no column; it only exposes a card of the run,
-     * which the digging steps reach with a purpose (send it home, or move it onto a
-     * parent).  Traced on the 200 median deals of 1-2000, column-to-column moves were
-     * over half of the steps the dive backtracked out of (1 472 of 2 763).  FreeCell
-     * 1-2000: states median / mean 238 / 423 -> 191 / 320, steps made per solve median 282
-     * -> 220 (CPU time x0.91 / x0.76); 2001-4000: 233 / 420 -> 191 / 355; median solution
-     * 97 -> 96 moves.  Allowing as much of a longer run as may move (as into an empty
-     * column): 201 / 370. */
-    /* Eight Off Easy (dive.cell_to_empty_needs_child): the dive moves a cell card into an
-     * empty column only when a card that would lie on it (one lower, by the build rule) is
-     * on top of a column or in a cell.  Else the move trades a column for a cell and
-     * builds nothing: with 8 cells the dive made 28 such children in a median deal (of
-     * 93 states; 40 deals of 88-98 traced) and took fewer than 2.  Deals 1-1000: states
-     * median / mean 93 / 100 -> 78 / 83; with dive.home_digs_before_moves: 70 / 73 -> 54.5 / 58
-     * (a card in a column's top run instead of on top: 80 / 86 alone). */
+    /* Purposeful steps: no single card from a column into a cell.  The dive's rules leave
+     * out more: into an empty column only a column's whole top run (a single card there
+     * is a move into a cell paid for with a column; part of a run frees less than all of
+     * it); onto another column only a whole top run (part of a run lies on a parent
+     * already: moving it makes no new pair, frees no column); a cell card into an empty
+     * column only to be built on (else it trades a column for a cell).  What each bought:
+     * bench/README.md, "The search plans". */
     int purposeful = x->steps == EO_STEPS_PURPOSEFUL ? EO_PURPOSEFUL : 0;
     if (purposeful && x->is_dive) /* the dive's own rules */
         purposeful |= (x->plan.dive.whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |

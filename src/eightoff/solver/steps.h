@@ -45,11 +45,9 @@ static inline uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) {
 static inline int eo_autos(const eo_rules *r, eo_state *s, eo_move *out) {
     int k = 0;
     if (r->nfound == 4) {
-        /* the same moves in the same order, the safe cards read from a mask and the cell
-         * cards and top cards kept as masks (one pack: a card is in one place), so that
-         * only a move found is looked for place by place (it scanned every cell and column
-         * once per card sent home and once more to find none: Eight Off Easy 1-1000, 2%
-         * fewer instructions per solve) */
+        /* the same moves in the same order as below, the safe cards, the cell cards and
+         * the top cards kept as masks (one pack: a card is in one place), so that only a
+         * move found is looked for place by place */
         uint64_t safe = eo_safe_mask4(r, s);
         if (!safe) return 0;
         uint64_t cells = eo_cell_bits(r, s) & ~(uint64_t)1, tops = eo_top_bits(r, s);
@@ -300,7 +298,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
                           int kinds, const int *runs) {
     int k = 0;
     if (!(kinds & (1 << EO_DIG_PARENT | 1 << EO_DIG_TARGET))) {
-        /* the digs home alone (the first expansion of FreeCell's first dive): the same
+        /* the digs home alone (a first expansion with the digs onto a parent last): the same
          * steps in the same order as below, without the tables of the other kinds */
         uint64_t home = (kinds & 1 << EO_DIG_HOME) ? eo_homeable_mask(r, s) : 0;
         for (int c = 0; home && c < r->ncols; c++) {
@@ -396,11 +394,8 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
 /* The digs home of eo_macro_moves (one pack), fewest cards first, then by column, as the
  * dive's first pass tries them (eo_expand, dive.home_digs_before_moves): found from the
  * next card of each foundation and its depth in the column parts pc, instead of looking
- * at every card within reach (eo_macro_moves, all kinds, was 13% of a median Eight Off
- * Easy solve's instructions, and the first pass takes a dig home in about 9 of the 23
- * expansions of a median deal, never needing the others: 6% fewer instructions per
- * solve).  A card that left the columns may keep a stale depth in pc: the card is looked
- * for at that depth. */
+ * at every card within reach, which costs far more and is rarely needed.  A card that
+ * left the columns may keep a stale depth in pc: the card is looked for at that depth. */
 static inline int eo_dig_home_moves(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
                                     eo_move *out) {
     int k = 0, reach = s->free_cells + EO_DIG_SLACK;
@@ -457,10 +452,9 @@ static int eo_dig(const eo_rules *r, eo_state *s, int c, int k, int keep_run, in
                   eo_move *out) {
     int n = 0;
     /* the top cards of the columns (a bit per card code), so that the columns are looked
-     * through only when one of them takes the run (most cards dug go into cells; the
-     * column scan was 3% of a median Eight Off Easy solve's instructions): made when first
-     * needed, then a card landing on a column adds its bit (a bit left by a card moved
-     * away only costs a look) */
+     * through only when one of them takes the run (most cards dug go into cells): made
+     * when first needed, then a card landing on a column adds its bit (a bit left by a
+     * card moved away only costs a look) */
     uint64_t tops = 0;
     int have_tops = 0;
     for (;;) {
