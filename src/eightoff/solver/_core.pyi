@@ -33,6 +33,7 @@ BEST_FIRST: int
 STEPS_SINGLE: int
 STEPS_DIGS: int
 MAX_PORTFOLIO: int
+REPLAY_FAILED: int
 
 def fields() -> dict[str, dict[str, Any]]: ...
 def core_version() -> str: ...
@@ -54,6 +55,13 @@ def apply_move(
 def safe_cards(
     rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[tuple[int, bool, bool, bool]]: ...
+def replay(
+    rules: _Rules,
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    codes: Sequence[int],
+) -> int: ...
 def canonical_key(
     rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...

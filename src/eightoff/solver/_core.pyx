@@ -18,6 +18,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
 
 cdef extern from "core.h":
     enum:
@@ -61,6 +62,7 @@ cdef extern from "plan.h":
         EO_STATE_LIMIT
         EO_TIME_LIMIT
         EO_MEMORY_LIMIT
+        EO_REPLAY_FAILED
         EO_STAGE_BEST_FIRST
         EO_STAGE_COMPLETE
         EO_STAGE_DIVE
@@ -129,6 +131,11 @@ cdef extern from "search.h":
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
+cdef extern from "replay.h":
+    enum:
+        EO_REPLAY_OK
+    int eo_replay(const eo_rules *r, const eo_state *start, const eo_move *path,
+                  int plen) nogil
 
 cdef extern from "checks.h":
     int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights *w,
@@ -149,8 +156,10 @@ LOST = EO_LOST
 STATE_LIMIT = EO_STATE_LIMIT
 TIME_LIMIT = EO_TIME_LIMIT
 MEMORY_LIMIT = EO_MEMORY_LIMIT
+REPLAY_FAILED = EO_REPLAY_FAILED
 STATUS = {EO_SOLVED: "solved", EO_LOST: "lost", EO_STATE_LIMIT: "state limit reached",
-          EO_TIME_LIMIT: "time limit reached", EO_MEMORY_LIMIT: "memory limit reached"}
+          EO_TIME_LIMIT: "time limit reached", EO_MEMORY_LIMIT: "memory limit reached",
+          EO_REPLAY_FAILED: "the solution does not replay"}
 STAGE_DIVE = EO_STAGE_DIVE
 STAGE_BEST_FIRST = EO_STAGE_BEST_FIRST
 STAGE_COMPLETE = EO_STAGE_COMPLETE
@@ -354,6 +363,33 @@ def safe_cards(rules, columns, cells, foundations) -> list:
     return out
 
 
+def replay(rules, columns, cells, foundations, codes) -> int:
+    """The compiled replay (replay.h) of a sequence of move codes
+    ``src << 16 | dst << 8 | count``: -1 when every move is legal in turn and the last
+    leaves every card home, else the index of the first illegal move (``len(codes)``
+    when all are legal but cards are left)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int i, n = len(codes)
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef eo_move *path = <eo_move *>malloc(max(n, 1) * sizeof(eo_move))
+    if path == NULL:
+        raise MemoryError("no memory for the replay")
+    try:
+        for i in range(n):
+            code = codes[i]
+            path[i].src = code >> 16 & 255
+            path[i].dst = code >> 8 & 255
+            path[i].n = code & 255
+            path[i].f = 0
+        with nogil:
+            i = eo_replay(&r, &s, path, n)
+        return i
+    finally:
+        free(path)
+
+
 def canonical_key(rules, columns, cells, foundations) -> bytes:
     """The bytes the transposition table stores for a position."""
     cdef eo_rules r
@@ -430,16 +466,21 @@ cdef class Setup:
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None) -> tuple:
     """Search; return (status, states, moves), status one of SOLVED, LOST, STATE_LIMIT,
-    TIME_LIMIT, MEMORY_LIMIT.
+    TIME_LIMIT, MEMORY_LIMIT, or REPLAY_FAILED: the search's solution is refused by the
+    compiled replay (replay.h), and the third item is (the index of the first move
+    refused, the solution's length): the two are equal when every move is legal but cards
+    are left.
 
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
     None).  How the search runs: ``setup`` (see Setup)."""
     cdef eo_ctx x
-    cdef int i, code, index
+    cdef eo_state start
+    cdef int i, code, index, bad = EO_REPLAY_OK
     memcpy(&x, &setup.proto, sizeof(eo_ctx))
     load_state(&x.R, &x.S, columns, cells, foundations)
+    start = x.S
     x.max_states = max_states
     x.max_mem = max_memory
     if eo_ctx_init(&x) != 0:
@@ -449,8 +490,14 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     cdef long states = 0
     with nogil:
         eo_solve(&x, &states)
+        if x.status == EO_SOLVED:
+            bad = eo_replay(&x.R, &start, x.path, x.plen)
     status = x.status
     cdef object moves = ()
+    if bad != EO_REPLAY_OK:
+        i = x.plen
+        eo_ctx_free(&x)
+        return REPLAY_FAILED, states, (bad, i)
     try:
         if status == EO_SOLVED:
             if moves_of is None:

@@ -14,7 +14,8 @@ enum {
     EO_LOST = 2, /* only the complete search ends so */
     EO_STATE_LIMIT = 3,
     EO_TIME_LIMIT = 4,
-    EO_MEMORY_LIMIT = 5
+    EO_MEMORY_LIMIT = 5,
+    EO_REPLAY_FAILED = 6 /* _core.solve: the solution found does not replay (replay.h) */
 };
 
 /* The stages of eo_solve (bits of eo_plan.stages, plans.Stage), run in the order dive,
