@@ -22,8 +22,8 @@ typedef struct {
 typedef struct {
     int kid0, nkids, next, path0;
     size_t kmv0; /* the end of the kids' recorded moves (kmv) when the frame began */
-    int more; /* 1: the dive took a dig home first (pass 0 of eo_expand): the other steps are
-                 still to be generated when its kids fail; 2: the digs onto a parent are
+    int more; /* what eo_expand still owes the state if its kids fail: 1 every step (the
+                 dive took a dig home in EO_PASS_DIGS_HOME), 2 the digs onto a parent
                  (dive_parent_digs_last) */
 } eo_frame;
 
