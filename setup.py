@@ -1,5 +1,7 @@
 """Build the solver's compiled core; everything else is declared in pyproject.toml."""
 
+from glob import glob
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -8,12 +10,7 @@ extensions = [
         "eightoff.solver._core",
         ["src/eightoff/solver/_core.pyx"],
         include_dirs=["src/eightoff/solver"],
-        depends=[
-            "src/eightoff/solver/core.h",
-            "src/eightoff/solver/search.h",
-            "src/eightoff/solver/players.h",
-            "src/eightoff/solver/replay.h",
-        ],
+        depends=sorted(glob("src/eightoff/solver/*.h")),  # the C the .pyx includes
         extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
     )
 ]

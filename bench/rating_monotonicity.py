@@ -42,7 +42,7 @@ from itertools import islice
 
 from eightoff.deals import deal
 from eightoff.rating import PLAYABLE_LEVELS, Level, level_of, rate
-from eightoff.solver import _core, rules_tuple
+from eightoff.solver import _core, core_rules
 from eightoff.survey import wilson_interval
 
 HELD_OUT_SEED = 0xB0B_0000
@@ -60,7 +60,7 @@ def _one(args: tuple[str, int, int, str, int]) -> tuple[int, str, bool, float]:
     players = [(kind, 0, 0, 0, moves, HELD_OUT_SEED + 7 * number + a) for a in range(attempts)]
     won = False
     for result in _core.play(
-        rules_tuple(position.rules),
+        core_rules(position.rules),
         position.columns,
         position.cells,
         position.foundations,

@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Iterator, Sequence
+from dataclasses import asdict
 
 import pytest
 
 from eightoff.deals import deal
 from eightoff.position import Kind, Move, Position
 from eightoff.rules import PRESETS, Rules
-from eightoff.solver import _core, code_of, move_of, rules_tuple
+from eightoff.solver import _core, code_of, core_rules, move_of, plans
 
 POSITIONS_PER_CONFIG = 300
 STEPS_PER_WALK = 80
@@ -33,12 +34,12 @@ def configs() -> list[Rules]:
     return out
 
 
-CoreArgs = tuple[tuple[int, ...], Sequence[Sequence[int]], Sequence[int | None], Sequence[int]]
+CoreArgs = tuple[dict[str, int], Sequence[Sequence[int]], Sequence[int | None], Sequence[int]]
 """The rules, columns, cells and foundations, as every function of the core takes them."""
 
 
 def core_args(pos: Position) -> CoreArgs:
-    return (rules_tuple(pos.rules), pos.columns, pos.cells, pos.foundations)
+    return (core_rules(pos.rules), pos.columns, pos.cells, pos.foundations)
 
 
 def random_positions(rules: Rules, seed: int) -> Iterator[Position]:
@@ -157,10 +158,13 @@ def test_incremental_scores_and_hashes_match_the_full_ones(variant: str) -> None
     rules = PRESETS[variant]
     rng = random.Random(17)
     weight_sets = [
-        _core.DEFAULT_WEIGHTS,
-        _core.ALTERNATE_WEIGHTS,
-        _core.ALTERNATE_DIVE_WEIGHTS,
-        _core.ALTERNATE_DEPTH_WEIGHTS,
+        asdict(w)
+        for w in (
+            plans.SUIT_WEIGHTS,
+            plans.ALTERNATE_WEIGHTS,
+            plans.ALTERNATE_DIVE_WEIGHTS,
+            plans.ALTERNATE_DEPTH_WEIGHTS,
+        )
     ]
     children = 0
     for i, pos in enumerate(random_positions(rules, seed=zlib.crc32(variant.encode()) + 13)):

@@ -27,7 +27,7 @@ from eightoff.rating import (
     score_of,
 )
 from eightoff.rules import PRESETS
-from eightoff.solver import _core, rules_tuple, solve
+from eightoff.solver import _core, core_rules, solve
 from tests.sketch import make
 
 LOST_FREECELL = 11982
@@ -204,7 +204,7 @@ def test_the_held_out_player_wins_a_deal_that_only_needs_cards_sent_home() -> No
     suits = [" ".join(f"{r}{s}" for r in "KQJT98765432A") for s in "CSHD"]
     start = make("freecell", [*suits, "", "", "", ""], cells=[None] * 4)
     ((won, home, _moves),) = _core.play(
-        rules_tuple(start.rules),
+        core_rules(start.rules),
         start.columns,
         start.cells,
         start.foundations,
@@ -216,7 +216,7 @@ def test_the_held_out_player_wins_a_deal_that_only_needs_cards_sent_home() -> No
 def test_a_stuck_player_stops_and_reports_its_cards_home() -> None:
     start = make("eightoff", ["*"] * 8, cells=["*"] * 8)
     results = _core.play(
-        rules_tuple(start.rules),
+        core_rules(start.rules),
         start.columns,
         start.cells,
         start.foundations,
@@ -229,7 +229,7 @@ def test_a_stuck_player_stops_and_reports_its_cards_home() -> None:
 
 def _play(position: Position, *players: tuple[int, int, int, int, int, int]) -> list[Any]:
     return _core.play(
-        rules_tuple(position.rules),
+        core_rules(position.rules),
         position.columns,
         position.cells,
         position.foundations,

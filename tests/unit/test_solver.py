@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, replace
+
 import pytest
 
 from eightoff.deals import deal
 from eightoff.position import HOME, Kind, Move, Place, Position
 from eightoff.rules import PRESETS
 from eightoff.solver import _MOVES as move_of_code
-from eightoff.solver import LOST, SOLVED, Limits, Lost, Solved, Unknown, _core, rules_tuple, solve
+from eightoff.solver import (
+    LOST,
+    SOLVED,
+    Limits,
+    Lost,
+    Solved,
+    Unknown,
+    _core,
+    core_rules,
+    plan_for,
+    plans,
+    solve,
+)
 from tests.sketch import make
 
 # The Eight Off deals of 1-10000 that Freecell Solver 5 (`fc-solve --game eight_off`)
@@ -148,21 +162,27 @@ def test_freecell_63777_is_solved() -> None:
     assert result.states < 200_000
 
 
-@pytest.mark.parametrize("method", [0, 1, 2])
-def test_each_portfolio_method_alone_solves_freecell_deals(method: int) -> None:
-    """A portfolio of one search of each method (0 the dive, 1 best-first, 2
-    best-first without digs onto a dug card), no complete search after it: its
-    solutions replay, and it never claims a loss it cannot prove."""
+@pytest.mark.parametrize(
+    "method", [plans.Method.DIVE, plans.Method.BEST_FIRST, plans.Method.BEST_FIRST_NO_TARGET]
+)
+def test_each_portfolio_method_alone_solves_freecell_deals(method: plans.Method) -> None:
+    """A portfolio of one search of each method (the dive, best-first, best-first
+    without digs onto a dug card), no complete search after it: its solutions replay,
+    and it never claims a loss it cannot prove."""
     rules = PRESETS["freecell"]
-    weights = _core.ALTERNATE_DIVE_WEIGHTS if method == 0 else _core.ALTERNATE_GREEDY_WEIGHTS
-    setup = _core.Setup(
-        rules_tuple(rules),
-        weights,
-        dive_states=100_000,
-        stages=4,
-        portfolio=((weights, 0, method),),
-        port_quota=1000,
+    weights = (
+        plans.ALTERNATE_DIVE_WEIGHTS
+        if method is plans.Method.DIVE
+        else plans.ALTERNATE_GREEDY_WEIGHTS
     )
+    search = replace(
+        plan_for(rules).main,
+        weights=weights,
+        dive_states=100_000,
+        stages=plans.Stage.DIVE,
+        portfolio=(plans.Member(weights, method=method),),
+    )
+    setup = _core.Setup(core_rules(rules), asdict(search))
     solved = 0
     for number in (1, 2, 3, 4, 5, LOST_FREECELL):
         start = deal(rules, number)

@@ -7,8 +7,9 @@
 * ``Lost``: the search space was exhausted: a proof that no sequence of moves wins.
 * ``Unknown``: a limit (time, states, memory) stopped the search: no verdict.
 
-The search runs in a compiled core (``_core``, built from ``core.h`` and
-``search.h``); this module converts positions and moves at its edge.
+The search runs in a compiled core (``_core``: core.h the rules, search.h and the
+headers it includes the search); how it searches each variant is declared in
+:mod:`eightoff.solver.plans`.  This module converts positions and moves at its edge.
 
 The solver's word is checked, never taken on trust:
 
@@ -34,6 +35,11 @@ from eightoff.rules import Build, EmptyColumn, GroupLimit, Rules
 from eightoff.verdict import Verdict as Verdict
 
 from . import _core
+from .plans import SHORT_STATES as SHORT_STATES
+from .plans import DiveRules as DiveRules
+from .plans import Plan as Plan
+from .plans import Search as Search
+from .plans import plan_for as plan_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,23 +110,23 @@ def check_solution(position: Position, moves: tuple[Move, ...], what: str = "") 
         )
 
 
-SOLVED: Final = 1
-LOST: Final = 2
+SOLVED: Final = _core.SOLVED
+LOST: Final = _core.LOST
 
 
-def rules_tuple(rules: Rules) -> tuple[int, ...]:
-    """The rules as the compiled core reads them."""
-    return (
-        rules.columns,
-        rules.cells,
-        rules.foundations,
-        rules.build is Build.ALTERNATE,
-        rules.empty_column is EmptyColumn.KINGS,
-        rules.group_move is GroupLimit.SUPERMOVE,
-        rules.foundation_retrieval,
-        rules.strict_single,
-        rules.cards,
-    )
+def core_rules(rules: Rules) -> dict[str, int]:
+    """The rules as the compiled core reads them: core.h's ``eo_rules`` by field name."""
+    return {
+        "ncols": rules.columns,
+        "ncells": rules.cells,
+        "nfound": rules.foundations,
+        "alt": rules.build is Build.ALTERNATE,
+        "kings_only": rules.empty_column is EmptyColumn.KINGS,
+        "supermove": rules.group_move is GroupLimit.SUPERMOVE,
+        "retrieval": rules.foundation_retrieval,
+        "strict": rules.strict_single,
+        "total": rules.cards,
+    }
 
 
 def _place(code: int) -> Place:
@@ -163,157 +169,6 @@ def code_of(move: Move) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class DiveRules:
-    """How the greedy dive chooses its steps (search.h, ``eo_dive_rules``: the same fields
-    by the same names, each passed to the core as it is)."""
-
-    home_stop_keeps_space: bool = False
-    """The dive stops at the first step that sends a card home only if that step left as
-    many empty cells and columns as before (else it scores that step with its siblings)."""
-    whole_runs_to_empty: bool = False
-    """The dive moves into an empty column only a column's whole top run (as much of it as
-    may move), never a single card."""
-    whole_runs_to_parent: bool = False
-    """The dive moves a column's cards onto another column only as the column's whole top
-    run (when all of it may move), never a part of it that lies on a natural parent."""
-    dig_home_first: bool = False
-    """The dive tries the digging steps that send a card home right after the single moves
-    home, before the other steps."""
-    cell_to_empty_needs_child: bool = False
-    """The dive moves a cell card into an empty column only when a card that would lie on
-    it is on top of a column or in a cell."""
-    home_digs_before_moves: bool = False
-    """The dive first tries the digs home, fewest cards first, before it generates any
-    other step, and takes the first that leaves at most one empty cell or column fewer;
-    should that one fail, it tries the state's other steps."""
-    cell_to_parent_first: bool = False
-    """With at most 3 free cells, the dive next tries (after the digs home) the moves of a
-    cell card onto its parent on top of a column, before it generates any other step, and
-    takes the first that leads to a new state without making or scoring its siblings."""
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """How the compiled core searches a variant (see ``_core.solve`` and search.h)."""
-
-    weights: tuple[int, ...]
-    dive_states: int = 300
-    """The first stage's states: the greedy dive, or the portfolio in turns."""
-    stages: int = 7
-    """4 the dive (or portfolio), 1 best-first over purposeful steps, 2 the complete search."""
-    quick_states: int = 20_000
-    portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = ()
-    """(weights, noise, method) for each search run in turns: method 0 the dive, 1
-    best-first, 2 best-first without the dig that moves a card onto a dug one, 3 the dive
-    making the digs onto a parent only once a state's other steps have failed."""
-    port_quota: int = 1000
-    dive: DiveRules = DiveRules()
-    """The dive's rules (the portfolio's dives too)."""
-
-
-def plan_for(rules: Rules) -> Plan:
-    """The search plan for a variant; tuned on deals listed in bench/README.md."""
-    if rules.build is Build.ALTERNATE:
-        if rules.foundations == 4:
-            # FreeCell: two dives and two best-first searches, a greedy one and the
-            # plain one, in turns (quotas of 1000 states, doubling), then the complete
-            # search.  Each solves deals the others are slow on (FreeCell 63777: the
-            # dive and the greedy one fail for millions of states, the plain one needs
-            # 4,586).  The
-            # greedy one leaves out the dig onto a dug card (method 2): on FreeCell
-            # 1-4000 the solves' mean time fell by 9-18%, their max by half.
-            # The dive takes Baker's Game's two rules (see below): on deals 1-2000 the
-            # states of a solve, median / mean, 279 / 546 -> 238 / 423, CPU time x0.93 /
-            # x0.81, median solution 98 -> 97 moves; checked on 2001-4000: 286 / 530 ->
-            # 233 / 420, x0.92 / x0.84, 98 -> 97 moves.  Either rule alone was worse:
-            # whole runs alone, 241 / 434 states but 102 moves; the stop alone, 289 / 596.
-            # Its dive also moves a column's cards onto another column only as the whole
-            # top run, and tries the digs that send a card home first (round 3c, search.h):
-            # states 238 / 423 -> 177 / 308 on 1-2000, 233 / 420 -> 177 / 340 on 2001-4000,
-            # CPU time (interleaved, best of 5) x0.86 / x0.76 and x0.88 / x0.84, median
-            # solution 97 -> 95 moves on both.
-            # A dive that makes the digs onto a parent only after a state's other steps
-            # failed (method 3, search.h eo_expand) comes first, the plain dive after it:
-            # the first solves the median deal in fewer states, but goes far astray on some
-            # deals that the second solves at once (round 4, bench/README.md).  States
-            # median / mean 177 / 308 -> 147 / 270 on 1-2000, 177 / 340 -> 148 / 288 on
-            # 2001-4000; CPU time (interleaved, best of 5) x0.84 / x0.91 and x0.84 / x0.87;
-            # median solution 95 -> 95 and 95 -> 96 moves.
-            portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (
-                (_core.ALTERNATE_DIVE_WEIGHTS, 0, 3),
-                (_core.ALTERNATE_DIVE_WEIGHTS, 0, 0),
-                (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 2),
-                (_core.ALTERNATE_WEIGHTS, 0, 1),
-            )
-            return Plan(
-                _core.ALTERNATE_WEIGHTS,
-                200_000,
-                4 | 2,
-                portfolio=portfolio,
-                dive=DiveRules(
-                    home_stop_keeps_space=True,
-                    whole_runs_to_empty=True,
-                    whole_runs_to_parent=True,
-                    dig_home_first=True,
-                ),
-            )
-        # Double FreeCell: a dive and three best-first searches with different weights in
-        # turns, then the complete search.
-        portfolio = (
-            (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 0),
-            (_core.ALTERNATE_DEPTH_WEIGHTS, 0, 1),
-            (_core.DEFAULT_WEIGHTS, 0, 1),
-            (_core.ALTERNATE_GREEDY_WEIGHTS, 0, 1),
-        )
-        return Plan(_core.ALTERNATE_WEIGHTS, 4_000_000, 4 | 2, portfolio=portfolio)
-    if rules.empty_column is EmptyColumn.KINGS:
-        # Eight Off and Seahaven Towers: the dive tries the digs home first, as Eight Off
-        # Easy's does (below).  Eight Off 1-1000: states median / mean 67 / 129 -> 51 /
-        # 109, CPU time x0.86 / x0.92, median solution 83 -> 82 moves; checked on
-        # 1001-2000: 68 / 106 -> 50 / 89, x0.84 / x0.93, 82 moves.  Seahaven Towers 1-500:
-        # 147 / 2121 -> 123 / 2075, x0.86 / x0.98, 81 -> 81.5 moves; 1001-1400: 132 / 2112
-        # -> 111 / 2096, x0.92 / x1.00.  Eight Off Easy's other rule (a cell card into an
-        # empty column only with a card to lie on it) made Eight Off worse (69 / 139).
-        return Plan(_core.DEFAULT_WEIGHTS, dive=DiveRules(home_digs_before_moves=True))
-    # Building in suit, any card in an empty column: the dive moves into an empty column
-    # only whole runs, never a single card (search.h, eo_all_steps).  Baker's Game's dive
-    # also does not stop at a step home that fills a cell or a column (eo_expand): on
-    # deals 1-1000 its median solve enters 195 states instead of 300, the mean 2249
-    # instead of 2304.  Eight Off Easy (8 cells) takes only the first: its states, median
-    # / mean, 97 / 106 -> 93 / 100 on deals 1-1000 and 95 / 104 -> 92 / 97 on 1001-2000
-    # (time 0.98 / 0.95 and 0.97 / 0.93); not stopping at home steps that fill a cell
-    # made it worse there (105 / 113).
-    # Eight Off Easy's dive also moves a cell card into an empty column only when a card
-    # that would lie on it is on top of a column or in a cell, and tries the digs home
-    # before generating any other step (search.h, eo_all_steps and eo_expand): states
-    # median / mean 93 / 100 -> 54.5 / 58 on deals 1-1000, 92 / 97 -> 54 / 58 on
-    # 1001-2000; CPU time (both builds interleaved, best of 5) median / mean x0.82 / x0.81
-    # and x0.83 / x0.82 (bench/README.md, round 3d).  Median solution 81 moves both.
-    # With at most 3 free cells, its dive then tries a cell card onto its parent on a
-    # column, taking the first that leads to a new state before any other step is made
-    # (search.h, eo_expand; bench/README.md, round 4): states median / mean 54 / 58 ->
-    # 40 / 46 on deals 1-1000 and 54 / 58 -> 40 / 45 on 1001-2000, instructions per solve
-    # (median) x0.85 and x0.84, CPU time (interleaved, best of 5) median / mean x0.91 /
-    # x0.92 and x0.92 / x0.94; median solution 81 -> 81 and 80 -> 81 moves.
-    eight = rules.cells >= 8
-    return Plan(
-        _core.DEFAULT_WEIGHTS,
-        dive_states=1000,
-        dive=DiveRules(
-            home_stop_keeps_space=not eight,
-            whole_runs_to_empty=True,
-            cell_to_empty_needs_child=eight,
-            home_digs_before_moves=eight,
-            cell_to_parent_first=eight,
-        ),
-    )
-
-
-SHORT_STATES: Final = 30_000
-"""The extra search of ``Limits(short=True)`` stops after this many states."""
-
-
-@dataclass(frozen=True, slots=True)
 class _Setups:
     """A variant's plan in the core's form: the main search, and the short search."""
 
@@ -330,26 +185,9 @@ def _setups(rules: Rules) -> _Setups:
     if entry is not None and entry[0] is rules:
         return entry[1]
     plan = plan_for(rules)
-    core_rules = rules_tuple(rules)
-    alternate = rules.build is Build.ALTERNATE
+    fields = core_rules(rules)
     setups = _Setups(
-        _core.Setup(
-            core_rules,
-            plan.weights,
-            dive_states=plan.dive_states,
-            stages=plan.stages,
-            quick_states=plan.quick_states,
-            portfolio=plan.portfolio,
-            port_quota=plan.port_quota,
-            dive=asdict(plan.dive),
-        ),
-        _core.Setup(
-            core_rules,
-            _core.ALTERNATE_SHORT_WEIGHTS if alternate else _core.SHORT_WEIGHTS,
-            stages=1,
-            quick_states=SHORT_STATES,
-            shorten=True,
-        ),
+        _core.Setup(fields, asdict(plan.main)), _core.Setup(fields, asdict(plan.short))
     )
     if len(_SETUPS) >= 256:  # rules made afresh again and again (with_options): start over
         _SETUPS.clear()
@@ -442,6 +280,6 @@ def play_games(position: Position, players: Sequence[Player]) -> list[tuple[bool
         for p in players
     ]
     results = _core.play(
-        rules_tuple(position.rules), position.columns, position.cells, position.foundations, specs
+        core_rules(position.rules), position.columns, position.cells, position.foundations, specs
     )
     return [(won, home) for won, home, _ in results]

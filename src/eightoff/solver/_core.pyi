@@ -6,6 +6,8 @@ from typing import Any
 _Columns = Sequence[Sequence[int]]
 _Cells = Sequence[int | None]
 _Move = tuple[int, int, int]
+_Rules = dict[str, int]
+"""core.h's eo_rules by field name (eightoff.solver.core_rules)."""
 
 MAX_COLUMNS: int
 MAX_CELLS: int
@@ -13,25 +15,36 @@ MAX_FOUNDATIONS: int
 HOME: int
 CELL: int
 FOUNDATION: int
-DEFAULT_WEIGHTS: tuple[int, ...]
-SHORT_WEIGHTS: tuple[int, ...]
-ALTERNATE_WEIGHTS: tuple[int, ...]
-ALTERNATE_SHORT_WEIGHTS: tuple[int, ...]
-ALTERNATE_DIVE_WEIGHTS: tuple[int, ...]
-ALTERNATE_GREEDY_WEIGHTS: tuple[int, ...]
-ALTERNATE_DEPTH_WEIGHTS: tuple[int, ...]
+SOLVED: int
+LOST: int
+STATE_LIMIT: int
+TIME_LIMIT: int
+MEMORY_LIMIT: int
 STATUS: dict[int, str]
+STAGE_DIVE: int
+STAGE_BEST_FIRST: int
+STAGE_COMPLETE: int
+METHOD_DIVE: int
+METHOD_BEST_FIRST: int
+METHOD_BEST_FIRST_NO_TARGET: int
+METHOD_DIVE_PARENT_DIGS_LAST: int
+DEPTH_FIRST: int
+BEST_FIRST: int
+STEPS_SINGLE: int
+STEPS_DIGS: int
+MAX_PORTFOLIO: int
 REPLAY_FAILED: int
 
+def fields() -> dict[str, dict[str, Any]]: ...
 def core_version() -> str: ...
 def legal_moves(
-    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[_Move]: ...
 def search_moves(
-    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[_Move]: ...
 def apply_move(
-    rules: tuple[int, ...],
+    rules: _Rules,
     columns: _Columns,
     cells: _Cells,
     foundations: Sequence[int],
@@ -40,44 +53,31 @@ def apply_move(
     n: int,
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]: ...
 def safe_cards(
-    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[tuple[int, bool, bool, bool]]: ...
 def replay(
-    rules: tuple[int, ...],
+    rules: _Rules,
     columns: _Columns,
     cells: _Cells,
     foundations: Sequence[int],
     codes: Sequence[int],
 ) -> int: ...
 def canonical_key(
-    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...
 def check_dive_moves(
-    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> tuple[int, int]: ...
 def check_incremental(
-    rules: tuple[int, ...],
+    rules: _Rules,
     columns: _Columns,
     cells: _Cells,
     foundations: Sequence[int],
-    weights: tuple[int, ...],
+    weights: Mapping[str, int],
 ) -> tuple[int, int, int]: ...
 
 class Setup:
-    def __init__(
-        self,
-        rules: tuple[int, ...],
-        weights: tuple[int, ...] = ...,
-        dive_states: int = 300,
-        stages: int = 7,
-        quick_states: int = 20000,
-        portfolio: tuple[tuple[tuple[int, ...], int, int], ...] = (),
-        port_quota: int = 100,
-        shorten: bool = False,
-        method: int = 1,
-        macros: int = 0,
-        dive: dict[str, bool] | None = None,
-    ) -> None: ...
+    def __init__(self, rules: _Rules, search: dict[str, Any]) -> None: ...
 
 def solve(
     setup: Setup,
@@ -94,7 +94,7 @@ PLAYER_LOOKAHEAD: int
 PLAYER_SENSIBLE: int
 
 def play(
-    rules: tuple[int, ...],
+    rules: _Rules,
     columns: _Columns,
     cells: _Cells,
     foundations: Sequence[int],

@@ -1,9 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled solver core: a thin Cython layer over core.h (rules, moves, canonical keys)
-and search.h (the search).
+"""Compiled solver core: a thin Cython layer over core.h (rules, moves, canonical keys),
+search.h (the search, and the headers it includes: see its opening comment), plan.h (the
+records a search plan crosses in), checks.h (for the differential test) and players.h
+(rating players).
 
-Positions cross the boundary as plain data: ``rules`` is the tuple made by
-``eightoff.solver.rules_tuple``; ``columns`` a sequence of sequences of card codes
+Everything crosses the boundary as plain data, records by field name: ``rules`` is
+the dict made by ``eightoff.solver.core_rules`` (the fields of core.h's ``eo_rules``), a
+search plan the dict of an ``eightoff.solver.plans.Search`` (plan.h's ``eo_plan``, its
+weights, dive rules and portfolio members likewise); ``columns`` a sequence of sequences of card codes
 (bottom first), ``cells`` a sequence of card codes with 0 (or None) for an empty
 cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
 0..9 a column, 16+i a cell, 32+f a foundation, 48 home.
@@ -51,56 +55,92 @@ cdef extern from "core.h":
     int eo_safe(const eo_rules *r, const eo_state *s, int card) nogil
     int eo_engine_safe(const eo_rules *r, const eo_state *s, int card) nogil
 
-cdef extern from "search.h":
+cdef extern from "plan.h":
     enum:
-        EO_NWEIGHTS
+        EO_SOLVED
+        EO_LOST
+        EO_STATE_LIMIT
+        EO_TIME_LIMIT
+        EO_MEMORY_LIMIT
+        EO_REPLAY_FAILED
+        EO_STAGE_BEST_FIRST
+        EO_STAGE_COMPLETE
+        EO_STAGE_DIVE
+        EO_METHOD_DIVE
+        EO_METHOD_BEST_FIRST
+        EO_METHOD_BEST_FIRST_NO_TARGET
+        EO_METHOD_DIVE_PARENT_DIGS_LAST
+        EO_DEPTH_FIRST
+        EO_BEST_FIRST
+        EO_STEPS_SINGLE
+        EO_STEPS_DIGS
+        EO_STEPS_PURPOSEFUL
         EO_MAXPORT
+
+    ctypedef struct eo_weights:
+        int home, free_cells, free_columns, next_depth, unsettled, per_move, blockers
+        int cell_wait, next_exposed, next_min_depth, pairs
 
     ctypedef struct eo_dive_rules:
         int home_stop_keeps_space
         int whole_runs_to_empty
         int whole_runs_to_parent
+        int home_moves_first
         int dig_home_first
         int cell_to_empty_needs_child
         int home_digs_before_moves
         int cell_to_parent_first
 
+    ctypedef struct eo_member:
+        eo_weights weights
+        int noise
+        int method
+
+    ctypedef struct eo_plan:
+        eo_weights weights
+        int stages
+        long dive_states
+        long quick_states
+        long port_quota
+        int complete_order
+        int complete_steps
+        int shorten
+        eo_dive_rules dive
+
+cdef extern from "search.h":
     ctypedef struct eo_ctx:
         eo_rules R
         eo_state S
         long max_states
-        long dive_states
         double deadline
         size_t max_mem
         int status
         eo_move *path
         int plen
-        int w[EO_NWEIGHTS]
+        eo_plan plan
+        eo_member port[EO_MAXPORT]
         int nport
-        int port_w[EO_MAXPORT][EO_NWEIGHTS]
-        int port_noise[EO_MAXPORT]
-        int port_method[EO_MAXPORT]
-        long port_quota
-        eo_dive_rules dive
 
     ctypedef struct eo_table:
         size_t count
 
     int eo_ctx_init(eo_ctx *x) nogil
     void eo_ctx_free(eo_ctx *x) nogil
-    void eo_solve(eo_ctx *x, int shorten, int method, int macros, long quick_states,
-                  int stages, long *states_out) nogil
+    void eo_solve(eo_ctx *x, long *states_out) nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
-    int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
-    int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
 cdef extern from "replay.h":
     enum:
         EO_REPLAY_OK
     int eo_replay(const eo_rules *r, const eo_state *start, const eo_move *path,
                   int plen) nogil
+
+cdef extern from "checks.h":
+    int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights *w,
+                             int *n_out) nogil
+    int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
@@ -109,27 +149,83 @@ HOME = EO_HOME
 CELL = EO_CELL
 FOUNDATION = EO_FOUND
 
-# The heuristic's weights (see eo_score in search.h), tuned on Eight Off deals for
-# building in suit and on FreeCell deals for alternate colours; index 5 weighs the
-# moves made (best-first), more of it in short mode.
-DEFAULT_WEIGHTS = (100, 2, 5, 13, 12, 15, 124, 4, 27, 131, 2, 0)
-SHORT_WEIGHTS = (100, 2, 5, 13, 12, 150, 124, 4, 27, 131, 2, 0)
-ALTERNATE_WEIGHTS = (100, 11, 21, 0, 11, 18, 108, 9, 31, 109, 24, 0)
-ALTERNATE_SHORT_WEIGHTS = (100, 11, 21, 0, 11, 150, 108, 9, 31, 109, 24, 0)
-# FreeCell's portfolio (solver/__init__.py): the dive's weights, tuned on FreeCell deals
-# 1-2000 (coordinate descent on the mean plus twice the median of the states the whole
-# solve enters, median solution <= 100 moves; most of the gain is w[10], cards on their
-# natural parent), and a greedier best-first search (less weight on the moves made),
-# chosen on deals 1001-2000.
-ALTERNATE_DIVE_WEIGHTS = (100, 30, 11, 5, 17, 18, 108, 20, 27, 84, 48, 0)
-ALTERNATE_GREEDY_WEIGHTS = (100, 11, 21, 0, 11, 40, 108, 9, 31, 109, 24, 0)
-# Double FreeCell's portfolio also weighs how deep the next cards lie (w[3]), chosen on
-# Double FreeCell deals 1-100.
-ALTERNATE_DEPTH_WEIGHTS = (100, 11, 21, 13, 11, 18, 108, 9, 31, 109, 24, 0)
+# How a search ends (plan.h), stages, portfolio methods, orders and steps: the values
+# eightoff.solver.plans names.
+SOLVED = EO_SOLVED
+LOST = EO_LOST
+STATE_LIMIT = EO_STATE_LIMIT
+TIME_LIMIT = EO_TIME_LIMIT
+MEMORY_LIMIT = EO_MEMORY_LIMIT
+REPLAY_FAILED = EO_REPLAY_FAILED
+STATUS = {EO_SOLVED: "solved", EO_LOST: "lost", EO_STATE_LIMIT: "state limit reached",
+          EO_TIME_LIMIT: "time limit reached", EO_MEMORY_LIMIT: "memory limit reached",
+          EO_REPLAY_FAILED: "the solution does not replay"}
+STAGE_DIVE = EO_STAGE_DIVE
+STAGE_BEST_FIRST = EO_STAGE_BEST_FIRST
+STAGE_COMPLETE = EO_STAGE_COMPLETE
+METHOD_DIVE = EO_METHOD_DIVE
+METHOD_BEST_FIRST = EO_METHOD_BEST_FIRST
+METHOD_BEST_FIRST_NO_TARGET = EO_METHOD_BEST_FIRST_NO_TARGET
+METHOD_DIVE_PARENT_DIGS_LAST = EO_METHOD_DIVE_PARENT_DIGS_LAST
+DEPTH_FIRST = EO_DEPTH_FIRST
+BEST_FIRST = EO_BEST_FIRST
+STEPS_SINGLE = EO_STEPS_SINGLE
+STEPS_DIGS = EO_STEPS_DIGS
+MAX_PORTFOLIO = EO_MAXPORT
 
-STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
-          5: "memory limit reached", 6: "the solution does not replay"}
-REPLAY_FAILED = 6
+
+# The records that cross by field name, as the core names their fields: each a dict of
+# a zeroed struct (nested records as dicts).
+cdef dict _rules_fields():
+    cdef eo_rules r
+    memset(&r, 0, sizeof(r))
+    d = <dict>r
+    del d["safe_mode"]  # derived from retrieval (load_rules)
+    return d
+
+
+cdef dict _plan_fields():
+    cdef eo_plan p
+    memset(&p, 0, sizeof(p))
+    return p
+
+
+cdef dict _member_fields():
+    cdef eo_member m
+    memset(&m, 0, sizeof(m))
+    return m
+
+
+cdef dict _weights_fields():
+    cdef eo_weights w
+    memset(&w, 0, sizeof(w))
+    return w
+
+
+cdef dict _FIELDS = {"rules": _rules_fields(), "search": _plan_fields(),
+                     "member": _member_fields(), "weights": _weights_fields()}
+
+
+def fields() -> dict:
+    """The field names of each record the core reads by name (``rules``, ``search``
+    without its portfolio, ``member``, ``weights``), nested records as dicts."""
+    return {k: dict(v) for k, v in _FIELDS.items()}
+
+
+cdef int _check_fields(object record, dict template, str what) except -1:
+    """Raise unless record is a dict with exactly the template's keys (recursively)."""
+    if not isinstance(record, dict):
+        raise TypeError(f"{what} crosses into the core as a dict by field name, "
+                        f"not {type(record).__name__}")
+    if record.keys() != template.keys():
+        missing = sorted(template.keys() - record.keys())
+        unknown = sorted(record.keys() - template.keys())
+        raise ValueError(f"{what}: the core's fields differ (missing {missing}, "
+                         f"unknown {unknown})")
+    for key, sub in template.items():
+        if isinstance(sub, dict):
+            _check_fields(record[key], sub, f"{what}.{key}")
+    return 0
 
 
 # Move objects by a compact index of (source, target, count): a flat list, so that
@@ -151,9 +247,19 @@ def core_version() -> str:
     return "1"
 
 
-cdef int load_rules(eo_rules *r, tuple rules) except -1:
-    (r.ncols, r.ncells, r.nfound, r.alt, r.kings_only, r.supermove, r.retrieval, r.strict,
-     r.total) = rules
+cdef int load_rules(eo_rules *r, object rules) except -1:
+    """Copy rules (the dict of eightoff.solver.core_rules) into r by field name."""
+    if type(rules) is not dict or (<dict>rules).keys() != _FIELDS["rules"].keys():
+        _check_fields(rules, _FIELDS["rules"], "rules (eightoff.solver.core_rules)")
+    r.ncols = rules["ncols"]
+    r.ncells = rules["ncells"]
+    r.nfound = rules["nfound"]
+    r.alt = rules["alt"]
+    r.kings_only = rules["kings_only"]
+    r.supermove = rules["supermove"]
+    r.retrieval = rules["retrieval"]
+    r.strict = rules["strict"]
+    r.total = rules["total"]
     if not (0 < r.ncols <= EO_MAXCOLS and 0 <= r.ncells <= EO_MAXCELLS
             and r.nfound in (4, 8)):
         raise ValueError("the compiled solver handles up to 10 columns, 8 cells, 2 packs")
@@ -201,7 +307,7 @@ cdef tuple dump_state(const eo_rules *r, const eo_state *s):
     return columns, cells, foundations
 
 
-def legal_moves(tuple rules, columns, cells, foundations) -> list:
+def legal_moves(rules, columns, cells, foundations) -> list:
     """Every legal move, as the Python engine lists them (same set)."""
     cdef eo_rules r
     cdef eo_state s
@@ -212,7 +318,7 @@ def legal_moves(tuple rules, columns, cells, foundations) -> list:
     return [(out[i].src, out[i].dst, out[i].n) for i in range(k)]
 
 
-def search_moves(tuple rules, columns, cells, foundations) -> list:
+def search_moves(rules, columns, cells, foundations) -> list:
     """The moves the search tries from a position (a subset of the legal moves)."""
     cdef eo_rules r
     cdef eo_state s
@@ -223,7 +329,7 @@ def search_moves(tuple rules, columns, cells, foundations) -> list:
     return [(out[i].src, out[i].dst, out[i].n) for i in range(k)]
 
 
-def apply_move(tuple rules, columns, cells, foundations, int src, int dst, int n) -> tuple:
+def apply_move(rules, columns, cells, foundations, int src, int dst, int n) -> tuple:
     """The position after a legal move, as (columns, cells, foundations)."""
     cdef eo_rules r
     cdef eo_state s
@@ -238,7 +344,7 @@ def apply_move(tuple rules, columns, cells, foundations, int src, int dst, int n
     return dump_state(&r, &s)
 
 
-def safe_cards(tuple rules, columns, cells, foundations) -> list:
+def safe_cards(rules, columns, cells, foundations) -> list:
     """For each exposed card: (card, engine's safe rule, the search's safe rule, the
     search's rule as its auto-moves read it: one pack, from eo_safe_mask4)."""
     cdef eo_rules r
@@ -257,7 +363,7 @@ def safe_cards(tuple rules, columns, cells, foundations) -> list:
     return out
 
 
-def replay(tuple rules, columns, cells, foundations, codes) -> int:
+def replay(rules, columns, cells, foundations, codes) -> int:
     """The compiled replay (replay.h) of a sequence of move codes
     ``src << 16 | dst << 8 | count``: -1 when every move is legal in turn and the last
     leaves every card home, else the index of the first illegal move (``len(codes)``
@@ -284,7 +390,7 @@ def replay(tuple rules, columns, cells, foundations, codes) -> int:
         free(path)
 
 
-def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
+def canonical_key(rules, columns, cells, foundations) -> bytes:
     """The bytes the transposition table stores for a position."""
     cdef eo_rules r
     cdef eo_state s
@@ -295,7 +401,7 @@ def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
     return bytes(key[:n])
 
 
-def check_dive_moves(tuple rules, columns, cells, foundations) -> tuple:
+def check_dive_moves(rules, columns, cells, foundations) -> tuple:
     """Do the dive's own generators give what the general ones do: its digs home (made
     from the column parts) and eo_macro_moves' digs home alone, the digs home among every
     kind of digging step; its cell cards onto their parents, those among the single
@@ -309,77 +415,61 @@ def check_dive_moves(tuple rules, columns, cells, foundations) -> tuple:
     return n, bad
 
 
-def check_incremental(tuple rules, columns, cells, foundations, tuple weights) -> tuple:
+def check_incremental(rules, columns, cells, foundations, dict weights) -> tuple:
     """For every search step from a position: do the score and hash the search
     computes from the parent's columns (only the touched ones again), and the column
     parts a depth-first frame makes from its parent's, equal the full computation?
     Returns (children compared, mismatches, the position's own hash as
-    the dive computes it); one pack only."""
+    the dive computes it); one pack only.  ``weights``: the dict of a
+    ``eightoff.solver.plans.Weights``."""
     cdef eo_rules r
     cdef eo_state s
-    cdef int w[EO_NWEIGHTS]
-    cdef int i, n = 0
+    cdef eo_weights w
+    cdef int n = 0
     load_rules(&r, rules)
     load_state(&r, &s, columns, cells, foundations)
-    for i in range(EO_NWEIGHTS):
-        w[i] = weights[i] if i < len(weights) else 0
-    cdef int bad = eo_check_incremental(&r, &s, w, &n)
+    _check_fields(weights, _FIELDS["weights"], "weights")
+    w = weights
+    cdef int bad = eo_check_incremental(&r, &s, &w, &n)
     return n, bad, eo_state_hash(&r, &s)
 
 
 cdef class Setup:
-    """A variant's rules and search plan, converted once into the core's form, so that
-    each ``solve`` copies them instead of reading Python objects again.
+    """A variant's rules and one search plan, converted once into the core's form, so
+    that each ``solve`` copies them instead of reading Python objects again.
 
-    ``rules``: the tuple of ``eightoff.solver.rules_tuple``.  Stages (see eo_solve):
-    4 a depth-first dive over purposeful steps (dive_states in all; with
-    ``portfolio``, a tuple of (weights, noise, method) triples, method 0 a dive, 1
-    best-first, 2 best-first without digs onto a dug card and 3 a dive that makes the digs
-    onto a parent only after a state's other steps failed (FreeCell; see eo_expand), the dive is that many searches run in turns, quotas port_quota,
-    doubling), 1 best-first over purposeful steps (quick_states), 2 the complete search
-    (method 0 depth-first, 1 best-first; macros 1 adds digging steps); only stage 2
-    proves a loss.  ``shorten``: shorten the solution found (eo_shorten).
-    ``dive``: the dive's rules, a dict of every field of ``eo_dive_rules`` (search.h) to
-    0 or 1: ``dataclasses.asdict`` of an ``eightoff.solver.DiveRules``."""
+    ``rules``: the dict of ``eightoff.solver.core_rules``; ``search``: the dict
+    (``dataclasses.asdict``) of an ``eightoff.solver.plans.Search``, whose fields, and
+    those of its weights, dive rules and portfolio members, must be exactly the fields of
+    plan.h's records (a ValueError names the difference)."""
 
     cdef eo_ctx proto
-    cdef int shorten, method, macros, stages
-    cdef long quick_states
 
-    def __cinit__(self, tuple rules, tuple weights=DEFAULT_WEIGHTS, long dive_states=300,
-                  int stages=7, long quick_states=20000, tuple portfolio=(),
-                  long port_quota=100, bint shorten=False, int method=1, int macros=0,
-                  dict dive=None):
-        cdef int i, k
+    def __cinit__(self, rules, dict search):
         memset(&self.proto, 0, sizeof(eo_ctx))
         load_rules(&self.proto.R, rules)
-        for i in range(EO_NWEIGHTS):
-            self.proto.w[i] = weights[i] if i < len(weights) else 0
-        if len(portfolio) > EO_MAXPORT:
-            raise ValueError("too many searches in the portfolio")
+        portfolio = search.get("portfolio", ())
+        plan = {k: v for k, v in search.items() if k != "portfolio"}
+        _check_fields(plan, _FIELDS["search"], "search")
+        if not isinstance(portfolio, (tuple, list)) or len(portfolio) > EO_MAXPORT:
+            raise ValueError(f"the portfolio is a sequence of at most {EO_MAXPORT} members")
+        if plan["complete_steps"] not in (EO_STEPS_SINGLE, EO_STEPS_DIGS):
+            raise ValueError("the complete search tries single moves, or digging steps too")
+        self.proto.plan = plan
+        self.proto.plan.port_quota = max(1, self.proto.plan.port_quota)
         self.proto.nport = len(portfolio)
-        for k, (pw, noise, meth) in enumerate(portfolio):
-            for i in range(EO_NWEIGHTS):
-                self.proto.port_w[k][i] = pw[i] if i < len(pw) else 0
-            self.proto.port_noise[k] = noise
-            self.proto.port_method[k] = meth
-        self.proto.port_quota = max(1, port_quota)
-        self.proto.dive_states = dive_states
-        if dive is not None:
-            self.proto.dive = dive  # by field name: every field of eo_dive_rules, 0 or 1
-        self.shorten = shorten
-        self.method = method
-        self.macros = macros
-        self.stages = stages
-        self.quick_states = quick_states
+        for k, member in enumerate(portfolio):
+            _check_fields(member, _FIELDS["member"], "portfolio member")
+            self.proto.port[k] = member
 
 
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None) -> tuple:
-    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit,
-    6 (REPLAY_FAILED) the search's solution is refused by the compiled replay (replay.h):
-    then the third item is (the index of the first move refused, the solution's length):
-    the two are equal when every move is legal but cards are left.
+    """Search; return (status, states, moves), status one of SOLVED, LOST, STATE_LIMIT,
+    TIME_LIMIT, MEMORY_LIMIT, or REPLAY_FAILED: the search's solution is refused by the
+    compiled replay (replay.h), and the third item is (the index of the first move
+    refused, the solution's length): the two are equal when every move is legal but cards
+    are left.
 
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
@@ -399,9 +489,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     x.deadline = eo_now() + seconds if seconds > 0 else 0.0
     cdef long states = 0
     with nogil:
-        eo_solve(&x, setup.shorten, setup.method, setup.macros, setup.quick_states,
-                 setup.stages, &states)
-        if x.status == 1:
+        eo_solve(&x, &states)
+        if x.status == EO_SOLVED:
             bad = eo_replay(&x.R, &start, x.path, x.plen)
     status = x.status
     cdef object moves = ()
@@ -410,7 +499,7 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
         eo_ctx_free(&x)
         return REPLAY_FAILED, states, (bad, i)
     try:
-        if status == 1:
+        if status == EO_SOLVED:
             if moves_of is None:
                 moves = [x.path[i].src << 16 | x.path[i].dst << 8 | x.path[i].n
                          for i in range(x.plen)]
@@ -453,7 +542,7 @@ PLAYER_LOOKAHEAD = PL_LOOKAHEAD
 PLAYER_SENSIBLE = PL_SENSIBLE
 
 
-def play(tuple rules, columns, cells, foundations, players) -> list:
+def play(rules, columns, cells, foundations, players) -> list:
     """Play one game from the position per player
     ``(kind, depth, width, noise, max_moves, seed)``
     (see players.h); return ``(won, cards home, moves made)`` for each."""

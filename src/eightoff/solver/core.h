@@ -573,4 +573,19 @@ static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len)
     }
 }
 
+/* The cards in the cells, a bit per card code (bit 0 set: some cell is empty). */
+static inline uint64_t eo_cell_bits(const eo_rules *r, const eo_state *s) {
+    uint64_t m = 0;
+    for (int i = 0; i < r->ncells; i++) m |= (uint64_t)1 << s->cell[i];
+    return m;
+}
+
+/* The top cards of the columns, a bit per card code. */
+static inline uint64_t eo_top_bits(const eo_rules *r, const eo_state *s) {
+    uint64_t m = 0;
+    for (int c = 0; c < r->ncols; c++)
+        if (s->len[c]) m |= (uint64_t)1 << s->col[c][s->len[c] - 1];
+    return m;
+}
+
 #endif

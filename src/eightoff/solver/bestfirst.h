@@ -1,0 +1,264 @@
+/* Best-first search: the open state with the best score is expanded next; states are
+ * kept by canonical key, and the path is rebuilt from the parents at the end, each step
+ * mapped from the canonical layout onto the real one.
+ */
+#ifndef EIGHTOFF_BESTFIRST_H
+#define EIGHTOFF_BESTFIRST_H
+
+#include "context.h"
+
+/* The state of a canonical key (columns and cells in canonical order). */
+static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
+    const uint8_t *p = key;
+    if (r->nfound == 4) {
+        memcpy(s->found, p, 4);
+        p += 4;
+    } else {
+        for (int f = 0; f < 4; f++) {
+            s->found[f] = *p++;
+            s->found[f + 4] = *p++;
+        }
+    }
+    if (r->nfound == 4) {
+        uint64_t mask;
+        memcpy(&mask, p, 8);
+        p += 8;
+        int n = 0;
+        for (uint64_t m = mask; m; m &= m - 1) n++;
+        int i = 0;
+        for (; i < r->ncells - n; i++) s->cell[i] = 0;
+        for (uint64_t m = mask; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
+    } else {
+        memcpy(s->cell, p, (size_t)r->ncells);
+        p += r->ncells;
+    }
+    for (int c = 0; c < r->ncols; c++) {
+        int L = *p++;
+        s->len[c] = (uint8_t)L;
+        memcpy(s->col[c], p, (size_t)L);
+        p += L;
+    }
+    eo_recount(r, s);
+}
+
+/* How layout a maps onto the canonically equal layout b: column, cell and foundation
+ * of b for each of a.  Moves made on both keep them equal under the same map. */
+typedef struct {
+    uint8_t col[EO_MAXCOLS], cell[EO_MAXCELLS], found[EO_MAXFOUND];
+} eo_layout_map;
+
+static void eo_layout_map_of(const eo_rules *r, const eo_state *a, const eo_state *b,
+                             eo_layout_map *mp) {
+    int pa[EO_MAXCOLS], pb[EO_MAXCOLS], ca[EO_MAXCELLS], cb[EO_MAXCELLS];
+    eo_canon_order(r, a, pa, ca);
+    eo_canon_order(r, b, pb, cb);
+    for (int k = 0; k < r->ncols; k++) mp->col[pa[k]] = (uint8_t)pb[k];
+    for (int k = 0; k < r->ncells; k++) mp->cell[ca[k]] = (uint8_t)cb[k];
+    for (int f = 0; f < r->nfound; f++)
+        mp->found[f] = (uint8_t)((r->nfound == 8 && b->found[f] != a->found[f]) ? f ^ 4 : f);
+}
+
+static inline eo_move eo_map_by(const eo_layout_map *mp, eo_move m) {
+    uint8_t *ends[2] = {&m.src, &m.dst};
+    for (int e = 0; e < 2; e++) {
+        int v = *ends[e];
+        if (v < EO_CELL)
+            *ends[e] = mp->col[v];
+        else if (v < EO_FOUND)
+            *ends[e] = (uint8_t)(EO_CELL + mp->cell[v - EO_CELL]);
+        else if (v < EO_HOME)
+            *ends[e] = (uint8_t)(EO_FOUND + mp->found[v - EO_FOUND]);
+    }
+    return m;
+}
+
+/* Make on x->S (real layout) the step `m` given in the layout of `a`, canonically
+ * equal to x->S, with its auto-moves, and record them.  The auto-moves are chosen in
+ * the layout of `a` and mapped too: with two packs, which of two equal cards goes home
+ * depends on the layout, and the result must stay canonically equal to the state the
+ * search reached. */
+static int eo_push_mapped_step(eo_ctx *x, const eo_state *a, eo_move m) {
+    eo_state canon = *a;
+    eo_move ms[EO_STEPMAX + 2 * 52 + 8];
+    int n = eo_step(&x->R, &canon, m, ms);
+    if (n < 0) return -1;
+    int na = eo_autos(&x->R, &canon, ms + n);
+    if (eo_path_reserve(x, n + na) != 0) return -1;
+    eo_layout_map mp;
+    eo_layout_map_of(&x->R, a, &x->S, &mp);
+    for (int i = 0; i < n + na; i++) {
+        eo_move mm = eo_map_by(&mp, ms[i]);
+        eo_apply(&x->R, &x->S, &mm);
+        x->is_step[x->plen] = i == 0;
+        x->path[x->plen++] = mm;
+    }
+    return 0;
+}
+
+static inline int eo_ids_reserve(eo_ctx *x, size_t n) {
+    if (n <= x->idcap) return 0;
+    size_t cap = x->idcap ? x->idcap : 1024;
+    while (cap < n) cap *= 2;
+    uint32_t *pa = (uint32_t *)realloc(x->parent, cap * sizeof(uint32_t));
+    if (!pa) return -1;
+    x->parent = pa;
+    eo_move *pm = (eo_move *)realloc(x->pmove, cap * sizeof(eo_move));
+    if (!pm) return -1;
+    x->pmove = pm;
+    uint16_t *d = (uint16_t *)realloc(x->depth, cap * sizeof(uint16_t));
+    if (!d) return -1;
+    x->depth = d;
+    x->idcap = cap;
+    return 0;
+}
+
+static inline int eo_heap_push(eo_ctx *x, int32_t score, uint32_t id) {
+    if (x->nheap == x->heapcap) {
+        size_t cap = x->heapcap ? x->heapcap * 2 : 1024;
+        uint64_t *h = (uint64_t *)realloc(x->heap, cap * sizeof(uint64_t));
+        if (!h) return -1;
+        x->heap = h;
+        x->heapcap = cap;
+    }
+    /* ties: the newest state first */
+    uint64_t v = (uint64_t)((uint32_t)score ^ 0x80000000U) << 32 | id;
+    size_t i = x->nheap++;
+    while (i) {
+        size_t up = (i - 1) >> 1;
+        if (x->heap[up] >= v) break;
+        x->heap[i] = x->heap[up];
+        i = up;
+    }
+    x->heap[i] = v;
+    return 0;
+}
+
+static inline uint32_t eo_heap_pop(eo_ctx *x) {
+    uint64_t top = x->heap[0];
+    uint64_t v = x->heap[--x->nheap];
+    size_t n = x->nheap, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && x->heap[c + 1] > x->heap[c]) c++;
+        if (x->heap[c] <= v) break;
+        x->heap[i] = x->heap[c];
+        i = c;
+    }
+    if (n) x->heap[i] = v;
+    return (uint32_t)(top & 0xffffffffULL);
+}
+
+static inline const uint8_t *eo_key_of(const eo_table *t, uint32_t id) {
+    return t->arena + t->offs[id] + 1;
+}
+
+/* Put on the path the steps from the root (x->S, real layout, after its auto-moves)
+ * to state `id`, then `last` (a step in the canonical layout of `id`). */
+static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
+    const eo_rules *r = &x->R;
+    size_t n = 0;
+    for (uint32_t i = id; i != 0; i = x->parent[i]) n++;
+    /* ids[0] is the root, ids[n] == id; ids[j + 1] was reached from ids[j] */
+    uint32_t *ids = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
+    if (!ids) return -1;
+    size_t k = n;
+    for (uint32_t i = id; i != 0; i = x->parent[i]) ids[k--] = i;
+    ids[0] = 0;
+    eo_state canon;
+    for (size_t j = 0; j <= n; j++) {
+        eo_move m = j < n ? x->pmove[ids[j + 1]] : last;
+        eo_decode(r, eo_key_of(&x->T, ids[j]), &canon);
+        if (eo_push_mapped_step(x, &canon, m) != 0) {
+            free(ids);
+            return -1;
+        }
+    }
+    free(ids);
+    return 0;
+}
+
+/* Best-first search from x->S (root auto-moves already on the path): always expand the
+ * open state with the best score (heuristic, minus w.per_move per move made that is not home). */
+static int eo_befs_begin(eo_ctx *x) {
+    const eo_rules *r = &x->R;
+    uint8_t key[EO_MAXKEY];
+    if (x->S.home == r->total) {
+        x->status = EO_SOLVED;
+        return 1;
+    }
+    if (eo_table_insert(&x->T, key, eo_key(r, &x->S, key)) != 0 || eo_ids_reserve(x, 1) != 0 ||
+        eo_heap_push(x, 0, 0) != 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return 1;
+    }
+    x->parent[0] = 0;
+    x->depth[0] = 0;
+    return 0;
+}
+
+/* Go on with a best-first search until it ends (x->status set) or, with until > 0,
+ * until its table holds `until` states (x->status still EO_RUNNING: it can resume). */
+static void eo_befs_run(eo_ctx *x, long until) {
+    const eo_rules *r = &x->R;
+    uint8_t key[EO_MAXKEY];
+    eo_move ms[EO_MAXMOVES];
+    eo_move step[EO_STEPMAX];
+    eo_move au[2 * 52 + 8];
+    eo_state s;
+    eo_pcache pc;
+    int incremental = r->nfound == 4;
+    while (x->nheap) {
+        if (until > 0 && (long)x->T.count >= until) return;
+        uint32_t id = eo_heap_pop(x);
+        eo_decode(r, eo_key_of(&x->T, id), &s);
+        int depth0 = x->depth[id];
+        if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
+        int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
+        for (int i = 0; i < n; i++) {
+            int ns = eo_step(r, &s, ms[i], step);
+            if (ns < 0) continue;
+            int na = eo_autos_after(r, &s, step, ns) ? eo_autos(r, &s, au) : 0;
+            if (s.home == r->total) {
+                if (eo_befs_path(x, id, ms[i]) != 0) {
+                    x->status = EO_MEMORY_LIMIT;
+                    return;
+                }
+                x->status = EO_SOLVED;
+                return;
+            }
+            long cid = eo_table_insert(&x->T, key, eo_key(r, &s, key));
+            int depth = depth0;
+            for (int j = 0; j < ns; j++) depth += step[j].dst < EO_FOUND;
+            if (cid >= 0) {
+                if (eo_ids_reserve(x, (size_t)cid + 1) != 0 ||
+                    eo_heap_push(x,
+                                 (incremental ? eo_child_score(r, &s, &pc,
+                                                               eo_touched(step, ns) | eo_touched(au, na),
+                                                               &x->w)
+                                              : eo_score(r, &s, &x->w)) - x->w.per_move * depth,
+                                 (uint32_t)cid) != 0) {
+                    x->status = EO_MEMORY_LIMIT;
+                    return;
+                }
+                x->parent[cid] = id;
+                x->pmove[cid] = ms[i];
+                x->depth[cid] = (uint16_t)(depth < 65535 ? depth : 65535);
+            }
+            eo_undo_all(&s, au, na);
+            eo_undo_all(&s, step, ns);
+            if (cid == -1 || eo_over_limits(x)) {
+                if (x->status == EO_RUNNING) x->status = EO_MEMORY_LIMIT;
+                return;
+            }
+        }
+    }
+    x->status = EO_LOST;
+}
+
+/* Best-first search from x->S (root auto-moves already on the path). */
+static void eo_befs(eo_ctx *x) {
+    if (!eo_befs_begin(x)) eo_befs_run(x, 0);
+}
+
+#endif

@@ -1,0 +1,107 @@
+/* Checks of the search's shortcuts against the plain computations, for the differential
+ * test only (tests/unit/test_core_differential.py, through _core.check_incremental and
+ * _core.check_dive_moves).  Nothing in the search calls them.
+ */
+#ifndef EIGHTOFF_CHECKS_H
+#define EIGHTOFF_CHECKS_H
+
+#include "search.h"
+
+/* Whether two column parts agree (for the differential test): sums, per-column parts,
+ * and the depth of every card in a column of s. */
+static inline int eo_pcache_same(const eo_rules *r, const eo_state *s, const eo_pcache *a,
+                                 const eo_pcache *b) {
+    if (a->sbad != b->sbad || a->sblk != b->sblk || a->sprs != b->sprs || a->sumh != b->sumh)
+        return 0;
+    for (int c = 0; c < r->ncols; c++) {
+        if (a->bad[c] != b->bad[c] || a->blk[c] != b->blk[c] || a->prs[c] != b->prs[c] ||
+            a->run[c] != b->run[c] || a->colh[c] != b->colh[c] || a->run[c] != eo_run(r, s, c))
+            return 0;
+        for (int j = 0; j < s->len[c]; j++)
+            if (a->depth[s->col[c][j]] != b->depth[s->col[c][j]]) return 0;
+    }
+    return 1;
+}
+
+/* For the differential test: the dive's own generators against the general ones (one
+ * pack).  The digs home that the dive's first pass generates from the column parts
+ * (eo_dig_home_moves), and those that eo_macro_moves generates with the digs home alone,
+ * against the digs home among all the kinds eo_macro_moves generates, fewest cards first,
+ * then by column; and the moves of a cell card onto its parent (eo_cell_to_parent_moves)
+ * against those among eo_search_moves' single moves, in its order.  Returns the
+ * mismatches; *n_out: the steps compared. */
+static int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) {
+    eo_move all[EO_MAXMOVES], want[EO_MAXMOVES], alone[EO_MAXMOVES], fast[8];
+    eo_pcache pc;
+    *n_out = 0;
+    if (r->nfound != 4) return 0;
+    int bad = 0, ns = eo_search_moves(r, s, all), nc = eo_cell_to_parent_moves(r, s, want), m = 0;
+    for (int i = 0; i < ns; i++) {
+        const eo_move *t = &all[i];
+        if (t->src < EO_CELL || t->src >= EO_FOUND || t->dst >= EO_CELL || !s->len[t->dst]) continue;
+        bad += m >= nc || want[m].src != t->src || want[m].dst != t->dst || want[m].n != t->n;
+        m++;
+    }
+    bad += m != nc;
+    *n_out = m;
+    eo_pcache_fill(r, s, &pc);
+    int n = eo_macro_moves(r, s, all, EO_MAXMOVES, EO_DIGS_ALL, NULL), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
+        int j = k++;
+        for (; j > 0 && want[j - 1].n > all[i].n; j--) want[j] = want[j - 1];
+        want[j] = all[i];
+    }
+    *n_out += k;
+    int na = eo_macro_moves(r, s, alone, EO_MAXMOVES, 1 << EO_DIG_HOME, NULL);
+    int nf = eo_dig_home_moves(r, s, &pc, fast);
+    if (nf != k) return bad + 1;
+    for (int i = 0; i < k; i++)
+        bad += fast[i].src != want[i].src || fast[i].dst != want[i].dst || fast[i].n != want[i].n;
+    /* eo_macro_moves alone keeps its own order (by column, then depth) */
+    m = 0;
+    for (int i = 0; i < n; i++) {
+        if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
+        bad += m >= na || alone[m].dst != all[i].dst || alone[m].n != all[i].n;
+        m++;
+    }
+    return bad + (m != na);
+}
+
+/* For the differential test: make every search step from s (single moves and every
+ * kind of digging step, then the auto-moves) and compare the incremental score and
+ * hash of the result with the full ones.  Returns the number of mismatches; *n_out:
+ * the children compared.  One pack only (where the incremental form is used). */
+static int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights *w,
+                                int *n_out) {
+    eo_move ms[EO_MAXMOVES];
+    eo_move step[EO_STEPMAX];
+    eo_move au[2 * 52 + 8];
+    eo_pcache pc;
+    int bad = 0;
+    *n_out = 0;
+    if (r->nfound != 4) return 0;
+    eo_pcache_fill(r, s, &pc);
+    int n = eo_search_moves(r, s, ms);
+    n += eo_macro_moves(r, s, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL, NULL);
+    for (int i = 0; i < n; i++) {
+        int ns = eo_step(r, s, ms[i], step);
+        if (ns < 0) continue;
+        int na = eo_autos(r, s, au);
+        unsigned mask = eo_touched(step, ns) | eo_touched(au, na);
+        int score = eo_child_score(r, s, &pc, mask, w);
+        uint64_t h = eo_child_hash(r, s, &pc, mask);
+        eo_pcache inherited, fresh;
+        eo_pcache_child(r, s, &pc, mask, &inherited);
+        eo_pcache_fill(r, s, &fresh);
+        bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s) ||
+               !eo_pcache_same(r, s, &inherited, &fresh) ||
+               eo_child_score(r, s, &inherited, 0, w) != score;
+        (*n_out)++;
+        eo_undo_all(s, au, na);
+        eo_undo_all(s, step, ns);
+    }
+    return bad;
+}
+
+#endif

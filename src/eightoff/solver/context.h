@@ -1,0 +1,257 @@
+/* A search's context (eo_ctx): its plan, its state and path, its tables and buffers,
+ * its limits; and the steps it tries from a state (eo_all_steps).
+ */
+#ifndef EIGHTOFF_CONTEXT_H
+#define EIGHTOFF_CONTEXT_H
+
+#include "core.h"
+#include "plan.h"
+#include "heuristic.h"
+#include "steps.h"
+
+typedef struct {
+    eo_move m;
+    int32_t score;
+    /* the moves of its step, then its auto-moves, as made when it was scored: at
+     * kmv[off], ns + na of them (the depth-first search makes them again from there when
+     * it enters the child, instead of generating the step and the auto-moves again) */
+    uint32_t off;
+    uint8_t ns, na;
+} eo_child;
+
+typedef struct {
+    int kid0, nkids, next, path0;
+    size_t kmv0; /* the end of the kids' recorded moves (kmv) when the frame began */
+    int more; /* what eo_expand still owes the state if its kids fail: 1 every step (the
+                 dive took a dig home in EO_PASS_DIGS_HOME), 2 the digs onto a parent
+                 (dive_parent_digs_last) */
+} eo_frame;
+
+typedef struct {
+    eo_rules R;
+    eo_state S;
+    eo_table T;
+    long max_states;
+    double deadline; /* monotonic seconds; <= 0: none */
+    size_t max_mem;
+    int status;
+    eo_plan plan; /* how eo_solve searches (its dive rules also the portfolio's dives') */
+    eo_member port[EO_MAXPORT]; /* the portfolio (eo_portfolio): nport searches in turns */
+    int nport;
+    /* the current search: */
+    eo_weights w; /* its weights */
+    int steps;    /* the steps it tries: EO_STEPS_... */
+    int dig_kinds; /* which digging steps: bit 1 << EO_DIG_... */
+    /* the dive makes the digs onto a parent (and a King's into an empty column) only once
+     * every other step of the state has failed (see eo_expand; a portfolio member of
+     * EO_METHOD_DIVE_PARENT_DIGS_LAST) */
+    int dive_parent_digs_last;
+    /* this search is the greedy dive: depth-first, never a proof; its rules (dive) apply,
+     * and it takes the first step that sends a card home */
+    int is_dive;
+    /* the search remembers states by a 64-bit hash of their canonical form only (the dive:
+     * a collision can only hide a state from a search whose failure proves nothing) */
+    int hash_only;
+    uint64_t *hset;
+    size_t hmask, hcount;
+    unsigned long work;
+    eo_move *path; /* moves from the root: each step's moves, then its auto-moves */
+    uint8_t *is_step; /* 1 where path[i] starts a step */
+    int plen, pcap;
+    eo_frame *fr;
+    int nfr, frcap;
+    eo_pcache *pcs; /* one pack: the column parts of each frame's state (fr[i] -> pcs[i]) */
+    int pccap;
+    eo_child *kids;
+    int nkids, kcap;
+    eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
+    size_t kmv_len, kmv_cap;
+    /* best-first search: per state id its parent, the step from the parent's canonical
+     * layout, its depth; the open list is a binary heap */
+    uint32_t *parent;
+    eo_move *pmove;
+    uint16_t *depth;
+    size_t idcap;
+    uint64_t *heap; /* score << 32 | id, biased so that a max-heap pops the best */
+    size_t nheap, heapcap;
+    /* depth-first: a random amount below `noise` is added to each child's score
+     * (xorshift generator, seeded per search) to vary the order of near-equal children */
+    uint64_t rng;
+    int noise;
+} eo_ctx;
+
+static inline double eo_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A context with empty buffers: each is allocated when first needed (a solve runs
+ * several searches, most of which need only some of them). */
+static int eo_ctx_init(eo_ctx *x) {
+    x->path = NULL;
+    x->is_step = NULL;
+    x->pcap = 0;
+    x->fr = NULL;
+    x->frcap = 0;
+    x->pcs = NULL;
+    x->pccap = 0;
+    x->kids = NULL;
+    x->kcap = 0;
+    x->kmv = NULL;
+    x->kmv_len = x->kmv_cap = 0;
+    x->plen = x->nfr = x->nkids = 0;
+    x->status = EO_RUNNING;
+    x->work = 0;
+    x->parent = NULL;
+    x->pmove = NULL;
+    x->depth = NULL;
+    x->idcap = 0;
+    x->heap = NULL;
+    x->nheap = x->heapcap = 0;
+    x->hash_only = 0;
+    x->is_dive = 0;
+    x->hset = NULL;
+    x->hmask = x->hcount = 0;
+    return eo_table_init(&x->T, 1024);
+}
+
+static void eo_ctx_free(eo_ctx *x) {
+    free(x->path);
+    free(x->is_step);
+    free(x->fr);
+    free(x->pcs);
+    free(x->kids);
+    free(x->kmv);
+    free(x->parent);
+    free(x->pmove);
+    free(x->depth);
+    free(x->heap);
+    free(x->hset);
+    eo_table_free(&x->T);
+}
+
+static inline int eo_path_reserve(eo_ctx *x, int extra) {
+    if (x->plen + extra <= x->pcap) return 0;
+    int cap = x->pcap ? x->pcap : 256;
+    while (cap < x->plen + extra) cap *= 2;
+    eo_move *p = (eo_move *)realloc(x->path, (size_t)cap * sizeof(eo_move));
+    if (!p) return -1;
+    x->path = p;
+    uint8_t *q = (uint8_t *)realloc(x->is_step, (size_t)cap);
+    if (!q) return -1;
+    x->is_step = q;
+    x->pcap = cap;
+    return 0;
+}
+
+static inline size_t eo_ctx_bytes(const eo_ctx *x) {
+    return eo_table_bytes(&x->T) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
+           (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
+           (size_t)x->kcap * sizeof(eo_child) + x->kmv_cap * sizeof(eo_move) +
+           x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
+           x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
+}
+
+/* Record moves already applied to x->S as one step on the path, then make and record
+ * the auto-moves. */
+static inline int eo_record_step(eo_ctx *x, const eo_move *ms, int n) {
+    if (eo_path_reserve(x, n + 1 + x->R.total) != 0) return -1;
+    memcpy(x->path + x->plen, ms, (size_t)n * sizeof(eo_move));
+    memset(x->is_step + x->plen, 0, (size_t)n);
+    x->is_step[x->plen] = 1;
+    x->plen += n;
+    int na = eo_autos(&x->R, &x->S, x->path + x->plen);
+    memset(x->is_step + x->plen, 0, (size_t)na);
+    x->plen += na;
+    return 0;
+}
+
+/* States the current search has entered (table or hash set). */
+static inline long eo_states(const eo_ctx *x) {
+    return x->hash_only ? (long)x->hcount : (long)x->T.count;
+}
+
+/* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
+static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
+    if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
+        size_t n = x->hset ? (x->hmask + 1) * 2 : 256;
+        uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
+        if (!t) return -1;
+        if (x->hset) {
+            for (size_t i = 0; i <= x->hmask; i++) {
+                uint64_t v = x->hset[i];
+                if (!v) continue;
+                size_t j = (size_t)v & (n - 1);
+                while (t[j]) j = (j + 1) & (n - 1);
+                t[j] = v;
+            }
+            free(x->hset);
+        }
+        x->hset = t;
+        x->hmask = n - 1;
+    }
+    size_t i = (size_t)h & x->hmask;
+    while (x->hset[i]) {
+        if (x->hset[i] == h) return 0;
+        i = (i + 1) & x->hmask;
+    }
+    x->hset[i] = h;
+    x->hcount++;
+    return 1;
+}
+
+/* Check the limits; set status and return nonzero when one is reached. */
+static inline int eo_over_limits(eo_ctx *x) {
+    if (x->T.failed) {
+        x->status = EO_MEMORY_LIMIT;
+        return 1;
+    }
+    if (x->max_states > 0 && eo_states(x) >= x->max_states) {
+        x->status = EO_STATE_LIMIT;
+        return 1;
+    }
+    if ((++x->work & 1023) == 0) {
+        if (x->deadline > 0 && eo_now() > x->deadline) {
+            x->status = EO_TIME_LIMIT;
+            return 1;
+        }
+        if (x->max_mem && eo_ctx_bytes(x) > x->max_mem) {
+            x->status = EO_MEMORY_LIMIT;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* All the steps to try from s: single moves, then (if enabled) the digging steps of the
+ * kinds in digs (bit 1 << EO_DIG_...); pc: the state's column parts if known (their top
+ * runs are used), or NULL. */
+static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *out,
+                                 const eo_pcache *pc, int digs) {
+    int runs[EO_MAXCOLS];
+    eo_runs_of(&x->R, pc, runs); /* else eo_search_moves_runs finds them */
+    /* Purposeful steps: no single card from a column into a cell.  The dive's rules leave
+     * out more: into an empty column only a column's whole top run (a single card there
+     * is a move into a cell paid for with a column; part of a run frees less than all of
+     * it); onto another column only a whole top run (part of a run lies on a parent
+     * already: moving it makes no new pair, frees no column); a cell card into an empty
+     * column only to be built on (else it trades a column for a cell).  What each bought:
+     * bench/README.md, "The search plans". */
+    int purposeful = x->steps == EO_STEPS_PURPOSEFUL ? EO_PURPOSEFUL : 0;
+    if (purposeful && x->is_dive) /* the dive's own rules */
+        purposeful |= (x->plan.dive.whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
+                      (x->plan.dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
+                      (x->plan.dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
+    int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
+    if (x->steps != EO_STEPS_SINGLE && digs)
+        n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, digs, runs);
+    return n;
+}
+
+static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
+                               const eo_pcache *pc) {
+    return eo_all_steps_m(x, s, out, pc, x->dig_kinds);
+}
+
+#endif

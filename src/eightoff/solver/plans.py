@@ -1,0 +1,336 @@
+"""How the solver searches each variant: one record per family of variants in a table.
+
+A variant's :class:`Plan` holds two :class:`Search` records, each one call of the compiled
+core: ``main`` finds a verdict, ``short`` (``Limits(short=True)``) looks again for a
+shorter solution.  A Search names its stages, its heuristic's :class:`Weights`, the rules
+of its greedy dive (:class:`DiveRules`) and, where a variant runs several searches in
+turns, its portfolio of :class:`Member` searches.  Every record crosses into the core by
+field name: plan.h declares the same records as C structs, and ``_core.Setup`` refuses
+a record whose fields differ from them.
+
+Which plan a variant gets depends on the rules that shape its search, not on its name
+(:func:`family`), so a house rule (more cells, say) takes the plan of the variant it
+then resembles.  How each plan was chosen, and what every rule of it bought, is told in
+bench/README.md ("The search plans").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum, IntEnum, IntFlag
+from typing import Final
+
+from eightoff.rules import Build, EmptyColumn, Rules
+
+from . import _core
+
+
+class Stage(IntFlag):
+    """The stages of a search, run in this order, each only if the one before failed."""
+
+    DIVE = _core.STAGE_DIVE
+    """A greedy depth-first dive over purposeful steps, or the portfolio in turns
+    (``dive_states`` states at most): the cheapest when it works; proves nothing."""
+    BEST_FIRST = _core.STAGE_BEST_FIRST
+    """A best-first search over purposeful steps (``quick_states`` at most); proves
+    nothing."""
+    COMPLETE = _core.STAGE_COMPLETE
+    """The complete search, bounded only by the limits: the only one that can prove a
+    deal lost."""
+
+
+ALL_STAGES: Final = Stage.DIVE | Stage.BEST_FIRST | Stage.COMPLETE
+
+
+class Method(IntEnum):
+    """How a member of the portfolio searches."""
+
+    DIVE = _core.METHOD_DIVE
+    """The greedy dive."""
+    BEST_FIRST = _core.METHOD_BEST_FIRST
+    """Best-first over purposeful steps."""
+    BEST_FIRST_NO_TARGET = _core.METHOD_BEST_FIRST_NO_TARGET
+    """Best-first without the costliest digging step, moving a card onto a dug one."""
+    DIVE_PARENT_DIGS_LAST = _core.METHOD_DIVE_PARENT_DIGS_LAST
+    """The dive, making the digs onto a parent only once a state's other steps failed."""
+
+
+class Order(IntEnum):
+    """The order in which the complete search visits states."""
+
+    DEPTH_FIRST = _core.DEPTH_FIRST
+    BEST_FIRST = _core.BEST_FIRST
+
+
+class Steps(IntEnum):
+    """The steps the complete search tries; either way it stays complete."""
+
+    SINGLE = _core.STEPS_SINGLE
+    """Every single move, up to symmetry."""
+    DIGS = _core.STEPS_DIGS
+    """Those and the digging steps (sequences of legal moves, extra edges)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Weights:
+    """The heuristic's weights: a state scores the sum of each feature times its weight,
+    added for those that help, subtracted for those that hinder (plan.h, eo_weights)."""
+
+    home: int
+    """+ per card home."""
+    free_cells: int
+    """+ per empty cell."""
+    free_columns: int
+    """+ per empty column."""
+    next_depth: int
+    """- per card above the next card of each foundation, summed."""
+    unsettled: int
+    """- per card above the first break of its column's bottom run."""
+    per_move: int
+    """- per move made from the start (best-first only; moves home not counted): more
+    of it finds shorter solutions with more states."""
+    blockers: int
+    """- per card lying above a lower card of its suit."""
+    cell_wait: int
+    """- per rank between a cell card and its foundation."""
+    next_exposed: int
+    """+ per foundation whose next card is exposed."""
+    next_min_depth: int
+    """- per card above the shallowest next card of a foundation."""
+    pairs: int
+    """+ per column card on its natural parent (by the build rule)."""
+
+
+SUIT_WEIGHTS: Final = Weights(
+    home=100,
+    free_cells=2,
+    free_columns=5,
+    next_depth=13,
+    unsettled=12,
+    per_move=15,
+    blockers=124,
+    cell_wait=4,
+    next_exposed=27,
+    next_min_depth=131,
+    pairs=2,
+)
+"""Building in suit (tuned on Eight Off deals)."""
+ALTERNATE_WEIGHTS: Final = Weights(
+    home=100,
+    free_cells=11,
+    free_columns=21,
+    next_depth=0,
+    unsettled=11,
+    per_move=18,
+    blockers=108,
+    cell_wait=9,
+    next_exposed=31,
+    next_min_depth=109,
+    pairs=24,
+)
+"""Building in alternate colours (tuned on FreeCell deals)."""
+ALTERNATE_DIVE_WEIGHTS: Final = Weights(
+    home=100,
+    free_cells=30,
+    free_columns=11,
+    next_depth=5,
+    unsettled=17,
+    per_move=18,
+    blockers=108,
+    cell_wait=20,
+    next_exposed=27,
+    next_min_depth=84,
+    pairs=48,
+)
+"""FreeCell's dives: most of the gain over ALTERNATE_WEIGHTS is ``pairs``."""
+ALTERNATE_GREEDY_WEIGHTS: Final = replace(ALTERNATE_WEIGHTS, per_move=40)
+"""A greedier best-first search: less weight on the moves made."""
+ALTERNATE_DEPTH_WEIGHTS: Final = replace(ALTERNATE_WEIGHTS, next_depth=13)
+"""Double FreeCell's: also how deep the next cards lie."""
+SUIT_SHORT_WEIGHTS: Final = replace(SUIT_WEIGHTS, per_move=150)
+ALTERNATE_SHORT_WEIGHTS: Final = replace(ALTERNATE_WEIGHTS, per_move=150)
+"""The short searches': ten times the weight on the moves made."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiveRules:
+    """How the greedy dive chooses its steps, each rule a way to try fewer of them
+    (plan.h, ``eo_dive_rules``: the same fields by the same names)."""
+
+    home_stop_keeps_space: bool = False
+    """The dive stops at the first step that sends a card home only if that step left as
+    many empty cells and columns as before (else it scores that step with its siblings)."""
+    whole_runs_to_empty: bool = False
+    """The dive moves into an empty column only a column's whole top run (as much of it as
+    may move), never a single card."""
+    whole_runs_to_parent: bool = False
+    """The dive moves a column's cards onto another column only as the column's whole top
+    run (when all of it may move), never a part of it that lies on a natural parent."""
+    home_moves_first: bool = False
+    """The dive tries the single moves that send a card home before every other step (and
+    takes the first that leads to a new state without generating the others)."""
+    dig_home_first: bool = False
+    """With home_moves_first, the dive tries the digging steps that send a card home right
+    after the single moves home, before the other steps."""
+    cell_to_empty_needs_child: bool = False
+    """The dive moves a cell card into an empty column only when a card that would lie on
+    it is on top of a column or in a cell."""
+    home_digs_before_moves: bool = False
+    """The dive first tries the digs home, fewest cards first, before it generates any
+    other step, and takes the first that leaves at most one empty cell or column fewer;
+    should that one fail, it tries the state's other steps."""
+    cell_to_parent_first: bool = False
+    """With at most 3 free cells, the dive next tries (after the digs home) the moves of a
+    cell card onto its parent on top of a column, before it generates any other step, and
+    takes the first that leads to a new state without making or scoring its siblings."""
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One search of a portfolio (plan.h, ``eo_member``)."""
+
+    weights: Weights
+    noise: int = 0
+    """Depth-first: a random amount below this is added to each child's score."""
+    method: Method = Method.DIVE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Search:
+    """One call of the compiled core (plan.h, ``eo_plan``; ``_core.Setup``)."""
+
+    weights: Weights
+    """The dive's, the best-first stage's and the complete search's."""
+    stages: Stage = ALL_STAGES
+    dive_states: int = 300
+    """The first stage's states: the greedy dive, or the portfolio in turns."""
+    quick_states: int = 20_000
+    """The best-first stage's states."""
+    port_quota: int = 1000
+    """Each portfolio member's states in its first turn, doubling every round."""
+    portfolio: tuple[Member, ...] = ()
+    """Searches run in turns as the first stage instead of the dive; the first to win
+    gives the solution."""
+    complete_order: Order = Order.BEST_FIRST
+    complete_steps: Steps = Steps.SINGLE
+    shorten: bool = False
+    """Shorten the solution found: jump ahead to the latest state along it that one
+    move reaches."""
+    dive: DiveRules = DiveRules()
+    """The dive's rules (the portfolio's dives' too)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A variant's searches: ``main`` for the verdict, ``short`` for a shorter solution
+    (run after a solve with ``Limits(short=True)``)."""
+
+    main: Search
+    short: Search
+
+
+SHORT_STATES: Final = 30_000
+"""The short search stops after this many states."""
+
+
+def _short(weights: Weights) -> Search:
+    """Best-first with much weight on the moves made, then shortened."""
+    return Search(weights=weights, stages=Stage.BEST_FIRST, quick_states=SHORT_STATES, shorten=True)
+
+
+class Family(Enum):
+    """The groups of variants that share a plan, named after the variant each was tuned
+    on, and the rules that put a variant in one."""
+
+    FREECELL = "alternate colours, one pack"
+    DOUBLE_FREECELL = "alternate colours, two packs"
+    EIGHT_OFF = "in suit, only Kings fill an empty column (also Seahaven Towers)"
+    BAKERS_GAME = "in suit, any card fills an empty column, fewer than 8 cells"
+    EIGHT_OFF_EASY = "in suit, any card fills an empty column, 8 cells or more"
+
+
+def family(rules: Rules) -> Family:
+    """The family whose plan searches a variant."""
+    if rules.build is Build.ALTERNATE:
+        return Family.FREECELL if rules.foundations == 4 else Family.DOUBLE_FREECELL
+    if rules.empty_column is EmptyColumn.KINGS:
+        return Family.EIGHT_OFF
+    return Family.EIGHT_OFF_EASY if rules.cells >= 8 else Family.BAKERS_GAME
+
+
+PLANS: Final[dict[Family, Plan]] = {
+    # Two dives and two best-first searches in turns, then the complete search: each
+    # solves deals the others are slow on.
+    Family.FREECELL: Plan(
+        Search(
+            weights=ALTERNATE_WEIGHTS,
+            stages=Stage.DIVE | Stage.COMPLETE,
+            dive_states=200_000,
+            portfolio=(
+                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
+                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE),
+                Member(ALTERNATE_GREEDY_WEIGHTS, method=Method.BEST_FIRST_NO_TARGET),
+                Member(ALTERNATE_WEIGHTS, method=Method.BEST_FIRST),
+            ),
+            dive=DiveRules(
+                home_stop_keeps_space=True,
+                whole_runs_to_empty=True,
+                whole_runs_to_parent=True,
+                home_moves_first=True,
+                dig_home_first=True,
+            ),
+        ),
+        _short(ALTERNATE_SHORT_WEIGHTS),
+    ),
+    # A dive and three best-first searches with different weights in turns, then the
+    # complete search.
+    Family.DOUBLE_FREECELL: Plan(
+        Search(
+            weights=ALTERNATE_WEIGHTS,
+            stages=Stage.DIVE | Stage.COMPLETE,
+            dive_states=4_000_000,
+            portfolio=(
+                Member(ALTERNATE_DEPTH_WEIGHTS, method=Method.DIVE),
+                Member(ALTERNATE_DEPTH_WEIGHTS, method=Method.BEST_FIRST),
+                Member(SUIT_WEIGHTS, method=Method.BEST_FIRST),
+                Member(ALTERNATE_GREEDY_WEIGHTS, method=Method.BEST_FIRST),
+            ),
+        ),
+        _short(ALTERNATE_SHORT_WEIGHTS),
+    ),
+    # The dive, best-first, the complete search; the dive tries the digs home first.
+    Family.EIGHT_OFF: Plan(
+        Search(weights=SUIT_WEIGHTS, dive=DiveRules(home_digs_before_moves=True)),
+        _short(SUIT_SHORT_WEIGHTS),
+    ),
+    # A longer dive that moves only whole runs into an empty column and stops at a step
+    # home only if it keeps the space it had.
+    Family.BAKERS_GAME: Plan(
+        Search(
+            weights=SUIT_WEIGHTS,
+            dive_states=1000,
+            dive=DiveRules(home_stop_keeps_space=True, whole_runs_to_empty=True),
+        ),
+        _short(SUIT_SHORT_WEIGHTS),
+    ),
+    # With eight cells the dive can afford to be pickier: digs home first, cell cards
+    # onto their parents next, a cell card into an empty column only to be built on.
+    Family.EIGHT_OFF_EASY: Plan(
+        Search(
+            weights=SUIT_WEIGHTS,
+            dive_states=1000,
+            dive=DiveRules(
+                whole_runs_to_empty=True,
+                cell_to_empty_needs_child=True,
+                home_digs_before_moves=True,
+                cell_to_parent_first=True,
+            ),
+        ),
+        _short(SUIT_SHORT_WEIGHTS),
+    ),
+}
+
+
+def plan_for(rules: Rules) -> Plan:
+    """The plan that searches a variant (its family's)."""
+    return PLANS[family(rules)]

@@ -1,0 +1,100 @@
+"""The search plans: one record per family of variants, crossing into the core by name."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import asdict, fields, is_dataclass, replace
+from typing import Any
+
+import pytest
+
+from eightoff.rules import PRESETS
+from eightoff.solver import _core, core_rules, plans
+
+
+def names(record: Any) -> dict[str, Any]:
+    """A record's field names, nested records as dicts (tuples of them left out)."""
+    out: dict[str, Any] = {}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, tuple):
+            continue
+        out[f.name] = names(value) if is_dataclass(value) else None
+    return out
+
+
+def core_names(template: dict[str, Any]) -> dict[str, Any]:
+    return {k: core_names(v) if isinstance(v, dict) else None for k, v in template.items()}
+
+
+def test_every_record_has_the_cores_field_names() -> None:
+    """Search, Weights, DiveRules and Member name exactly the fields of plan.h's
+    structs, and core_rules those of core.h's eo_rules: a field added on one side only
+    would be caught here before a search ran without it."""
+    core = _core.fields()
+    search = plans.PLANS[plans.Family.FREECELL].main
+    assert names(search) == core_names(core["search"])
+    assert set(asdict(search)) - set(core["search"]) == {"portfolio"}
+    assert names(search.portfolio[0]) == core_names(core["member"])
+    assert names(plans.SUIT_WEIGHTS) == core_names(core["weights"])
+    assert set(core_rules(PRESETS["eightoff"])) == set(core["rules"])
+
+
+@pytest.mark.parametrize(
+    ("variant", "family"),
+    [
+        ("eightoff", plans.Family.EIGHT_OFF),
+        ("seahaven-towers", plans.Family.EIGHT_OFF),
+        ("eightoff-easy", plans.Family.EIGHT_OFF_EASY),
+        ("bakers-game", plans.Family.BAKERS_GAME),
+        ("freecell", plans.Family.FREECELL),
+        ("supermove-freecell", plans.Family.FREECELL),
+        ("double-freecell", plans.Family.DOUBLE_FREECELL),
+    ],
+)
+def test_each_variant_is_searched_by_its_familys_plan(variant: str, family: plans.Family) -> None:
+    rules = PRESETS[variant]
+    assert plans.family(rules) is family
+    assert plans.plan_for(rules) is plans.PLANS[family]
+    _core.Setup(core_rules(rules), asdict(plans.plan_for(rules).main))
+
+
+def test_a_house_rule_moves_a_variant_to_the_plan_it_then_resembles() -> None:
+    """Baker's Game with eight cells is searched as Eight Off Easy is."""
+    roomy = dataclasses.replace(PRESETS["bakers-game"], cells=8)
+    assert plans.plan_for(roomy) is plans.PLANS[plans.Family.EIGHT_OFF_EASY]
+
+
+def test_every_plan_ends_with_a_search_that_can_prove_a_loss() -> None:
+    """Only the complete search can say "lost"; each main search runs it last."""
+    for plan in plans.PLANS.values():
+        assert plans.Stage.COMPLETE in plan.main.stages
+        assert plan.short.stages == plans.Stage.BEST_FIRST and plan.short.shorten
+
+
+def test_the_core_refuses_a_record_whose_fields_differ() -> None:
+    rules = core_rules(PRESETS["freecell"])
+    search = asdict(plans.PLANS[plans.Family.FREECELL].main)
+    with pytest.raises(ValueError, match=r"unknown \['speed'\]"):
+        _core.Setup(rules, {**search, "speed": 1})
+    with pytest.raises(ValueError, match=r"search.dive: .*missing \['home_moves_first'\]"):
+        dive = {k: v for k, v in search["dive"].items() if k != "home_moves_first"}
+        _core.Setup(rules, {**search, "dive": dive})
+    with pytest.raises(ValueError, match="portfolio member"):
+        member = {**search["portfolio"][0], "greed": 3}
+        _core.Setup(rules, {**search, "portfolio": (member,)})
+    with pytest.raises(TypeError, match="by field name"):
+        _core.Setup(tuple(rules.values()), search)  # type: ignore[arg-type]
+
+
+def test_the_complete_search_cannot_be_told_to_skip_moves() -> None:
+    """Purposeful steps leave moves out: a complete search over them would claim losses
+    it has not proven, so the core refuses that plan."""
+    rules = core_rules(PRESETS["eightoff"])
+    search = asdict(plans.PLANS[plans.Family.EIGHT_OFF].main)
+    with pytest.raises(ValueError, match="complete search"):
+        _core.Setup(rules, {**search, "complete_steps": 2})
+    _core.Setup(
+        rules,
+        asdict(replace(plans.PLANS[plans.Family.EIGHT_OFF].main, complete_steps=plans.Steps.DIGS)),
+    )
