@@ -167,7 +167,7 @@ class StatsLine:
 
     variant: str
     name: str
-    house_rules: dict[str, bool]
+    house_rules: dict[str, Any]
     played: int
     won: int
     assisted: int

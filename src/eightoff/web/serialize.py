@@ -133,7 +133,7 @@ def game_json(
         "variant_name": variant_name(rules, lang),
         "rules": translate(describe_rules(rules), lang),
         "options": rules.options(),
-        "house_rules": [k for k, on in rule_options(rules).items() if on],
+        "house_rules": [k for k, on in rule_options(rules).items() if on is True],
         "language": lang,
         "deal": s.deal,
         "lesson": None if s.lesson is None else s.lesson.id,
@@ -190,7 +190,7 @@ def stats_json(stats: dict[str, StatsLine]) -> dict[str, Any]:
         key: {
             "variant": st.variant,
             "name": st.name,
-            "house_rules": [k for k, on in st.house_rules.items() if on],
+            "house_rules": [k for k, on in st.house_rules.items() if on is True],
             "played": st.played,
             "won": st.won,
             "assisted": st.assisted,
