@@ -49,7 +49,14 @@ from eightoff.position import (
     MoveSyntaxError,
     Position,
 )
-from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, UnknownVariantError, preset
+from eightoff.rules import (
+    DEFAULT_VARIANT,
+    PRESETS,
+    CellsError,
+    Rules,
+    UnknownVariantError,
+    preset,
+)
 from eightoff.store.db import StoreError
 
 if TYPE_CHECKING:
@@ -495,7 +502,7 @@ def _explain(e: Exception) -> tuple[str, int]:
     """The one-line message and exit status for an error that reached the top."""
     if isinstance(e, UsageError):
         return str(e), e.code
-    if isinstance(e, UnknownVariantError | DealNumberError):
+    if isinstance(e, UnknownVariantError | DealNumberError | CellsError):
         return str(e), EX_USAGE
     if isinstance(e, BoardError):
         return str(e), EX_DATAERR

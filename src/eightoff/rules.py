@@ -54,6 +54,10 @@ class UnknownVariantError(ValueError):
     """No preset has this id."""
 
 
+class CellsError(ValueError):
+    """A number of free cells the variant cannot be played with."""
+
+
 MAX_CELLS: Final = 8
 """The most free cells any variant can be played with (as the solvers of the field allow)."""
 
@@ -147,16 +151,16 @@ class Rules:
         """The same variant with an option switched on or off, or with ``cells`` free cells
         (None: as it is). A variant with another number of cells than its own is named so
         ("FreeCell, 2 cells"); the cards a variant deals to cells go to its first cells
-        when it has fewer than its own. ValueError names a number of cells out of range."""
+        when it has fewer than its own. CellsError names a number of cells out of range."""
         given = {"foundation_retrieval": foundation_retrieval, "strict_single": strict_single}
         changes: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
         if cells is not None and cells != self.cells:
             least = self.least_cells
             if isinstance(cells, bool) or not isinstance(cells, int):
-                raise ValueError(f"cells must be a whole number, not {cells!r}")
+                raise CellsError(f"cells must be a whole number, not {cells!r}")
             if not least <= cells <= MAX_CELLS:
                 why = f" ({least} cards are dealt to cells)" if least else ""
-                raise ValueError(
+                raise CellsError(
                     f"{self.base_name} can be played with {least} to {MAX_CELLS} free cells,"
                     f" not {cells}{why}"
                 )

@@ -168,7 +168,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``eightoff survey`` with parsed arguments; return the exit code."""
-    from eightoff.rules import UnknownVariantError
+    from eightoff.rules import CellsError, UnknownVariantError
     from eightoff.survey import (
         StoreError,
         SurveyError,
@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         return EX_INTERRUPTED
     except UsageError as exc:
         return _fail(str(exc), exc.code)
-    except (SurveyRangeError, UnknownVariantError) as exc:
+    except (SurveyRangeError, UnknownVariantError, CellsError) as exc:
         return _fail(str(exc), EX_USAGE)
     except StoreError as exc:
         code = EX_NOINPUT if args.first in ACTIONS else EX_CANTCREAT
