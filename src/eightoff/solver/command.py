@@ -68,8 +68,32 @@ def states_limit(text: str) -> int:
     return whole_number(text, "the state limit", 1, MAX_STATES)
 
 
+MAX_MEMORY_MB: Final = 1 << 30
+"""The largest memory limit, in MiB (a pebibyte: more than any machine holds)."""
+
+_MEMORY_UNITS: Final = {"": 1, "m": 1, "mb": 1, "mib": 1, "g": 1024, "gb": 1024, "gib": 1024}
+
+
+def memory_limit(text: str) -> int:
+    """A memory limit in MiB from ``16G``, ``512M`` or ``1024`` (MiB): at least 16 MiB.
+
+    >>> memory_limit("16G"), memory_limit("512m"), memory_limit("2048")
+    (16384, 512, 2048)
+    """
+    t = text.strip().lower()
+    digits = t.rstrip("abcdefghijklmnopqrstuvwxyz ")
+    unit = t[len(digits) :].strip()
+    if not digits.isdigit() or unit not in _MEMORY_UNITS or not digits.isascii():
+        raise UsageError(f"{quote(text)} is not a memory size: write e.g. 16G, 512M or 2048 (MiB)")
+    mb = int(digits) * _MEMORY_UNITS[unit]
+    if not 16 <= mb <= MAX_MEMORY_MB:
+        raise UsageError(f"the memory limit {quote(text)} is out of range: 16M to 1048576G")
+    return mb
+
+
 _seconds = argument(seconds_limit)
 _states = argument(states_limit)
+_memory = argument(memory_limit)
 
 
 def _variant(text: str) -> str:
@@ -141,6 +165,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="give up on a deal after N states, 1 to 2^63 - 1 (default "
         + f"{DEFAULT_LIMITS.states:,})".replace(",", " "),
+    )
+    parser.add_argument(
+        "--memory",
+        type=_memory,
+        default=DEFAULT_LIMITS.memory_mb,
+        metavar="SIZE",
+        help="give up on a deal when the search's tables would take more than SIZE, e.g."
+        f" 16G or 512M (default {DEFAULT_LIMITS.memory_mb}M)",
     )
 
 
@@ -293,7 +325,11 @@ def run(args: argparse.Namespace) -> int:
         if args.board is None:
             parse_deals(args.deals)  # check every token before solving any deal
         limits = replace(
-            DEFAULT_LIMITS, seconds=args.time_limit, states=args.max_states, short=args.short
+            DEFAULT_LIMITS,
+            seconds=args.time_limit,
+            states=args.max_states,
+            short=args.short,
+            memory_mb=args.memory,
         )
         verdicts: set[Verdict] = set()
         first = True
