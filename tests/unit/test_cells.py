@@ -98,3 +98,13 @@ def test_the_solver_finds_the_least_number_of_cells_pringle_found(number: int, l
             for move in verdict.moves:
                 pos = pos.apply(move)
             assert pos.is_won()
+
+
+def test_a_deal_with_another_number_of_cells_is_not_rated() -> None:
+    from eightoff.rating import rate
+
+    fewer = rate(2, preset("freecell").with_options(cells=2))
+    assert not fewer.calibrated and fewer.to_json()["calibrated"] is False
+    assert fewer.describe().startswith("not rated: the levels are not calibrated")
+    own = rate(2, "freecell")
+    assert own.calibrated and not own.describe().startswith("not rated")
