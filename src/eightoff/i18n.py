@@ -311,10 +311,14 @@ def reason(error: BaseException) -> Message | None:
 
 # ----- domain texts: variants, lessons, moves, hints -------------------------------------------
 def variant_name(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The variant's name in ``lang`` (English: ``rules.name``)."""
+    """The variant's name in ``lang`` (English: ``rules.name``), with its number of
+    free cells when not the variant's own ("FreeCell, 2 cells", "FreeCell, 2 Zellen")."""
     if check_language(lang) == "en":
         return rules.name
-    return catalogue(lang).variants[rules.id]["name"]
+    name = catalogue(lang).variants[rules.id]["name"]
+    if rules.cells_changed:
+        name += ", " + translate(Message("rules.cells", cells=Count(rules.cells, "cell")), lang)
+    return name
 
 
 def variant_summary(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:

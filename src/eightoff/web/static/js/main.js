@@ -133,6 +133,7 @@ async function boot() {
   }
   if (game) {
     state.houseRules = game.house_rules || [];
+    state.cells = game.cells_changed ? game.options.cells : null;
     setGame(game, { animate: false });
     say(t("announce.resumed", { variant: game.variant_name, moves: plural(game.moves_made, "move") }));
   } else {
