@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from eightoff.cli import main
-from eightoff.exits import EX_LOST
+from eightoff.cli.exits import EX_LOST
 from eightoff.web.app import create_app
 
 LOCAL = "http://127.0.0.1:8765"

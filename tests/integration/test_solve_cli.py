@@ -187,3 +187,20 @@ def test_missing_board_file_exit_66(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, out, err = run(capsys, "--board", str(tmp_path / "nope.txt"))
     assert code == 66 and out == ""
     assert "cannot read the board" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_solution_that_fails_its_replay_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Never printed as a verdict: the deal is named, one line on stderr, status 70."""
+    import eightoff.cli.solve as command
+    from eightoff.solver import SolutionError
+
+    def refusing(position: object, limits: object) -> object:
+        raise SolutionError("the solver's solution for a position of FreeCell is refused")
+
+    monkeypatch.setattr(command, "solve", refusing)
+    assert main(["solve", "7", "--variant", "freecell"]) == 70
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().count("\n") == 0 and "deal #7" in err and "refused" in err

@@ -11,8 +11,9 @@ Human output: each deal's moves, numbered, in the notation and in words, then a
 summary line (verdict, moves, states, time).  ``--json``: one object per deal on its
 own line.  Exit codes: 0 every deal solved, 1 some deal proven lost (and none
 unknown), 2 some deal unknown (a limit stopped the search), 64 bad usage, 65 a
-malformed board, 66 a board file that cannot be read, 130 interrupted, 141 the
-output pipe closed (the table in :mod:`eightoff.exits`).  A board over 1 MB is
+malformed board, 66 a board file that cannot be read, 70 the solver's solution failed
+its replay (a bug: never printed as a verdict), 130 interrupted, 141 the output pipe
+closed (the table in :mod:`eightoff.cli.exits`).  A board over 1 MB is
 refused unread.
 """
 
@@ -26,13 +27,13 @@ from dataclasses import replace
 from typing import Any, Final, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
-from eightoff.deals import MAX_DEAL, deal
-from eightoff.exits import (
+from eightoff.cli.exits import (
     EX_DATAERR,
     EX_INTERRUPTED,
     EX_LOST,
     EX_NOINPUT,
     EX_OK,
+    EX_SOFTWARE,
     EX_UNKNOWN,
     MAX_PATH,
     UsageError,
@@ -40,12 +41,13 @@ from eightoff.exits import (
     fail,
     file_path,
     number,
-    quote,
     whole_number,
 )
+from eightoff.deals import MAX_DEAL, deal
+from eightoff.i18n import quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
-from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
+from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
 from eightoff.verdict import Verdict
 
 MAX_DEALS: Final = 10_000_000
@@ -144,7 +146,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " a JSON board names its own)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per deal per line")
-    from eightoff import house_rules
+    from eightoff.cli import house_rules
 
     house_rules.add_arguments(parser)
     parser.add_argument(
@@ -302,7 +304,7 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
 # ----- running ----------------------------------------------------------------------
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title."""
-    from eightoff import house_rules
+    from eightoff.cli import house_rules
 
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
@@ -334,7 +336,10 @@ def run(args: argparse.Namespace) -> int:
         verdicts: set[Verdict] = set()
         first = True
         for position, number, title in _jobs(args):
-            result = solve(position, limits)
+            try:
+                result = solve(position, limits)
+            except SolutionError as e:  # a bug in the solver, never a verdict
+                return fail("eightoff solve", f"{title}: {e}", EX_SOFTWARE)
             verdicts.add(result.verdict)
             if args.json:
                 out.write(json.dumps(result_json(position, number, result)) + "\n")
