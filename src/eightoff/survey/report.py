@@ -61,12 +61,9 @@ def _weighted_median(hist: Mapping[int, int]) -> int | None:
     return None  # pragma: no cover
 
 
-@dataclass(frozen=True)
-class CellsRow:
-    """The verdicts of the variant (its other rules as the report's) with ``cells`` free
-    cells: one line of the family table by number of cells."""
+class _Counted:
+    """Deals by verdict, and what follows from them (for a report and its lines)."""
 
-    cells: int
     solved: int
     lost: int
     unknown: int
@@ -77,6 +74,7 @@ class CellsRow:
 
     @property
     def winnability(self) -> float | None:
+        """Share of the decided deals that are winnable (None if none is decided)."""
         decided = self.solved + self.lost
         return self.solved / decided if decided else None
 
@@ -84,10 +82,10 @@ class CellsRow:
     def ci95(self) -> tuple[float, float]:
         return survey_interval(self.solved, self.lost, self.unknown)
 
-    def to_json(self) -> dict[str, Any]:
+    def counts_json(self) -> dict[str, Any]:
+        """deals, solved, lost, unknown, winnability and ci95, in that order."""
         low, high = self.ci95
         return {
-            "cells": self.cells,
             "deals": self.deals,
             "solved": self.solved,
             "lost": self.lost,
@@ -95,6 +93,20 @@ class CellsRow:
             "winnability": self.winnability,
             "ci95": [low, high],
         }
+
+
+@dataclass(frozen=True)
+class CellsRow(_Counted):
+    """The verdicts of the variant (its other rules as the report's) with ``cells`` free
+    cells: one line of the family table by number of cells."""
+
+    cells: int
+    solved: int
+    lost: int
+    unknown: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cells": self.cells, **self.counts_json()}
 
     def text(self) -> str:
         w = self.winnability
@@ -108,7 +120,7 @@ class CellsRow:
 
 
 @dataclass(frozen=True)
-class SurveyReport:
+class SurveyReport(_Counted):
     variant: str
     name: str
     signature: str
@@ -138,30 +150,10 @@ class SurveyReport:
     def rated(self) -> int:
         return sum(self.levels.values())
 
-    @property
-    def deals(self) -> int:
-        return self.solved + self.lost + self.unknown
-
-    @property
-    def winnability(self) -> float | None:
-        """Share of the decided deals that are winnable (None if none is decided)."""
-        decided = self.solved + self.lost
-        return self.solved / decided if decided else None
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return survey_interval(self.solved, self.lost, self.unknown)
-
     def to_json(self) -> dict[str, Any]:
-        low, high = self.ci95
         return {
             "variant": self.variant,
-            "deals": self.deals,
-            "solved": self.solved,
-            "lost": self.lost,
-            "unknown": self.unknown,
-            "winnability": self.winnability,
-            "ci95": [low, high],
+            **self.counts_json(),
             "lost_deals": self.lost_deals,
             "rating_formula": formula_version(self.variant),
             "rated": self.rated,
