@@ -255,17 +255,23 @@ class Rating:
     def describe(self) -> str:
         """One line: the level and what it rests on."""
         if self.level is Level.NOT_WINNABLE:
-            return f"{self.label}: the solver proves no sequence of moves wins"
+            return f"{self.label}: {self.basis()}"
+        if not self.calibrated:
+            return (
+                "not rated: the levels are not calibrated for this number of free cells"
+                f" (by the variant's own thresholds: {self.label}; {self.basis()})"
+            )
+        return f"{self.label} ({self.basis()})"
+
+    def basis(self) -> str:
+        """What the level rests on: "score 0.060; players won depth 0 0/16, …"."""
+        if self.level is Level.NOT_WINNABLE:
+            return "the solver proves no sequence of moves wins"
         groups = ", ".join(
             f"{spec.describe()} {won}/{n}"
             for spec, won, n in zip(players_of(self.variant), self.wins, self.runs, strict=True)
         )
-        line = f"{self.label} (score {self.score:.3f}; players won {groups})"
-        if not self.calibrated:
-            line = (
-                "not rated: the levels are not calibrated for this number of free cells"
-                f" (by the variant's own thresholds: {line})"
-            )
+        line = f"score {self.score:.3f}; players won {groups}"
         if self.verdict == "unknown":
             line += "; winnability not proven"
         return line

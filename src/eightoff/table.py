@@ -55,6 +55,9 @@ DEFAULT_SETTINGS: Final[dict[str, Any]] = {
     "auto_move": True,
     "winnable_only": False,
     "language": None,  # None: the browser's languages choose
+    "hint_solver_first": False,  # Hint's first press: the solver's move (else the options)
+    "large_cards": False,  # the big corner index on every card, and bigger cards
+    "four_colour": False,  # four-colour suits: clubs green, diamonds blue
 }
 _POSITION_CACHE: Final = 4096
 

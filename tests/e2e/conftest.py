@@ -249,7 +249,7 @@ class TablePage:
             dialog.wait_for(state="visible", timeout=700)
         except Exception:
             return
-        self.button("Replace").click()
+        self.page.locator("#btn-confirm-ok").click()  # "Deal a new game", "Open deal 5", ...
 
     def wait_ready(self) -> None:
         """No request in flight and the board drawn."""

@@ -85,19 +85,32 @@ def start(table: TablePage, body: dict[str, Any]) -> dict[str, Any]:
     return game
 
 
-OUTSIDE_JS = """(sidewaysOk) => {
+def play_first_move(table: TablePage, game: dict[str, Any]) -> None:
+    """Play the game's first legal move through the API from the page (same origin)."""
+    status = table.page.evaluate(
+        """async ([id, move]) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({move})})).status""",
+        [game["id"], game["legal_moves"][0]["notation"]],
+    )
+    assert status == 200
+
+
+OUTSIDE_JS = """([sidewaysOk, downOk]) => {
   const W = innerWidth, H = innerHeight, bad = [];
   const places = '#board .card:not(.under), #board .heading';
   for (const el of document.querySelectorAll(places)) {
     const r = el.getBoundingClientRect();
     const name = el.getAttribute('aria-label') || el.textContent;
-    if (r.top < 0 || r.bottom > H + 0.5) bad.push(`${name}: y ${r.top}..${r.bottom} of ${H}`);
+    if (r.top < 0 || (!downOk && r.bottom > H + 0.5)) {
+      bad.push(`${name}: y ${r.top}..${r.bottom} of ${H}`);
+    }
     if (!sidewaysOk && (r.left < 0 || r.right > W + 0.5)) {
       bad.push(`${name}: x ${r.left}..${r.right} of ${W}`);
     }
   }
   const f = document.getElementById('frame');
-  if (f.scrollHeight > f.clientHeight + 1) {
+  if (!downOk && f.scrollHeight > f.clientHeight + 1) {
     bad.push(`the table scrolls down: ${f.scrollHeight} > ${f.clientHeight}`);
   }
   if (!sidewaysOk && f.scrollWidth > f.clientWidth + 1) {
@@ -110,19 +123,21 @@ OUTSIDE_JS = """(sidewaysOk) => {
 }"""
 
 
-def outside(table: TablePage, *, sideways_ok: bool) -> list[str]:
+def outside(table: TablePage, *, sideways_ok: bool, down_ok: bool = False) -> list[str]:
     """The cards (and places) not wholly inside the window, and any scrolling, once the
     layout has settled: the status line's words change when the verdict arrives, and the
     table is laid out again in the next frame; a measure taken in between (a loaded
     machine) would see the old layout. Waits up to 5 s for nothing to be outside, then
-    returns what still is.  (Measured frame by frame from here: Playwright's
+    returns what still is. down_ok: the table may scroll down inside its frame (a column
+    too long for the screen at the strip that shows each covered card's index, issue
+    23.1), never the page.  (Measured frame by frame from here: Playwright's
     wait_for_function evaluates a text predicate with eval once it has to poll, which the
     page's Content-Security-Policy forbids; a loaded CI run failed so.)"""
     deadline = time.monotonic() + 5.0
-    found: list[str] = table.page.evaluate(OUTSIDE_JS, sideways_ok)
+    found: list[str] = table.page.evaluate(OUTSIDE_JS, [sideways_ok, down_ok])
     while found and time.monotonic() < deadline:
         table.page.evaluate("() => new Promise(requestAnimationFrame)")  # the next frame
-        found = table.page.evaluate(OUTSIDE_JS, sideways_ok)
+        found = table.page.evaluate(OUTSIDE_JS, [sideways_ok, down_ok])
     return found
 
 
@@ -136,7 +151,10 @@ def test_long_columns_fit_on_every_screen(sized: tuple[str, TablePage], board: s
     n = sum(len(c) for c in columns)
     expect(table.page.locator("#board .tableau .card")).to_have_count(n)
     sideways_ok = board.startswith("double") and size == "390x844"
-    assert outside(table, sideways_ok=sideways_ok) == []
+    # a phone held sideways has ~300 px for a 19- or 20-card column: at 16 px a covered
+    # card, the table scrolls down inside its frame
+    down_ok = size == "844x390"
+    assert outside(table, sideways_ok=sideways_ok, down_ok=down_ok) == []
     table.screenshot(f"layout-{size}-{board}")
 
 
@@ -167,7 +185,7 @@ def test_the_german_table_fits_every_screen(
         assert outside(table, sideways_ok=False) == []
         table.screenshot(f"layout-{size}-de-eightoff-deal3")
         start(table, {"board": BOARDS["eightoff-19"]})
-        assert outside(table, sideways_ok=False) == []
+        assert outside(table, sideways_ok=False, down_ok=size == "844x390") == []
         table.screenshot(f"layout-{size}-de-eightoff-19")
 
 
@@ -323,14 +341,7 @@ def test_german_dialogs_fit_a_phone(chromium_browser: Any, server: Server) -> No
         table.open()
         game = start(table, {"variant": "eightoff", "deal": 3})
         page = table.page
-        # one move played, so that the statistics have a line to show
-        status = page.evaluate(
-            """async ([id, move]) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
-                 headers: {'Content-Type': 'application/json'},
-                 body: JSON.stringify({move})})).status""",
-            [game["id"], game["legal_moves"][0]["notation"]],
-        )
-        assert status == 200
+        play_first_move(table, game)  # so that the statistics have a line to show
         table.reload()
 
         def fits(dialog: str, page: Any = page) -> None:

@@ -41,6 +41,23 @@ def tab(context: Any, server: Server) -> TablePage:
     return TablePage(page, server)
 
 
+def background(t: TablePage) -> None:
+    """The tab as in the background: it does not look for other windows' changes (a seen
+    tab does, every 2 s), so it can be stale when the player acts in it."""
+    t.page.evaluate(
+        "() => Object.defineProperty(document, 'visibilityState', "
+        "{value: 'hidden', configurable: true})"
+    )
+
+
+def foreground(t: TablePage) -> None:
+    """The player comes back to the tab."""
+    t.page.evaluate(
+        "() => { delete document.visibilityState;"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+
+
 def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Server) -> None:
     one, two = tab(context, server), tab(context, server)
     one.open()
@@ -49,6 +66,7 @@ def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Se
     start = game.position
     two.open()  # the second tab resumes the same game
     two.wait_board(start)
+    background(two)
     gid = server.get("/api/games/current")["id"]
 
     # the first tab plays the 9♣ from Cell 2 onto the 10♣
@@ -74,6 +92,7 @@ def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Se
     }
     two.reload()
     two.wait_board(game.position)
+    background(one)
 
     # the second tab now plays on from the current game, and the first tab is the stale one
     pos = game.position
@@ -87,12 +106,13 @@ def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Se
     one.expect_moves(game.moves_made)
 
     # a tab the player comes back to catches up before any move
+    background(two)
     pos = game.position
     f3 = pos.parse_move("3f")
     one.click_move(pos, f3)
     game.play(f3)
     one.wait_board(game.position)
-    two.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    foreground(two)
     two.wait_board(game.position)
     expect(two.message).to_have_text(STALE)
     assert one.errors == [] and two.errors == []

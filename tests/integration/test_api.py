@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from eightoff.boards import to_json
 from eightoff.deals import deal
+from eightoff.game import Game
 from eightoff.lessons import LESSONS
 from eightoff.rules import PRESETS
 from eightoff.web.app import create_app
@@ -333,6 +334,9 @@ def test_settings_defaults_and_changes_persist(db: Path) -> None:
             "auto_move": True,
             "winnable_only": False,
             "language": None,
+            "hint_solver_first": False,
+            "large_cards": False,
+            "four_colour": False,
         }
         s = c.put("/api/settings", json={"winnable_only": True, "variant": "freecell"}).json()
         assert s == {
@@ -340,9 +344,33 @@ def test_settings_defaults_and_changes_persist(db: Path) -> None:
             "winnable_only": True,
             "variant": "freecell",
             "language": None,
+            "hint_solver_first": False,
+            "large_cards": False,
+            "four_colour": False,
         }
     with TestClient(create_app(db), base_url=LOCAL) as c:
         assert c.get("/api/settings").json()["winnable_only"] is True
+
+
+def test_display_and_hint_settings_survive_a_restart(db: Path) -> None:
+    """Issue 23.8 and 23.11: the solver's hint first, large cards, four-colour suits."""
+    on = {"hint_solver_first": True, "large_cards": True, "four_colour": True}
+    with TestClient(create_app(db), base_url=LOCAL) as c:
+        assert c.put("/api/settings", json=on).json().items() >= on.items()
+        r = c.put("/api/settings", json={"large_cards": "very"})
+        assert r.status_code == 422 and "large_cards" in r.json()["error"]
+    with TestClient(create_app(db), base_url=LOCAL) as c:
+        assert c.get("/api/settings").json().items() >= on.items()
+
+
+def test_a_game_lists_each_columns_run(client: TestClient) -> None:
+    """The page says at once that cards which are not a run cannot move together (23.7)."""
+    game = client.post("/api/games", json={"variant": "eightoff", "deal": 1}).json()
+    dealt = Game.new("eightoff", 1)
+    dealt.auto_home()  # as the table deals it (auto-move on)
+    pos = dealt.position
+    assert [[str(c) for c in col] for col in pos.columns] == game["columns"]
+    assert game["runs"] == [pos.run_length(i) for i in range(len(pos.columns))]
 
 
 def test_stats_count_played_won_and_streaks(client: TestClient) -> None:

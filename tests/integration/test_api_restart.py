@@ -61,6 +61,9 @@ def test_the_server_listens_on_loopback_by_default(tmp_path: Path) -> None:
             "auto_move": True,
             "winnable_only": False,
             "language": None,
+            "hint_solver_first": False,
+            "large_cards": False,
+            "four_colour": False,
         }
 
 

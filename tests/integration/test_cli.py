@@ -8,9 +8,11 @@ import subprocess
 import sys
 
 import pytest
+from rich.console import Console
 
 from eightoff.boards import parse_fcs
 from eightoff.cli import main
+from eightoff.cli.app import play_terminal
 from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Move
@@ -140,6 +142,55 @@ def test_play_with_a_deal_opens_the_table_on_that_deal(
         assert saved.game.start == deal("freecell", 617)
     finally:
         store.close()
+
+
+CLEAR = "\x1b[2J"
+
+
+def terminal_game(monkeypatch: pytest.MonkeyPatch, entries: str, deal: int) -> list[str]:
+    """The terminal game on a 100×40 terminal: the screens it drew, one per clear."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(entries))
+    out = io.StringIO()
+    console = Console(
+        file=out, force_terminal=True, width=100, height=40, color_system=None, highlight=False
+    )
+    assert play_terminal("eightoff", deal, console=console) == 0
+    return out.getvalue().split(CLEAR)[1:]
+
+
+def test_terminal_game_draws_in_place_with_the_history_below(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 23.9: each screen is the board once, the newest history last, under it."""
+    screens = terminal_game(monkeypatch, "b8\nzz\n3b\nu\nq\n", 1)
+    assert len(screens) == 5  # the deal, then one screen after each entry
+    for screen in screens:
+        assert screen.count("Eight Off · deal #1") == 1  # the board, drawn once
+        board = screen.split("History", 1)[0]
+        assert "Home " in board and "Cells " in board and "Winnable" in board
+    last = screens[-1].split("History", 1)[1]
+    # every step so far, in order, below the board
+    said = [
+        "9♣ from Cell 2 to Column 8",
+        "'z' is not a place",
+        "8♦ from Column 3 to Cell 2",
+        "Undone: 1 moves made.",
+    ]
+    at = [last.index(s) for s in said]
+    assert at == sorted(at)
+    assert "moves 1" in screens[-1].split("History")[0]
+
+
+def test_terminal_game_sends_safe_cards_home_at_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the table deals it: Eight Off #5's A♦ (in a cell) goes home at the deal, and undo
+    does not take it back."""
+    screens = terminal_game(monkeypatch, "u\nq\n", 5)
+    first = screens[0]
+    board, history = first.split("History", 1)
+    assert "A♦" in board.split("Cells")[0]  # on its foundation
+    assert "Home at the deal: A♦ from Cell 2 home" in history
+    assert "Nothing to undo." in screens[-1]
+    assert "moves 0" in screens[-1]
 
 
 def test_terminal_game_says_when_a_deal_cannot_be_won(

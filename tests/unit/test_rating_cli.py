@@ -83,8 +83,23 @@ def test_deal_shows_its_rating(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Rating: Not winnable" in out
     code, out, _ = run(capsys, "deal", "2")
     assert code == 0
-    rating = [line for line in out.splitlines() if line.startswith("Rating: ")]
-    assert len(rating) == 1 and "score" in rating[0]
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Rating: "))
+    assert "score" in lines[at + 1]
+
+
+def test_deal_5s_rating_never_breaks_inside_parentheses(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23.10: at 80 columns the level, then what it rests on, each on one line."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "deal", "5")
+    assert code == 0
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Rating: "))
+    assert lines[at] == "Rating: Grandmaster"
+    assert lines[at + 1].strip().startswith("score ") and lines[at + 1].endswith("0/8")
+    assert all(line.count("(") == line.count(")") for line in lines)
 
 
 def test_deal_board_formats_stay_boards(capsys: pytest.CaptureFixture[str]) -> None:

@@ -267,3 +267,11 @@ def test_the_report_has_the_table_by_number_of_cells(
             "ci95": pytest.approx(list(hand_wilson(0, 1))),
         }
     ]
+
+
+def test_the_length_note_counts_one_longer_solution_in_the_singular() -> None:
+    """The PNG's note under the length histogram (issue 23.10: "1 longer solutions")."""
+    from eightoff.survey.report import beyond_note
+
+    assert beyond_note(1, 212) == "1 longer solution, 212 moves, not shown"
+    assert beyond_note(1234, 300) == "1,234 longer solutions, up to 300 moves, not shown"

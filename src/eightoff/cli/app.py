@@ -165,7 +165,11 @@ def cmd_deal(args: argparse.Namespace) -> int:
         title = f"{rules.name} · deal #{args.number}" + (f" · {house}" if house else "")
         console = _Console(highlight=False)
         console.print(render_board(position, title))
-        console.print(Text(f"Rating: {_rating_of(position).describe()}"))
+        # the level on a line of its own, what it rests on below it (a line of its own
+        # never breaks inside the parentheses of one long line)
+        rating = _rating_of(position)
+        console.print(Text(f"Rating: {rating.label}"))
+        console.print(Text(f"  {rating.basis()}", style="dim"))
     return 0
 
 
@@ -255,29 +259,112 @@ def play_terminal(
         oracle.close()
 
 
+class _Screen:
+    """The terminal game's screen. On a terminal the board is drawn in place (the screen
+    cleared and drawn again), with the history of moves and messages below it, the newest
+    last, just above the prompt. Into a pipe or a file it is a log: each message and each
+    new board printed as it comes."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.in_place = console.is_terminal
+        self.history: list[Text] = []
+        self.board: Text | None = None
+        self.verdict = ""
+        self.dirty = False
+
+    def note(self, text: str, style: str = "") -> None:
+        """A line of the history (a move, a hint, a refusal)."""
+        line = Text(text, style=style)
+        self.history.append(line)
+        if self.in_place:
+            self.dirty = True
+        else:
+            self.console.print(line)
+
+    def show(self, board: Text, verdict: str) -> None:
+        """A new board (and the verdict under it)."""
+        self.board, self.verdict = board, verdict
+        if self.in_place:
+            self.dirty = True
+        else:
+            self.console.print(board)
+            if verdict:
+                self.console.print(verdict, style="bold")
+
+    def draw(self) -> None:
+        """On a terminal: the board and as much of the history as fits below it."""
+        if not (self.in_place and self.dirty and self.board is not None):
+            return
+        self.dirty = False
+        c = self.console
+        c.clear()
+        c.print(self.board)
+        if self.verdict:
+            c.print(self.verdict, style="bold")
+        used = self.board.plain.count("\n") + 4
+        room = max(3, c.height - used - 2)
+        shown: list[Text] = []
+        height = 0
+        for entry in reversed(self.history):  # the newest entries that fit, oldest first
+            height += len(c.render_lines(entry, c.options, pad=False))
+            if height > room and shown:
+                break
+            shown.insert(0, entry)
+        c.rule("History", style="dim")
+        for entry in shown:
+            c.print(entry)
+
+
+def dealt(variant: str | Rules, number: int) -> tuple[Game, list[str]]:
+    """A deal as the web table starts it: the safe cards go home as part of the deal (undo
+    and restart come back here, not before it). Also the moves that sent them."""
+    game = Game.new(variant, number)
+    start = game.position
+    turn = game.auto_home()
+    said: list[str] = []
+    if turn is not None:
+        pos = start
+        for m in (turn.move, *turn.auto):
+            said.append(pos.describe(m))
+            pos = pos.apply_unchecked(m)
+    return Game(game.position, deal_number=number), said
+
+
 def _terminal_loop(
     variant: str | Rules, number: int | None, console: Console, oracle: Oracle
 ) -> int:
     number = number if number is not None else random_deal_number()
-    game = Game.new(variant, number)
+    screen = _Screen(console)
+    screen.note(TERMINAL_HELP, style="dim")
+
+    def new_deal(n: int) -> Game:
+        game, home = dealt(variant, n)
+        if home:
+            screen.note("Home at the deal: " + "; ".join(home), style="green")
+        return game
+
+    game = new_deal(number)
 
     def show() -> None:
         rules = game.rules
         title = f"{rules.name} · deal #{game.deal_number} · moves {game.moves_made}"
         if house := house_rules.words(rules):
             title += f" · {house}"
-        console.print(render_board(game.position, title))
-        if not game.position.is_won():
-            console.print(winnability(oracle, game.positions()), style="bold")
+        won = game.position.is_won()
+        screen.show(
+            render_board(game.position, title), "" if won else winnability(oracle, game.positions())
+        )
 
-    console.print(TERMINAL_HELP, style="dim")
     show()
     while True:
         if game.position.is_won():
-            console.print(f"You won in {game.moves_made} moves!", style="bold green")
+            screen.note(f"You won in {game.moves_made} moves!", style="bold green")
+            screen.draw()
             return 0
         if game.position.is_lost():
-            console.print("No moves left: undo (u), restart (s) or a new deal (n).", style="yellow")
+            screen.note("No moves left: undo (u), restart (s) or a new deal (n).", style="yellow")
+        screen.draw()
         try:
             entry = input("move> ").strip()
         except (EOFError, KeyboardInterrupt):
@@ -286,7 +373,7 @@ def _terminal_loop(
         if not entry:
             continue
         if len(entry) > MAX_ENTRY:
-            console.print(
+            screen.note(
                 f"{quote(entry)} is not a move (e.g. 3a, a5, 4h). Try again"
                 " (? lists the legal moves).",
                 style="yellow",
@@ -297,44 +384,49 @@ def _terminal_loop(
             return 0
         if cmd in ("?", "help"):
             moves = game.position.legal_moves()
-            console.print(
+            screen.note(
                 "Legal moves: " + " ".join(str(m) for m in moves) if moves else "No legal moves."
             )
-            console.print(TERMINAL_HELP, style="dim")
+            screen.note(TERMINAL_HELP, style="dim")
             continue
         if cmd in ("t", "hint"):
-            console.print(hint(oracle, game.position, game.positions()), style="cyan")
+            screen.note(hint(oracle, game.position, game.positions()), style="cyan")
             continue
         if cmd in ("u", "undo"):
             if game.undo() is None:
-                console.print("Nothing to undo.", style="yellow")
+                screen.note("Nothing to undo.", style="yellow")
+            else:
+                screen.note(f"Undone: {game.moves_made} moves made.")
             show()
             continue
         if cmd in ("r", "redo"):
             if game.redo() is None:
-                console.print("Nothing to redo.", style="yellow")
+                screen.note("Nothing to redo.", style="yellow")
+            else:
+                screen.note("Redone.")
             show()
             continue
         if cmd in ("s", "restart"):
             game.restart()
+            screen.note("Back to the start of the deal (r plays the moves again).")
             show()
             continue
         if cmd in ("n", "new"):
-            game = Game.new(variant, random_deal_number())
+            game = new_deal(random_deal_number())
             show()
             continue
         try:
             before = game.position
             turn = game.play(entry)
         except (MoveSyntaxError, IllegalMoveError) as e:
-            console.print(f"{e}. Try again (? lists the legal moves).", style="yellow")
+            screen.note(f"{e}. Try again (? lists the legal moves).", style="yellow")
             continue
         said = [before.describe(turn.move)]
         pos = before.apply_unchecked(turn.move)
         for m in turn.auto:
             said.append(pos.describe(m))
             pos = pos.apply_unchecked(m)
-        console.print("; ".join(said), style="green")
+        screen.note("; ".join(said), style="green")
         show()
 
 

@@ -308,6 +308,13 @@ def _by_cells(store: SurveyStore, rules: Rules) -> list[CellsRow]:
     return rows if len(rows) > 1 or (rows and rows[0].cells != rules.cells) else []
 
 
+def beyond_note(beyond: int, longest: int) -> str:
+    """The length histogram's note on the solutions longer than it shows."""
+    what = "longer solution" if beyond == 1 else "longer solutions"
+    shown = f"{longest} moves, not shown" if beyond == 1 else f"up to {longest} moves, not shown"
+    return f"{beyond:,} {what}, {shown}"
+
+
 def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
     """Histograms of solution length (solved deals) and solve time (all deals), and
     the deals per difficulty level when the survey rated them."""
@@ -346,8 +353,7 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_len.legend(loc="upper right", fontsize="small")
         if beyond:
             ax_len.set_xlabel(
-                "moves (each card sent home counts)\n"
-                f"{beyond:,} longer solutions, up to {int(lengths.max())} moves, not shown"
+                "moves (each card sent home counts)\n" + beyond_note(beyond, int(lengths.max()))
             )
     else:
         ax_len.text(

@@ -61,3 +61,6 @@ class SettingsIn(Strict):
     language: Literal["en", "de"] | None = None
     winnable_only: bool | None = None
     variant: Annotated[str, Field(max_length=64)] | None = None
+    hint_solver_first: bool | None = None
+    large_cards: bool | None = None
+    four_colour: bool | None = None

@@ -142,6 +142,8 @@ def game_json(
         "lesson_info": None if s.lesson is None else lesson_json(s.lesson, lang),
         "lesson_done": s.lesson is not None and s.lesson.is_complete(pos),
         "columns": [[str(c) for c in col] for col in pos.columns],
+        # the built run at the end of each column (the cards that may move as one group)
+        "runs": [pos.run_length(i) for i in range(len(pos.columns))],
         "cells": [None if c is None else str(c) for c in pos.cells],
         "foundations": [
             {

@@ -125,7 +125,7 @@ export function cardSVG(code, { index, compact = false, ratio = 1.4 } = {}) {
   }
   const shift = (height - 140) / 2;
   parts.push(shift ? `<g transform="translate(0 ${shift})">${middle.join("")}</g>` : middle.join(""));
-  return `<svg class="card-svg ${colour}" viewBox="0 0 100 ${height}" aria-hidden="true" focusable="false">${parts.join("")}</svg>`;
+  return `<svg class="card-svg ${colour} suit-${suit}" viewBox="0 0 100 ${height}" aria-hidden="true" focusable="false">${parts.join("")}</svg>`;
 }
 
 /** An empty place's mark (a card's shape, 100 × 100·ratio): a faint suit for a foundation. */

@@ -9,12 +9,16 @@ import { $, describeTurn, lessonOf, onGameChange, plural, reducedMotion, sleep, 
 import { say, showMessage } from "./ui.js";
 
 // ----- hints ------------------------------------------------------------------------------------
-export function hint() {
+/** A hint: level 1 lights every card that can move, level 2 shows the solver's move.
+ * Without a level, the first press gives the options and the next the solver's move (with
+ * the setting "solver's move first" the other way round); Shift+T asks for level 2. */
+export function hint(asked = null) {
   return enqueue(async () => {
     const g = state.game;
     if (!g || g.won) return;
     state.selection = null;
-    const level = state.hintLevel >= 1 ? 2 : 1;
+    const first = state.settings.hint_solver_first ? 2 : 1;
+    const level = asked ?? (state.hintLevel === first ? 3 - first : first);
     if (level === 2) showMessage(t("hint.asking"), "info", { sticky: true });
     let h;
     try {
@@ -63,7 +67,7 @@ function showSolverMove(h) {
   // the reason usually starts with the move itself
   const why = h.reason || "";
   const text = t("hint.prefix", { text: why.startsWith(m.text) ? why : `${m.text}${why ? `. ${why}` : ""}` });
-  showMessage(text, "hint", { sticky: true });
+  showMessage(text, "hint");
   say(text);
 }
 

@@ -6,7 +6,7 @@ import { cardName, t } from "./i18n.js";
 import { applyHighlights, placeElement, renderBoard } from "./draw.js";
 import { hint, openReplay, replayBack, replayPlay, replayStep } from "./help.js";
 import { autoHome, openNewGame, redo, sendMove, undo } from "./play.js";
-import { $, cardsOf, legalFrom, placeKey, placeTitle, samePlace, state } from "./state.js";
+import { $, cardsOf, legalFrom, placeKey, placeTitle, plural, samePlace, state } from "./state.js";
 import { hideMessage, say, showMessage } from "./ui.js";
 
 const COLUMN_KEYS = "1234567890";
@@ -30,6 +30,22 @@ function select(place, count, { keyboard = false } = {}) {
     const counts = legalFrom({ ...place, count: null }).map((m) => m.count);
     state.selection = { kind: place.kind, index: place.index, count: null, shown: counts.length ? Math.max(...counts) : 1 };
   } else {
+    const g = state.game;
+    const run = place.kind === "column" && g.runs ? g.runs[place.index] : count;
+    if (count > run) {
+      // the cards on this one are not in sequence: nothing can move them together
+      state.selection = null;
+      state.hintMarks = null;
+      applyHighlights();
+      const text = t("pickup.not_a_run", {
+        cards: plural(count, "card"),
+        card: cardName(cards[cards.length - count]),
+        top: run === 1 ? t("pickup.top_card", { card: cardName(cards[cards.length - 1]) }) : t("pickup.top_run", { cards: plural(run, "card") }),
+      });
+      showMessage(text, "error");
+      say(text);
+      return;
+    }
     state.selection = { kind: place.kind, index: place.index, count };
   }
   state.hintMarks = null;
@@ -38,13 +54,28 @@ function select(place, count, { keyboard = false } = {}) {
   const shown = state.selection.count ?? state.selection.shown;
   const top = cards[cards.length - shown];
   const what = shown > 1 ? t("announce.cards_from", { n: shown, card: cardName(top) }) : cardName(top);
-  say(t("announce.picked_up", { what, place: placeTitle(place) }));
+  const picked = t("announce.picked_up", { what, place: placeTitle(place) });
+  const nowhere = !legalFrom(state.selection).length;
+  const limit = state.game.group_limit || {};
+  if (shown > 1 || nowhere) {
+    // a run picked up: how many cards may move together now (SuperMove FreeCell shows it
+    // before each move); nowhere to go: say so at once
+    const parts = [`${picked}.`];
+    if (shown > 1 && limit.words) parts.push(t("pickup.limit", { words: limit.words }));
+    if (nowhere) parts.push(t("pickup.nowhere"));
+    const text = parts.join(" ");
+    showMessage(text, nowhere ? "error" : "info");
+    say(text);
+    return;
+  }
+  say(picked);
 }
 
 function clearSelection() {
   if (!state.selection) return;
   state.selection = null;
   applyHighlights();
+  say(t("announce.put_back"));
 }
 
 /**
@@ -257,6 +288,7 @@ function onKey(e) {
   }
   if (ctrl || e.altKey) return;
   if (k === "Escape") {
+    if (state.selection) say(t("announce.put_back"));
     state.selection = null;
     state.hintMarks = null;
     hideMessage();
@@ -282,6 +314,11 @@ function onKey(e) {
   if (k.length === 1 && cell >= 0 && cell < g.cells.length) {
     e.preventDefault();
     keyPlace({ kind: "cell", index: cell });
+    return;
+  }
+  if (k === "T") {
+    e.preventDefault();
+    hint(2); // the solver's move at once
     return;
   }
   const actions = {
@@ -317,7 +354,9 @@ function keyPlace(place) {
     return;
   }
   if (!cardsOf(place).length) {
-    showMessage(t("message.place_empty", { place: placeTitle(place) }), "info");
+    const text = t("message.place_empty", { place: placeTitle(place) });
+    showMessage(text, "info");
+    say(text);
     return;
   }
   select(place, null, { keyboard: true });

@@ -4,15 +4,21 @@
 // column (with a readable strip of each covered card), and a column's overlap shrinks as it
 // grows (as PySolFC and KPat squeeze). Each place has a heading strip above it (its key).
 
-import { $ } from "./state.js";
+import { $, state } from "./state.js";
 
 const MIN_CARD_WIDTH = 30;
 const MAX_CARD_WIDTH = 112;
+const LARGE_MAX_CARD_WIDTH = 150; // the "Large cards" setting (which also keeps the big index)
 const RATIO = 1.4; // card height / width (a poker card)
 // On a phone held upright the width keeps the cards small and the height is to spare: the
 // cards take the taller shape of a bridge card (57 × 89 mm) there.
 const PORTRAIT_RATIO = 1.55;
 const COMPACT_BELOW = 66; // narrower cards get the compact face (big index, one pip)
+// The part of a card's width its corner index (rank and suit, the text's whole box) takes
+// from the top (cards.js draws it), and the least strip of a covered card in CSS px.
+const INDEX = 0.33;
+const COMPACT_INDEX = 0.44;
+const MIN_STRIP = 16;
 let lastMode = null; // the arrangement last drawn, kept while it stays good
 let lastF = undefined;
 let lastC = undefined;
@@ -31,6 +37,7 @@ export function computeLayout(g) {
   const nCol = g.columns.length;
   const nCell = g.cells.length;
   const nF = g.foundations.length;
+  const large = Boolean(state.settings.large_cards);
   const narrow = w < 600;
   // a phone held upright: the width decides the card size, so the margins are thin
   const portrait = narrow && h > w * 1.3;
@@ -92,7 +99,7 @@ export function computeLayout(g) {
     for (const r of c.rows) {
       cw = Math.min(cw, (h - 2 * pad - r.labs * lab) / ((r.units + r.tab * tabUnits) * ratio + r.gaps * gapRatio));
     }
-    return Math.min(cw, MAX_CARD_WIDTH);
+    return Math.min(cw, large ? LARGE_MAX_CARD_WIDTH : MAX_CARD_WIDTH);
   };
   const pick = (tabUnits) => {
     let best = null;
@@ -104,16 +111,31 @@ export function computeLayout(g) {
     const kept = candidates.find((c) => c.mode === lastMode && c.fCols === lastF && c.cCols === lastC);
     return kept && kept.cw * 1.08 >= best.cw ? kept : best;
   };
-  let best = pick(units(0.17));
-  if (best.cw < COMPACT_BELOW) best = pick(units(0.22));
+  // The strip of each covered card shows its whole index (rank and suit) and is at least
+  // MIN_STRIP px: the cards are sized so that the longest column fits at that strip; when
+  // not even the smallest cards let it fit, the frame scrolls (a strip too thin to read is
+  // never drawn).
+  const stripFor = (cw) => Math.max(MIN_STRIP, cw * (large || cw < COMPACT_BELOW ? COMPACT_INDEX : INDEX));
+  let best = pick(units((large ? COMPACT_INDEX : INDEX) / ratio));
+  for (let i = 0; i < 8; i++) {
+    // (a little to spare: the card size is rounded to whole pixels below)
+    const need = (1.03 * stripFor(Math.max(MIN_CARD_WIDTH, best.cw))) / (Math.max(MIN_CARD_WIDTH, best.cw) * ratio);
+    const next = pick(units(need));
+    if (Math.abs(next.cw - best.cw) < 0.25) {
+      best = next.cw < best.cw ? next : best;
+      break;
+    }
+    best = next;
+  }
   lastMode = best.mode;
   lastF = best.fCols;
   lastC = best.cCols;
   const cw = Math.max(MIN_CARD_WIDTH, Math.floor(best.cw));
   const ch = Math.round(cw * ratio);
   const gap = Math.max(3, Math.round(cw * gapRatio));
-  const compact = cw < COMPACT_BELOW;
-  return { mode: best.mode, fCols: best.fCols, cCols: best.cCols, cw, ch, gap, pad, lab, compact, narrow, portrait, ratio: ch / cw, frameH: h, frameW: w };
+  const compact = large || cw < COMPACT_BELOW;
+  const strip = stripFor(cw);
+  return { mode: best.mode, fCols: best.fCols, cCols: best.cCols, cw, ch, gap, pad, lab, compact, narrow, portrait, ratio: ch / cw, frameH: h, frameW: w, strip };
 }
 
 /** The height left for the columns' cards (below their headings). */
@@ -135,5 +157,6 @@ export function cardOffset(L, n) {
   let usual = L.ch * (L.compact ? 0.38 : 0.25);
   if (L.portrait) usual = Math.max(usual, Math.min(L.ch * 0.8, room / 8));
   else if (L.compact && L.frameH > L.frameW) usual = Math.max(usual, Math.min(L.ch * 0.72, room / 9));
-  return Math.max(1, Math.min(usual, room / (n - 1)));
+  // never closer than the strip that shows a covered card's index (the frame scrolls then)
+  return Math.max(L.strip, Math.min(usual, room / (n - 1)));
 }

@@ -16,10 +16,10 @@ import { dragging, wireInput } from "./input.js";
 import { frameSize } from "./layout.js";
 import { nextLesson, openLessons } from "./lessons.js";
 import { initWords, rememberChoice, t } from "./i18n.js";
-import { catchUp, changeVariant, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo } from "./play.js";
+import { applySettings, catchUp, changeVariant, copyLink, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
 import { $, plural, state } from "./state.js";
 import { openStats } from "./stats.js";
-import { closeMenu, hideMessage, say, toggleMenu } from "./ui.js";
+import { closeMenu, hideMessage, say, showMessage, toggleMenu, wireMessages } from "./ui.js";
 
 function on(id, fn) {
   $(id).addEventListener("click", () => fn());
@@ -27,12 +27,14 @@ function on(id, fn) {
 
 function wire() {
   wireInput();
+  wireMessages();
   on("btn-undo", undo);
   on("btn-redo", redo);
   on("btn-restart", restart);
   on("btn-hint", hint);
   on("btn-solve", openReplay);
   on("btn-finish", finish);
+  on("btn-copy-link", copyLink);
   on("btn-new", openNewGame);
   $("language").addEventListener("change", changeLanguage);
   $("deal-form").addEventListener("submit", openDeal);
@@ -47,6 +49,11 @@ function wire() {
     closeMenu();
     openStats();
   });
+  on("btn-settings", () => {
+    closeMenu();
+    $("dlg-settings").showModal();
+  });
+  for (const id of ["opt-hint-solver", "opt-large", "opt-four-colour"]) $(id).addEventListener("change", saveSettings);
   on("btn-keys", () => $("dlg-keys").showModal());
   on("btn-replay-step", replayStep);
   on("btn-replay-back", replayBack);
@@ -121,8 +128,7 @@ async function boot() {
   ]);
   state.variants = variants;
   state.lessons = lessons;
-  $("opt-auto").checked = state.settings.auto_move;
-  $("opt-winnable").checked = state.settings.winnable_only;
+  applySettings(state.settings);
   fillVariants(variants);
   let game = null;
   try {
@@ -131,15 +137,40 @@ async function boot() {
   } catch (e) {
     showFailure(e);
   }
+  // a link's deal (/?variant=freecell&deal=617&strict=1), else the game in progress
+  const link = linkRequest();
+  // the address goes back to the table's own: a reload resumes the game in progress (which
+  // another window may have changed since), it does not open the link's deal again
+  if (link) {
+    const rest = new URLSearchParams(window.location.search);
+    for (const key of ["variant", "deal", "retrieval", "strict"]) rest.delete(key);
+    history.replaceState(null, "", `${window.location.pathname}${rest.size ? `?${rest}` : ""}`);
+  }
   if (game) {
     state.houseRules = game.house_rules || [];
     state.cells = game.cells_changed ? game.options.cells : null;
     setGame(game, { animate: false });
-    say(t("announce.resumed", { variant: game.variant_name, moves: plural(game.moves_made, "move") }));
-  } else {
+    if (!link || link.error || showsLink(game, link)) {
+      say(t("announce.resumed", { variant: game.variant_name, moves: plural(game.moves_made, "move") }));
+    }
+  }
+  if (link && link.error) {
+    showMessage(link.error, "error");
+    say(link.error);
+  }
+  if (state.game) document.body.dataset.ready = "true"; // the table shows a game and plays
+  if (link && !link.error && !showsLink(game, link)) {
+    state.houseRules = Object.keys(link).filter((k) => link[k] === true && k !== "winnable_only");
+    $("variant").value = link.variant;
+    // asks first when it would leave a game in progress
+    if (await startGame(link)) state.openedByNumber = state.game.id;
+    else if (state.game) $("variant").value = state.game.variant;
+  }
+  if (!state.game) {
     $("variant").value = "eightoff";
     await startGame({ variant: "eightoff", deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm: false });
   }
+  watchOtherWindows({ dragging, onSettings: applySettings });
   document.body.dataset.ready = "true";
 }
 

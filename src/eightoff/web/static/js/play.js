@@ -5,7 +5,7 @@
 import { api, enqueue, gameCall, staleMessage } from "./api.js";
 import { dealAnimation, renderBoard, renderStatus, setVerdict, winAnimation } from "./draw.js";
 import { t } from "./i18n.js";
-import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state } from "./state.js";
+import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state, variantName } from "./state.js";
 import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
 
 /** Show a game the server sent. fromReplay: a replay step (the replay goes on). */
@@ -16,10 +16,16 @@ export function setGame(game, { announce = null, animate = true, fromReplay = fa
   state.hintLevel = 0;
   state.hintMarks = null;
   const sameGame = Boolean(previous && previous.id === game.id);
+  if (!sameGame) {
+    // the Deal # box shows this deal's number as its hint, not a number typed for another
+    $("deal-number").value = "";
+    $("deal-number").placeholder = game.deal !== null && game.deal !== undefined ? String(game.deal) : "1";
+  }
   const turn = game.last_turn || (game.undone_turn ? [...game.undone_turn].reverse() : null);
   state.stagger = turn ? new Map(turn.map((m, i) => [m.card, i])) : null;
   renderBoard({ animate: animate && sameGame });
   renderStatus();
+  showLink(game);
   notifyGameChange(game, previous, { fromReplay });
   if (announce) say(announce);
   refreshStatus();
@@ -27,6 +33,59 @@ export function setGame(game, { announce = null, animate = true, fromReplay = fa
     state.wonShownFor = game.id;
     onWon(game);
   }
+}
+
+// ----- a link for every deal ------------------------------------------------------------------
+const LINK_RULES = { foundation_retrieval: "retrieval", strict_single: "strict" };
+
+/** The link that opens a game's deal with its house rules ("/?variant=freecell&deal=617"),
+ * or null (a lesson, a board of one's own). */
+export function dealLink(g) {
+  if (!g || g.deal === null || g.deal === undefined || lessonOf(g)) return null;
+  const q = new URLSearchParams({ variant: g.variant, deal: String(g.deal) });
+  for (const name of g.house_rules || []) if (LINK_RULES[name]) q.set(LINK_RULES[name], "1");
+  return `/?${q}`;
+}
+
+/** What a link asks for: {variant, deal, ...house rules} or null (no deal in the address);
+ * {error} when its deal or variant is not one the table has. */
+export function linkRequest(search = window.location.search) {
+  const q = new URLSearchParams(search);
+  if (!q.has("deal") && !q.has("variant")) return null;
+  const variant = q.get("variant") || "eightoff";
+  const raw = (q.get("deal") || "").trim();
+  if (!state.variants.some((v) => v.id === variant)) return { error: t("link.bad_variant", { variant }) };
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) return { error: t("link.bad_deal", { deal: raw }) };
+  const body = { variant, deal: Number(raw), winnable_only: false, lesson: null };
+  for (const [name, key] of Object.entries(LINK_RULES)) if (["1", "true", "yes"].includes(q.get(key))) body[name] = true;
+  return body;
+}
+
+/** Does game g already show what a link asks for? */
+export function showsLink(g, body) {
+  if (!g || g.finished || g.variant !== body.variant || g.deal !== body.deal) return false;
+  const rules = new Set(g.house_rules || []);
+  return Object.keys(LINK_RULES).every((name) => rules.has(name) === Boolean(body[name]));
+}
+
+/** The Copy link button shows for a game with a deal number. */
+function showLink(g) {
+  $("btn-copy-link").hidden = !dealLink(g);
+}
+
+export async function copyLink() {
+  const link = dealLink(state.game);
+  if (!link) return;
+  const url = new URL(link, window.location.origin).href;
+  let text;
+  try {
+    await navigator.clipboard.writeText(url);
+    text = t("link.copied", { url });
+  } catch {
+    text = t("link.copy_by_hand", { url });
+  }
+  showMessage(text, "info");
+  say(text);
 }
 
 /**
@@ -39,26 +98,59 @@ export function showFailure(e, prefix = "") {
     const text = e.message || staleMessage();
     showMessage(text, "error");
     say(text);
+    // another window may have started a new game: show that one
+    if (e.game.finished) catchUp();
     return;
   }
   showMessage(`${prefix}${e.message}`, "error");
+  say(`${prefix}${e.message}`); // every refusal is read out too
 }
 
-/** Back in this tab: show the game as stored if another window changed it meanwhile. */
+/**
+ * Show the game as stored when another window changed it: the same game at a newer
+ * revision, or the game another window started since (the newest in progress). Runs in
+ * the request queue, so it never overtakes the player's own requests.
+ */
 export function catchUp() {
   return enqueue(async () => {
     const g = state.game;
-    if (!g || !Number.isInteger(g.revision)) return;
+    if (!g) return;
     let now;
     try {
-      now = await api("GET", `/api/games/${g.id}`);
+      now = await api("GET", "/api/games/current?optional=true");
+      // this game was finished here or elsewhere and nothing newer is in progress
+      if (!now && g.finished === false) now = await api("GET", `/api/games/${g.id}`);
     } catch {
       return; // the next request says what is wrong
     }
-    if (state.game !== g || now.revision === g.revision) return;
-    setGame(now, { animate: true });
-    showMessage(staleMessage(), "info");
+    if (!now || state.game !== g) return;
+    if (now.id === g.id && now.revision === g.revision) return;
+    const other = now.id !== g.id;
+    state.houseRules = now.house_rules || [];
+    setGame(now, { animate: !other });
+    if (other) state.wonShownFor = null;
+    const text = t(other ? "message.other_window_game" : "message.stale");
+    showMessage(text, "info");
+    say(text);
   });
+}
+
+/** Every 2 s while the page is seen and idle: the other windows' changes reach this one
+ * (GET requests through api.js, so the table's token and timeouts apply as to any). */
+export const WATCH_MS = 2000;
+
+export function watchOtherWindows({ dragging, onSettings }) {
+  const tick = async () => {
+    if (document.visibilityState !== "visible" || dragging() || document.body.dataset.busy === "true") return;
+    if (document.querySelector("dialog[open]") || state.replay) return;
+    await catchUp();
+    try {
+      onSettings(await api("GET", "/api/settings"));
+    } catch {
+      /* the next request says what is wrong */
+    }
+  };
+  setInterval(tick, WATCH_MS);
 }
 
 function onWon(game) {
@@ -99,6 +191,13 @@ async function refreshStatus() {
     }
     if (token !== state.statusToken) return;
     setVerdict(st);
+    if (st.verdict === "not_winnable" && state.openedByNumber === g.id && state.settings.winnable_only) {
+      // "Winnable deals only" picks random deals: a deal asked for by number opens as it is
+      state.openedByNumber = null;
+      const text = t("message.asked_deal_lost", { deal: g.deal });
+      showMessage(text, "info");
+      say(text);
+    }
     if (st.verdict !== "checking" && !st.pending) return;
     await sleep(delay);
     if (token !== state.statusToken) return;
@@ -124,7 +223,6 @@ export function sendMove(body) {
       // cards dragged away slide back where they were
       renderBoard({ animate: true });
       showFailure(e);
-      if (!e.stale) say(e.message);
     }
   });
 }
@@ -152,9 +250,32 @@ export const autoHome = () => gameAction("auto", (g) => describeTurn(g.last_turn
 export const finish = () => gameAction("auto", (g) => (g.won ? t("message.completed") : describeTurn(g.last_turn)), { complete: true });
 
 // ----- new games --------------------------------------------------------------------------------
-/** Show the dialog and resolve true for Replace, false for Cancel/Escape. */
-function confirmReplace() {
+/**
+ * What starting `body` does to the game in progress, in words: the dialog's title, what
+ * becomes of the game, and the button that goes ahead ("Deal a new game", "Play FreeCell",
+ * "Open deal 617", ...).
+ */
+function leaveWords(body) {
+  const g = state.game;
+  const title = t(lessonOf(g) ? "confirm.title_lesson" : "confirm.title");
+  const text = t(g.deal !== null && g.deal !== undefined && !lessonOf(g) ? "confirm.counted" : "confirm.not_counted");
+  let go;
+  if (body.lesson !== null && body.lesson !== undefined) go = t("confirm.lesson");
+  else if (body.daily) go = t("confirm.daily");
+  else if (body.deal !== null && body.deal !== undefined) go = t("confirm.deal", { deal: body.deal, variant: variantName(body.variant) });
+  else if (body.variant && body.variant !== g.variant) go = t("confirm.variant", { variant: variantName(body.variant) });
+  else go = t("confirm.new");
+  return { title, text, go };
+}
+
+/** Ask before leaving the game in progress: resolves true to go ahead, false to keep
+ * playing (the button, Escape). */
+function confirmLeave(body) {
   const dlg = $("dlg-confirm");
+  const words = leaveWords(body);
+  $("confirm-title").textContent = words.title;
+  $("confirm-text").textContent = words.text;
+  $("btn-confirm-ok").textContent = words.go;
   return new Promise((resolve) => {
     const done = (answer) => {
       dlg.removeEventListener("close", onClose);
@@ -174,7 +295,7 @@ function confirmReplace() {
 
 /** POST /api/games with body; asks first when it would replace a game in progress. */
 export async function startGame(body, { confirm = true } = {}) {
-  if (confirm && inProgress() && !(await confirmReplace())) return false;
+  if (confirm && inProgress() && !(await confirmLeave(body))) return false;
   return enqueue(async () => {
     const random = body.winnable_only && (body.deal === null || body.deal === undefined);
     const dealing = body.difficulty
@@ -292,7 +413,10 @@ export async function openDeal(ev) {
     return;
   }
   const ok = await startGame({ variant: $("variant").value, deal: Number(raw), winnable_only: false, lesson: null, ...houseRulesBody() });
-  if (ok) $("deal-number").blur();
+  if (ok) {
+    $("deal-number").blur();
+    state.openedByNumber = state.game.id;
+  }
 }
 
 export async function changeVariant() {
@@ -301,11 +425,31 @@ export async function changeVariant() {
   if (!ok && state.game) $("variant").value = state.game.variant;
 }
 
+/** Show the stored settings (at the start, after a change here or in another window). */
+export function applySettings(settings) {
+  const before = state.settings;
+  state.settings = { ...state.settings, ...settings };
+  const s = state.settings;
+  $("opt-auto").checked = s.auto_move;
+  $("opt-winnable").checked = s.winnable_only;
+  $("opt-hint-solver").checked = Boolean(s.hint_solver_first);
+  $("opt-large").checked = Boolean(s.large_cards);
+  $("opt-four-colour").checked = Boolean(s.four_colour);
+  document.body.classList.toggle("four-colour", Boolean(s.four_colour));
+  if (state.game && Boolean(before.large_cards) !== Boolean(s.large_cards)) renderBoard({ animate: false });
+}
+
 export function saveSettings() {
   return enqueue(async () => {
-    const body = { auto_move: $("opt-auto").checked, winnable_only: $("opt-winnable").checked };
+    const body = {
+      auto_move: $("opt-auto").checked,
+      winnable_only: $("opt-winnable").checked,
+      hint_solver_first: $("opt-hint-solver").checked,
+      large_cards: $("opt-large").checked,
+      four_colour: $("opt-four-colour").checked,
+    };
     try {
-      state.settings = await api("PUT", "/api/settings", body);
+      applySettings(await api("PUT", "/api/settings", body));
       say(
         t("announce.settings", {
           auto: t(state.settings.auto_move ? "announce.auto_on" : "announce.auto_off"),
@@ -315,8 +459,7 @@ export function saveSettings() {
     } catch (e) {
       showMessage(e.message, "error");
     }
-    $("opt-auto").checked = state.settings.auto_move;
-    $("opt-winnable").checked = state.settings.winnable_only;
+    applySettings(state.settings); // a refused change goes back
     if (state.game) {
       // the game follows the table's auto-move setting from now on
       try {

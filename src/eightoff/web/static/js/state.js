@@ -23,6 +23,7 @@ export const state = {
   stagger: null, // Map(card code → order) of the cards a turn moved
   lastTap: null,
   wonShownFor: null,
+  openedByNumber: null, // the game opened by its number (Deal #, a link), until its verdict
   dragging: false,
 };
 

@@ -3,20 +3,43 @@
 import { $ } from "./state.js";
 
 let messageTimer = null;
+let messageSticky = false;
+/** How long a message stays (it goes sooner with the player's next action). */
+export const MESSAGE_MS = 4000;
 
+/**
+ * Show a message over the status line (never over the table). It goes after the player's
+ * next action or after MESSAGE_MS; sticky: it stays while a request is under way, until
+ * the next message or hideMessage().
+ */
 export function showMessage(text, kind = "info", { sticky = false } = {}) {
   const box = $("message");
-  box.textContent = text;
+  const span = document.createElement("span");
+  span.textContent = text;
+  box.replaceChildren(span);
+  box.title = text;
   box.dataset.kind = kind;
   box.hidden = false;
-  box.classList.remove("fade");
+  messageSticky = sticky;
   clearTimeout(messageTimer);
-  if (!sticky) messageTimer = setTimeout(() => box.classList.add("fade"), kind === "error" ? 9000 : 7000);
+  if (!sticky) messageTimer = setTimeout(hideMessage, MESSAGE_MS);
 }
 
 export function hideMessage() {
   clearTimeout(messageTimer);
+  messageSticky = false;
   $("message").hidden = true;
+}
+
+/** The player's next action (a key, a click or tap anywhere) takes a message away. */
+export function wireMessages() {
+  const next = (e) => {
+    if (messageSticky || $("message").hidden) return;
+    if (e.type === "keydown" && ["Shift", "Control", "Alt", "Meta", "Tab"].includes(e.key)) return;
+    hideMessage();
+  };
+  document.addEventListener("pointerdown", next, true);
+  document.addEventListener("keydown", next, true);
 }
 
 /** Say text in the live region (read out by screen readers). */
