@@ -16,7 +16,14 @@ The JSON board::
     {"variant": "eightoff",
      "columns": [["KS", "QS", ...], ...],      # bottom → top
      "cells": ["5H", null, ...],
-     "foundations": {"C": 0, "S": 1, "H": 0, "D": 0}}   # top rank; two packs: [r, r]
+     "foundations": {"C": 0, "S": 1, "H": 0, "D": 0},   # top rank; two packs: [r, r]
+     "free_cells": 2}                          # only when not the variant's own number
+
+``free_cells`` is the number of free cells the game is played with (a house rule, e.g.
+FreeCell with 2 cells); without it the board has the variant's own number. The text
+format lists every cell (``-`` for an empty one), so its ``Freecells:`` line shows how
+many there are; reading it, the rules given (``--cells`` on the command line) say how
+many the game has.
 
 Both readers check that the board is possible (every card of the pack exactly once,
 no more cells or columns than the variant has, no suit named more often than the game
@@ -201,12 +208,15 @@ def to_json(position: Position) -> dict[str, Any]:
     for s in range(4):
         tops = [position.foundations[d * 4 + s] for d in range(rules.decks)]
         foundations[SUIT_LETTERS[s]] = tops[0] if rules.decks == 1 else tops
-    return {
+    out: dict[str, Any] = {
         "variant": rules.id,
         "columns": [[str(c) for c in col] for col in position.columns],
         "cells": [str(c) if c is not None else None for c in position.cells],
         "foundations": foundations,
     }
+    if rules.cells_changed:
+        out["free_cells"] = rules.cells
+    return out
 
 
 def from_json(data: Any, rules: Rules | str | None = None) -> Position:
@@ -233,6 +243,12 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
             raise BoardError(f"variant: {e}") from None
     elif isinstance(rules, str):
         rules = preset(rules)
+    free_cells = data.get("free_cells")
+    if free_cells is not None:
+        try:
+            rules = rules.with_options(**Rules.parse_options({"cells": free_cells}))
+        except ValueError as e:
+            raise BoardError(f"free_cells: {e}") from None
     raw_columns = data.get("columns", [])
     if not isinstance(raw_columns, list) or not all(isinstance(c, list) for c in raw_columns):
         raise BoardError("columns: must be a list of columns, each a list of cards bottom → top")

@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, Param, catalogue, translate
 from eightoff.lessons import Lesson
 from eightoff.position import Kind, Move, Position
-from eightoff.rules import Rules
+from eightoff.rules import Rules, cells_named
 
 
 # ----- variants and their rules ----------------------------------------------------------------
 def variant_name(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The variant's name in ``lang``: "Eight Off", "Eight Off (Einfach)"."""
-    return str(catalogue(lang).variants[rules.id]["name"])
+    """The variant's name in ``lang``: "Eight Off", "Eight Off (Einfach)", with its
+    number of free cells when not the variant's own ("FreeCell, 2 Zellen")."""
+    return cells_named(rules, lang)
 
 
 def variant_summary(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:

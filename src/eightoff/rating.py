@@ -30,7 +30,8 @@ plays the deal with a family of such players and measures how far they get:
    level holds about a fifth of the winnable
    random deals; ``bench/rating_calibrate.py`` computes them.  A variant played with
    options (foundation retrieval, single-card moves) uses its base variant's
-   thresholds.
+   thresholds; with another number of free cells it is "not rated"
+   (:attr:`Rating.calibrated` false: the level shown is only indicative).
 
 If the solver's limits stop it (no verdict), the level still comes from the players;
 :attr:`Rating.verdict` then says ``"unknown"`` unless a player won (a won game is
@@ -237,6 +238,10 @@ class Rating:
     """Moves of the solver's solution (0 when it found none)."""
     seconds: float
     variant: str
+    calibrated: bool = True
+    """False for a variant played with another number of free cells than its own: its
+    thresholds were never calibrated there, so the level (its own variant's thresholds
+    applied to the score) is only indicative, and the rating is "not rated"."""
 
     @property
     def formula(self) -> str:
@@ -251,6 +256,11 @@ class Rating:
         """One line: the level and what it rests on."""
         if self.level is Level.NOT_WINNABLE:
             return f"{self.label}: {self.basis()}"
+        if not self.calibrated:
+            return (
+                "not rated: the levels are not calibrated for this number of free cells"
+                f" (by the variant's own thresholds: {self.label}; {self.basis()})"
+            )
         return f"{self.label} ({self.basis()})"
 
     def basis(self) -> str:
@@ -281,6 +291,7 @@ class Rating:
             "seconds": round(self.seconds, 4),
             "variant": self.variant,
             "formula": self.formula,
+            "calibrated": self.calibrated,
         }
 
 
@@ -369,6 +380,7 @@ def rate(
         solution_moves=solution,
         seconds=time.perf_counter() - t0,
         variant=variant,
+        calibrated=not position.rules.cells_changed,
     )
 
 

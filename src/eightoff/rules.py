@@ -19,9 +19,9 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
-from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, catalogue
+from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, catalogue, translate
 
 
 class Build(Enum):
@@ -55,6 +55,14 @@ class UnknownVariantError(ValueError):
     """No preset has this id."""
 
 
+class CellsError(ValueError):
+    """A number of free cells the variant cannot be played with."""
+
+
+MAX_CELLS: Final = 8
+"""The most free cells any variant can be played with (as the solvers of the field allow)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every parameter of a FreeCell-family game."""
@@ -81,9 +89,10 @@ class Rules:
 
     @property
     def name(self) -> str:
-        """The variant's English name ("Eight Off"), from the catalogue; other languages:
+        """The variant's English name ("Eight Off"), from the catalogue, with its number of
+        free cells when not the variant's own ("FreeCell, 2 cells"); other languages:
         :func:`eightoff.explain.variant_name`."""
-        return str(catalogue(DEFAULT_LANGUAGE).variants[self.id]["name"])
+        return cells_named(self, DEFAULT_LANGUAGE)
 
     @property
     def foundations(self) -> int:
@@ -94,36 +103,85 @@ class Rules:
     def cards(self) -> int:
         return 52 * self.decks
 
-    OPTIONS: ClassVar[tuple[str, ...]] = ("foundation_retrieval", "strict_single")
+    OPTIONS: ClassVar[tuple[str, ...]] = ("foundation_retrieval", "strict_single", "cells")
     """The options any variant can take: the one list that the store, the web API, the
-    CLI and the solver read (each a bool field of Rules)."""
+    CLI and the solver read (the bool fields ``foundation_retrieval`` and
+    ``strict_single``, and ``cells``, the number of free cells)."""
 
-    def options(self) -> dict[str, bool]:
+    def options(self) -> dict[str, bool | int]:
         """The options' values, by name (``Rules.OPTIONS`` order)."""
-        return {name: bool(getattr(self, name)) for name in self.OPTIONS}
+        return {
+            name: self.cells if name == "cells" else bool(getattr(self, name))
+            for name in self.OPTIONS
+        }
 
     @classmethod
-    def parse_options(cls, values: Mapping[str, object]) -> dict[str, bool | None]:
+    def parse_options(cls, values: Mapping[str, object]) -> dict[str, Any]:
         """The options found in ``values`` (missing ones None), for :meth:`with_options`.
-        ValueError names a value that is not a bool; other keys are ignored."""
-        out: dict[str, bool | None] = {}
+        ValueError names a value of the wrong type; other keys are ignored."""
+        out: dict[str, Any] = {}
         for name in cls.OPTIONS:
             v = values.get(name)
-            if v is not None and not isinstance(v, bool):
+            if name == "cells":
+                if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+                    raise ValueError(f"cells must be a whole number, not {v!r}")
+            elif v is not None and not isinstance(v, bool):
                 raise ValueError(f"{name} must be true or false, not {v!r}")
             out[name] = v
         return out
+
+    @property
+    def least_cells(self) -> int:
+        """The fewest free cells this variant can be played with: the cards it deals to
+        cells still go there."""
+        return len(self.dealt_cells)
+
+    @property
+    def own_cells(self) -> int:
+        """The number of free cells of the variant's preset (this one's if it has none)."""
+        base = PRESETS.get(self.id)
+        return base.cells if base is not None else self.cells
+
+    @property
+    def cells_changed(self) -> bool:
+        """Played with another number of free cells than the variant's own."""
+        return self.cells != self.own_cells
 
     def with_options(
         self,
         *,
         foundation_retrieval: bool | None = None,
         strict_single: bool | None = None,
+        cells: int | None = None,
     ) -> Rules:
-        """The same variant with an option switched on or off (None: as it is)."""
+        """The same variant with an option switched on or off, or with ``cells`` free cells
+        (None: as it is). A variant with another number of cells than its own is named so
+        ("FreeCell, 2 cells"); the cards a variant deals to cells go to its first cells
+        when it has fewer than its own. CellsError names a number of cells out of range."""
         given = {"foundation_retrieval": foundation_retrieval, "strict_single": strict_single}
-        changes = {k: v for k, v in given.items() if v is not None}
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        changes: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+        if cells is not None and cells != self.cells:
+            least = self.least_cells
+            if isinstance(cells, bool) or not isinstance(cells, int):
+                raise CellsError(f"cells must be a whole number, not {cells!r}")
+            if not least <= cells <= MAX_CELLS:
+                why = f" ({least} cards are dealt to cells)" if least else ""
+                raise CellsError(
+                    f"{self.base_name} can be played with {least} to {MAX_CELLS} free cells,"
+                    f" not {cells}{why}"
+                )
+            base = PRESETS.get(self.id)
+            dealt = base.dealt_cells if base is not None else self.dealt_cells
+            if dealt and max(dealt) >= cells:
+                dealt = tuple(range(len(dealt)))
+            changes["cells"] = cells
+            changes["dealt_cells"] = dealt
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def base_name(self) -> str:
+        """The variant's English name without its number of cells ("FreeCell")."""
+        return str(catalogue(DEFAULT_LANGUAGE).variants[self.id]["name"])
 
     def group_limit(
         self, empty_cells: int, empty_columns: int, to_empty_column: bool = False
@@ -252,6 +310,15 @@ PRESETS: Final[dict[str, Rules]] = {
 }
 
 DEFAULT_VARIANT: Final = "eightoff"
+
+
+def cells_named(rules: Rules, lang: str) -> str:
+    """The variant's name in ``lang``, with its number of free cells when not the
+    variant's own: "FreeCell, 2 cells", "FreeCell, 2 Zellen"."""
+    name = str(catalogue(lang).variants[rules.id]["name"])
+    if not rules.cells_changed:
+        return name
+    return f"{name}, {translate(Message('rules.cells', cells=Count(rules.cells, 'cell')), lang)}"
 
 
 def preset(variant: str = DEFAULT_VARIANT) -> Rules:

@@ -170,7 +170,7 @@ class StatsLine:
 
     variant: str
     name: str
-    house_rules: dict[str, bool]
+    house_rules: dict[str, Any]
     played: int
     won: int
     assisted: int
@@ -291,12 +291,12 @@ class Table:
         *,
         difficulty: Level | str | None = None,
         daily: bool = False,
-        **options: bool | None,
+        **options: bool | int | None,
     ) -> GameState:
         """A deal: number ``number``, or today's daily deal (:func:`daily_deal`, by the UTC
         date), or a random one at ``difficulty`` (:func:`deal_of_level`), or any random one.
         Raises TableError for an unknown or unplayable difficulty."""
-        rules = (preset(variant) if isinstance(variant, str) else variant).with_options(**options)
+        rules = (preset(variant) if isinstance(variant, str) else variant).with_options(**options)  # type: ignore[arg-type]
         if daily:
             today = dt.datetime.now(dt.UTC).date()
             n = daily_deal(rules, today)
@@ -467,6 +467,11 @@ class Table:
             if vid not in PRESETS:
                 continue  # a variant this version no longer has
             rules = preset(vid)
+            if isinstance(options.get("cells"), int):
+                try:
+                    rules = rules.with_options(cells=options["cells"])
+                except ValueError:
+                    continue  # a number of cells this version no longer allows
             st = saved.get(key, VariantStats())
             out[key] = StatsLine(
                 variant=vid,

@@ -435,6 +435,7 @@ def test_every_rule_option_can_be_chosen_for_a_new_game(client: TestClient) -> N
     from eightoff.rules import Rules
 
     for name in Rules.OPTIONS:
-        g = new_game(client, deal=3, **{name: True})
-        assert g["options"][name] is True
+        value: bool | int = 5 if name == "cells" else True  # Eight Off: 4 to 8 cells
+        g = new_game(client, deal=3, **{name: value})
+        assert g["options"][name] == value
         assert set(g["options"]) == set(Rules.OPTIONS)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from eightoff.rules import preset
+from eightoff.rules import Rules, preset
 from eightoff.survey import build_report, wilson_interval
 from eightoff.survey.report import survey_interval
 from eightoff.survey.store import SurveyStore, rules_signature
@@ -54,9 +54,10 @@ def test_wilson_interval_textbook_values() -> None:
         wilson_interval(11, 10)
 
 
-def fill(db: Path, variant: str, verdicts: dict[int, str]) -> None:
-    """A store holding the given verdicts (length = deal + 50, seconds = deal / 1000)."""
-    rules = preset(variant)
+def fill(db: Path, variant: str, verdicts: dict[int, str], rules: Rules | None = None) -> None:
+    """A store holding the given verdicts (length = deal + 50, seconds = deal / 1000), under
+    ``rules`` (default: the variant's own)."""
+    rules = rules or preset(variant)
     with SurveyStore(db) as store:
         sig = store.register_rules(rules)
         run = store.start_run(
@@ -111,6 +112,7 @@ def test_report_json_has_the_documented_shape(
         "rating_formula",
         "rated",
         "levels",
+        "by_cells",
     ]
     assert data["variant"] == "eightoff"
     assert (data["rated"], data["levels"]) == (0, {})  # surveyed without --rate
@@ -245,6 +247,48 @@ def test_survey_is_wired_into_the_eightoff_command(
 
     assert eightoff_main(["survey", "5", "2", "--db", str(tmp_path / "x.db")]) == 64
     assert "END (2) is before START (5)" in capsys.readouterr().err
+
+
+def test_the_report_has_the_table_by_number_of_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """FreeCell surveyed with 0, 2 and 4 cells: each report, of any of the three, shows
+    the three lines with their Wilson intervals; another variant's rows stay out."""
+    db = tmp_path / "c.sqlite3"
+    fc = preset("freecell")
+    fill(db, "freecell", {d: "solved" if d % 10 else "lost" for d in range(1, 101)})
+    fill(db, "freecell", {1: "lost", 2: "lost", 3: "solved"}, fc.with_options(cells=0))
+    fill(db, "freecell", {1: "lost", 2: "solved", 3: "unknown"}, fc.with_options(cells=2))
+    fill(db, "bakers-game", {1: "lost"}, preset("bakers-game").with_options(cells=1))
+    assert main(["report", "--db", str(db), "--variant", "freecell", "--cells", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["deals"], data["solved"]) == (3, 1)
+    assert [
+        (r["cells"], r["deals"], r["solved"], r["lost"], r["unknown"]) for r in data["by_cells"]
+    ] == [
+        (0, 3, 1, 2, 0),
+        (2, 3, 1, 1, 1),
+        (4, 100, 90, 10, 0),
+    ]
+    assert data["by_cells"][1]["ci95"] == pytest.approx(
+        [hand_wilson(1, 3)[0], hand_wilson(2, 3)[1]]
+    )
+    assert main(["report", "--db", str(db), "--variant", "freecell"]) == 0
+    out = capsys.readouterr().out
+    assert "by number of free cells" in out
+    assert "        4        100         90         10        0    90.000%" in out
+    assert main(["report", "--db", str(db), "--variant", "bakers-game", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["by_cells"] == [
+        {
+            "cells": 1,
+            "deals": 1,
+            "solved": 0,
+            "lost": 1,
+            "unknown": 0,
+            "winnability": 0.0,
+            "ci95": pytest.approx(list(hand_wilson(0, 1))),
+        }
+    ]
 
 
 def test_the_length_note_counts_one_longer_solution_in_the_singular() -> None:

@@ -40,7 +40,7 @@ from eightoff.cli.play import cmd_play
 from eightoff.cli.values import db_file, deal_number_arg, port_number, variant_arg
 from eightoff.deals import DealNumberError
 from eightoff.i18n import quote
-from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError
+from eightoff.rules import DEFAULT_VARIANT, PRESETS, CellsError, UnknownVariantError
 from eightoff.store.db import StoreError
 
 
@@ -177,7 +177,7 @@ def _explain(e: Exception) -> tuple[str, int]:
         return str(e), e.code
     if isinstance(e, SolutionError):  # says itself that it is a bug to report
         return str(e), EX_SOFTWARE
-    if isinstance(e, UnknownVariantError | DealNumberError):
+    if isinstance(e, UnknownVariantError | DealNumberError | CellsError):
         return str(e), EX_USAGE
     if isinstance(e, BoardError):
         return str(e), EX_DATAERR

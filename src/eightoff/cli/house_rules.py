@@ -1,9 +1,10 @@
-"""House rules on the command line: ``--retrieval`` and ``--strict``.
+"""House rules on the command line: ``--retrieval``, ``--strict`` and ``--cells N``.
 
 Any variant can be played with foundation retrieval (a foundation's top card may come
 back to a column or a cell, as the German Eight Off rules allow) and with strict
 single-card moves (no group moves; the FreeCell rules call both conventions legitimate,
-to be agreed before play). Every command that deals or solves takes the same two flags
+to be agreed before play), and with another number of free cells (fewer to make it
+harder: "FreeCell, 2 cells"). Every command that deals or solves takes the same flags
 from here and turns them into :meth:`eightoff.rules.Rules.with_options`:
 
 >>> import argparse
@@ -14,6 +15,8 @@ from here and turns them into :meth:`eightoff.rules.Rules.with_options`:
 >>> rules = apply(preset("freecell"), args)
 >>> rules.strict_single, rules.foundation_retrieval
 (True, False)
+>>> apply(preset("freecell"), parser.parse_args(["--cells", "2"])).name
+'FreeCell, 2 cells'
 
 The house rules in words are :func:`eightoff.explain.house_rules_words`.
 """
@@ -24,7 +27,7 @@ import argparse
 import dataclasses
 
 from eightoff.position import Position
-from eightoff.rules import Rules
+from eightoff.rules import MAX_CELLS, CellsError, Rules
 
 
 def add_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -39,16 +42,46 @@ def add_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> 
         action="store_true",
         help="house rule: single-card moves only (no group moves)",
     )
+    parser.add_argument(
+        "--cells",
+        type=_cells,
+        metavar="N",
+        help="house rule: play with N free cells (0 to 8; at least the cards the variant"
+        " deals to cells), e.g. FreeCell with 2",
+    )
+
+
+def _cells(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of cells (0 to 8)") from None
+    if not 0 <= n <= MAX_CELLS:
+        raise argparse.ArgumentTypeError(f"{n} cells: a game has 0 to {MAX_CELLS} free cells")
+    return n
 
 
 def apply(rules: Rules, args: argparse.Namespace) -> Rules:
-    """``rules`` with the house rules the flags switch on (the variant's own otherwise)."""
+    """``rules`` with the house rules the flags switch on (the variant's own otherwise).
+    ValueError names a number of cells the variant cannot have."""
     return rules.with_options(
         foundation_retrieval=True if getattr(args, "retrieval", False) else None,
         strict_single=True if getattr(args, "strict", False) else None,
+        cells=getattr(args, "cells", None),
     )
 
 
 def on_board(position: Position, args: argparse.Namespace) -> Position:
-    """A board read from a file, played with the house rules the flags switch on."""
-    return dataclasses.replace(position, rules=apply(position.rules, args))
+    """A board read from a file, played with the house rules the flags switch on; with
+    ``--cells N`` its cell cards in its first cells (CellsError if they do not fit)."""
+    rules = apply(position.rules, args)
+    if rules.cells == len(position.cells):
+        return dataclasses.replace(position, rules=rules)
+    cards = [c for c in position.cells if c is not None]
+    if len(cards) > rules.cells:
+        raise CellsError(
+            f"the board has {len(cards)} cards in cells: it cannot be played with"
+            f" {rules.cells} free cell{'' if rules.cells == 1 else 's'}"
+        )
+    cells = tuple(cards) + (None,) * (rules.cells - len(cards))
+    return dataclasses.replace(position, rules=rules, cells=cells)

@@ -48,6 +48,7 @@ from eightoff.cli.exits import (
 from eightoff.cli.values import (
     MAX_SECONDS,
     deal_ranges,
+    memory_arg,
     seconds_arg,
     states_arg,
     variant_arg,
@@ -122,6 +123,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="give up on a deal after N states, 1 to 2^63 - 1 (default "
         + f"{DEFAULT_LIMITS.states:,})".replace(",", " "),
+    )
+    parser.add_argument(
+        "--memory",
+        type=memory_arg,
+        default=DEFAULT_LIMITS.memory_mb,
+        metavar="SIZE",
+        help="give up on a deal when the search's tables would take more than SIZE, e.g."
+        f" 16G or 512M (default {DEFAULT_LIMITS.memory_mb}M)",
     )
 
 
@@ -253,7 +262,11 @@ def run(args: argparse.Namespace) -> int:
         if args.board is None:
             deal_ranges(args.deals)  # check every token before solving any deal
         limits = replace(
-            DEFAULT_LIMITS, seconds=args.time_limit, states=args.max_states, short=args.short
+            DEFAULT_LIMITS,
+            seconds=args.time_limit,
+            states=args.max_states,
+            short=args.short,
+            memory_mb=args.memory,
         )
         verdicts: set[Verdict] = set()
         first = True

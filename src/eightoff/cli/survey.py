@@ -141,6 +141,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="states searched per deal before 'unknown' (default: the solver's, 5000000)",
     )
     run.add_argument(
+        "--memory",
+        metavar="SIZE",
+        type=str,
+        help="memory per deal's search before 'unknown', e.g. 16G or 512M (default: the"
+        " solver's, 1G); each worker may take that much",
+    )
+    run.add_argument(
         "--batch-size",
         metavar="N",
         type=str,
@@ -172,7 +179,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``eightoff survey`` with parsed arguments; return the exit code."""
-    from eightoff.rules import UnknownVariantError
+    from eightoff.rules import CellsError, UnknownVariantError
     from eightoff.survey import (
         StoreError,
         SurveyError,
@@ -192,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         return interrupted_status()
     except UsageError as exc:
         return _fail(str(exc), exc.code)
-    except (SurveyRangeError, UnknownVariantError) as exc:
+    except (SurveyRangeError, UnknownVariantError, CellsError) as exc:
         return _fail(str(exc), EX_USAGE)
     except StoreError as exc:
         code = EX_NOINPUT if args.first in ACTIONS else EX_CANTCREAT
@@ -217,6 +224,7 @@ def _refuse(args: argparse.Namespace, allowed: set[str], form: str) -> None:
         "scheduler": "--scheduler",
         "time_limit": "--time-limit",
         "states": "--states",
+        "memory": "--memory",
         "batch_size": "--batch-size",
         "retry_unknown": "--retry-unknown",
         "rate": "--rate",
@@ -262,6 +270,7 @@ def _run(args: argparse.Namespace) -> int:
             "scheduler",
             "time_limit",
             "states",
+            "memory",
             "batch_size",
             "retry_unknown",
             "rate",
@@ -269,6 +278,7 @@ def _run(args: argparse.Namespace) -> int:
         },
         "START END",
     )
+    from eightoff.cli.values import memory_limit
     from eightoff.survey import default_workers
     from eightoff.survey.cluster import SchedulerAddressError, check_address
 
@@ -281,6 +291,7 @@ def _run(args: argparse.Namespace) -> int:
     workers = _whole(args.workers, "--workers", MAX_WORKERS_PER_CORE * default_workers())
     seconds = None if args.time_limit is None else seconds_limit(args.time_limit)
     states = _whole(args.states, "--states", MAX_STATES)
+    memory = None if args.memory is None else memory_limit(args.memory)
     batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
     if args.scheduler is not None and workers is not None:
         raise UsageError("--workers is for local runs; a Dask cluster brings its own workers")
@@ -292,6 +303,7 @@ def _run(args: argparse.Namespace) -> int:
     limits = Limits(
         seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
         states=DEFAULT_LIMITS.states if states is None else states,
+        memory_mb=DEFAULT_LIMITS.memory_mb if memory is None else memory,
     )
     from eightoff.survey import check_range
 

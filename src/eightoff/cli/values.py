@@ -98,6 +98,29 @@ def states_limit(text: str) -> int:
     return whole_number(text, "the state limit", 1, MAX_STATES)
 
 
+MAX_MEMORY_MB: Final = 1 << 30
+"""The largest memory limit, in MiB (a pebibyte: more than any machine holds)."""
+
+_MEMORY_UNITS: Final = {"": 1, "m": 1, "mb": 1, "mib": 1, "g": 1024, "gb": 1024, "gib": 1024}
+
+
+def memory_limit(text: str) -> int:
+    """A memory limit in MiB from ``16G``, ``512M`` or ``1024`` (MiB): at least 16 MiB.
+
+    >>> memory_limit("16G"), memory_limit("512m"), memory_limit("2048")
+    (16384, 512, 2048)
+    """
+    t = text.strip().lower()
+    digits = t.rstrip("abcdefghijklmnopqrstuvwxyz ")
+    unit = t[len(digits) :].strip()
+    if not digits.isdigit() or unit not in _MEMORY_UNITS or not digits.isascii():
+        raise UsageError(f"{quote(text)} is not a memory size: write e.g. 16G, 512M or 2048 (MiB)")
+    mb = int(digits) * _MEMORY_UNITS[unit]
+    if not 16 <= mb <= MAX_MEMORY_MB:
+        raise UsageError(f"the memory limit {quote(text)} is out of range: 16M to 1048576G")
+    return mb
+
+
 def port(text: str) -> int:
     """A port to listen on (``--port``): 1 to 65535."""
     return whole_number(text, "the port", 1, MAX_PORT)
@@ -107,5 +130,6 @@ variant_arg = argument(variant)
 deal_number_arg = argument(deal_number)
 seconds_arg = argument(seconds_limit)
 states_arg = argument(states_limit)
+memory_arg = argument(memory_limit)
 port_number = argument(port)
 db_file = argument(file_path)

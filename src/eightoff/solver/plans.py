@@ -271,6 +271,11 @@ PLANS: Final[dict[Family, Plan]] = {
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE),
                 Member(ALTERNATE_GREEDY_WEIGHTS, method=Method.BEST_FIRST_NO_TARGET),
                 Member(ALTERNATE_WEIGHTS, method=Method.BEST_FIRST),
+                # best-first with the dive's weights: decides FreeCell 601186, the one
+                # deal of PySolFC's 1-10^6 that the other members and then the complete
+                # search could not decide at the default limits (issue 21; figures in
+                # bench/README)
+                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
             ),
             dive=DiveRules(
                 home_stop_keeps_space=True,

@@ -210,22 +210,39 @@ def rule_options(rules: Rules) -> dict[str, Any]:
 def stats_key(variant: str, options: dict[str, Any]) -> str:
     """The statistics row of a variant played with house rules: the variant's id, then
     ``+option`` for each option switched on that its preset has off (``+!option`` for one
-    switched off), e.g. ``eightoff+foundation_retrieval``.
+    switched off) and ``+cells=N`` for another number of free cells, e.g.
+    ``eightoff+foundation_retrieval`` or ``freecell+cells=2``.
 
     >>> stats_key("eightoff", {}), stats_key("supermove-freecell", {"strict_single": True})
     ('eightoff', 'supermove-freecell+strict_single')
+    >>> stats_key("freecell", {"cells": 2, "strict_single": True})
+    'freecell+cells=2+strict_single'
     >>> parse_stats_key("supermove-freecell+strict_single")
     ('supermove-freecell', {'strict_single': True})
+    >>> parse_stats_key("freecell+cells=2+strict_single")
+    ('freecell', {'cells': 2, 'strict_single': True})
     """
-    return variant + "".join(
-        f"+{'' if options[k] else '!'}{k}" for k in sorted(options) if isinstance(options[k], bool)
-    )
+    parts = []
+    for k in sorted(options):
+        v = options[k]
+        if isinstance(v, bool):
+            parts.append(f"+{'' if v else '!'}{k}")
+        elif isinstance(v, int):
+            parts.append(f"+{k}={v}")
+    return variant + "".join(parts)
 
 
-def parse_stats_key(key: str) -> tuple[str, dict[str, bool]]:
+def parse_stats_key(key: str) -> tuple[str, dict[str, Any]]:
     """The variant and options of a :func:`stats_key`."""
     variant, *parts = key.split("+")
-    return variant, {p.lstrip("!"): not p.startswith("!") for p in parts}
+    out: dict[str, Any] = {}
+    for p in parts:
+        name, eq, value = p.partition("=")
+        if eq:
+            out[name] = int(value) if value.isdigit() else value
+        else:
+            out[p.lstrip("!")] = not p.startswith("!")
+    return variant, out
 
 
 _GAME_COLUMNS: Final = (

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from eightoff.rating import Level, formula_version
-from eightoff.rules import Rules, preset
+from eightoff.rules import MAX_CELLS, Rules, preset
 from eightoff.survey.store import SurveyStore, rules_signature
 from eightoff.verdict import Verdict
 
@@ -61,8 +61,66 @@ def _weighted_median(hist: Mapping[int, int]) -> int | None:
     return None  # pragma: no cover
 
 
+class _Counted:
+    """Deals by verdict, and what follows from them (for a report and its lines)."""
+
+    solved: int
+    lost: int
+    unknown: int
+
+    @property
+    def deals(self) -> int:
+        return self.solved + self.lost + self.unknown
+
+    @property
+    def winnability(self) -> float | None:
+        """Share of the decided deals that are winnable (None if none is decided)."""
+        decided = self.solved + self.lost
+        return self.solved / decided if decided else None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return survey_interval(self.solved, self.lost, self.unknown)
+
+    def counts_json(self) -> dict[str, Any]:
+        """deals, solved, lost, unknown, winnability and ci95, in that order."""
+        low, high = self.ci95
+        return {
+            "deals": self.deals,
+            "solved": self.solved,
+            "lost": self.lost,
+            "unknown": self.unknown,
+            "winnability": self.winnability,
+            "ci95": [low, high],
+        }
+
+
 @dataclass(frozen=True)
-class SurveyReport:
+class CellsRow(_Counted):
+    """The verdicts of the variant (its other rules as the report's) with ``cells`` free
+    cells: one line of the family table by number of cells."""
+
+    cells: int
+    solved: int
+    lost: int
+    unknown: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cells": self.cells, **self.counts_json()}
+
+    def text(self) -> str:
+        w = self.winnability
+        low, high = self.ci95
+        return (
+            f"    {self.cells:>5} {self.deals:>10} {self.solved:>10} {self.lost:>10}"
+            f" {self.unknown:>8} "
+            + ("      n/a" if w is None else f"{100 * w:>9.3f}%")
+            + f"   {100 * low:.3f}% – {100 * high:.3f}%"
+        )
+
+
+@dataclass(frozen=True)
+class SurveyReport(_Counted):
     variant: str
     name: str
     signature: str
@@ -84,39 +142,23 @@ class SurveyReport:
     order from Easy to Not winnable, when any deal is rated; empty otherwise)."""
     other_formula_ratings: int = 0
     """Deals rated with another version of the rating formula (not counted here)."""
+    by_cells: list[CellsRow] = field(default_factory=list)
+    """The same variant and options with each number of free cells that has stored
+    deals (this report's own included), fewest cells first; empty when only this one."""
 
     @property
     def rated(self) -> int:
         return sum(self.levels.values())
 
-    @property
-    def deals(self) -> int:
-        return self.solved + self.lost + self.unknown
-
-    @property
-    def winnability(self) -> float | None:
-        """Share of the decided deals that are winnable (None if none is decided)."""
-        decided = self.solved + self.lost
-        return self.solved / decided if decided else None
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return survey_interval(self.solved, self.lost, self.unknown)
-
     def to_json(self) -> dict[str, Any]:
-        low, high = self.ci95
         return {
             "variant": self.variant,
-            "deals": self.deals,
-            "solved": self.solved,
-            "lost": self.lost,
-            "unknown": self.unknown,
-            "winnability": self.winnability,
-            "ci95": [low, high],
+            **self.counts_json(),
             "lost_deals": self.lost_deals,
             "rating_formula": formula_version(self.variant),
             "rated": self.rated,
             "levels": self.levels,
+            "by_cells": [row.to_json() for row in self.by_cells],
         }
 
     def text(self) -> str:
@@ -156,6 +198,14 @@ class SurveyReport:
                 f"  unknown deals ({len(self.unknown_deals)}): " + _deal_list(self.unknown_deals)
             )
         lines.extend(self._level_lines())
+        if self.by_cells:
+            lines.append(
+                "  by number of free cells (95% interval: Wilson, unknowns as losses/wins):"
+            )
+            lines.append(
+                "    cells      deals     solved       lost  unknown   winnable   interval"
+            )
+            lines.extend(row.text() for row in self.by_cells)
         versions = ", ".join(f"{v} ({n} deals)" for v, n in self.solver_versions.items())
         lines.append(f"  solver: {versions}; rules signature {self.signature}")
         if self.other_rules_rows:
@@ -241,7 +291,21 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         other_rules_rows=others,
         levels=levels,
         other_formula_ratings=sum(ratings.values()) - sum(current.values()),
+        by_cells=_by_cells(store, rules),
     )
+
+
+def _by_cells(store: SurveyStore, rules: Rules) -> list[CellsRow]:
+    """The family table by number of cells (see SurveyReport.by_cells)."""
+    stored = store.signatures(rules.id)
+    rows = []
+    for n in range(rules.least_cells, MAX_CELLS + 1):
+        sig = rules_signature(rules.with_options(cells=n))
+        if sig not in stored:
+            continue
+        c = store.counts(rules.id, sig)
+        rows.append(CellsRow(n, c.solved, c.lost, c.unknown))
+    return rows if len(rows) > 1 or (rows and rows[0].cells != rules.cells) else []
 
 
 def beyond_note(beyond: int, longest: int) -> str:

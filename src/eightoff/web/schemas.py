@@ -21,6 +21,9 @@ class NewGame(Strict):
     board: dict[str, Any] | Annotated[str, Field(max_length=20_000)] | None = None
     foundation_retrieval: bool | None = None
     strict_single: bool | None = None
+    cells: Annotated[int, Field(ge=0, le=8)] | None = None
+    """House rule: the number of free cells (0-8, at least the cards the variant deals
+    to cells); left out, the variant's own."""
     difficulty: Annotated[str, Field(max_length=32)] | None = None
     daily: bool | None = None
 

@@ -148,6 +148,7 @@ async function boot() {
   }
   if (game) {
     state.houseRules = game.house_rules || [];
+    state.cells = game.cells_changed ? game.options.cells : null;
     setGame(game, { animate: false });
     if (!link || link.error || showsLink(game, link)) {
       say(t("announce.resumed", { variant: game.variant_name, moves: plural(game.player_moves, "move") }));

@@ -326,9 +326,10 @@ export async function startGame(body, { confirm = true } = {}) {
 
 /** The house rules of the next deal as request fields (only those switched on: an option
  * left out is the variant's own, so Eight Off Easy stays itself). */
-export function houseRulesBody(rules = state.houseRules) {
+export function houseRulesBody(rules = state.houseRules, cells = state.cells) {
   const body = {};
   for (const name of rules) body[name] = true;
+  if (cells !== null && cells !== undefined) body.cells = cells;
   return body;
 }
 
@@ -355,6 +356,14 @@ function showVariantRules() {
     if (own[name]) box.checked = true;
     else box.checked = state.houseRules.includes(name);
   }
+  // the number of free cells: from the cards the variant deals to cells up to 8
+  const v = state.variants.find((x) => x.id === $("new-variant").value);
+  const cells = $("new-cells");
+  if (v) {
+    cells.min = String(v.least_cells ?? 0);
+    cells.value = String(state.cells ?? v.cells);
+    if (Number(cells.value) < v.least_cells) cells.value = String(v.least_cells);
+  }
 }
 
 /** Open the new-game dialog (the New game button and the n key). */
@@ -373,9 +382,12 @@ export function openNewGame() {
     if ($("new-retrieval").checked && !own.foundation_retrieval) rules.push("foundation_retrieval");
     if ($("new-strict").checked && !own.strict_single) rules.push("strict_single");
     state.houseRules = rules;
+    const v = state.variants.find((x) => x.id === select.value);
+    const cells = Number($("new-cells").value);
+    state.cells = v && Number.isInteger(cells) && cells !== v.cells ? cells : null;
     dlg.close();
     $("variant").value = select.value;
-    return houseRulesBody(rules);
+    return houseRulesBody(rules, state.cells);
   };
   $("new-form").onsubmit = (ev) => {
     ev.preventDefault();

@@ -11,6 +11,7 @@ export const state = {
   settings: { auto_move: true, winnable_only: false, language: null },
   difficulty: null, // the level chosen last in the new-game dialog (null: any deal)
   houseRules: [], // options the next deal is played with ("foundation_retrieval", "strict_single")
+  cells: null, // the number of free cells the next deal is played with (null: the variant's own)
   selection: null, // {kind, index, count (null: keyboard, "whatever fits"), shown}
   hintLevel: 0,
   hintMarks: null, // {cards: Set(cardKey), places: [place]}
