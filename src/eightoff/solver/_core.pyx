@@ -459,6 +459,7 @@ cdef extern from "optimal.h":
         eo_state S
         int count
         int upper
+        int pairs
         long max_states
         double seconds
         size_t max_mem
@@ -478,14 +479,16 @@ OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
 
 
 def optimal(tuple rules, columns, cells, foundations, int count, int upper=0,
-            long max_states=0, double seconds=0.0, long max_memory=0) -> tuple:
+            long max_states=0, double seconds=0.0, long max_memory=0,
+            bint pairs=True) -> tuple:
     """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
     states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
     length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
     moves (as ``(src, dst, count)``) are a solution of the least length; 2: none shorter
     than ``upper`` exists; 6: no solution at all; 3-5: a limit stopped the search, the
     lower bound is proven, and the moves are a solution found (of length upper bound) or
-    empty.  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
+    empty.  ``pairs``: add deadlocked pairs of cards to the bound (op_pairs); without it
+    the bound is the plain one (blocked cards).  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
     (of the start too) follow each, and the auto-complete ends the game."""
     cdef op_ctx x
     cdef int i
@@ -496,6 +499,7 @@ def optimal(tuple rules, columns, cells, foundations, int count, int upper=0,
         raise ValueError("count: COUNT_PLAYER or COUNT_SINGLE")
     x.count = count
     x.upper = upper
+    x.pairs = pairs
     x.max_states = max_states
     x.seconds = seconds
     x.max_mem = max_memory

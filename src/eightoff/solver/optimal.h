@@ -11,9 +11,11 @@
  *   OP_SINGLE  one step = one single card moved (strict single-card rules, every card home
  *              one step); the goal is every card home.
  *
- * The search is A* with a consistent heuristic (below), so a state is expanded at most
- * once, at its least cost from the start, and the first goal taken from the open list
- * (or a goal generated at the f of the level being expanded) is optimal.  Every state is
+ * The search is A* with an admissible heuristic (below): f = g + h never exceeds the
+ * cost of the cheapest solution through a state, f is carried down from parent to child
+ * where larger (pathmax), a state reached again by a shorter path is opened again, and
+ * the search ends when the least f open is no less than the best solution found: that
+ * solution is then optimal, and at any time the least f open is a proven lower bound.  Every state is
  * stored once, by its canonical key (core.h's eo_key: foundations, the set of cell
  * cards, the columns sorted); the table keeps the best g found for each.  The key loses
  * only what cannot change the cost to the goal: which cell holds which card (cells are
@@ -36,7 +38,7 @@
  *     is home), and leaving its place only frees a cell or a column, which makes no
  *     other move illegal.
  *
- * The heuristic, h (admissible and consistent):
+ * The heuristic, h: the plain bound below (consistent), plus op_pairs (admissible).
  *   A card x in a column is *blocked* when a card below it in the same column must go home
  *   before it can: with one pack, a lower card of its suit; with two, both copies of a
  *   lower rank of its suit.  A blocked card must leave its column before that card does,
@@ -86,6 +88,7 @@ typedef struct {
     eo_state S;
     int count;      /* OP_PLAYER or OP_SINGLE */
     int upper;      /* the length of a known solution (0: none): only shorter ones are sought */
+    int pairs;      /* add the deadlocked pairs to the bound (op_pairs) */
     long max_states;
     double seconds;
     size_t max_mem;
@@ -141,9 +144,103 @@ static int op_goal(const op_ctx *x, const eo_state *s) {
     return s->home == x->R.total;
 }
 
+/* Deadlocks between two cards (one pack): the graph of "w must leave its column before
+ * x can go home": w lies above, in its column, x itself or a card that must go home
+ * before x (a lower card of x's suit not yet home).  If x's first move is to go home
+ * (a "direct" card), then every card w it points to moved before it, and if w is direct
+ * too, w went home before x did.  So a cycle x -> w -> x cannot have both direct: one of
+ * them makes a move to a cell or a column first.  A self-loop is a blocked card (above a
+ * lower card of its suit).  Pairs of cards pointing at each other, each pair apart from
+ * the others (and, for player moves, from the others' runs, and from runs already
+ * counted), each cost one move more; the pairs are matched greedily, any set of
+ * disjoint pairs being a valid bound (no more than the fewest cards, or runs, that meet
+ * every cycle).  The bound is admissible but not consistent: the search takes the
+ * parent's f where it is larger (pathmax) and opens a state again when it is reached
+ * by a shorter path (A* with an admissible bound and reopening is exact). */
+static int op_pairs(const op_ctx *x, const eo_state *s, const int *run_of, const uint64_t used_runs) {
+    const eo_rules *r = &x->R;
+    /* pos_of[card] = column * 64 + position, or -1 */
+    int8_t colof[64], posof[64];
+    memset(colof, -1, sizeof(colof));
+    uint64_t above[EO_MAXCOLS][EO_COLCAP + 1];
+    uint64_t incol = 0;
+    for (int c = 0; c < r->ncols; c++) {
+        int L = s->len[c];
+        uint64_t m = 0;
+        above[c][L] = 0;
+        for (int i = L - 1; i >= 0; i--) {
+            above[c][i] = m; /* cards above position i */
+            int card = s->col[c][i];
+            m |= (uint64_t)1 << card;
+            colof[card] = (int8_t)c;
+            posof[card] = (int8_t)i;
+        }
+        incol |= m;
+    }
+    uint64_t adj[64];
+    uint64_t cand = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int lo = s->found[suit] + 1;
+        /* the deepest position in each column of the suit's cards from lo up */
+        int deep[EO_MAXCOLS];
+        for (int c = 0; c < r->ncols; c++) deep[c] = EO_COLCAP;
+        for (int rank = lo; rank <= 13; rank++) {
+            int card = rank << 2 | suit;
+            if (colof[card] >= 0 && posof[card] < deep[(int)colof[card]])
+                deep[(int)colof[card]] = posof[card];
+            if (!((incol >> card) & 1)) {
+                adj[card] = 0;
+                continue;
+            }
+            uint64_t a = 0;
+            for (int c = 0; c < r->ncols; c++)
+                if (deep[c] < EO_COLCAP) a |= above[c][deep[c]];
+            adj[card] = a;
+            cand |= (uint64_t)1 << card;
+        }
+    }
+    /* drop self-loops (blocked, counted already) and cards of runs counted already */
+    uint64_t live = 0;
+    for (uint64_t m = cand; m; m &= m - 1) {
+        int card = __builtin_ctzll(m);
+        if ((adj[card] >> card) & 1) continue;
+        if (run_of && ((used_runs >> run_of[card]) & 1)) continue;
+        live |= (uint64_t)1 << card;
+    }
+    int pairs = 0;
+    uint64_t used = used_runs;
+    for (uint64_t m = live; m; m &= m - 1) {
+        int a = __builtin_ctzll(m);
+        if (!((live >> a) & 1)) continue;
+        for (uint64_t n = adj[a] & live & ~((uint64_t)1 << a); n; n &= n - 1) {
+            int b = __builtin_ctzll(n);
+            if (!((adj[b] >> a) & 1)) continue;
+            if (run_of) {
+                /* both in one run: that run makes a move to a cell or a column */
+                if (((used >> run_of[a]) & 1) || ((used >> run_of[b]) & 1)) continue;
+                used |= (uint64_t)1 << run_of[a] | (uint64_t)1 << run_of[b];
+                /* every card of these runs leaves the pool */
+                uint64_t drop = 0;
+                for (uint64_t k = live; k; k &= k - 1) {
+                    int c = __builtin_ctzll(k);
+                    if (run_of[c] == run_of[a] || run_of[c] == run_of[b]) drop |= (uint64_t)1 << c;
+                }
+                live &= ~drop;
+            } else {
+                live &= ~((uint64_t)1 << a | (uint64_t)1 << b);
+            }
+            pairs++;
+            break;
+        }
+    }
+    return pairs;
+}
+
 static int op_h(const op_ctx *x, const eo_state *s) {
     const eo_rules *r = &x->R;
-    int runs = 0, blocked = 0;
+    int runs = 0, blocked = 0, nrun = 0;
+    int run_of[64];
+    uint64_t used_runs = 0;
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         const uint8_t *col = s->col[c];
@@ -155,18 +252,26 @@ static int op_h(const op_ctx *x, const eo_state *s) {
             uint32_t lower = below - 1;
             int b = ((r->nfound == 4 ? once[suit] : twice[suit]) & lower) != 0;
             if (i == 0 || !eo_stacks(r, card, col[i - 1])) {
+                if (run_blocked && nrun < 64) used_runs |= (uint64_t)1 << (nrun - 1);
                 runs += run_blocked;
                 run_blocked = 0;
+                nrun++;
             }
+            run_of[card] = nrun - 1 < 63 ? nrun - 1 : 63;
             run_blocked |= b;
             blocked += b;
             if (once[suit] & below) twice[suit] |= below;
             once[suit] |= below;
         }
+        if (run_blocked && nrun <= 64) used_runs |= (uint64_t)1 << (nrun - 1);
         runs += run_blocked;
     }
-    if (x->count == OP_PLAYER) return runs;
-    return (r->total - s->home) + blocked;
+    int pairs = 0;
+    if (r->nfound == 4 && x->pairs)
+        pairs = op_pairs(x, s, x->count == OP_PLAYER ? run_of : NULL,
+                         x->count == OP_PLAYER ? used_runs : 0);
+    if (x->count == OP_PLAYER) return runs + pairs;
+    return (r->total - s->home) + blocked + pairs;
 }
 
 /* A canonical key back into a state (the canonical arrangement). */
@@ -317,7 +422,10 @@ static const uint8_t *op_key_of(const op_work *w, uint32_t id, int *len) {
  * legal moves of the real state (by the canonical key it leads to). */
 static int op_trace(op_ctx *x, op_work *w, const eo_rules *mr, const eo_state *start,
                     uint32_t goal) {
-    int n = w->g[goal];
+    /* the chain of parents (a state's parent had a smaller g when it was set, and g only
+     * falls, so the chain ends at the start; it is no longer than g[goal]) */
+    int n = 0;
+    for (uint32_t id = goal; id != 0; id = w->parent[id]) n++;
     uint32_t *ids = (uint32_t *)malloc((size_t)(n + 1) * sizeof(uint32_t));
     x->path = (eo_move *)malloc((size_t)(n + 1) * sizeof(eo_move));
     if (!ids || !x->path) {
@@ -434,7 +542,7 @@ static void op_search(op_ctx *x) {
         }
         uint32_t id = w.open[cur].v[--w.open[cur].n];
         if (w.closed[id] || w.f[id] != f) continue;
-        x->lower = f;
+        if (f > x->lower) x->lower = f; /* the least f open now: a bound */
         w.closed[id] = 1;
         x->expanded++;
         if ((x->expanded & 255) == 0) {
@@ -463,6 +571,7 @@ static void op_search(op_ctx *x) {
             int goal_here = op_goal(x, &t);
             int h = goal_here ? 0 : op_h(x, &t);
             int f1 = g1 + h;
+            if (f1 < f) f1 = f; /* pathmax: the parent's bound holds for its children */
             if (f1 >= upper) continue;
             if (f1 >= OP_MAXF) {
                 overflow = 1;
@@ -484,16 +593,17 @@ static void op_search(op_ctx *x) {
                 w.closed[cid] = 0;
             } else {
                 cid = (uint32_t)(-r - 2);
-                if (w.closed[cid] || w.g[cid] <= g1) continue;
+                if (w.g[cid] <= g1) continue;
+                w.closed[cid] = 0; /* reached by a shorter path: open again */
             }
             w.parent[cid] = id;
             w.g[cid] = (uint16_t)g1;
             w.f[cid] = (uint16_t)f1;
             if (goal_here) {
                 /* the best goal so far: only shorter solutions are sought from now on */
+                /* (never pushed: not expanded; a shorter path to it later updates it) */
                 goal = cid;
                 upper = g1;
-                w.closed[cid] = 1;
                 continue;
             }
             int index = f1 * OP_HB + (h < OP_HB ? h : OP_HB - 1);
