@@ -3,6 +3,7 @@
     eightoff solve DEALS... [--variant ID] [--json] [--short] [--time-limit S]
                             [--max-states N]
     eightoff solve --board FILE [--variant ID] [--json] [...]
+    eightoff solve DEALS... --optimal [--count player|single] [--memory MB] [...]
 
 DEALS are deal numbers or ranges (``1-100 7 42``).  A board is Freecell Solver's
 board text or the JSON board (``-`` reads standard input).
@@ -12,7 +13,12 @@ summary line (verdict, moves, states, time).  ``--json``: one object per deal on
 own line.  Exit codes: 0 every deal solved, 1 some deal proven lost (and none
 unknown), 2 some deal unknown (a limit stopped the search), 64 bad usage, 65 a
 malformed board, 66 a board file that cannot be read, 130 interrupted, 141 the
-output pipe closed (the table in :mod:`eightoff.exits`).  A board over 1 MB is
+output pipe closed (the table in :mod:`eightoff.exits`).
+
+``--optimal``: par (:mod:`eightoff.solver.optimal`), the fewest moves in the count of
+``--count``; each move numbered by what it counts for, the free ones marked ``+``; the
+summary says ``optimal: yes`` when proven, else the bounds ("par is 31 to 33").  Exit 0
+every par proven, 1 some deal lost, 2 some deal's par not proven.  A board over 1 MB is
 refused unread.
 """
 
@@ -43,10 +49,13 @@ from eightoff.exits import (
     quote,
     whole_number,
 )
+from eightoff.counts import MoveCount, counted_moves
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
 from eightoff.verdict import Verdict
+
+from .optimal import COMMAND_LINE_MEMORY_MB, Par, ParLimits, optimal
 
 MAX_DEALS: Final = 10_000_000
 """Most deals one command may name (ranges included)."""
@@ -68,6 +77,16 @@ def states_limit(text: str) -> int:
     return whole_number(text, "the state limit", 1, MAX_STATES)
 
 
+MAX_MEMORY_MB: Final = 1 << 20
+"""The largest memory limit of --optimal, in MiB (1 TiB)."""
+
+
+def memory_limit(text: str) -> int:
+    """A memory limit in MiB: 16 to MAX_MEMORY_MB."""
+    return whole_number(text, "the memory limit (MiB)", 16, MAX_MEMORY_MB)
+
+
+_memory = argument(memory_limit)
 _seconds = argument(seconds_limit)
 _states = argument(states_limit)
 
@@ -98,6 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "examples:\n"
         "  eightoff solve 1-100 617 --json\n"
         "  eightoff solve 5 --variant freecell --short\n"
+        "  eightoff solve 1-10 --optimal --count single --time-limit 10\n"
         "  eightoff deal 5 --format fcs | eightoff solve --board -"
     )
     parser.add_argument(
@@ -125,6 +145,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     house_rules.add_arguments(parser)
     parser.add_argument(
         "--short", action="store_true", help="spend more effort for a shorter solution"
+    )
+    parser.add_argument(
+        "--optimal",
+        action="store_true",
+        help="find par: a solution with the fewest moves, proven ('optimal: yes'), or the"
+        " best found and a proven lower bound when a limit stops the search",
+    )
+    parser.add_argument(
+        "--count",
+        choices=[c.value for c in MoveCount],
+        default=None,
+        help="with --optimal: count player moves (the table's count: safe auto-moves and"
+        " the final auto-complete are free) or single-card moves (default player)",
+    )
+    parser.add_argument(
+        "--memory",
+        type=_memory,
+        default=None,
+        metavar="MB",
+        help=f"with --optimal: most memory the search takes, in MiB, 16 to {MAX_MEMORY_MB}"
+        f" (default {COMMAND_LINE_MEMORY_MB})",
     )
     parser.add_argument(
         "--time-limit",
@@ -267,6 +308,46 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
     out.write(f"{summary(result)}\n")
 
 
+def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
+    """One deal's par: the bounds, and the best solution known, each move with what it
+    counts for (``"counts": 0`` for a card auto-move or auto-complete sends home)."""
+    moves = []
+    pos = start
+    for move, counts in zip(par.moves, counted_moves(start, par.moves), strict=True):
+        moves.append(move_json(pos, move) | {"counts": counts.of(par.count)})
+        pos = pos.apply_unchecked(move)
+    return {"variant": start.rules.id, "deal": number} | par.to_json() | {"moves": moves}
+
+
+def par_summary(par: Par) -> str:
+    """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
+    states = f"{par.states:,} states".replace(",", " ")
+    took = _duration(par.seconds)
+    if par.lost:
+        return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
+    proven = "yes" if par.optimal else "no"
+    why = f"{par.reason}, " if par.reason else ""
+    return f"optimal: {proven} — {par.words} ({why}{states}, {took})"
+
+
+def print_par(out: TextIO, start: Position, title: str, par: Par) -> None:
+    out.write(f"{title}\n")
+    pos = start
+    n = 0
+    width = len(str(par.length or 0))
+    for move, counts in zip(par.moves, counted_moves(start, par.moves), strict=True):
+        if counts.of(par.count):
+            n += 1
+            label = f"{n:>{width}}."
+        else:
+            label = " " * width + "+"
+        out.write(f"{label} {move!s:<6} {pos.describe(move)}\n")
+        pos = pos.apply_unchecked(move)
+    if par.count is MoveCount.PLAYER and par.moves:
+        out.write("(+ a card that safe auto-move or auto-complete sends home: not counted)\n")
+    out.write(f"{par_summary(par)}\n")
+
+
 # ----- running ----------------------------------------------------------------------
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title."""
@@ -297,6 +378,12 @@ def run(args: argparse.Namespace) -> int:
         )
         verdicts: set[Verdict] = set()
         first = True
+        if not args.optimal and (args.count is not None or args.memory is not None):
+            raise UsageError("--count and --memory go with --optimal (par)")
+        if args.optimal and args.short:
+            raise UsageError("--optimal finds the shortest solution: --short adds nothing")
+        if args.optimal:
+            return _run_optimal(args)
         for position, number, title in _jobs(args):
             result = solve(position, limits)
             verdicts.add(result.verdict)
@@ -318,3 +405,29 @@ def run(args: argparse.Namespace) -> int:
     if Verdict.LOST in verdicts:
         return EX_LOST
     return EX_OK
+
+
+def _run_optimal(args: argparse.Namespace) -> int:
+    """``solve --optimal``: par for each deal (exit 0 all proven, 1 some deal lost, 2 some
+    deal's par not proven)."""
+    out = sys.stdout
+    which = MoveCount(args.count or MoveCount.PLAYER.value)
+    memory = args.memory or COMMAND_LINE_MEMORY_MB
+    limits = ParLimits(seconds=args.time_limit, states=args.max_states, memory_mb=memory)
+    proven, lost = True, False
+    first = True
+    for position, number, title in _jobs(args):
+        par = optimal(position, which, limits)
+        proven &= par.optimal
+        lost |= par.lost
+        if args.json:
+            out.write(json.dumps(par_json(position, number, par)) + "\n")
+        else:
+            if not first:
+                out.write("\n")
+            print_par(out, position, title, par)
+        out.flush()
+        first = False
+    if not proven:
+        return EX_UNKNOWN
+    return EX_LOST if lost else EX_OK
