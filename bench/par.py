@@ -37,10 +37,12 @@ from eightoff.solver import Limits, Solved, solve
 from eightoff.solver.optimal import ParLimits, optimal
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_vs_fcsolve import BenchError, FcSolve, parse_deals  # noqa: E402
+from solver_vs_fcsolve import BenchError, FcSolve, parse_deals
 
 
-def length(position: Position, moves: list[Move] | tuple[Move, ...], which: MoveCount) -> int | None:
+def length(
+    position: Position, moves: list[Move] | tuple[Move, ...], which: MoveCount
+) -> int | None:
     """A solution's length in ``which``, replayed through the engine (None: not legal or
     not winning)."""
     try:
@@ -117,18 +119,24 @@ def main() -> int:
     load1 = os.getloadavg()
     proven_rows = [r for r in rows if r["optimal"] and not r["lost"]]
     times = [float(r["seconds"]) for r in rows]  # type: ignore[arg-type]
-    table = Table(title=f"{rules.name} deals {args.deals}: par in {which.words}, {args.seconds:g} s a deal")
+    table = Table(
+        title=f"{rules.name} deals {args.deals}: par in {which.words}, {args.seconds:g} s a deal"
+    )
     table.add_column("figure")
     table.add_column("value", justify="right")
     share = len([r for r in rows if r["optimal"]]) / len(rows)
-    table.add_row("proven optimal", f"{share:.1%} ({sum(1 for r in rows if r['optimal'])} of {len(rows)})")
+    table.add_row(
+        "proven optimal", f"{share:.1%} ({sum(1 for r in rows if r['optimal'])} of {len(rows)})"
+    )
     table.add_row("time median / p99", f"{median(times):.2f} s / {percentile(times, 0.99):.2f} s")
     proven_times = [float(r["seconds"]) for r in proven_rows]  # type: ignore[arg-type]
     table.add_row("time of the proven, median", f"{median(proven_times):.2f} s")
     table.add_row("median par (proven deals)", f"{median([int(r['par']) for r in proven_rows]):g}")  # type: ignore[call-overload]
     bounds = [int(r["lower_bound"]) for r in rows if not r["lost"]]  # type: ignore[call-overload]
     uppers = [int(r["upper_bound"]) for r in rows if r["upper_bound"] is not None]  # type: ignore[call-overload]
-    table.add_row("median lower bound / best found (all)", f"{median(bounds):g} / {median(uppers):g}")
+    table.add_row(
+        "median lower bound / best found (all)", f"{median(bounds):g} / {median(uppers):g}"
+    )
     for name in ["default", "short", *presets]:
         if args.no_peers and name in ("default", "short"):
             continue

@@ -86,7 +86,9 @@ VARIANTS = {
 def small_positions(draw: st.DrawFn, rules: Rules, most: int = 6) -> Position:
     """A few suits' high cards left out of the foundations, dealt at random into the
     columns and some of the cells."""
-    left = draw(st.lists(st.integers(0, 4), min_size=4, max_size=4).filter(lambda v: 1 <= sum(v) <= most))
+    left = draw(
+        st.lists(st.integers(0, 4), min_size=4, max_size=4).filter(lambda v: 1 <= sum(v) <= most)
+    )
     cards = [Card.of(r, s) for s in range(4) for r in range(14 - left[s], 14)]
     cards = draw(st.permutations(cards))
     cells: list[Card | None] = [None] * rules.cells
@@ -119,7 +121,9 @@ def check(position: Position, par: Par, which: MoveCount) -> None:
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_par_equals_breadth_first_search(variant: str, which: MoveCount, data: st.DataObject) -> None:
+def test_par_equals_breadth_first_search(
+    variant: str, which: MoveCount, data: st.DataObject
+) -> None:
     rules = VARIANTS[variant]
     # with foundation retrieval every card home may come back: fewer cards out
     position = data.draw(small_positions(rules, 3 if rules.foundation_retrieval else 6))

@@ -32,6 +32,7 @@ from dataclasses import replace
 from typing import Any, Final, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
+from eightoff.counts import MoveCount, counted_moves
 from eightoff.deals import MAX_DEAL, deal
 from eightoff.exits import (
     EX_DATAERR,
@@ -49,7 +50,6 @@ from eightoff.exits import (
     quote,
     whole_number,
 )
-from eightoff.counts import MoveCount, counted_moves
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
@@ -416,12 +416,12 @@ def _run_optimal(args: argparse.Namespace) -> int:
     limits = ParLimits(seconds=args.time_limit, states=args.max_states, memory_mb=memory)
     proven, lost = True, False
     first = True
-    for position, number, title in _jobs(args):
+    for position, deal_number, title in _jobs(args):
         par = optimal(position, which, limits)
         proven &= par.optimal
         lost |= par.lost
         if args.json:
-            out.write(json.dumps(par_json(position, number, par)) + "\n")
+            out.write(json.dumps(par_json(position, deal_number, par)) + "\n")
         else:
             if not first:
                 out.write("\n")

@@ -82,7 +82,7 @@ class Par:
 
     @property
     def words(self) -> str:
-        """"par is 31", "par is 31 to 33", "par is at least 31", "no solution"."""
+        """ "par is 31", "par is 31 to 33", "par is at least 31", "no solution"."""
         if self.lost:
             return "no solution: the deal cannot be won"
         if self.optimal:
@@ -184,7 +184,7 @@ def optimal(
             best = _single_moves(position, best)
         length = _length(position, best, which)
     try:
-        status, lower, upper, a_states, steps = _core.optimal(
+        status, lower, _found, a_states, steps = _core.optimal(
             rules_tuple(position.rules),
             position.columns,
             position.cells,
