@@ -12,6 +12,7 @@ extensions = [
             "src/eightoff/solver/core.h",
             "src/eightoff/solver/search.h",
             "src/eightoff/solver/players.h",
+            "src/eightoff/solver/replay.h",
             "src/eightoff/solver/optimal.h",
         ],
         extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],

@@ -12,7 +12,10 @@ Both solvers run in this process, on one core, one at a time, deal after deal:
 
 Every solution of either solver is replayed move by move through our engine
 (``Position.check``/``apply``, outside the timed region) and its length counted the
-same way: a group move is one move, every card sent home is one move.  See
+same way, in both counts of ``eightoff.counts``: **player moves** (a group is one move;
+the cards that safe auto-move would send home, and those sent home once the win is
+certain, are free: the table's count, with auto-move on) and **single-card moves** (a
+group counts as the single moves it stands for, every card home is one).  See
 bench/README.md for the exact definitions.
 
     uv run python bench/solver_vs_fcsolve.py --variant eightoff --deals 1-10000
@@ -51,6 +54,7 @@ from rich.progress import (
 from rich.table import Table
 
 from eightoff.boards import format_fcs
+from eightoff.counts import Counts, move_counts
 from eightoff.deals import deal
 from eightoff.position import HOME, IllegalMoveError, Move, Place, Position
 from eightoff.rules import PRESETS, Build, EmptyColumn, Rules, preset
@@ -233,29 +237,37 @@ Solver = FcSolve | Ours
 class Replay:
     valid: bool
     length: int
+    """Player moves (eightoff.counts, safe auto-move on)."""
+    single: int = 0
+    """Single-card moves."""
     implied: int = 0
     error: str = ""
 
 
 def replay(start: Position, moves: Sequence[Move]) -> Replay:
-    """Play a solution through our engine; count its moves (one per Move, home moves too).
+    """Play a solution through our engine; count it in player moves (``length``) and in
+    single-card moves (``single``), as :mod:`eightoff.counts` defines them.
 
     Cards a solver left out at the end (sent home implicitly) are added as safe
-    auto-moves and counted in ``length`` and in ``implied``.
+    auto-moves: counted in ``implied`` and in ``single`` (they are free player moves).
     """
     pos = start
+    total = Counts()
     for i, move in enumerate(moves, start=1):
         try:
-            pos = pos.apply(move)
+            pos.check(move)
         except IllegalMoveError as e:
-            return Replay(False, len(moves), 0, f"move {i} {move}: {e}")
+            return Replay(False, 0, 0, 0, f"move {i} {move}: {e}")
+        total += move_counts(pos, move)
+        pos = pos.apply_unchecked(move)
     implied = 0
     while not pos.is_won() and (m := pos.safe_auto_move()) is not None:
+        total += move_counts(pos, m)
         pos = pos.apply(m)
         implied += 1
     if not pos.is_won():
-        return Replay(False, len(moves), implied, "the moves do not end with every card home")
-    return Replay(True, len(moves) + implied, implied)
+        return Replay(False, 0, 0, implied, "the moves do not end with every card home")
+    return Replay(True, total.player, total.single_card, implied)
 
 
 # ----- rows and statistics ------------------------------------------------------------
@@ -268,7 +280,8 @@ class Row:
     ms: float  # wall clock
     cpu_ms: float  # CPU time of the thread
     states: int
-    length: int | None = None
+    length: int | None = None  # player moves
+    single: int | None = None  # single-card moves
     valid: bool | None = None
     implied: int = 0
     detail: str = ""
@@ -292,7 +305,13 @@ class Summary:
 
     @property
     def lengths(self) -> list[int]:
+        """Valid solutions' lengths in player moves."""
         return [r.length for r in self.rows if r.valid and r.length is not None]
+
+    @property
+    def singles(self) -> list[int]:
+        """Valid solutions' lengths in single-card moves."""
+        return [r.single for r in self.rows if r.valid and r.single is not None]
 
     @property
     def invalid(self) -> int:
@@ -427,7 +446,9 @@ def run(
                 )  # fmt: skip
                 if out.moves is not None:
                     rp = replay(position, out.moves)
-                    row.valid, row.length, row.implied = rp.valid, rp.length, rp.implied
+                    row.valid, row.implied = rp.valid, rp.implied
+                    if rp.valid:
+                        row.length, row.single = rp.length, rp.single
                     if rp.error:
                         row.detail = rp.error
                 summary.rows.append(row)
@@ -443,7 +464,7 @@ def run(
 
 # ----- report -------------------------------------------------------------------------
 def ratio_cells(a: Summary, b: Summary) -> list[str]:
-    """a ÷ b: median, mean, p99 and max time, median moves."""
+    """a ÷ b: median, mean, p99 and max time, median player moves."""
     return [
         fmt(ratio(median(a.times), median(b.times))),
         fmt(ratio(mean(a.times), mean(b.times))),
@@ -476,7 +497,8 @@ def report(
     t = Table(box=style, title=None)
     for col in (
         "solver", "solved", "lost", "unknown", "median ms", "mean ms", "p99 ms", "max ms",
-        "median moves", "mean moves", "median states", "bad solutions", "RSS growth MB",
+        "median player moves", "mean player moves", "median single-card moves",
+        "median states", "bad solutions", "RSS growth MB",
     ):  # fmt: skip
         t.add_column(col, justify="left" if col == "solver" else "right")
     for s in summaries.values():
@@ -492,6 +514,7 @@ def report(
             fmt(max(s.times)),
             fmt(median([float(x) for x in s.lengths])),
             fmt(mean([float(x) for x in s.lengths])),
+            fmt(median([float(x) for x in s.singles])),
             fmt(median(states)),
             str(s.invalid),
             fmt(s.rss_growth_mb),
@@ -503,7 +526,7 @@ def report(
     if ours and theirs:
         r = Table(box=style)
         for col in ("ours ÷ theirs", "median time", "mean time", "p99 time", "max time",
-                    "median moves"):  # fmt: skip
+                    "median player moves"):  # fmt: skip
             r.add_column(col, justify="left" if col == "ours ÷ theirs" else "right")
         for o in ours:
             for th in theirs:
@@ -558,7 +581,7 @@ def report_paired(
     t = Table(box=style, title=None)
     for col in (
         "pass", "ours median ms", "theirs median ms", "median time", "mean time",
-        "p99 time", "max time", "median moves", "theirs bad solutions",
+        "p99 time", "max time", "median player moves", "theirs bad solutions",
     ):  # fmt: skip
         t.add_column(col, justify="left" if col == "pass" else "right")
     peer, best = "", math.inf

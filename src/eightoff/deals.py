@@ -21,11 +21,6 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from pysol_cards.cards import createCards
-from pysol_cards.deal_game import Game as PysolGame
-from pysol_cards.random import RandomBase
-from pysol_cards.random import shuffle as pysol_shuffle
-
 from eightoff.cards import Card
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
@@ -61,6 +56,11 @@ def deal(variant: Rules | str, number: int) -> Position:
     if rules.pysol_game is not None:
         order = _pysol_order(rules.pysol_game, number)
     else:
+        # pysol_cards is read when the first deal is made, not when eightoff is imported
+        from pysol_cards.cards import createCards
+        from pysol_cards.random import RandomBase
+        from pysol_cards.random import shuffle as pysol_shuffle
+
         cards = pysol_shuffle(createCards(rules.decks), number, RandomBase.DEALS_PYSOLFC)
         cards.reverse()
         order = [_card(c) for c in cards]
@@ -69,6 +69,9 @@ def deal(variant: Rules | str, number: int) -> Position:
 
 def _pysol_order(game_id: str, number: int) -> list[Card]:
     """The cards of PySolFC's deal in dealing order (as pysol_cards deals them)."""
+    from pysol_cards.deal_game import Game as PysolGame
+    from pysol_cards.random import RandomBase
+
     game = PysolGame(game_id, number, RandomBase.DEALS_PYSOLFC)
     game.deal()
     return [_card(c) for c in game.cards]

@@ -355,12 +355,14 @@ class Table:
         auto_move: bool | None = None,
         revision: int | None = None,
     ) -> tuple[GameState, Turn]:
-        """Play a move (then any safe auto-moves, per the setting unless ``auto_move``).
-        MoveSyntaxError / IllegalMoveError (ValueErrors) leave the game unchanged."""
-        auto = bool(self.settings()["auto_move"]) if auto_move is None else auto_move
+        """Play a move (then any safe auto-moves, per the setting unless ``auto_move``
+        says otherwise for this move; the turn is counted by the setting, see
+        :meth:`eightoff.game.Game.play`). MoveSyntaxError / IllegalMoveError (ValueErrors)
+        leave the game unchanged."""
+        setting = bool(self.settings()["auto_move"])
         with self._change(game_id, revision) as e:
-            e.game.auto_move = auto
-            turn = e.game.play(move)
+            e.game.auto_move = setting
+            turn = e.game.play(move, auto=auto_move)
             e.record_turn(turn, won=self._complete(e))
         return self._after(game_id), turn
 
@@ -391,8 +393,11 @@ class Table:
     def finish(
         self, game_id: int, *, complete: bool = True, revision: int | None = None
     ) -> tuple[GameState, Turn]:
-        """Finish a certain win (``complete``), or send the safe cards home."""
+        """Finish a certain win (``complete``), or send the safe cards home (with
+        auto-move off, each a player move: the player sent it)."""
+        auto = bool(self.settings()["auto_move"])
         with self._change(game_id, revision) as e:
+            e.game.auto_move = auto
             turn = e.game.finish(complete=complete)
             if turn is None:
                 raise Refused(Message("error.nothing_home"), "nothing_to_do")

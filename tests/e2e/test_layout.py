@@ -210,7 +210,7 @@ def test_headings_name_the_keys_and_a_column_heading_takes_a_move(table: TablePa
     table.page.get_by_role("button", name=re.compile(rf"^{target.title} \(")).click()
     game.play(move)
     table.wait_board(game.position)
-    table.expect_moves(game.moves_made)
+    table.expect_moves(game.player_moves)
 
 
 def test_header_names_the_variant(table: TablePage) -> None:

@@ -67,7 +67,7 @@ def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Se
 
     # nothing is lost: the stored game has the first tab's move, and a reload shows it
     stored = server.get(f"/api/games/{gid}")
-    assert stored["moves_made"] == 1
+    assert stored["player_moves"] == 1
     assert {k: stored[k] for k in ("columns", "cells")} == {
         "columns": [[str(c) for c in col] for col in game.position.columns],
         "cells": [None if c is None else str(c) for c in game.position.cells],
@@ -84,7 +84,7 @@ def test_a_move_in_a_stale_tab_shows_the_game_as_stored(context: Any, server: Se
     one.click_move(pos, pos.parse_move("3f"))
     expect(one.message).to_have_text(STALE)
     one.wait_board(game.position)
-    one.expect_moves(game.moves_made)
+    one.expect_moves(game.player_moves)
 
     # a tab the player comes back to catches up before any move
     pos = game.position

@@ -80,7 +80,7 @@ def test_new_game_shows_the_deal(client: TestClient) -> None:
     assert [f["suit"] for f in g["foundations"]] == ["C", "S", "H", "D"]
     assert all(f["top"] == 0 and f["card"] is None for f in g["foundations"])
     assert g["deal"] == 1 and g["variant_name"] == "Eight Off" and g["lesson"] is None
-    assert (g["moves_made"], g["can_undo"], g["can_redo"], g["won"], g["lost"]) == (
+    assert (g["player_moves"], g["can_undo"], g["can_redo"], g["won"], g["lost"]) == (
         0,
         False,
         False,
@@ -128,7 +128,7 @@ def test_move_by_notation_and_by_places(client: TestClient) -> None:
     gid = g["id"]
     first = g["legal_moves"][0]
     after = move(client, gid, move=first["notation"])
-    assert after["moves_made"] >= 1 and after["can_undo"]
+    assert after["player_moves"] >= 1 and after["can_undo"]
     assert after["last_turn"][0]["notation"] == first["notation"]
     assert after["last_turn"][0]["text"] == first["text"]
     second = after["legal_moves"][-1]
@@ -143,7 +143,7 @@ def test_the_move_answer_is_the_stored_game(client: TestClient) -> None:
     g = new_game(client, deal=2)
     after = move(client, g["id"], move=g["legal_moves"][0]["notation"])
     fetched = client.get(f"/api/games/{g['id']}").json()
-    for key in ("columns", "cells", "foundations", "moves_made", "can_undo", "legal_moves"):
+    for key in ("columns", "cells", "foundations", "player_moves", "can_undo", "legal_moves"):
         assert fetched[key] == after[key]
 
 
@@ -186,7 +186,8 @@ def test_auto_moves_follow_the_move_and_are_undone_with_it(client: TestClient) -
     notations = [m["notation"] for m in after["last_turn"]]
     assert notations[0] == "12" and "1h" in notations and len(notations) > 5
     assert after["cells"] == [None] * 8  # the spades in the cells went home
-    assert after["moves_made"] == len(notations)
+    # one player move: the cards safe auto-move sent home are free
+    assert after["player_moves"] == 1 and after["single_card_moves"] == len(notations)
     back = post(client, f"/api/games/{g['id']}/undo")
     assert back["columns"] == g["columns"] and back["cells"] == g["cells"]
     assert [m["notation"] for m in back["undone_turn"]] == notations
@@ -216,7 +217,7 @@ def test_undo_redo_restart(client: TestClient) -> None:
     r1 = post(client, f"/api/games/{gid}/redo")
     assert r1["columns"] == boards[2]["columns"] and r1["last_turn"] is not None
     start = post(client, f"/api/games/{gid}/restart")
-    assert start["columns"] == g["columns"] and start["moves_made"] == 0
+    assert start["columns"] == g["columns"] and start["player_moves"] == 0
     assert start["can_redo"] and not start["can_undo"]
     for expected in boards[1:3]:
         assert post(client, f"/api/games/{gid}/redo")["columns"] == expected["columns"]
@@ -288,7 +289,7 @@ def test_a_reopened_app_brings_back_the_game_exactly(db: Path) -> None:
     with TestClient(create_app(db), base_url=LOCAL) as c:
         back = c.get("/api/games/current").json()
         assert back["id"] == gid
-        for key in ("columns", "cells", "foundations", "moves_made", "can_redo", "turns"):
+        for key in ("columns", "cells", "foundations", "player_moves", "can_redo", "turns"):
             assert back[key] == last[key]
         redone = post(c, f"/api/games/{gid}/redo")
         assert redone["turns"] == 4

@@ -17,7 +17,7 @@ from eightoff.web.app import create_app
 
 LOCAL = "http://127.0.0.1"  # a Host the table answers for
 
-BOARD_KEYS = ("columns", "cells", "foundations", "moves_made", "turns", "can_redo", "status")
+BOARD_KEYS = ("columns", "cells", "foundations", "player_moves", "turns", "can_redo", "status")
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ def test_a_game_survives_kill_9(tmp_path: Path) -> None:
     with served(db) as (_proc, base):
         back = call("GET", base + "/api/games/current")
         assert back["id"] == gid
-        for key in ("columns", "cells", "foundations", "moves_made", "turns", "can_redo"):
+        for key in ("columns", "cells", "foundations", "player_moves", "turns", "can_redo"):
             assert back[key] == last[key], key
         assert call("GET", base + "/api/settings")["auto_move"] is False
         redone = call("POST", f"{base}/api/games/{gid}/redo")

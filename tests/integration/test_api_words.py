@@ -62,7 +62,7 @@ def test_a_game_won_without_the_solution_counts_as_won(client: TestClient) -> No
     assert end["won"] and end["assisted"] is False
     st = client.get("/api/stats").json()["eightoff"]
     assert (st["played"], st["won"], st["assisted"], st["streak"]) == (1, 1, 0, 1)
-    assert st["fewest_moves"] == end["moves_made"]
+    assert st["fewest_moves"] == end["player_moves"]
 
 
 def test_statistics_are_kept_per_variant_and_house_rules(client: TestClient) -> None:
@@ -109,7 +109,7 @@ def test_with_auto_move_on_safe_cards_go_home_at_the_deal(client: TestClient) ->
     assert dealt.safe_auto_move() is not None  # an Ace is free at the deal
     g = new_game(client, variant="eightoff", deal=2)
     assert any(f["top"] for f in g["foundations"])
-    assert not g["can_undo"] and g["moves_made"] == 0
+    assert not g["can_undo"] and g["player_moves"] == 0
     again = client.post(f"/api/games/{g['id']}/restart", json={}).json()
     assert again["foundations"] == g["foundations"]  # the start is the start
     client.put("/api/settings", json={"auto_move": False})

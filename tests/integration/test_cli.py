@@ -105,6 +105,17 @@ def test_terminal_game_moves_undoes_and_explains(
     assert "'xxxxxxxx" in out and "x" * 100 not in out  # a long entry is cut short
 
 
+def test_the_terminal_game_counts_player_moves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Deal 2: column 1's top card to a cell lets three cards go home: one move."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1e\nu\nq\n"))
+    code, out, _ = run(capsys, "play", "--terminal", "--deal", "2")
+    assert code == 0
+    titles = [line for line in out.splitlines() if "Eight Off · deal #2 · moves" in line]
+    assert [t.split("moves ")[1].split()[0] for t in titles] == ["0", "1", "0"]
+
+
 def test_installed_script_runs() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "eightoff.cli", "deal", "2", "--format", "fcs"],
@@ -155,7 +166,7 @@ def test_terminal_game_says_when_a_deal_cannot_be_won(
 def test_the_readme_documents_every_exit_status() -> None:
     from pathlib import Path
 
-    from eightoff.exits import EXIT_STATUSES
+    from eightoff.cli.exits import EXIT_STATUSES
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Exit statuses", 1)[1].split("\n\n", 2)[1]

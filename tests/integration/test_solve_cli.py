@@ -16,7 +16,16 @@ from eightoff.deals import deal
 from eightoff.position import Kind, Move, Place, Position
 
 LOST_EIGHTOFF = 465  # unwinnable per Freecell Solver (fc-solve --game eight_off)
-JSON_KEYS = {"variant", "deal", "verdict", "moves", "states", "seconds"}
+JSON_KEYS = {
+    "variant",
+    "deal",
+    "verdict",
+    "moves",
+    "player_moves",
+    "single_card_moves",
+    "states",
+    "seconds",
+}
 MOVE_KEYS = {"notation", "card", "count", "source", "target"}
 
 
@@ -24,6 +33,23 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["solve", *args])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def player_and_single(start: Position, moves: list[Move]) -> tuple[int, int]:
+    """The two counts worked out here from their words (README, "Two move counts"): a
+    move home of a card that may safely go home, or once the win is certain, costs no
+    player move; a group of k cards moved with E free cells and no empty column is
+    2k - 1 single moves (the only groups in these Eight Off solutions: Kings fill
+    spaces, so empty columns are no room)."""
+    player = single = 0
+    pos = start
+    for m in moves:
+        home = m.target.kind is Kind.FOUNDATION
+        free = home and (pos.win_is_certain() or pos.is_safe_home(pos.moving_card(m)))
+        player += 0 if free else 1
+        single += 2 * m.count - 1
+        pos = pos.apply(m)
+    return player, single
 
 
 def replay_json_moves(start: Position, moves: list[dict[str, object]]) -> Position:
@@ -53,16 +79,22 @@ def test_human_output_numbers_moves_that_replay_to_a_win(
     for number, block in zip((1, 2), out.split("\n\n"), strict=True):
         lines = block.strip().splitlines()
         assert lines[0] == f"Eight Off · deal #{number}"
-        assert re.fullmatch(r"solved: \d+ moves, [\d ]+ states, .+", lines[-1])
-        pos = deal("eightoff", number)
+        summary = r"solved: (\d+) player moves \((\d+) single-card moves\), [\d ]+ states, .+"
+        said = re.fullmatch(summary, lines[-1])
+        assert said is not None, lines[-1]
+        pos = start = deal("eightoff", number)
+        moves = []
         for i, line in enumerate(lines[1:-1], start=1):
             index, notation, words = line.split(maxsplit=2)
             assert index == f"{i}."
             move = Move.parse(notation)
             assert words == pos.describe(move)
             pos = pos.apply(move)
+            moves.append(move)
         assert pos.is_won()
-        assert lines[-1].startswith(f"solved: {len(lines) - 2} moves")
+        player, single = player_and_single(start, moves)
+        assert (int(said[1]), int(said[2])) == (player, single)
+        assert player < len(moves) <= single  # the safe cards sent home are free
 
 
 def test_json_lines_replay_and_say_lost(capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,8 +108,13 @@ def test_json_lines_replay_and_say_lost(capsys: pytest.CaptureFixture[str]) -> N
         assert isinstance(row["seconds"], float)
     for row in rows[:2]:
         assert row["verdict"] == "solved"
-        assert replay_json_moves(deal("eightoff", row["deal"]), row["moves"]).is_won()
+        start = deal("eightoff", row["deal"])
+        assert replay_json_moves(start, row["moves"]).is_won()
+        moves = [Move.parse(m["notation"]) for m in row["moves"]]
+        counts = player_and_single(start, moves)
+        assert (row["player_moves"], row["single_card_moves"]) == counts
     assert rows[2]["verdict"] == "lost" and rows[2]["moves"] == []
+    assert rows[2]["player_moves"] is None and rows[2]["single_card_moves"] is None
 
 
 def test_json_group_moves_and_other_variants(capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,7 +130,7 @@ def test_short_gives_a_solution_no_longer(capsys: pytest.CaptureFixture[str]) ->
     _, short, _ = run(capsys, "6", "--json", "--short")
     plain, shorter = json.loads(out), json.loads(short)
     assert replay_json_moves(deal("eightoff", 6), shorter["moves"]).is_won()
-    assert len(shorter["moves"]) <= len(plain["moves"])
+    assert shorter["player_moves"] <= plain["player_moves"]
 
 
 def test_a_limit_gives_unknown_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,3 +224,20 @@ def test_missing_board_file_exit_66(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, out, err = run(capsys, "--board", str(tmp_path / "nope.txt"))
     assert code == 66 and out == ""
     assert "cannot read the board" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_solution_that_fails_its_replay_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Never printed as a verdict: the deal is named, one line on stderr, status 70."""
+    import eightoff.cli.solve as command
+    from eightoff.solver import SolutionError
+
+    def refusing(position: object, limits: object) -> object:
+        raise SolutionError("the solver's solution for a position of FreeCell is refused")
+
+    monkeypatch.setattr(command, "solve", refusing)
+    assert main(["solve", "7", "--variant", "freecell"]) == 70
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().count("\n") == 0 and "deal #7" in err and "refused" in err

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import eightoff.cards
+import eightoff.counts
 import eightoff.game
 import eightoff.rules
 import eightoff.store.db
@@ -27,6 +28,7 @@ def test_readme_examples() -> None:
     "module",
     [
         eightoff.cards,
+        eightoff.counts,
         eightoff.rules,
         eightoff.game,
         eightoff.store.db,

@@ -15,9 +15,11 @@ def test_auto_moves_are_undone_with_the_move_that_caused_them() -> None:
     turn = game.play("1a")  # the A♠ to a cell: then it, the 2♠ and the 3♠ go home
     assert turn.move == Move(Place.column(0), Place.cell(0))
     assert [str(m) for m in turn.auto] == ["ah", "1h", "2h"]
-    assert game.position.foundations[1] == 3 and game.moves_made == 4
+    # one player move: the cards safe auto-move sent home are free (single-card moves: 4)
+    assert game.position.foundations[1] == 3 and game.player_moves == 1
+    assert game.single_card_moves == 4
     game.undo()
-    assert game.position == start and game.moves_made == 0
+    assert game.position == start and game.player_moves == game.single_card_moves == 0
 
 
 def test_auto_move_off_leaves_cards_where_they_are() -> None:
@@ -39,7 +41,7 @@ def test_a_new_move_clears_redo_and_restart_keeps_the_moves_to_redo() -> None:
     assert game.position == game.start and len(game.undone) == 2
     game.redo()
     game.redo()
-    assert game.redo() is None and game.moves_made == 2
+    assert game.redo() is None and game.player_moves == 2
 
 
 def test_bad_moves_leave_the_game_unchanged() -> None:

@@ -26,7 +26,7 @@ def play_some(game: Game, store: Store, gid: int, n: int) -> None:
     for _ in range(n):
         before = len(game.turns)
         turn = game.play(useful_moves(game)[-1])
-        store.record_turn(gid, before, turn, won=game.position.is_won(), moves_made=game.moves_made)
+        store.record_turn(gid, before, turn, won=game.position.is_won())
 
 
 @pytest.fixture
@@ -40,9 +40,9 @@ def test_a_game_comes_back_exactly_after_reopening_the_file(db: Path) -> None:
     gid = store.create_game(game.start, deal=5)
     play_some(game, store, gid, 6)
     game.undo()
-    store.record_cursor(gid, len(game.turns), won=False, moves_made=game.moves_made)
+    store.record_cursor(gid, len(game.turns), won=False)
     game.undo()
-    store.record_cursor(gid, len(game.turns), won=False, moves_made=game.moves_made)
+    store.record_cursor(gid, len(game.turns), won=False)
     store.close()
 
     saved = Store(db).load(gid)
@@ -65,12 +65,12 @@ def test_a_move_after_undo_cuts_the_redo_stack(db: Path) -> None:
     play_some(game, store, gid, 3)
     game.undo()
     game.undo()
-    store.record_cursor(gid, len(game.turns), won=False, moves_made=game.moves_made)
+    store.record_cursor(gid, len(game.turns), won=False)
     # a different move now
     other = useful_moves(game)[0]
     before = len(game.turns)
     turn = game.play(other)
-    store.record_turn(gid, before, turn, won=False, moves_made=game.moves_made)
+    store.record_turn(gid, before, turn, won=False)
     saved = store.load(gid)
     assert saved is not None
     assert saved.game.turns == game.turns
@@ -84,11 +84,12 @@ def test_auto_moves_are_stored_with_their_turn(db: Path) -> None:
     gid = store.create_game(game.start, lesson=1)
     turn = game.play(first.walkthrough[0])
     assert turn.auto, "the lesson's first move sends cards home"
-    store.record_turn(gid, 0, turn, won=False, moves_made=game.moves_made)
+    store.record_turn(gid, 0, turn, won=False)
     saved = store.load(gid)
     assert saved is not None
     assert saved.game.turns == [turn]
-    assert saved.game.moves_made == 1 + len(turn.auto)
+    assert saved.game.single_card_moves == 1 + len(turn.auto)
+    assert saved.game.turns[0].auto_move and saved.game.player_moves == 1
     assert saved.lesson == 1 and saved.deal is None
 
 
@@ -98,7 +99,7 @@ def test_a_failed_write_changes_nothing(db: Path, monkeypatch: pytest.MonkeyPatc
     gid = store.create_game(game.start, deal=7)
     play_some(game, store, gid, 3)
     game.undo()
-    store.record_cursor(gid, 2, won=False, moves_made=game.moves_made)
+    store.record_cursor(gid, 2, won=False)
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk on fire")
@@ -107,7 +108,7 @@ def test_a_failed_write_changes_nothing(db: Path, monkeypatch: pytest.MonkeyPatc
     turn = game.play(useful_moves(game)[0])
     with pytest.raises(RuntimeError):
         # won=True reaches the broken step after the line was already cut and extended
-        store.record_turn(gid, 2, turn, won=True, moves_made=game.moves_made)
+        store.record_turn(gid, 2, turn, won=True)
     monkeypatch.undo()
     saved = store.load(gid)
     assert saved is not None
@@ -123,7 +124,7 @@ def test_unknown_games_and_ids_out_of_range(db: Path) -> None:
     assert store.load(-3) is None
     assert store.load(10**30) is None
     with pytest.raises(KeyError):
-        store.record_cursor(42, 0, won=False, moves_made=0)
+        store.record_cursor(42, 0, won=False)
 
 
 def test_cursor_outside_the_line_is_refused(db: Path) -> None:
@@ -132,7 +133,7 @@ def test_cursor_outside_the_line_is_refused(db: Path) -> None:
     gid = store.create_game(game.start, deal=1)
     play_some(game, store, gid, 2)
     with pytest.raises(ValueError, match="outside"):
-        store.record_cursor(gid, 3, won=False, moves_made=0)
+        store.record_cursor(gid, 3, won=False)
     saved = store.load(gid)
     assert saved is not None and len(saved.game.turns) == 2
 
@@ -174,30 +175,34 @@ def test_stats_played_won_streaks_fewest_moves(db: Path) -> None:
     store = Store(db)
     assert store.stats() == {}
 
-    def win(number: int, moves: int) -> None:
+    def win(number: int, moves: int) -> int:
         g = Game.new("eightoff", number)
         gid = store.create_game(g.start, deal=number)
-        turn = g.play(useful_moves(g)[0])
-        store.record_turn(gid, 0, turn, won=False, moves_made=1)
+        for _ in range(moves):
+            before = len(g.turns)
+            store.record_turn(gid, before, g.play(useful_moves(g)[-1]), won=False)
         # the store trusts the caller about the win: the table only says so when it is
-        store.record_cursor(gid, 1, won=True, moves_made=moves)
+        store.record_cursor(gid, moves, won=True)
+        return g.player_moves
 
     def abandon_after_a_move(number: int) -> None:
         g = Game.new("eightoff", number)
         gid = store.create_game(g.start, deal=number)
         turn = g.play(useful_moves(g)[0])
-        store.record_turn(gid, 0, turn, won=False, moves_made=1)
+        store.record_turn(gid, 0, turn, won=False)
 
-    win(1, 120)
-    win(2, 100)
+    first, second = win(1, 5), win(2, 3)
+    # player moves, counted from the stored turns: one of deal 2's three moves sends a
+    # safe card home (free, as safe auto-move would have sent it)
+    assert (first, second) == (5, 2)
     st = store.stats()["eightoff"]
-    assert (st.played, st.won, st.streak, st.best_streak, st.fewest_moves) == (2, 2, 2, 2, 100)
+    assert (st.played, st.won, st.streak, st.best_streak, st.fewest_moves) == (2, 2, 2, 2, 2)
     abandon_after_a_move(3)
     # not counted as lost until replaced: the streak stands while the game is in progress
     assert store.stats()["eightoff"].streak == 2
-    win(4, 130)  # creating game 4 abandons game 3: the streak restarts
+    win(4, 7)  # creating game 4 abandons game 3: the streak restarts
     st = store.stats()["eightoff"]
-    assert (st.played, st.won, st.streak, st.best_streak, st.fewest_moves) == (4, 3, 1, 2, 100)
+    assert (st.played, st.won, st.streak, st.best_streak, st.fewest_moves) == (4, 3, 1, 2, 2)
     assert st.win_rate == pytest.approx(0.75)
 
 
@@ -206,8 +211,8 @@ def test_a_game_without_a_move_is_not_played_and_does_not_end_a_streak(db: Path)
     g = Game.new("eightoff", 1)
     gid = store.create_game(g.start, deal=1)
     turn = g.play(useful_moves(g)[0])
-    store.record_turn(gid, 0, turn, won=False, moves_made=1)
-    store.record_cursor(gid, 1, won=True, moves_made=90)
+    store.record_turn(gid, 0, turn, won=False)
+    store.record_cursor(gid, 1, won=True)
     store.create_game(Game.new("eightoff", 2).start, deal=2)  # looked at, never played
     store.create_game(Game.new("eightoff", 3).start, deal=3)
     st = store.stats()["eightoff"]
@@ -219,10 +224,11 @@ def test_winning_twice_counts_once(db: Path) -> None:
     g = Game.new("eightoff", 1)
     gid = store.create_game(g.start, deal=1)
     turn = g.play(useful_moves(g)[0])
-    store.record_turn(gid, 0, turn, won=True, moves_made=80)
-    store.record_cursor(gid, 1, won=True, moves_made=70)
+    store.record_turn(gid, 0, turn, won=True)
+    store.record_turn(gid, 1, g.play(useful_moves(g)[0]), won=True)
+    store.record_cursor(gid, 2, won=True)
     st = store.stats()["eightoff"]
-    assert (st.won, st.fewest_moves) == (1, 80)
+    assert (st.won, st.fewest_moves) == (1, 1)  # the moves when it was first won
 
 
 def test_lessons_and_custom_boards_do_not_count(db: Path) -> None:
@@ -233,7 +239,7 @@ def test_lessons_and_custom_boards_do_not_count(db: Path) -> None:
     for text in first.walkthrough:
         before = len(g.turns)
         turn = g.play(text)
-        store.record_turn(gid, before, turn, won=g.position.is_won(), moves_made=g.moves_made)
+        store.record_turn(gid, before, turn, won=g.position.is_won())
     store.add_hint(gid)
     saved = store.load(gid)
     assert saved is not None and saved.status == "won" and saved.hints == 1
@@ -377,3 +383,64 @@ def test_settings_written_by_another_connection_are_seen(db: Path) -> None:
     assert a.settings() == {"auto_move": True, "winnable_only": True}
     a.close()
     b.close()
+
+
+def test_an_older_file_gets_fewest_moves_recounted_from_its_stored_turns(db: Path) -> None:
+    """Before player moves, a win stored every move on the board (auto-moves included) as
+    the statistics' fewest moves: 4 here, where the player made one move."""
+    import json
+
+    from eightoff.boards import to_json
+    from eightoff.store.db import Schema, connect
+    from eightoff.store.games import GAMES
+    from tests.sketch import make
+
+    start = make(
+        "eightoff",
+        ["JS KS", "QS", "", "", "", "", "", ""],
+        [None] * 8,
+        {"C": 13, "D": 13, "H": 13, "S": 10},
+    )
+    turn = Game(start).play("1a")
+    assert [str(m) for m in turn.auto] == ["1h", "2h", "ah"]
+    old = connect(db, Schema("games", GAMES.migrations[:4], None))
+    with old.transaction() as c:
+        c.execute(
+            "INSERT INTO games (variant, deal, start, status, cursor, counted, created)"
+            " VALUES ('eightoff', '7', ?, 'won', 1, 1, 'then')",
+            (json.dumps(to_json(start)),),
+        )
+        c.execute("INSERT INTO moves (game_id, seq, move, auto) VALUES (1, 0, '1a', '1h 2h ah')")
+        c.execute(
+            "INSERT INTO stats (variant, played, won, fewest_moves) VALUES ('eightoff', 1, 1, 4)"
+        )
+    old.close()
+    store = Store(db)
+    assert store.schema_version == SCHEMA_VERSION
+    st = store.stats()["eightoff"]
+    assert (st.played, st.won, st.fewest_moves) == (1, 1, 1)
+    saved = store.load(1)
+    assert saved is not None and saved.game.player_moves == 1
+    assert saved.game.single_card_moves == 4
+
+
+def test_a_turn_keeps_the_auto_move_setting_it_was_played_with(db: Path) -> None:
+    """With auto-move off, the safe cards the player sends home ("auto") are player
+    moves; with it on they are free: the stored turn says which."""
+    from tests.sketch import make
+
+    start = make("eightoff", ["2S AS", "3S", "*", "*", "*", "*", "*", "*"], cells=[None] * 8)
+    store = Store(db)
+    counts = []
+    for on in (True, False):
+        game = Game(start, deal_number=5, auto_move=on)
+        gid = store.create_game(start, deal=5)
+        game.play("1a")
+        store.record_turn(gid, 0, game.turns[-1], won=False)
+        turn = game.auto_home()
+        if turn is not None:
+            store.record_turn(gid, 1, turn, won=False)
+        saved = store.load(gid)
+        assert saved is not None and saved.game.position == game.position
+        counts.append(saved.game.player_moves)
+    assert counts == [1, 4]  # on: the A♠ to a cell; off: that, then A♠, 2♠, 3♠ home

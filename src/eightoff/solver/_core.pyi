@@ -21,6 +21,7 @@ ALTERNATE_DIVE_WEIGHTS: tuple[int, ...]
 ALTERNATE_GREEDY_WEIGHTS: tuple[int, ...]
 ALTERNATE_DEPTH_WEIGHTS: tuple[int, ...]
 STATUS: dict[int, str]
+REPLAY_FAILED: int
 
 def core_version() -> str: ...
 def legal_moves(
@@ -41,6 +42,13 @@ def apply_move(
 def safe_cards(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[tuple[int, bool, bool, bool]]: ...
+def replay(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    codes: Sequence[int],
+) -> int: ...
 def canonical_key(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...

@@ -14,6 +14,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
 
 cdef extern from "core.h":
     enum:
@@ -95,6 +96,11 @@ cdef extern from "search.h":
     int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
     int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
+cdef extern from "replay.h":
+    enum:
+        EO_REPLAY_OK
+    int eo_replay(const eo_rules *r, const eo_state *start, const eo_move *path,
+                  int plen) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
@@ -122,7 +128,8 @@ ALTERNATE_GREEDY_WEIGHTS = (100, 11, 21, 0, 11, 40, 108, 9, 31, 109, 24, 0)
 ALTERNATE_DEPTH_WEIGHTS = (100, 11, 21, 13, 11, 18, 108, 9, 31, 109, 24, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
-          5: "memory limit reached"}
+          5: "memory limit reached", 6: "the solution does not replay"}
+REPLAY_FAILED = 6
 
 
 # Move objects by a compact index of (source, target, count): a flat list, so that
@@ -250,6 +257,33 @@ def safe_cards(tuple rules, columns, cells, foundations) -> list:
     return out
 
 
+def replay(tuple rules, columns, cells, foundations, codes) -> int:
+    """The compiled replay (replay.h) of a sequence of move codes
+    ``src << 16 | dst << 8 | count``: -1 when every move is legal in turn and the last
+    leaves every card home, else the index of the first illegal move (``len(codes)``
+    when all are legal but cards are left)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int i, n = len(codes)
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef eo_move *path = <eo_move *>malloc(max(n, 1) * sizeof(eo_move))
+    if path == NULL:
+        raise MemoryError("no memory for the replay")
+    try:
+        for i in range(n):
+            code = codes[i]
+            path[i].src = code >> 16 & 255
+            path[i].dst = code >> 8 & 255
+            path[i].n = code & 255
+            path[i].f = 0
+        with nogil:
+            i = eo_replay(&r, &s, path, n)
+        return i
+    finally:
+        free(path)
+
+
 def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
     """The bytes the transposition table stores for a position."""
     cdef eo_rules r
@@ -342,16 +376,21 @@ cdef class Setup:
 
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None) -> tuple:
-    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit.
+    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit,
+    6 (REPLAY_FAILED) the search's solution is refused by the compiled replay (replay.h):
+    then the third item is (the index of the first move refused, the solution's length):
+    the two are equal when every move is legal but cards are left.
 
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
     None).  How the search runs: ``setup`` (see Setup)."""
     cdef eo_ctx x
-    cdef int i, code, index
+    cdef eo_state start
+    cdef int i, code, index, bad = EO_REPLAY_OK
     memcpy(&x, &setup.proto, sizeof(eo_ctx))
     load_state(&x.R, &x.S, columns, cells, foundations)
+    start = x.S
     x.max_states = max_states
     x.max_mem = max_memory
     if eo_ctx_init(&x) != 0:
@@ -362,8 +401,14 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     with nogil:
         eo_solve(&x, setup.shorten, setup.method, setup.macros, setup.quick_states,
                  setup.stages, &states)
+        if x.status == 1:
+            bad = eo_replay(&x.R, &start, x.path, x.plen)
     status = x.status
     cdef object moves = ()
+    if bad != EO_REPLAY_OK:
+        i = x.plen
+        eo_ctx_free(&x)
+        return REPLAY_FAILED, states, (bad, i)
     try:
         if status == 1:
             if moves_of is None:

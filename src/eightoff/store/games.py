@@ -114,7 +114,28 @@ ALTER TABLE games ADD COLUMN daily TEXT;  -- the UTC date (YYYY-MM-DD) of a dail
 """
 
 
-GAMES: Final = Schema("games", (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4), _legacy_version)
+def _schema_v5(c: sqlite3.Connection) -> None:
+    """Player moves (:mod:`eightoff.counts`). Each stored turn gets the auto-move setting
+    it was played with (NULL for the turns stored before: read as on when the turn sent
+    cards home after its move, else off); each won game its player moves, counted from
+    its stored turns (before, a win stored every move, auto-moves included, in the
+    statistics' fewest moves); the statistics' fewest moves are read from the games
+    from now on, so the old figures go."""
+    c.execute("ALTER TABLE moves ADD COLUMN auto_move INTEGER")  # 1 on, 0 off, NULL unknown
+    c.execute("ALTER TABLE games ADD COLUMN player_moves INTEGER")  # a won game's, at the win
+    c.execute("ALTER TABLE stats DROP COLUMN fewest_moves")
+    won = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'won'").fetchall()
+    for row in won:
+        try:
+            game = _game_of(c, row)
+        except (ValueError, KeyError, TypeError):
+            continue  # a game this version cannot read: no figure rather than a wrong one
+        c.execute("UPDATE games SET player_moves = ? WHERE id = ?", (game.player_moves, row[0]))
+
+
+GAMES: Final = Schema(
+    "games", (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _schema_v5), _legacy_version
+)
 SCHEMA_VERSION: Final = GAMES.version
 
 
@@ -151,9 +172,10 @@ class VariantStats:
     won: int = 0
     streak: int = 0
     best_streak: int = 0
-    fewest_moves: int | None = None
     hints: int = 0
     assisted: int = 0
+    fewest_moves: int | None = None
+    """The fewest player moves of a game won (not assisted), from the stored turns."""
 
     @property
     def win_rate(self) -> float:
@@ -212,6 +234,31 @@ _GAME_COLUMNS: Final = (
 )
 
 
+def _turn(move: str, auto: str, auto_move: int | None) -> Turn:
+    """A stored turn. One stored before the auto-move setting was (NULL) was played
+    with it on if it sent cards home after its move."""
+    moves = tuple(Move.parse(a) for a in auto.split())
+    on = bool(moves) if auto_move is None else bool(auto_move)
+    return Turn(Move.parse(move), moves, on)
+
+
+def _game_of(db: sqlite3.Connection, row: tuple[Any, ...]) -> Game:
+    """The game of a row of ``_GAME_COLUMNS``, rebuilt from its start and stored turns
+    (every move checked again)."""
+    gid, variant, deal, _lesson, start, options, _status, cursor = row[:8]
+    lines = db.execute(
+        "SELECT move, auto, auto_move FROM moves WHERE game_id = ? ORDER BY seq", (gid,)
+    ).fetchall()
+    rules = rules_with_options(variant, json.loads(options))
+    line = [_turn(*line) for line in lines]
+    return Game.from_turns(
+        from_json(json.loads(start), rules),
+        line[:cursor],
+        deal_number=None if deal is None else int(deal),
+        undone=reversed(line[cursor:]),
+    )
+
+
 class GameEdit:
     """One change of one stored game, inside the transaction of :meth:`Store.edit`.
 
@@ -236,7 +283,7 @@ class GameEdit:
             "UPDATE games SET revision = ? WHERE id = ?", (self.revision, self.saved.id)
         )
 
-    def _won(self, won: bool, moves_made: int | None) -> None:
+    def _won(self, won: bool) -> None:
         if won and self.status != "won":
             self._store._mark_won(
                 self._db,
@@ -244,14 +291,12 @@ class GameEdit:
                 self._stats,
                 self.status,
                 self.saved.deal is None,
-                self.game.moves_made if moves_made is None else moves_made,
+                self.game.player_moves,
                 assisted=self.assisted,
             )
             self.status = "won"
 
-    def record_turn(
-        self, turn: Turn, *, won: bool | None = None, moves_made: int | None = None
-    ) -> None:
+    def record_turn(self, turn: Turn, *, won: bool | None = None) -> None:
         """``turn`` was played on the stored position: the line is cut there (the redo
         stack is gone) and the turn appended. ``won`` defaults to the position's."""
         gid = self.saved.id
@@ -260,8 +305,8 @@ class GameEdit:
         at = len(self.game.turns) - 1
         self._db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ?", (gid, at))
         self._db.execute(
-            "INSERT INTO moves (game_id, seq, move, auto) VALUES (?, ?, ?, ?)",
-            (gid, at, str(turn.move), " ".join(str(m) for m in turn.auto)),
+            "INSERT INTO moves (game_id, seq, move, auto, auto_move) VALUES (?, ?, ?, ?, ?)",
+            (gid, at, str(turn.move), " ".join(str(m) for m in turn.auto), int(turn.auto_move)),
         )
         self._db.execute("UPDATE games SET cursor = ? WHERE id = ?", (at + 1, gid))
         if not self.saved.counted and self.saved.deal is not None and self.status != "won":
@@ -272,16 +317,16 @@ class GameEdit:
             )
         self._line = at + 1
         self._bump()
-        self._won(self.game.position.is_won() if won is None else won, moves_made)
+        self._won(self.game.position.is_won() if won is None else won)
 
-    def record_cursor(self, *, won: bool | None = None, moves_made: int | None = None) -> None:
+    def record_cursor(self, *, won: bool | None = None) -> None:
         """After undo, redo or restart of ``game``: its turns are the line's first ones."""
         cursor = len(self.game.turns)
         if not 0 <= cursor <= self._line:
             raise ValueError(f"cursor {cursor} is outside the game's {self._line} turns")
         self._db.execute("UPDATE games SET cursor = ? WHERE id = ?", (cursor, self.saved.id))
         self._bump()
-        self._won(self.game.position.is_won() if won is None else won, moves_made)
+        self._won(self.game.position.is_won() if won is None else won)
 
     def add_hint(self) -> int:
         """A hint was used (the solver's move, or its solution): the count after it.
@@ -396,10 +441,10 @@ class Store:
             variant,
             deal,
             lesson,
-            start,
+            _start,
             options,
             status,
-            cursor,
+            _cursor,
             counted,
             hints,
             created,
@@ -412,20 +457,7 @@ class Store:
         opts: dict[str, Any] = json.loads(options)
         game = self._cached(gid, revision)
         if game is None:
-            lines = db.execute(
-                "SELECT move, auto FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
-            ).fetchall()
-            rules = rules_with_options(variant, opts)
-            start_pos = from_json(json.loads(start), rules)
-            line = [
-                Turn(Move.parse(m), tuple(Move.parse(a) for a in auto.split())) for m, auto in lines
-            ]
-            game = Game.from_turns(
-                start_pos,
-                line[:cursor],
-                deal_number=None if deal is None else int(deal),
-                undone=reversed(line[cursor:]),
-            )
+            game = _game_of(db, row)
             self._remember(gid, revision, game)
         saved = SavedGame(
             id=gid,
@@ -491,17 +523,15 @@ class Store:
             ).fetchone()
         return None if row is None else int(row[0])
 
-    def record_turn(
-        self, game_id: int, turns_before: int, turn: Turn, *, won: bool, moves_made: int
-    ) -> None:
+    def record_turn(self, game_id: int, turns_before: int, turn: Turn, *, won: bool) -> None:
         """A turn was played after ``turns_before`` turns (one :meth:`edit`; the table
         plays on ``GameEdit.game`` instead)."""
         with self.edit(game_id) as e:
             e.game.undo_to(turns_before)
             e.game.push(turn)  # checked: a turn that does not fit is refused
-            e.record_turn(turn, won=won, moves_made=moves_made)
+            e.record_turn(turn, won=won)
 
-    def record_cursor(self, game_id: int, cursor: int, *, won: bool, moves_made: int) -> None:
+    def record_cursor(self, game_id: int, cursor: int, *, won: bool) -> None:
         """After undo, redo or restart: ``cursor`` turns of the line are on the board."""
         with self.edit(game_id) as e:
             line = len(e.game.turns) + len(e.game.undone)
@@ -511,7 +541,7 @@ class Store:
                 e.game.undo()
             while len(e.game.turns) < cursor:
                 e.game.redo()
-            e.record_cursor(won=won, moves_made=moves_made)
+            e.record_cursor(won=won)
 
     def add_hint(self, game_id: int) -> int:
         """A hint was used (the solver's move, or its solution): the game's count after it."""
@@ -525,15 +555,19 @@ class Store:
         variant: str,
         status: str,
         uncounted: bool,
-        moves_made: int,
+        player_moves: int,
         *,
         assisted: bool = False,
     ) -> None:
         """``variant`` is the statistics row (:func:`stats_key`). An assisted finish is
-        counted as assisted: not a win, and it ends the winning streak."""
+        counted as assisted: not a win, and it ends the winning streak. The game keeps
+        its ``player_moves`` (the statistics' fewest moves are read from the games)."""
         if status == "won":
             return
-        db.execute("UPDATE games SET status = 'won', finished = ? WHERE id = ?", (_now(), game_id))
+        db.execute(
+            "UPDATE games SET status = 'won', finished = ?, player_moves = ? WHERE id = ?",
+            (_now(), player_moves, game_id),
+        )
         if uncounted:
             return
         self._ensure_stats(db, variant)
@@ -545,9 +579,8 @@ class Store:
             return
         db.execute(
             "UPDATE stats SET won = won + 1, streak = streak + 1,"
-            " best_streak = MAX(best_streak, streak + 1),"
-            " fewest_moves = MIN(COALESCE(fewest_moves, ?), ?) WHERE variant = ?",
-            (moves_made, moves_made, variant),
+            " best_streak = MAX(best_streak, streak + 1) WHERE variant = ?",
+            (variant,),
         )
 
     # ----- statistics ----------------------------------------------------------------
@@ -556,13 +589,27 @@ class Store:
         db.execute("INSERT OR IGNORE INTO stats (variant) VALUES (?)", (variant,))
 
     def stats(self) -> dict[str, VariantStats]:
-        """Per variant and house rules (:func:`stats_key`; only those played or hinted)."""
+        """Per variant and house rules (:func:`stats_key`; only those played or hinted).
+        The fewest moves are the fewest player moves of the games won (not assisted),
+        each counted from its stored turns when it was won."""
         with self.db.read() as db:
             rows = db.execute(
-                "SELECT variant, played, won, streak, best_streak, fewest_moves, hints,"
-                " assisted FROM stats ORDER BY variant"
+                "SELECT variant, played, won, streak, best_streak, hints, assisted"
+                " FROM stats ORDER BY variant"
             ).fetchall()
-        return {r[0]: VariantStats(*r[1:]) for r in rows}
+            best = db.execute(
+                "SELECT variant, options, MIN(player_moves) FROM games"
+                " WHERE status = 'won' AND counted AND deal IS NOT NULL AND NOT assisted"
+                " AND player_moves IS NOT NULL GROUP BY variant, options"
+            ).fetchall()
+        fewest: dict[str, int] = {}
+        for variant, options, moves in best:
+            key = stats_key(variant, json.loads(options))
+            fewest[key] = min(moves, fewest.get(key, moves))
+        return {
+            key: VariantStats(played, won, streak, best, hints, assisted, fewest.get(key))
+            for key, played, won, streak, best, hints, assisted in rows
+        }
 
     def level_stats(self) -> dict[str, dict[str, tuple[int, int]]]:
         """Per statistics line (:func:`stats_key`) and difficulty level: (played, won) of

@@ -43,7 +43,7 @@ from typing import Final, NamedTuple, Protocol
 
 from eightoff.deals import deal as deal_position
 from eightoff.rules import Rules, UnknownVariantError, preset
-from eightoff.solver import DEFAULT_LIMITS, Limits, solve
+from eightoff.solver import DEFAULT_LIMITS, Limits, SolutionError, solve
 from eightoff.store.db import StoreError
 from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
 from eightoff.survey.store import (
@@ -122,6 +122,9 @@ class BatchResult(NamedTuple):
     """The deals' ratings, when the survey rates (else empty)."""
     rated_only: int = 0
     """Deals of the batch that had a stored verdict and were only rated (no row)."""
+    errors: tuple[tuple[int, str], ...] = ()
+    """Deals the solver answered with a solution the replay refused (a bug, never a
+    verdict): (deal, what was wrong). They get no row, so a later run tries again."""
 
 
 @functools.cache
@@ -177,6 +180,7 @@ def solve_batch(
     c0 = time.thread_time()
     rows: list[Row] = []
     ratings: list[RatingRow] = []
+    errors: list[tuple[int, str]] = []
     for first, last in runs:
         for number in range(first, last + 1):
             verdict = known.get(number)
@@ -189,7 +193,11 @@ def solve_batch(
                     continue
                 position = deal_position(rules, number)
                 if verdict is None:
-                    result = solve(position, limits)
+                    try:
+                        result = solve(position, limits)
+                    except SolutionError as exc:  # recorded, reported at the end; go on
+                        errors.append((number, str(exc)))
+                        continue
                     found = result.verdict
                     length = len(result.moves) if found is Verdict.SOLVED else None
                     rows.append((number, found, length, result.states, result.seconds))
@@ -209,6 +217,7 @@ def solve_batch(
         time.thread_time() - c0,
         tuple(ratings),
         rated_only,
+        tuple(errors),
     )
 
 
@@ -256,6 +265,10 @@ class SurveyRun:
     rated_only: int = 0
     """Deals stored before with a verdict but no rating of the current formula that
     this run rated (``rate``), keeping their verdict."""
+    errors: tuple[tuple[int, str], ...] = ()
+    """Deals left without a verdict because the solver's solution failed its replay
+    (a bug in the solver, never a verdict): (deal, what was wrong), in deal order. They
+    are not stored: running the survey again tries them again."""
 
     @property
     def total(self) -> int:
@@ -263,7 +276,8 @@ class SurveyRun:
 
     @property
     def complete(self) -> bool:
-        return self.already + self.new.total + self.rated_only + self.by_others >= self.total
+        done = self.already + self.new.total + self.rated_only + self.by_others
+        return not self.errors and done >= self.total
 
     @property
     def rate(self) -> float:
@@ -407,6 +421,7 @@ def run_survey(
         largest_done = 0
         tally = dict.fromkeys(Verdict, 0)
         rated_only = 0
+        errors: list[tuple[int, str]] = []
         remaining = pending.remaining  # this run's view: not stored, not claimed by it
         cursor = start
         others = 0
@@ -441,6 +456,7 @@ def run_survey(
                 work_cpu,
                 others,
                 rated_only,
+                tuple(sorted(errors)),
             )
 
         try:
@@ -487,6 +503,7 @@ def run_survey(
                     work_deals += len(result.rows) + result.rated_only
                     largest_done = max(largest_done, len(result.rows) + result.rated_only)
                     rated_only += result.rated_only
+                    errors.extend(result.errors)
                     for row in result.rows:
                         tally[row[1]] += 1
                     if progress is not None:

@@ -149,7 +149,8 @@ def game_json(
             }
             for f, top in enumerate(pos.foundations)
         ],
-        "moves_made": game.moves_made,
+        "player_moves": game.player_moves,
+        "single_card_moves": game.single_card_moves,
         "turns": len(game.turns),
         "can_undo": game.can_undo,
         "can_redo": game.can_redo,

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
+from eightoff.counts import count
 from eightoff.i18n import Message, hint_message, translate
 from eightoff.position import Position
 from eightoff.table import GameState
@@ -66,11 +67,13 @@ async def hint(
         }
     first = answer.moves[0]
     hints = svc.table.count_hint(game_id, pos, state.revision)
+    auto_move = bool(svc.table.settings()["auto_move"])
+    length = count(pos, answer.moves, auto_move=auto_move).player
     return {
         "level": 2,
         "move": move_json(pos, first, lang=language()),
         "verdict": answer.word,
-        "reason": translate(hint_message(pos, first, len(answer.moves)), language()),
+        "reason": translate(hint_message(pos, first, length), language()),
         "hints": hints,
     }
 
@@ -100,10 +103,13 @@ async def solution(
     pos = state.position
     answer = await svc.oracle.solution(pos)
     won = pos.is_won()
+    auto_move = bool(svc.table.settings()["auto_move"])
     out: dict[str, Any] = {
         "verdict": "won" if won else answer.word,
         "moves": moves_json(pos, answer.moves, language()),
         "turns": turns_json(pos, answer.moves, language()),
+        # in the table's auto-move setting: what replaying it step by step will count
+        **count(pos, answer.moves, auto_move=auto_move).to_json(),
         "hints": state.hints,
     }
     if answer.verdict is not Verdict.SOLVED:

@@ -278,7 +278,9 @@ export function renderStatus() {
   const daily = g.daily ? t("status.daily", { date: g.daily }) : "";
   $("st-rating").hidden = !rating && !daily;
   $("st-rating").textContent = [daily, rating].filter(Boolean).join(" · ");
-  $("st-moves").textContent = t("status.moves", { n: g.moves_made });
+  // player moves (README, "Two move counts"): the cards auto-move sends home are free
+  $("st-moves").textContent = t("status.moves", { n: g.player_moves });
+  $("st-moves").title = t("status.moves_title");
   const gl = g.group_limit || {};
   $("st-limit").textContent = t("status.group_limit", { cards: plural(gl.cards ?? 1, "card"), formula: gl.formula || "" });
   // the house rules this game is played with (beyond its variant's own)

@@ -111,7 +111,8 @@ export async function openReplay() {
     return;
   }
   state.replay.moves = turns;
-  state.replay.total = turns.reduce((n, t) => n + t.length, 0);
+  // player moves, counted by the server in the table's auto-move setting (README: "Two move counts")
+  state.replay.total = Number.isInteger(sol.player_moves) ? sol.player_moves : turns.length;
   renderReplay();
   say(t("replay.found", { moves: plural(state.replay.total, "move"), steps: plural(turns.length, "step") }));
 }

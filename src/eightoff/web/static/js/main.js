@@ -134,7 +134,7 @@ async function boot() {
   if (game) {
     state.houseRules = game.house_rules || [];
     setGame(game, { animate: false });
-    say(t("announce.resumed", { variant: game.variant_name, moves: plural(game.moves_made, "move") }));
+    say(t("announce.resumed", { variant: game.variant_name, moves: plural(game.player_moves, "move") }));
   } else {
     $("variant").value = "eightoff";
     await startGame({ variant: "eightoff", deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm: false });

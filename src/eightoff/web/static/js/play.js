@@ -63,7 +63,7 @@ export function catchUp() {
 
 function onWon(game) {
   if (lessonOf(game)) return; // the lesson panel says it
-  const moves = plural(game.moves_made, "move");
+  const moves = plural(game.player_moves, "move");
   const hasDeal = game.deal !== null && game.deal !== undefined;
   $("won-text").textContent = hasDeal
     ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
@@ -143,7 +143,7 @@ function gameAction(action, words, body = {}) {
   });
 }
 
-export const undo = () => gameAction("undo", (g) => t("message.undone", { moves: plural(g.moves_made, "move") }));
+export const undo = () => gameAction("undo", (g) => t("message.undone", { moves: plural(g.player_moves, "move") }));
 export const redo = () => gameAction("redo", (g) => t("message.redone", { turn: describeTurn(g.last_turn) }));
 export const restart = () => gameAction("restart", () => t("message.restarted"));
 /** Send the safe cards home (or, once the win is certain, every card: the server's default). */

@@ -95,7 +95,7 @@ export function describeTurn(moves) {
 // ----- the game -------------------------------------------------------------------------------
 export function inProgress() {
   const g = state.game;
-  return Boolean(g && !g.finished && !g.won && g.moves_made > 0);
+  return Boolean(g && !g.finished && !g.won && g.turns > 0);
 }
 
 /** The lesson of a game (the server sends the lesson object), or null. */

@@ -9,11 +9,15 @@ DEALS are deal numbers or ranges (``1-100 7 42``).  A board is Freecell Solver's
 board text or the JSON board (``-`` reads standard input).
 
 Human output: each deal's moves, numbered, in the notation and in words, then a
-summary line (verdict, moves, states, time).  ``--json``: one object per deal on its
-own line.  Exit codes: 0 every deal solved, 1 some deal proven lost (and none
-unknown), 2 some deal unknown (a limit stopped the search), 64 bad usage, 65 a
-malformed board, 66 a board file that cannot be read, 130 interrupted, 141 the
-output pipe closed (the table in :mod:`eightoff.exits`).
+summary line (verdict, the solution's length in player moves and in single-card moves
+as :mod:`eightoff.counts` defines them, states, time).  ``--json``: one object per deal
+on its own line (``player_moves``, ``single_card_moves``: the same counts).
+
+Exit codes: 0 every deal solved, 1 some deal proven lost (and none unknown), 2 some
+deal unknown (a limit stopped the search), 64 bad usage, 65 a malformed board, 66 a
+board file that cannot be read, 70 the solver's solution failed its replay (a bug:
+never printed as a verdict), 130 interrupted, 141 the output pipe closed (the table
+in :mod:`eightoff.cli.exits`).
 
 ``--optimal``: par (:mod:`eightoff.solver.optimal`), the fewest moves in the count of
 ``--count``; each move numbered by what it counts for, the free ones marked ``+``; the
@@ -32,14 +36,13 @@ from dataclasses import replace
 from typing import Any, Final, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
-from eightoff.counts import MoveCount, counted_moves
-from eightoff.deals import MAX_DEAL, deal
-from eightoff.exits import (
+from eightoff.cli.exits import (
     EX_DATAERR,
     EX_INTERRUPTED,
     EX_LOST,
     EX_NOINPUT,
     EX_OK,
+    EX_SOFTWARE,
     EX_UNKNOWN,
     MAX_PATH,
     UsageError,
@@ -47,15 +50,16 @@ from eightoff.exits import (
     fail,
     file_path,
     number,
-    quote,
     whole_number,
 )
+from eightoff.counts import MoveCount, count, counted_moves
+from eightoff.deals import MAX_DEAL, deal
+from eightoff.i18n import quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
-from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
+from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
+from eightoff.solver.optimal import COMMAND_LINE_MEMORY_MB, Par, ParLimits, optimal
 from eightoff.verdict import Verdict
-
-from .optimal import COMMAND_LINE_MEMORY_MB, Par, ParLimits, optimal
 
 MAX_DEALS: Final = 10_000_000
 """Most deals one command may name (ranges included)."""
@@ -140,7 +144,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " a JSON board names its own)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per deal per line")
-    from eightoff import house_rules
+    from eightoff.cli import house_rules
 
     house_rules.add_arguments(parser)
     parser.add_argument(
@@ -272,9 +276,17 @@ def result_json(start: Position, number: int | None, result: Result) -> dict[str
         "deal": number,
         "verdict": result.verdict,
         "moves": moves,
+        # the solution's length in both counts (eightoff.counts): null without one
+        **_counts_json(start, result),
         "states": result.states,
         "seconds": round(result.seconds, 6),
     }
+
+
+def _counts_json(start: Position, result: Result) -> dict[str, int | None]:
+    if not isinstance(result, Solved):
+        return {"player_moves": None, "single_card_moves": None}
+    return {**count(start, result.moves).to_json()}
 
 
 def _duration(seconds: float) -> str:
@@ -285,13 +297,16 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def summary(result: Result) -> str:
-    """The summary line: verdict, moves, states, time."""
+def summary(start: Position, result: Result) -> str:
+    """The summary line: verdict, moves (player moves, then single-card moves), states,
+    time."""
     states = f"{result.states:,} states".replace(",", " ")
     took = _duration(result.seconds)
     if isinstance(result, Solved):
-        n = len(result.moves)
-        return f"solved: {n} move{'' if n == 1 else 's'}, {states}, {took}"
+        n = count(start, result.moves)
+        player = f"{n.player} player move{'' if n.player == 1 else 's'}"
+        single = f"{n.single_card} single-card move{'' if n.single_card == 1 else 's'}"
+        return f"solved: {player} ({single}), {states}, {took}"
     if result.verdict == Verdict.LOST:
         return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
     reason = getattr(result, "reason", "limit reached")
@@ -305,7 +320,7 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
     for i, move in enumerate(result.moves, start=1):
         out.write(f"{i:>{width}}. {move!s:<6} {pos.describe(move)}\n")
         pos = pos.apply_unchecked(move)
-    out.write(f"{summary(result)}\n")
+    out.write(f"{summary(start, result)}\n")
 
 
 def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
@@ -351,7 +366,7 @@ def print_par(out: TextIO, start: Position, title: str, par: Par) -> None:
 # ----- running ----------------------------------------------------------------------
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title."""
-    from eightoff import house_rules
+    from eightoff.cli import house_rules
 
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
@@ -385,7 +400,10 @@ def run(args: argparse.Namespace) -> int:
         if args.optimal:
             return _run_optimal(args)
         for position, number, title in _jobs(args):
-            result = solve(position, limits)
+            try:
+                result = solve(position, limits)
+            except SolutionError as e:  # a bug in the solver, never a verdict
+                return fail("eightoff solve", f"{title}: {e}", EX_SOFTWARE)
             verdicts.add(result.verdict)
             if args.json:
                 out.write(json.dumps(result_json(position, number, result)) + "\n")
