@@ -113,7 +113,7 @@ def test_survey_par_stores_reports_and_resumes(
 def test_survey_par_refuses_options_of_the_verdict_survey(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(
+    code, _, err = run(
         capsys, "survey", "1", "3", "--par", "--rate", "--db", str(tmp_path / "s.db")
     )
     assert code == 64 and "--rate does not apply to --par" in err

@@ -58,7 +58,13 @@ from eightoff.i18n import quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
-from eightoff.solver.optimal import COMMAND_LINE_MEMORY_MB, Par, ParLimits, optimal
+from eightoff.solver.optimal import (
+    COMMAND_LINE_MEMORY_MB,
+    Par,
+    ParCheckError,
+    ParLimits,
+    optimal,
+)
 from eightoff.verdict import Verdict
 
 MAX_DEALS: Final = 10_000_000
@@ -435,7 +441,10 @@ def _run_optimal(args: argparse.Namespace) -> int:
     proven, lost = True, False
     first = True
     for position, deal_number, title in _jobs(args):
-        par = optimal(position, which, limits)
+        try:
+            par = optimal(position, which, limits)
+        except (SolutionError, ParCheckError) as e:  # a bug in a solver, never a par
+            return fail("eightoff solve", f"{title}: {e}", EX_SOFTWARE)
         proven &= par.optimal
         lost |= par.lost
         if args.json:

@@ -515,9 +515,9 @@ def _counts(c: Any) -> str:
 
 def _run_par(args: argparse.Namespace) -> int:
     """``survey START END --par``: par for each deal not proven yet (eightoff.survey.par)."""
+    from eightoff.cli.solve import seconds_limit
     from eightoff.counts import MoveCount
     from eightoff.rules import preset
-    from eightoff.cli.solve import seconds_limit
     from eightoff.survey import check_range, default_workers
     from eightoff.survey.par import run_par_survey
 
