@@ -31,7 +31,7 @@ from eightoff.counts import MoveCount, count, unfold
 from eightoff.game import Game
 from eightoff.position import Move, Position
 
-from . import Limits, Lost, Solved, _core, move_of, rules_tuple, solve
+from . import Limits, Lost, Solved, Unknown, _core, move_of, rules_tuple, solve
 
 COMMAND_LINE_MEMORY_MB: Final = 4096
 """The most memory a par search takes by default on the command line."""
@@ -153,8 +153,12 @@ def optimal(
     position: Position,
     which: MoveCount = MoveCount.PLAYER,
     limits: ParLimits = ParLimits(),
+    *,
+    first_solution: bool = True,
 ) -> Par:
-    """The fewest moves that win ``position`` in the count ``which`` (see the module)."""
+    """The fewest moves that win ``position`` in the count ``which`` (see the module).
+    ``first_solution``: start from the ordinary solver's short solution as an upper bound
+    (without it, A* alone finds par: the tests hold it to a breadth-first search so)."""
     t0 = time.perf_counter()
 
     def left() -> float:
@@ -164,15 +168,17 @@ def optimal(
 
     memory = None if limits.memory_mb is None else max(1, limits.memory_mb)
     # an upper bound first: the ordinary solver's short solution
-    first = solve(
-        position,
-        Limits(
-            seconds=None if limits.seconds is None else max(1e-3, limits.seconds / 4),
-            states=5_000_000 if limits.states is None else limits.states,
-            short=True,
-            memory_mb=None if memory is None else max(1, memory // 2),
-        ),
-    )
+    first: Solved | Lost | Unknown = Unknown(0, 0.0, "not asked")
+    if first_solution:
+        first = solve(
+            position,
+            Limits(
+                seconds=None if limits.seconds is None else max(1e-3, limits.seconds / 4),
+                states=5_000_000 if limits.states is None else limits.states,
+                short=True,
+                memory_mb=None if memory is None else max(1, memory // 2),
+            ),
+        )
     states = first.states
     best: tuple[Move, ...] = ()
     length: int | None = None
