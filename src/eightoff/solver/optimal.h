@@ -64,6 +64,7 @@
 #define EIGHTOFF_OPTIMAL_H
 
 #include "core.h"
+#include "search.h" /* eo_decode */
 
 #define OP_PLAYER 0
 #define OP_SINGLE 1
@@ -272,40 +273,6 @@ static int op_h(const op_ctx *x, const eo_state *s) {
                          x->count == OP_PLAYER ? used_runs : 0);
     if (x->count == OP_PLAYER) return runs + pairs;
     return (r->total - s->home) + blocked + pairs;
-}
-
-/* A canonical key back into a state (the canonical arrangement). */
-static void op_decode(const eo_rules *r, const uint8_t *p, eo_state *s) {
-    memset(s->len, 0, sizeof(s->len));
-    memset(s->cell, 0, sizeof(s->cell));
-    memset(s->found, 0, sizeof(s->found));
-    if (r->nfound == 4) {
-        memcpy(s->found, p, 4);
-        p += 4;
-        uint64_t mask;
-        memcpy(&mask, p, 8);
-        p += 8;
-        int i = 0;
-        while (mask && i < r->ncells) {
-            int card = __builtin_ctzll(mask);
-            s->cell[i++] = (uint8_t)card;
-            mask &= mask - 1;
-        }
-    } else {
-        for (int f = 0; f < 4; f++) {
-            s->found[f] = *p++;
-            s->found[f + 4] = *p++;
-        }
-        memcpy(s->cell, p, (size_t)r->ncells);
-        p += r->ncells;
-    }
-    for (int c = 0; c < r->ncols; c++) {
-        int L = *p++;
-        s->len[c] = (uint8_t)L;
-        memcpy(s->col[c], p, (size_t)L);
-        p += L;
-    }
-    eo_recount(r, s);
 }
 
 /* The state after one step (a move, and the auto-moves after it with OP_PLAYER). */
@@ -561,7 +528,7 @@ static void op_search(op_ctx *x) {
         }
         int klen;
         const uint8_t *k = op_key_of(&w, id, &klen);
-        op_decode(&x->R, k, &s);
+        eo_decode(&x->R, k, &s); /* search.h: a canonical key back into a state */
         int g1 = w.g[id] + 1;
         int n = op_moves(x, &mr, &s, moves);
         int failed = 0;

@@ -61,6 +61,13 @@ def _weighted_median(hist: Mapping[int, int]) -> int | None:
     return None  # pragma: no cover
 
 
+def _spread(hist: Mapping[int, int]) -> str:
+    """ "median 21, mean 22.4, min 9, max 40" of a histogram (value -> how many)."""
+    n = sum(hist.values())
+    mean = sum(k * v for k, v in hist.items()) / n
+    return f"median {_weighted_median(hist)}, mean {mean:.1f}, min {min(hist)}, max {max(hist)}"
+
+
 @dataclass(frozen=True)
 class ParSummary:
     """The par stored for a variant's deals in one count (``survey --par``)."""
@@ -96,12 +103,7 @@ class ParSummary:
             + (f", {self.lost} lost" if self.lost else "")
         ]
         if self.hist:
-            n = sum(self.hist.values())
-            mean = sum(k * v for k, v in self.hist.items()) / n
-            out.append(
-                f"    proven par: median {_weighted_median(self.hist)}, mean {mean:.1f},"
-                f" min {min(self.hist)}, max {max(self.hist)}"
-            )
+            out.append(f"    proven par: {_spread(self.hist)}")
         if self.unproven:
             shown = ", ".join(
                 f"{d}: {lo}–{'?' if hi is None else hi}"
@@ -195,12 +197,7 @@ class SurveyReport:
             + (", unknowns as losses/wins)" if self.unknown else ")"),
         ]
         if self.length_hist:
-            n = sum(self.length_hist.values())
-            mean = sum(k * v for k, v in self.length_hist.items()) / n
-            lines.append(
-                f"  solution length: median {_weighted_median(self.length_hist)},"
-                f" mean {mean:.1f}, min {min(self.length_hist)}, max {max(self.length_hist)} moves"
-            )
+            lines.append(f"  solution length: {_spread(self.length_hist)} moves")
         if self.time_hist:
             med = _weighted_median(self.time_hist) or 0
             lines.append(
