@@ -113,8 +113,10 @@ def test_report_json_has_the_documented_shape(
         "rated",
         "levels",
         "by_cells",
+        "par",
     ]
     assert data["variant"] == "eightoff"
+    assert data["par"] == {}  # surveyed without --par
     assert (data["rated"], data["levels"]) == (0, {})  # surveyed without --rate
     assert (data["deals"], data["solved"], data["lost"], data["unknown"]) == (100, 90, 5, 5)
     assert data["lost_deals"] == [7, 13, 29, 41, 88]

@@ -3,6 +3,7 @@
     eightoff solve DEALS... [--variant ID] [--json] [--short] [--time-limit S]
                             [--max-states N]
     eightoff solve --board FILE [--variant ID] [--json] [...]
+    eightoff solve DEALS... --optimal [--count player|single] [--memory MB] [...]
 
 DEALS are deal numbers or ranges (``1-100 7 42``).  A board is Freecell Solver's
 board text or the JSON board (``-`` reads standard input).
@@ -16,7 +17,12 @@ Exit codes: 0 every deal solved, 1 some deal proven lost (and none unknown), 2 s
 deal unknown (a limit stopped the search), 64 bad usage, 65 a malformed board, 66 a
 board file that cannot be read, 70 the solver's solution failed its replay (a bug:
 never printed as a verdict), 130 interrupted, 141 the output pipe closed (the table
-in :mod:`eightoff.cli.exits`).  A board over 1 MB is
+in :mod:`eightoff.cli.exits`).
+
+``--optimal``: par (:mod:`eightoff.solver.optimal`), the fewest moves in the count of
+``--count``; each move numbered by what it counts for, the free ones marked ``+``; the
+summary says ``optimal: yes`` when proven, else the bounds ("par is 31 to 33").  Exit 0
+every par proven, 1 some deal lost, 2 some deal's par not proven.  A board over 1 MB is
 refused unread.
 """
 
@@ -53,13 +59,20 @@ from eightoff.cli.values import (
     states_arg,
     variant_arg,
 )
-from eightoff.counts import count
+from eightoff.counts import MoveCount, count, counted_moves
 from eightoff.deals import deal
 from eightoff.explain import describe
 from eightoff.i18n import quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, preset
 from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
+from eightoff.solver.optimal import (
+    COMMAND_LINE_MEMORY_MB,
+    Par,
+    ParCheckError,
+    ParLimits,
+    optimal,
+)
 from eightoff.verdict import Verdict
 
 
@@ -82,6 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "examples:\n"
         "  eightoff solve 1-100 617 --json\n"
         "  eightoff solve 5 --variant freecell --short\n"
+        "  eightoff solve 1-10 --optimal --count single --time-limit 10\n"
         "  eightoff deal 5 --format fcs | eightoff solve --board -"
     )
     parser.add_argument(
@@ -109,6 +123,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--short", action="store_true", help="spend more effort for a shorter solution"
     )
     parser.add_argument(
+        "--optimal",
+        action="store_true",
+        help="find par: a solution with the fewest moves, proven ('optimal: yes'), or the"
+        " best found and a proven lower bound when a limit stops the search",
+    )
+    parser.add_argument(
+        "--count",
+        choices=[c.value for c in MoveCount],
+        default=None,
+        help="with --optimal: count player moves (the table's count: safe auto-moves and"
+        " the final auto-complete are free) or single-card moves (default player)",
+    )
+    parser.add_argument(
         "--time-limit",
         type=seconds_arg,
         default=DEFAULT_LIMITS.seconds,
@@ -127,10 +154,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory",
         type=memory_arg,
-        default=DEFAULT_LIMITS.memory_mb,
+        default=None,
         metavar="SIZE",
         help="give up on a deal when the search's tables would take more than SIZE, e.g."
-        f" 16G or 512M (default {DEFAULT_LIMITS.memory_mb}M)",
+        f" 16G or 512M (default {DEFAULT_LIMITS.memory_mb}M; with --optimal"
+        f" {COMMAND_LINE_MEMORY_MB}M)",
     )
 
 
@@ -238,6 +266,46 @@ def print_human(out: TextIO, start: Position, title: str, result: Result) -> Non
     out.write(f"{summary(start, result)}\n")
 
 
+def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
+    """One deal's par: the bounds, and the best solution known, each move with what it
+    counts for (``"counts": 0`` for a card auto-move or auto-complete sends home)."""
+    moves = []
+    pos = start
+    for move, counts in zip(par.moves, counted_moves(start, par.moves), strict=True):
+        moves.append(move_json(pos, move) | {"counts": counts.of(par.count)})
+        pos = pos.apply_unchecked(move)
+    return {"variant": start.rules.id, "deal": number} | par.to_json() | {"moves": moves}
+
+
+def par_summary(par: Par) -> str:
+    """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
+    states = f"{par.states:,} states".replace(",", " ")
+    took = _duration(par.seconds)
+    if par.lost:
+        return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
+    proven = "yes" if par.optimal else "no"
+    why = f"{par.reason}, " if par.reason else ""
+    return f"optimal: {proven} — {par.words} ({why}{states}, {took})"
+
+
+def print_par(out: TextIO, start: Position, title: str, par: Par) -> None:
+    out.write(f"{title}\n")
+    pos = start
+    n = 0
+    width = len(str(par.length or 0))
+    for move, counts in zip(par.moves, counted_moves(start, par.moves), strict=True):
+        if counts.of(par.count):
+            n += 1
+            label = f"{n:>{width}}."
+        else:
+            label = " " * width + "+"
+        out.write(f"{label} {move!s:<6} {describe(pos, move)}\n")
+        pos = pos.apply_unchecked(move)
+    if par.count is MoveCount.PLAYER and par.moves:
+        out.write("(+ a card that safe auto-move or auto-complete sends home: not counted)\n")
+    out.write(f"{par_summary(par)}\n")
+
+
 # ----- running ----------------------------------------------------------------------
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title."""
@@ -266,10 +334,16 @@ def run(args: argparse.Namespace) -> int:
             seconds=args.time_limit,
             states=args.max_states,
             short=args.short,
-            memory_mb=args.memory,
+            memory_mb=DEFAULT_LIMITS.memory_mb if args.memory is None else args.memory,
         )
         verdicts: set[Verdict] = set()
         first = True
+        if not args.optimal and args.count is not None:
+            raise UsageError("--count goes with --optimal (par)")
+        if args.optimal and args.short:
+            raise UsageError("--optimal finds the shortest solution: --short adds nothing")
+        if args.optimal:
+            return _run_optimal(args)
         for position, number, title in _jobs(args):
             try:
                 result = solve(position, limits)
@@ -294,3 +368,32 @@ def run(args: argparse.Namespace) -> int:
     if Verdict.LOST in verdicts:
         return EX_LOST
     return EX_OK
+
+
+def _run_optimal(args: argparse.Namespace) -> int:
+    """``solve --optimal``: par for each deal (exit 0 all proven, 1 some deal lost, 2 some
+    deal's par not proven)."""
+    out = sys.stdout
+    which = MoveCount(args.count or MoveCount.PLAYER.value)
+    memory = args.memory or COMMAND_LINE_MEMORY_MB
+    limits = ParLimits(seconds=args.time_limit, states=args.max_states, memory_mb=memory)
+    proven, lost = True, False
+    first = True
+    for position, deal_number, title in _jobs(args):
+        try:
+            par = optimal(position, which, limits)
+        except (SolutionError, ParCheckError) as e:  # a bug in a solver, never a par
+            return fail("eightoff solve", f"{title}: {e}", EX_SOFTWARE)
+        proven &= par.optimal
+        lost |= par.lost
+        if args.json:
+            out.write(json.dumps(par_json(position, deal_number, par)) + "\n")
+        else:
+            if not first:
+                out.write("\n")
+            print_par(out, position, title, par)
+        out.flush()
+        first = False
+    if not proven:
+        return EX_UNKNOWN
+    return EX_LOST if lost else EX_OK

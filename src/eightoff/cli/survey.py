@@ -166,6 +166,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " about 12 ms more CPU per Eight Off deal, some 45 times the solving",
     )
     run.add_argument(
+        "--par",
+        nargs="?",
+        const="player",
+        choices=["player", "single"],
+        help="store each deal's par instead (the fewest moves, proven, or its bounds; in"
+        " player moves unless 'single'); --time-limit is then the time a deal (default 10)",
+    )
+    run.add_argument(
         "--no-progress", action="store_true", help="no live progress bar (one line at the end)"
     )
     rep = parser.add_argument_group("report")
@@ -228,6 +236,7 @@ def _refuse(args: argparse.Namespace, allowed: set[str], form: str) -> None:
         "batch_size": "--batch-size",
         "retry_unknown": "--retry-unknown",
         "rate": "--rate",
+        "par": "--par",
         "no_progress": "--no-progress",
         "json": "--json",
         "png": "--png",
@@ -274,10 +283,13 @@ def _run(args: argparse.Namespace) -> int:
             "batch_size",
             "retry_unknown",
             "rate",
+            "par",
             "no_progress",
         },
         "START END",
     )
+    if args.par is not None:
+        return _run_par(args)
     from eightoff.cli.values import memory_limit
     from eightoff.survey import default_workers
     from eightoff.survey.cluster import SchedulerAddressError, check_address
@@ -504,6 +516,58 @@ def _counts(c: Any) -> str:
 
 
 # -- report / export -------------------------------------------------------------
+
+
+def _run_par(args: argparse.Namespace) -> int:
+    """``survey START END --par``: par for each deal not proven yet (eightoff.survey.par)."""
+    from eightoff.counts import MoveCount
+    from eightoff.rules import preset
+    from eightoff.survey import check_range, default_workers
+    from eightoff.survey.par import run_par_survey
+
+    for flag, given in (
+        ("--scheduler", args.scheduler),
+        ("--states", args.states),
+        ("--batch-size", args.batch_size),
+        ("--rate", args.rate or None),
+        ("--retry-unknown", args.retry_unknown or None),
+    ):
+        if given is not None:
+            raise UsageError(f"{flag} does not apply to --par (a local run, one deal a worker)")
+    start = _deal_number(args.first, "START")
+    if args.end is None:
+        raise UsageError(f"give the last deal too: eightoff survey {start} END --par")
+    end = _deal_number(args.end, "END")
+    _check_db(args)
+    check_range(start, end)
+    rules = house_rules.apply(preset(args.variant), args)
+    workers = _whole(args.workers, "--workers", MAX_WORKERS_PER_CORE * default_workers())
+    seconds = 10.0 if args.time_limit is None else seconds_limit(args.time_limit)
+    which = MoveCount(args.par)
+    last = [0.0]
+
+    def progress(done: int, total: int, proven: int) -> None:
+        now = time.monotonic()
+        if not args.no_progress and (now - last[0] > 5 or done == total):
+            last[0] = now
+            print(f"par: {done} of {total} deals, {proven} proven this run", file=sys.stderr)
+
+    result = run_par_survey(
+        start,
+        end,
+        rules,
+        db=_store_path(args),
+        count=which,
+        seconds=seconds,
+        workers=workers,
+        progress=progress,
+    )
+    print(
+        f"{rules.name} {start}–{end}: par ({which.words}) searched for {result.searched} deals,"
+        f" {result.proven} proven within {seconds:g} s a deal; {result.already} were proven"
+        f" before; stored in {result.db}"
+    )
+    return EX_OK
 
 
 def _store_path(args: argparse.Namespace) -> str:

@@ -103,3 +103,21 @@ def play(
 
 PLAYER_PATIENT: int
 PLAYER_BACKTRACK: int
+
+# ----- par (optimal.h) ------------------------------------------------------------
+COUNT_PLAYER: int
+COUNT_SINGLE: int
+OPTIMAL_STATUS: dict[int, str]
+
+def optimal(
+    rules: _Rules,
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    count: int,
+    upper: int = 0,
+    max_states: int = 0,
+    seconds: float = 0.0,
+    max_memory: int = 0,
+    pairs: bool = True,
+) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...

@@ -578,3 +578,69 @@ cdef extern from "players.h":
 
 PLAYER_PATIENT = PL_PATIENT
 PLAYER_BACKTRACK = PL_BACKTRACK
+
+
+# ----- par: the fewest moves, proven (optimal.h; eightoff.solver.optimal) --------------
+from libc.stdlib cimport free
+
+cdef extern from "optimal.h":
+    enum:
+        OP_PLAYER
+        OP_SINGLE
+
+    ctypedef struct op_ctx:
+        eo_rules R
+        eo_state S
+        int count
+        int upper
+        int pairs
+        long max_states
+        double seconds
+        size_t max_mem
+        int status
+        int lower
+        long states
+        long expanded
+        eo_move *path
+        int plen
+
+    void op_search(op_ctx *x) nogil
+
+COUNT_PLAYER = OP_PLAYER
+COUNT_SINGLE = OP_SINGLE
+OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
+                  4: "time limit reached", 5: "memory limit reached", 6: "lost"}
+
+
+def optimal(rules, columns, cells, foundations, int count, int upper=0,
+            long max_states=0, double seconds=0.0, long max_memory=0,
+            bint pairs=True) -> tuple:
+    """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
+    states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
+    length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
+    moves (as ``(src, dst, count)``) are a solution of the least length; 2: none shorter
+    than ``upper`` exists; 6: no solution at all; 3-5: a limit stopped the search, the
+    lower bound is proven, and the moves are a solution found (of length upper bound) or
+    empty.  ``pairs``: add deadlocked pairs of cards to the bound (op_pairs); without it
+    the bound is the plain one (blocked cards).  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
+    (of the start too) follow each, and the auto-complete ends the game."""
+    cdef op_ctx x
+    cdef int i
+    memset(&x, 0, sizeof(op_ctx))
+    load_rules(&x.R, rules)
+    load_state(&x.R, &x.S, columns, cells, foundations)
+    if count != OP_PLAYER and count != OP_SINGLE:
+        raise ValueError("count: COUNT_PLAYER or COUNT_SINGLE")
+    x.count = count
+    x.upper = upper
+    x.pairs = pairs
+    x.max_states = max_states
+    x.seconds = seconds
+    x.max_mem = max_memory
+    with nogil:
+        op_search(&x)
+    try:
+        moves = [(x.path[i].src, x.path[i].dst, x.path[i].n) for i in range(x.plen)]
+    finally:
+        free(x.path)
+    return x.status, x.lower, x.upper, x.states, moves

@@ -95,6 +95,59 @@ class _Counted:
         }
 
 
+def _spread(hist: Mapping[int, int]) -> str:
+    """ "median 21, mean 22.4, min 9, max 40" of a histogram (value -> how many)."""
+    n = sum(hist.values())
+    mean = sum(k * v for k, v in hist.items()) / n
+    return f"median {_weighted_median(hist)}, mean {mean:.1f}, min {min(hist)}, max {max(hist)}"
+
+
+@dataclass(frozen=True)
+class ParSummary:
+    """The par stored for a variant's deals in one count (``survey --par``)."""
+
+    count: str
+    """"player" or "single"."""
+    deals: int
+    proven: int
+    lost: int
+    hist: dict[int, int] = field(repr=False)
+    """Proven par → deals."""
+    unproven: dict[int, tuple[int, int | None]] = field(repr=False)
+    """Deal → (lower bound, best solution's length or None), for the deals not proven."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deals": self.deals,
+            "proven": self.proven,
+            "lost": self.lost,
+            "median": _weighted_median(self.hist),
+            "histogram": {str(k): v for k, v in self.hist.items()},
+            "unproven": {
+                str(d): {"lower_bound": lo, "upper_bound": hi}
+                for d, (lo, hi) in self.unproven.items()
+            },
+        }
+
+    def lines(self) -> list[str]:
+        words = "player moves" if self.count == "player" else "single-card moves"
+        out = [
+            f"  par in {words}: {self.deals} deals, {self.proven} proven"
+            f" ({100 * self.proven / self.deals:.1f}%)"
+            + (f", {self.lost} lost" if self.lost else "")
+        ]
+        if self.hist:
+            out.append(f"    proven par: {_spread(self.hist)}")
+        if self.unproven:
+            shown = ", ".join(
+                f"{d}: {lo}–{'?' if hi is None else hi}"
+                for d, (lo, hi) in list(self.unproven.items())[:20]
+            )
+            more = f" … and {len(self.unproven) - 20} more" if len(self.unproven) > 20 else ""
+            out.append(f"    not proven ({len(self.unproven)}), par between: {shown}{more}")
+        return out
+
+
 @dataclass(frozen=True)
 class CellsRow(_Counted):
     """The verdicts of the variant (its other rules as the report's) with ``cells`` free
@@ -145,6 +198,8 @@ class SurveyReport(_Counted):
     by_cells: list[CellsRow] = field(default_factory=list)
     """The same variant and options with each number of free cells that has stored
     deals (this report's own included), fewest cells first; empty when only this one."""
+    par: dict[str, ParSummary] = field(default_factory=dict)
+    """Count ("player", "single") → the par stored in it (``survey --par``)."""
 
     @property
     def rated(self) -> int:
@@ -159,12 +214,18 @@ class SurveyReport(_Counted):
             "rated": self.rated,
             "levels": self.levels,
             "by_cells": [row.to_json() for row in self.by_cells],
+            "par": {k: v.to_json() for k, v in self.par.items()},
         }
 
     def text(self) -> str:
         """The report for people."""
-        if self.deals == 0:
+        if self.deals == 0 and not self.par:
             return f"{self.name} ({self.variant}): no deals surveyed yet"
+        if self.deals == 0:
+            lines = [f"{self.name} ({self.variant}): no verdicts surveyed yet"]
+            for summary in self.par.values():
+                lines.extend(summary.lines())
+            return "\n".join(lines)
         w = self.winnability
         low, high = self.ci95
         lines = [
@@ -178,12 +239,7 @@ class SurveyReport(_Counted):
             + (", unknowns as losses/wins)" if self.unknown else ")"),
         ]
         if self.length_hist:
-            n = sum(self.length_hist.values())
-            mean = sum(k * v for k, v in self.length_hist.items()) / n
-            lines.append(
-                f"  solution length: median {_weighted_median(self.length_hist)},"
-                f" mean {mean:.1f}, min {min(self.length_hist)}, max {max(self.length_hist)} moves"
-            )
+            lines.append(f"  solution length: {_spread(self.length_hist)} moves")
         if self.time_hist:
             med = _weighted_median(self.time_hist) or 0
             lines.append(
@@ -206,6 +262,8 @@ class SurveyReport(_Counted):
                 "    cells      deals     solved       lost  unknown   winnable   interval"
             )
             lines.extend(row.text() for row in self.by_cells)
+        for summary in self.par.values():
+            lines.extend(summary.lines())
         versions = ", ".join(f"{v} ({n} deals)" for v, n in self.solver_versions.items())
         lines.append(f"  solver: {versions}; rules signature {self.signature}")
         if self.other_rules_rows:
@@ -292,6 +350,7 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         levels=levels,
         other_formula_ratings=sum(ratings.values()) - sum(current.values()),
         by_cells=_by_cells(store, rules),
+        par=_par(store, rules.id, sig),
     )
 
 
@@ -315,6 +374,32 @@ def beyond_note(beyond: int, longest: int) -> str:
     return f"{beyond:,} {what}, {shown}"
 
 
+def _par(store: SurveyStore, variant: str, sig: str) -> dict[str, ParSummary]:
+    out: dict[str, ParSummary] = {}
+    for count in ("player", "single"):
+        rows = store.par_rows(variant, sig, count)
+        if not rows:
+            continue
+        hist: dict[int, int] = {}
+        unproven: dict[int, tuple[int, int | None]] = {}
+        for deal, optimal, lost, lower, upper, _, _ in rows:
+            if lost:
+                continue
+            if optimal and upper is not None:
+                hist[upper] = hist.get(upper, 0) + 1
+            else:
+                unproven[deal] = (lower, upper)
+        out[count] = ParSummary(
+            count,
+            len(rows),
+            sum(1 for r in rows if r[1] and not r[2]),
+            sum(1 for r in rows if r[2]),
+            dict(sorted(hist.items())),
+            unproven,
+        )
+    return out
+
+
 def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
     """Histograms of solution length (solved deals) and solve time (all deals), and
     the deals per difficulty level when the survey rated them."""
@@ -322,7 +407,8 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    panels = 3 if report.rated else 2
+    pars = [p for p in report.par.values() if p.hist]
+    panels = (3 if report.rated else 2) + len(pars)
     fig = Figure(figsize=(5.5 * panels, 4.6), dpi=110)
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, panels)
@@ -390,6 +476,17 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_lv.set_title(f"Difficulty ({report.rated:,} deals rated)")
         ax_lv.set_xlabel(f"level (rating formula {formula_version(report.variant)})")
         ax_lv.set_ylabel("deals")
+    for k, summary in enumerate(pars):
+        ax_par = axes[panels - len(pars) + k]
+        keys = sorted(summary.hist)
+        ax_par.bar(keys, [summary.hist[v] for v in keys], width=0.9, color="#d35400")
+        med_par = _weighted_median(summary.hist)
+        ax_par.axvline(med_par, color="#2c3e50", linestyle="--", label=f"median {med_par}")
+        ax_par.legend(loc="upper right", fontsize="small")
+        words = "player moves" if summary.count == "player" else "single-card moves"
+        ax_par.set_title(f"Par ({summary.proven:,} of {summary.deals:,} deals proven)")
+        ax_par.set_xlabel(f"par, {words}")
+        ax_par.set_ylabel("deals")
     from matplotlib.ticker import MaxNLocator
 
     for ax in axes:

@@ -19,6 +19,11 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
     ratings and still report. A survey that rates treats a deal stored without a
     rating of the current formula as not done: it claims it like an unsolved deal and
     rates it, keeping its stored verdict.
+``survey_par``
+    A deal's par (:mod:`eightoff.solver.optimal`) when a survey ran with ``--par``: in
+    which count (player or single-card moves), proven or not, the proven lower bound
+    and the best solution's length, states, seconds and run; one row per (variant,
+    rules signature, deal, count).  Version 4 of the schema.
 ``survey_owners`` and ``survey_claims``
     Work sharing: each running survey is an owner (host, process id and its start
     time, a heartbeat); it claims the deals it hands to its workers (runs of
@@ -126,6 +131,24 @@ CREATE TABLE IF NOT EXISTS survey_ratings (
 """
 
 
+_V4_PAR: Final = """
+CREATE TABLE IF NOT EXISTS survey_par (
+    variant     TEXT    NOT NULL,
+    rules       TEXT    NOT NULL,
+    deal        INTEGER NOT NULL CHECK (deal >= 1),
+    count       TEXT    NOT NULL CHECK (count IN ('player', 'single')),
+    optimal     INTEGER NOT NULL CHECK (optimal IN (0, 1)),
+    lost        INTEGER NOT NULL CHECK (lost IN (0, 1)),
+    lower_bound INTEGER NOT NULL CHECK (lower_bound >= 0),
+    upper_bound INTEGER CHECK (upper_bound IS NULL OR upper_bound >= lower_bound),
+    states      INTEGER NOT NULL,
+    seconds     REAL    NOT NULL,
+    run         INTEGER NOT NULL REFERENCES survey_runs(id),
+    PRIMARY KEY (variant, rules, deal, count)
+) WITHOUT ROWID;
+"""
+
+
 def _legacy_version(c: sqlite3.Connection) -> int:
     """The version of a file written before ``eightoff_schema``: its ``survey_meta``."""
     tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -139,10 +162,13 @@ def _legacy_version(c: sqlite3.Connection) -> int:
     return 1 if "survey_results" in tables else 0
 
 
-SURVEY: Final = Schema("survey", (_V1, _V2_CLAIMS, _V3_RATINGS), legacy_version=_legacy_version)
+SURVEY: Final = Schema(
+    "survey", (_V1, _V2_CLAIMS, _V3_RATINGS, _V4_PAR), legacy_version=_legacy_version
+)
 """The survey tables in eightoff's one schema-versioning scheme (:mod:`eightoff.store.db`):
 version 1 the results, runs and rules; version 2 adds the claims that share work;
-version 3 the deals' ratings."""
+version 3 the deals' ratings; version 4 their par (``survey_par``: per deal and count,
+proven or its bounds)."""
 SCHEMA_VERSION: Final = SURVEY.version
 
 # A decided verdict replaces an unknown one (a retry with larger limits); nothing
@@ -160,6 +186,26 @@ Row = tuple[int, Verdict, int | None, int, float]
 """One solved deal as workers return it: (deal, verdict, length, states, seconds). The
 file holds the verdict's value ("solved", "lost", "unknown"); reading turns it back into
 a :class:`~eightoff.verdict.Verdict`."""
+
+ParRow = tuple[int, bool, bool, int, int | None, int, float]
+"""One deal's par as a par survey stores it: (deal, optimal, lost, lower bound, upper
+bound or None, states, seconds), in one count (player or single-card moves)."""
+
+# A stored par is replaced only by a better one: proven over unproven, else tighter
+# bounds (a higher lower bound or a lower upper bound), never the other way.
+_UPSERT_PAR: Final = """
+INSERT INTO survey_par (variant, rules, deal, count, optimal, lost, lower_bound, upper_bound,
+                        states, seconds, run)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (variant, rules, deal, count) DO UPDATE SET
+    optimal = excluded.optimal, lost = excluded.lost,
+    lower_bound = MAX(survey_par.lower_bound, excluded.lower_bound),
+    upper_bound = CASE WHEN survey_par.upper_bound IS NULL THEN excluded.upper_bound
+                       WHEN excluded.upper_bound IS NULL THEN survey_par.upper_bound
+                       ELSE MIN(survey_par.upper_bound, excluded.upper_bound) END,
+    states = excluded.states, seconds = excluded.seconds, run = excluded.run
+WHERE survey_par.optimal = 0
+"""
 
 RatingRow = tuple[int, str, float, str]
 """One rated deal as workers return it: (deal, level name, score, formula version)."""
@@ -457,6 +503,45 @@ class SurveyStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot store results in {self.path}: {exc}") from None
         return changed
+
+    def write_par(
+        self, variant: str, signature: str, run: int, count: str, rows: Sequence[ParRow]
+    ) -> int:
+        """Store a batch of par results in one transaction; return how many rows were
+        new or improved (a proven par is never replaced)."""
+        try:
+            with self.transaction() as c:
+                before = c.total_changes
+                c.executemany(
+                    _UPSERT_PAR,
+                    [
+                        (variant, signature, d, count, int(o), int(lo), lb, ub, st, t, run)
+                        for d, o, lo, lb, ub, st, t in rows
+                    ],
+                )
+                return c.total_changes - before
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot store par results in {self.path}: {exc}") from None
+
+    def par_rows(
+        self, variant: str, signature: str, count: str, start: int = 1, end: int = MAX_STORED_DEAL
+    ) -> list[ParRow]:
+        """Every stored par of start…end in ``count``, by deal."""
+        with self._reading() as c:
+            has_table = c.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_par'"
+            ).fetchone()
+            if has_table is None:
+                return []
+            return [
+                (d, bool(o), bool(lo), lb, ub, st, t)
+                for d, o, lo, lb, ub, st, t in c.execute(
+                    "SELECT deal, optimal, lost, lower_bound, upper_bound, states, seconds"
+                    " FROM survey_par WHERE variant = ? AND rules = ? AND count = ?"
+                    " AND deal BETWEEN ? AND ? ORDER BY deal",
+                    (variant, signature, count, start, end),
+                )
+            ]
 
     # -- sharing the work -----------------------------------------------------------
 

@@ -1,0 +1,225 @@
+"""Par: the fewest moves that win a position, proven.
+
+``optimal(position, count, limits) -> Par``
+
+Par is the fewest moves under one of the two counts of :mod:`eightoff.counts`:
+
+* **player moves** (the default): a move is what a player does at the table, a single
+  card or a group within the limit; the cards that safe auto-move sends home after each
+  move (and after the deal) are free, and so is the auto-complete once the win is
+  certain.  Auto-move follows every move except one that takes a card back from a
+  foundation, as at the table.
+* **single-card moves**: only single cards move, every card sent home is one move.
+
+The search (``optimal.h`` in the compiled core) is A* with an admissible, consistent
+bound; its argument is written there.  A solution found by the ordinary solver first
+(``solve`` with ``short``) gives an upper bound: A* then only looks for shorter
+solutions, and when it finds none that solution is par.  When a limit stops A*, the
+result keeps the best solution known and the proven lower bound ("par is 31 to 33").
+
+Whatever is returned was checked here: the solution is played through the rules
+(:meth:`Position.apply`) to the win and counted again by :func:`eightoff.counts.count`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from eightoff.counts import MoveCount, count, unfold
+from eightoff.game import Game
+from eightoff.position import Move, Position
+
+from . import Limits, Lost, Solved, Unknown, _core, core_rules, move_of, solve
+
+COMMAND_LINE_MEMORY_MB: Final = 4096
+"""The most memory a par search takes by default on the command line."""
+TABLE_MEMORY_MB: Final = 512
+"""The most memory a par search takes for the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParLimits:
+    """When a par search stops (None: no limit).  A stopped search still reports the
+    best solution known and a proven lower bound."""
+
+    seconds: float | None = 60.0
+    states: int | None = None
+    memory_mb: int | None = COMMAND_LINE_MEMORY_MB
+
+
+TABLE_LIMITS: Final = ParLimits(seconds=20.0, memory_mb=TABLE_MEMORY_MB)
+
+
+@dataclass(frozen=True, slots=True)
+class Par:
+    """What a par search found.
+
+    ``moves``: the best solution known, every move explicit (each card sent home is a
+    move, auto-moves and auto-complete included), legal from the position in order and
+    ending with every card home; empty when none is known.  ``length``: its length in
+    ``count`` (None without a solution).  ``lower_bound``: proven, no solution is shorter.
+    ``optimal``: the solution is proven to be the shortest (``length == lower_bound``).
+    ``lost``: proven that no solution exists at all.
+    """
+
+    count: MoveCount
+    moves: tuple[Move, ...]
+    length: int | None
+    lower_bound: int
+    optimal: bool
+    lost: bool
+    states: int
+    seconds: float
+    reason: str = ""
+    """Why the search stopped before the proof ("time limit reached"), else empty."""
+
+    @property
+    def par(self) -> int | None:
+        """The proven fewest moves, or None when not proven."""
+        return self.length if self.optimal else None
+
+    @property
+    def words(self) -> str:
+        """ "par is 31", "par is 31 to 33", "par is at least 31", "no solution"."""
+        if self.lost:
+            return "no solution: the deal cannot be won"
+        if self.optimal:
+            return f"par is {self.length} {self.count.words}"
+        if self.length is None:
+            return f"par is at least {self.lower_bound} {self.count.words}"
+        return f"par is {self.lower_bound} to {self.length} {self.count.words}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "count": self.count.value,
+            "optimal": self.optimal,
+            "par": self.par,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.length,
+            "lost": self.lost,
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+            "reason": self.reason or None,
+        }
+
+
+class ParCheckError(RuntimeError):
+    """A solution of the compiled search failed the engine's check (a bug, never shown
+    as a result)."""
+
+
+_CORE_COUNT: Final = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
+
+
+def _length(position: Position, moves: tuple[Move, ...], which: MoveCount) -> int:
+    """Play the moves through the rules to the win; their length in ``which``."""
+    p = position
+    for m in moves:
+        p = p.apply(m)
+    if not p.is_won():
+        raise ParCheckError("the solution does not end with every card home")
+    return count(position, moves).of(which)
+
+
+def _explicit(position: Position, steps: list[Move], which: MoveCount) -> tuple[Move, ...]:
+    """The compiled search's steps as a full solution: with player moves, each step is
+    played as the table plays it (safe auto-moves after it), the deal's own auto-moves
+    first and the auto-complete last."""
+    if which is MoveCount.SINGLE:
+        return tuple(steps)
+    game = Game(position)
+    game.auto_home()
+    for move in steps:
+        game.play(move)
+    if not game.position.is_won():
+        game.auto_complete()
+    return tuple(game.moves())
+
+
+def _single_moves(position: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """A solution with each group move written out as the single moves it stands for."""
+    out: list[Move] = []
+    p = position
+    for m in moves:
+        for s in unfold(p, m):
+            out.append(s)
+            p = p.apply(s)
+    return tuple(out)
+
+
+def optimal(
+    position: Position,
+    which: MoveCount = MoveCount.PLAYER,
+    limits: ParLimits = ParLimits(),
+    *,
+    first_solution: bool = True,
+) -> Par:
+    """The fewest moves that win ``position`` in the count ``which`` (see the module).
+    ``first_solution``: start from the ordinary solver's short solution as an upper bound
+    (without it, A* alone finds par: the tests hold it to a breadth-first search so)."""
+    t0 = time.perf_counter()
+
+    def left() -> float:
+        if limits.seconds is None:
+            return 0.0
+        return max(1e-3, limits.seconds - (time.perf_counter() - t0))
+
+    memory = None if limits.memory_mb is None else max(1, limits.memory_mb)
+    # an upper bound first: the ordinary solver's short solution
+    first: Solved | Lost | Unknown = Unknown(0, 0.0, "not asked")
+    if first_solution:
+        first = solve(
+            position,
+            Limits(
+                seconds=None if limits.seconds is None else max(1e-3, limits.seconds / 4),
+                states=5_000_000 if limits.states is None else limits.states,
+                short=True,
+                memory_mb=None if memory is None else max(1, memory // 2),
+            ),
+        )
+    states = first.states
+    best: tuple[Move, ...] = ()
+    length: int | None = None
+    if isinstance(first, Lost):
+        return Par(which, (), None, 0, True, True, states, time.perf_counter() - t0)
+    if isinstance(first, Solved):
+        best = first.moves
+        if which is MoveCount.SINGLE:
+            best = _single_moves(position, best)
+        length = _length(position, best, which)
+    try:
+        status, lower, _found, a_states, steps = _core.optimal(
+            core_rules(position.rules),
+            position.columns,
+            position.cells,
+            position.foundations,
+            _CORE_COUNT[which],
+            length or 0,
+            limits.states or 0,
+            left(),
+            0 if memory is None else memory << 20,
+        )
+    except ValueError as e:
+        return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
+    states += a_states
+    if steps:
+        found = _explicit(position, [move_of(s << 16 | d << 8 | n) for s, d, n in steps], which)
+        n = _length(position, found, which)
+        if n != len(steps):
+            raise ParCheckError(f"the par solution counts {n} moves, the search said {len(steps)}")
+        if length is None or n < length:
+            best, length = found, n
+    elif status == 1:  # already won, or a certain win
+        best = _explicit(position, [], which)
+        length = _length(position, best, which)
+    seconds = time.perf_counter() - t0
+    reason = "" if status in (1, 2, 6) else _core.OPTIMAL_STATUS[status]
+    if status == 6:
+        return Par(which, (), None, 0, True, True, states, seconds)
+    if status in (1, 2):
+        assert length is not None
+        return Par(which, best, length, length, True, False, states, seconds)
+    bound = lower if length is None else min(lower, length)
+    return Par(which, best, length, bound, length == bound, False, states, seconds, reason)

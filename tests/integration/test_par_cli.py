@@ -1,0 +1,119 @@
+"""Par from the command line: ``solve --optimal`` (text, JSON, exit codes, bad usage) and
+``survey --par`` with ``survey report`` (stored per count, resumed, reported)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from eightoff.cli import main
+from eightoff.counts import count
+from eightoff.deals import deal
+from eightoff.position import Kind, Move, Place
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as e:  # argparse's own errors (a bad value) exit with 64
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_optimal_json_gives_a_proven_par_that_replays(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "solve", "2", "--optimal", "--json")
+    assert code == 0
+    row = json.loads(out)
+    assert row["optimal"] is True and row["par"] == row["lower_bound"] == row["upper_bound"]
+    assert row["count"] == "player"
+    start = deal("eightoff", 2)
+    moves = [
+        Move(
+            Place(Kind(m["source"]["kind"]), m["source"]["index"]),
+            Place(Kind(m["target"]["kind"]), m["target"]["index"]),
+            m["count"],
+        )
+        for m in row["moves"]
+    ]
+    p = start
+    for m in moves:
+        p = p.apply(m)
+    assert p.is_won()
+    assert count(start, moves).player == row["par"] == sum(m["counts"] for m in row["moves"])
+
+
+def test_solve_optimal_text_says_optimal_yes_and_numbers_only_counted_moves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "solve", "2", "--optimal", "--count", "single")
+    assert code == 0
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("optimal: yes — par is ") and "single-card moves" in last
+    par = int(last.split("par is ")[1].split()[0])
+    numbered = [ln for ln in out.splitlines() if ln.strip()[:1].isdigit()]
+    assert len(numbered) == par
+
+
+def test_a_limit_gives_the_bounds_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "solve", "1", "--variant", "freecell", "--optimal", "--max-states", "3000"
+    )
+    assert code == 2
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("optimal: no — par is ") and " to " in last
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["solve", "2", "--count", "single"], "--count goes with --optimal"),
+        (["solve", "2", "--optimal", "--short"], "--short adds nothing"),
+        (["solve", "2", "--optimal", "--memory", "8"], "out of range: 16M"),
+        (["solve", "2", "--optimal", "--count", "cards"], "invalid choice"),
+    ],
+)
+def test_bad_par_usage_is_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], words: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 64 and out == ""
+    assert words in err and "Traceback" not in err
+
+
+def test_survey_par_stores_reports_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "s.db")
+    code, out, _ = run(capsys, "survey", "1", "3", "--par", "--db", db, "--workers", "1")
+    assert code == 0 and "3 proven" in out
+    code, out, _ = run(capsys, "survey", "1", "3", "--par", "--db", db, "--workers", "1")
+    assert code == 0 and "searched for 0 deals" in out and "3 were proven before" in out
+    code, out, _ = run(capsys, "survey", "1", "3", "--par", "single", "--db", db, "--workers", "1")
+    assert code == 0
+    code, out, _ = run(capsys, "survey", "report", "--db", db, "--json")
+    report = json.loads(out)
+    player, single = report["par"]["player"], report["par"]["single"]
+    assert player["deals"] == player["proven"] == 3
+    assert single["deals"] == 3
+    # the stored par of deal 2 is the one solve --optimal proves
+    _, out, _ = run(capsys, "solve", "2", "--optimal", "--json")
+    assert player["histogram"].get(str(json.loads(out)["par"]), 0) >= 1
+    code, out, _ = run(capsys, "survey", "report", "--db", db)
+    assert "par in player moves: 3 deals, 3 proven (100.0%)" in out
+    png = tmp_path / "h.png"
+    code, _, _ = run(capsys, "survey", "report", "--db", db, "--png", str(png))
+    assert code == 0 and png.stat().st_size > 1000
+
+
+def test_survey_par_refuses_options_of_the_verdict_survey(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(
+        capsys, "survey", "1", "3", "--par", "--rate", "--db", str(tmp_path / "s.db")
+    )
+    assert code == 64 and "--rate does not apply to --par" in err

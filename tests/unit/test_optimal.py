@@ -1,0 +1,193 @@
+"""Par (eightoff.solver.optimal): the compiled A* against a breadth-first search written
+here over the engine's own moves, on small positions of several variants and house
+rules, in both counts; every par solution played through the rules; par against the
+ordinary solver's solutions on whole deals."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eightoff.cards import Card
+from eightoff.counts import MoveCount, count
+from eightoff.deals import deal
+from eightoff.position import Kind, Move, Position
+from eightoff.rules import PRESETS, Rules
+from eightoff.solver import Limits, Solved, solve
+from eightoff.solver.optimal import Par, ParLimits, optimal
+
+# ----- the independent search ---------------------------------------------------------
+
+
+def _auto(p: Position) -> Position:
+    """The table's safe auto-moves, one card at a time, as Position offers them."""
+    while (m := p.safe_auto_move()) is not None:
+        p = p.apply(m)
+    return p
+
+
+def _player_steps(p: Position) -> Iterator[Position]:
+    for m in p.useful_moves():
+        q = p.apply(m)
+        yield q if m.source.kind is Kind.FOUNDATION else _auto(q)
+
+
+def _single_steps(p: Position) -> Iterator[Position]:
+    for m in p.useful_moves():
+        if m.count == 1:
+            yield p.apply(m)
+
+
+def bfs(start: Position, which: MoveCount, cap: int = 200_000) -> int | None:
+    """The fewest steps to the goal by breadth-first search over Position's legal moves
+    (positions told apart by Position.key): player moves end at a certain win, with the
+    auto-moves free; single-card moves end with every card home.  None: no solution."""
+    steps: Callable[[Position], Iterator[Position]]
+    if which is MoveCount.PLAYER:
+        start = _auto(start)
+        steps, goal = _player_steps, Position.win_is_certain
+    else:
+        steps, goal = _single_steps, Position.is_won
+    if goal(start):
+        return 0
+    seen = {start.key()}
+    frontier = deque([(start, 0)])
+    while frontier:
+        p, d = frontier.popleft()
+        for q in steps(p):
+            k = q.key()
+            if k in seen:
+                continue
+            if goal(q):
+                return d + 1
+            seen.add(k)
+            assert len(seen) < cap, "the test position is too large for the breadth-first search"
+            frontier.append((q, d + 1))
+    return None
+
+
+# ----- small positions ----------------------------------------------------------------
+VARIANTS = {
+    "eightoff": PRESETS["eightoff"],
+    "eightoff-easy": PRESETS["eightoff-easy"],
+    "freecell": PRESETS["freecell"],
+    "bakers-game": PRESETS["bakers-game"],
+    "seahaven-towers": PRESETS["seahaven-towers"],
+    "freecell+retrieval": PRESETS["freecell"].with_options(foundation_retrieval=True),
+    "eightoff+strict": PRESETS["eightoff"].with_options(strict_single=True),
+}
+
+
+@st.composite
+def small_positions(draw: st.DrawFn, rules: Rules, most: int = 6) -> Position:
+    """A few suits' high cards left out of the foundations, dealt at random into two or
+    three columns and some of the cells (the other columns empty)."""
+    # how many cards of each suit are left out: 1 to ``most`` in all, drawn without a filter
+    # (a filter on four free counts throws most draws away when ``most`` is small)
+    left = [0, 0, 0, 0]
+    for _ in range(draw(st.integers(1, most))):
+        left[draw(st.sampled_from([s for s in range(4) if left[s] < 4]))] += 1
+    cards = [Card.of(r, s) for s in range(4) for r in range(14 - left[s], 14)]
+    cards = draw(st.permutations(cards))
+    cells: list[Card | None] = [None] * rules.cells
+    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
+    room = min(rules.cells - 1, 2)
+    # most cards in two or three columns: cards of different suits above one another,
+    # where deadlocks (and the bound's pairs) arise
+    used = draw(st.integers(2, 3))
+    for card in cards:
+        place = draw(st.integers(-1, used - 1))
+        if place < 0 and room > 0:
+            free = [i for i, c in enumerate(cells) if c is None]
+            cells[draw(st.sampled_from(free))] = card
+            room -= 1
+        else:
+            columns[max(place, 0)].append(card)
+    return Position(
+        rules, tuple(tuple(c) for c in columns), tuple(cells), tuple(13 - n for n in left)
+    )
+
+
+def check(position: Position, par: Par, which: MoveCount) -> None:
+    """The par solution is legal, wins, and counts what par says."""
+    assert par.optimal, par
+    p = position
+    for m in par.moves:
+        p = p.apply(m)
+    assert p.is_won()
+    assert count(position, par.moves).of(which) == par.length == par.lower_bound
+
+
+@pytest.mark.parametrize("which", list(MoveCount))
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_par_equals_breadth_first_search(
+    variant: str, which: MoveCount, data: st.DataObject
+) -> None:
+    rules = VARIANTS[variant]
+    # with foundation retrieval every card home may come back: fewer cards out
+    position = data.draw(small_positions(rules, 3 if rules.foundation_retrieval else 6))
+    expected = bfs(position, which)
+    # A* alone (no first solution to stop at), and as the service runs it
+    alone = optimal(position, which, ParLimits(seconds=None, memory_mb=256), first_solution=False)
+    par = optimal(position, which, ParLimits(seconds=None, memory_mb=256))
+    for found in (alone, par):
+        if expected is None:
+            assert found.lost and not found.moves
+            continue
+        check(position, found, which)
+        assert found.length == expected, (str(position), found.words)
+
+
+# ----- whole deals --------------------------------------------------------------------
+def _player_length(position: Position, moves: tuple[Move, ...]) -> int:
+    return count(position, moves).player
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 6, 7])
+def test_par_is_at_most_the_short_and_the_default_solution(number: int) -> None:
+    start = deal("eightoff", number)
+    par = optimal(start, MoveCount.PLAYER, ParLimits(seconds=60))
+    check(start, par, MoveCount.PLAYER)
+    default = solve(start, Limits())
+    short = solve(start, Limits(short=True))
+    assert isinstance(default, Solved) and isinstance(short, Solved)
+    assert par.length is not None
+    assert par.length <= _player_length(start, short.moves) <= _player_length(start, default.moves)
+
+
+def test_a_stopped_search_reports_bounds_and_the_best_solution() -> None:
+    start = deal("freecell", 1)
+    par = optimal(start, MoveCount.PLAYER, ParLimits(seconds=None, states=2000))
+    assert not par.optimal and par.reason == "state limit reached"
+    assert par.length is not None and 0 < par.lower_bound < par.length
+    assert par.words == f"par is {par.lower_bound} to {par.length} player moves"
+    p = start
+    for m in par.moves:
+        p = p.apply(m)
+    assert p.is_won() and count(start, par.moves).player == par.length
+
+
+def test_single_card_par_of_a_deal_moves_single_cards_only() -> None:
+    start = deal("eightoff", 2)
+    par = optimal(start, MoveCount.SINGLE, ParLimits(seconds=60))
+    check(start, par, MoveCount.SINGLE)
+    assert all(m.count == 1 for m in par.moves)
+    assert par.length == len(par.moves)
+    player = optimal(start, MoveCount.PLAYER, ParLimits(seconds=60))
+    assert player.length is not None and par.length is not None and player.length < par.length
+
+
+def test_a_won_position_has_par_zero() -> None:
+    start = deal("eightoff", 1)
+    won = Position(
+        start.rules, tuple(() for _ in start.columns), tuple(None for _ in start.cells), (13,) * 4
+    )
+    for which in MoveCount:
+        par = optimal(won, which)
+        assert par.optimal and par.length == 0 and par.moves == ()
