@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
 from typing import Final
 
 from eightoff.position import HOME, Move, Place, Position
@@ -368,6 +369,73 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     if status == LOST:
         return Lost(states, seconds)
     return Unknown(states, seconds, _core.STATUS[status])
+
+
+@dataclass(frozen=True, slots=True)
+class DealBlock:
+    """Consecutive deals solved in one call of the compiled core (:func:`solve_deals`):
+    one entry per deal in each array, deal ``first + i`` at index ``i``."""
+
+    first: int
+    status: Sequence[int]
+    """1 solved (the solution replayed by the compiled rules), 2 lost, 3-5 a limit."""
+    states: Sequence[int]
+    seconds: Sequence[float]
+    """Each deal's CPU time in the core (search and replay)."""
+    lengths: Sequence[int]
+    """Solution lengths (0 unless solved)."""
+    keys: Sequence[int] | None = None
+    """With ``keep_moves``: every solution's moves in order, as the replay describes them
+    (``_core.solve_range``); deal i's are the ``lengths[i]`` after those before it."""
+
+    def verdicts(self) -> list[Verdict]:
+        return [_VERDICTS.get(code, Verdict.UNKNOWN) for code in self.status]
+
+
+_VERDICTS: Final = {SOLVED: Verdict.SOLVED, LOST: Verdict.LOST}
+
+
+def deal_layout(rules: Rules) -> tuple[int, int, tuple[int, ...]]:
+    """How the compiled core lays a numbered deal out (deals.h, eo_layout)."""
+    return (rules.decks, rules.dealt_to_columns, rules.dealt_cells)
+
+
+def solve_deals(
+    rules: Rules, first: int, count: int, limits: Limits = DEFAULT_LIMITS, keep_moves: bool = False
+) -> DealBlock:
+    """Deal and solve deals ``first`` … ``first + count - 1`` in one call of the compiled
+    core, with no Python between deals: the deals come from the compiled copy of the deal
+    rule, each solution is replayed by the compiled rules before it counts as solved
+    (``_core.BatchReplayError`` otherwise).  The main search only: ``limits.short`` is
+    for :func:`solve`."""
+    if limits.short:
+        raise ValueError("solve_deals runs the main search only; use solve() for short")
+    max_states = 0 if limits.states is None else max(1, limits.states)
+    memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
+    seconds = 0.0 if limits.seconds is None else max(1e-9, limits.seconds)
+    status, states, times, lengths, keys = _core.solve_range(
+        _setups(rules).main,
+        deal_layout(rules),
+        first,
+        count,
+        max_states,
+        seconds,
+        memory,
+        keep_moves,
+    )
+    return DealBlock(first, status, states, times, lengths, keys)
+
+
+def moves_of_keys(keys: Sequence[int]) -> tuple[Move, ...]:
+    """The Moves of a solution given as the replay's keys (replay.h, eo_move_key): a key
+    whose target is a foundation is a move home."""
+    home = int(_core.HOME)
+    found = int(_core.FOUNDATION)
+    out = []
+    for k in keys:
+        dst = (k >> 8) & 255
+        out.append(_MOVES[(k & 255) << 16 | (home if dst >= found else dst) << 8 | (k >> 16) & 255])
+    return tuple(out)
 
 
 from .prover import LiveVerdict as LiveVerdict  # noqa: E402  (uses the names above)
