@@ -14,8 +14,8 @@ The search runs in a compiled core (``_core``, built from ``core.h`` and
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Final
 
 from eightoff.position import HOME, Move, Place, Position

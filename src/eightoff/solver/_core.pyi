@@ -1,5 +1,6 @@
 """Type stub of the compiled core (see _core.pyx)."""
 
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,3 +96,33 @@ def play(
 
 PLAYER_PATIENT: int
 PLAYER_BACKTRACK: int
+
+# ----- the batch API (issue 20) ---------------------------------------------------------
+
+_Layout = tuple[int, int, tuple[int, ...]]
+
+class BatchReplayError(RuntimeError): ...
+
+def dealt(
+    rules: tuple[int, ...], layout: _Layout, number: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]: ...
+def check_is_legal(
+    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
+) -> tuple[int, int]: ...
+def replay(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    codes: Sequence[int],
+) -> tuple[bool, int, array[int]]: ...
+def solve_range(
+    setup: Setup,
+    layout: _Layout,
+    first: int,
+    count: int,
+    max_states: int = 0,
+    seconds: float = 0.0,
+    max_memory: int = 0,
+    keep_moves: bool = False,
+) -> tuple[array[int], array[int], array[float], array[int], array[int] | None]: ...

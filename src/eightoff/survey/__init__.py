@@ -242,7 +242,12 @@ def _solve_blocks(
             rows += [
                 (number, by_status[code], length or None, n, t)
                 for number, code, length, n, t in zip(
-                    range(a, b + 1), block.status, block.lengths, block.states, block.seconds
+                    range(a, b + 1),
+                    block.status,
+                    block.lengths,
+                    block.states,
+                    block.seconds,
+                    strict=True,
                 )
             ]
     return BatchResult(rows, time.perf_counter() - t0, solver_version(), time.thread_time() - c0)
