@@ -56,7 +56,7 @@ from eightoff.cards import SUIT_SYMBOLS, Card
 
 if TYPE_CHECKING:
     from eightoff.lessons import Lesson
-    from eightoff.position import Move, Position
+    from eightoff.position import Move, Place, Position
     from eightoff.rules import Rules
 
 Lang: TypeAlias = Literal["en", "de"]
@@ -373,11 +373,26 @@ def _what_moves(pos: Position, move: Move, msg_id: str = "move.cards") -> Param:
 
 def describe_move(pos: Position, move: Move) -> Message:
     """ "7♥ from Column 3 to Cell 2", "3 cards (9♠…7♠) from Column 1 home"."""
-    target = pos.resolve_target(move)
-    what = _what_moves(pos, move)
+    top = None
+    if move.count > 1:
+        assert move.source.index is not None
+        top = pos.columns[move.source.index][-1]
+    what = moved_cards(pos.moving_card(move), move.count, top)
+    return describe_played(move.source, pos.resolve_target(move), what)
+
+
+def moved_cards(card: Card, count: int, top: Card | None) -> Param:
+    """What a move moves: the card, or "3 cards (9♠…7♠)" (``top``: the group's top)."""
+    return card if count == 1 else Message("move.cards", n=count, first=card, last=top)
+
+
+def describe_played(source: Place, target: Place, what: Param) -> Message:
+    """The words of :func:`describe_move` from what the move is, without its position:
+    ``target`` resolved (a foundation for a move home), ``what`` from
+    :func:`moved_cards` (a solution's replay gives the cards)."""
     if target.kind.value == "foundation":
-        return Message("move.home", what=what, source=move.source)
-    return Message("move.to", what=what, source=move.source, target=target)
+        return Message("move.home", what=what, source=source)
+    return Message("move.to", what=what, source=source, target=target)
 
 
 def hint_message(pos: Position, move: Move, length: int | None = None) -> Message:
@@ -431,9 +446,11 @@ __all__ = [
     "catalogue",
     "check_language",
     "describe_move",
+    "describe_played",
     "describe_rules",
     "hint_message",
     "lesson_text",
+    "moved_cards",
     "pick_language",
     "reason",
     "translate",

@@ -389,10 +389,16 @@ class DealBlock:
     (``_core.solve_range``); deal i's are the ``lengths[i]`` after those before it."""
 
     def verdicts(self) -> list[Verdict]:
-        return [_VERDICTS.get(code, Verdict.UNKNOWN) for code in self.status]
+        return [verdict_of(code) for code in self.status]
 
 
 _VERDICTS: Final = {SOLVED: Verdict.SOLVED, LOST: Verdict.LOST}
+
+
+def verdict_of(status: int) -> Verdict:
+    """The verdict of one of the compiled core's statuses (1 solved, 2 lost, else a
+    limit: unknown)."""
+    return _VERDICTS.get(status, Verdict.UNKNOWN)
 
 
 def deal_layout(rules: Rules) -> tuple[int, int, tuple[int, ...]]:
@@ -424,6 +430,28 @@ def solve_deals(
         keep_moves,
     )
     return DealBlock(first, status, states, times, lengths, keys)
+
+
+def place_of(code: int) -> Place:
+    """The Place of one of the core's place codes (a foundation for 32 + f)."""
+    return _place(code)
+
+
+def replay_keys(position: Position, moves: Sequence[Move]) -> Sequence[int]:
+    """A solution's moves as the compiled replay describes them (replay.h, eo_move_key);
+    raise ValueError if a move is illegal where it is played or the game is not won."""
+    rules = position.rules
+    won, bad, keys = _core.replay(
+        rules_tuple(rules),
+        position.columns,
+        position.cells,
+        position.foundations,
+        [code_of(m) for m in moves],
+    )
+    if not won:
+        where = f"move {bad + 1} ({moves[bad]})" if bad < len(moves) else "its end"
+        raise ValueError(f"the solution does not replay: {where} is not legal or not won")
+    return keys
 
 
 def moves_of_keys(keys: Sequence[int]) -> tuple[Move, ...]:

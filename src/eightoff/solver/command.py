@@ -19,11 +19,10 @@ refused unread.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, Final, TextIO
+from typing import Final
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
 from eightoff.deals import MAX_DEAL, deal
@@ -43,9 +42,20 @@ from eightoff.exits import (
     quote,
     whole_number,
 )
-from eightoff.position import Move, Position
+from eightoff.position import Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
-from eightoff.solver import DEFAULT_LIMITS, Result, Solved, solve
+from eightoff.solver import (
+    DEFAULT_LIMITS,
+    Limits,
+    Result,
+    Solved,
+    replay_keys,
+    solve,
+    solve_deals,
+    verdict_of,
+)
+from eightoff.solver._core import STATUS
+from eightoff.solver.serialize import Mode, Outcome, render
 from eightoff.verdict import Verdict
 
 MAX_DEALS: Final = 10_000_000
@@ -119,7 +129,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"variant id: {', '.join(PRESETS)} (default {DEFAULT_VARIANT};"
         " a JSON board names its own)",
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    output.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="one line per deal: its verdict, moves, states and time (no moves listed)",
+    )
     from eightoff import house_rules
 
     house_rules.add_arguments(parser)
@@ -207,79 +224,68 @@ def _read_board(path: str, variant: str | None) -> Position:
         raise UsageError(f"{where}: {e}", EX_DATAERR) from None
 
 
-# ----- output -----------------------------------------------------------------------
-def move_json(position: Position, move: Move) -> dict[str, Any]:
-    """One move of the JSON output, in terms of the position it is played from."""
-    target = position.resolve_target(move)
-    return {
-        "notation": str(move),
-        "card": str(position.moving_card(move)),
-        "count": move.count,
-        "source": {"kind": move.source.kind.value, "index": move.source.index},
-        "target": {"kind": target.kind.value, "index": target.index},
-    }
-
-
-def result_json(start: Position, number: int | None, result: Result) -> dict[str, Any]:
-    moves = []
-    pos = start
-    for move in result.moves:
-        moves.append(move_json(pos, move))
-        pos = pos.apply_unchecked(move)
-    return {
-        "variant": start.rules.id,
-        "deal": number,
-        "verdict": result.verdict,
-        "moves": moves,
-        "states": result.states,
-        "seconds": round(result.seconds, 6),
-    }
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
-
-
-def summary(result: Result) -> str:
-    """The summary line: verdict, moves, states, time."""
-    states = f"{result.states:,} states".replace(",", " ")
-    took = _duration(result.seconds)
-    if isinstance(result, Solved):
-        n = len(result.moves)
-        return f"solved: {n} move{'' if n == 1 else 's'}, {states}, {took}"
-    if result.verdict == Verdict.LOST:
-        return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
-    reason = getattr(result, "reason", "limit reached")
-    return f"unknown: {reason} ({states}, {took}); no verdict"
-
-
-def print_human(out: TextIO, start: Position, title: str, result: Result) -> None:
-    out.write(f"{title}\n")
-    pos = start
-    width = len(str(len(result.moves)))
-    for i, move in enumerate(result.moves, start=1):
-        out.write(f"{i:>{width}}. {move!s:<6} {pos.describe(move)}\n")
-        pos = pos.apply_unchecked(move)
-    out.write(f"{summary(result)}\n")
+# ----- output (the serialising module: eightoff.solver.serialize) -----------------------
+def outcome_of(start: Position, result: Result) -> Outcome:
+    """A solve()'s result as the output takes it (its moves through the compiled replay)."""
+    keys = replay_keys(start, result.moves) if isinstance(result, Solved) else ()
+    return Outcome(
+        result.verdict,
+        result.states,
+        result.seconds,
+        keys,
+        len(result.moves),
+        getattr(result, "reason", "limit reached"),
+    )
 
 
 # ----- running ----------------------------------------------------------------------
-def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
-    """Each position to solve, its deal number (None for a board) and a title."""
+Job = tuple[str, int | None, str, Outcome]
+"""A finished deal or board: its variant id, deal number (None for a board), title and
+outcome."""
+
+BLOCK_MOST: Final = 256
+"""Most deals solved in one call of the core: blocks grow 1, 2, 4 … so that the first
+deals print at once and long ranges pay the call once per block."""
+
+
+def _solved(args: argparse.Namespace, limits: Limits, mode: Mode) -> Iterator[Job]:
+    """Each deal or board solved, in order."""
     from eightoff import house_rules
 
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
-        yield position, None, f"{position.rules.name} · board {args.board}"
+        title = f"{position.rules.name} · board {args.board}"
+        yield position.rules.id, None, title, outcome_of(position, solve(position, limits))
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     for numbers in parse_deals(args.deals):
-        for n in numbers:
-            yield deal(rules, n), n, f"{rules.name} · deal #{n}"
+        if limits.short:  # the short search runs through solve(), deal by deal
+            for n in numbers:
+                position = deal(rules, n)
+                yield rules.id, n, f"{rules.name} · deal #{n}", outcome_of(
+                    position, solve(position, limits)
+                )
+            continue
+        at, size = numbers.start, 1
+        while at < numbers.stop:
+            count = min(size, numbers.stop - at)
+            block = solve_deals(rules, at, count, limits, keep_moves=mode != "summary")
+            keys = block.keys or ()
+            offset = 0
+            for i, (status, length) in enumerate(zip(block.status, block.lengths, strict=True)):
+                n = at + i
+                outcome = Outcome(
+                    verdict_of(status),
+                    block.states[i],
+                    block.seconds[i],
+                    keys[offset : offset + length] if keys else (),
+                    length,
+                    STATUS.get(status, "limit reached"),
+                )
+                offset += length if keys else 0
+                yield rules.id, n, f"{rules.name} · deal #{n}", outcome
+            at += count
+            size = min(2 * size, BLOCK_MOST)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -295,19 +301,16 @@ def run(args: argparse.Namespace) -> int:
         limits = replace(
             DEFAULT_LIMITS, seconds=args.time_limit, states=args.max_states, short=args.short
         )
+        mode: Mode = "json" if args.json else "summary" if args.quiet else "text"
         verdicts: set[Verdict] = set()
         first = True
-        for position, number, title in _jobs(args):
-            result = solve(position, limits)
-            verdicts.add(result.verdict)
-            if args.json:
-                out.write(json.dumps(result_json(position, number, result)) + "\n")
-            else:
-                if not first:
-                    out.write("\n")
-                print_human(out, position, title, result)
-            out.flush()
+        for variant, number, title, outcome in _solved(args, limits, mode):
+            verdicts.add(outcome.verdict)
+            if mode == "text" and not first:
+                out.write("\n")
+            out.write(render(mode, variant, number, title, outcome))
             first = False
+        out.flush()
     except UsageError as e:
         return fail("eightoff solve", str(e), e.code)
     except KeyboardInterrupt:
