@@ -653,10 +653,9 @@ def write_lost(
 
 
 # ----- whole processes (issue 20.4) ----------------------------------------------------
-FCS_LATEST: Final = Path("/opt/fcs-latest/bin")
-"""Freecell Solver 6.16 built by ../shared/tools/build-fcsolve-latest.sh (all games)."""
-FCS_RECORD: Final = Path("/opt/fcs-latest-extra-speed2/bin")
-"""Its author's record build (extra_speed2: FreeCell only, strategy compiled in)."""
+FCS_PREFIX: Final = "/opt/fcs-latest"
+"""Where ../shared/tools/build-fcsolve-latest.sh installs Freecell Solver 6.16 (all games),
+and, with -extra-speed2, its author's record build (FreeCell only, strategy compiled in)."""
 FCS_DEBIAN: Final = Path("/usr/bin")
 """Debian's freecell-solver-bin (5.0): only where 6.16 is missing."""
 
@@ -672,20 +671,17 @@ class Command:
     """Give it a new empty survey store each run (appended as ``--db FILE``)."""
 
 
-def fcs_tool(name: str, record: bool = False) -> tuple[Path, str]:
+def fcs_tool(name: str, prefix: str, record: bool = False) -> tuple[Path, str]:
     """A Freecell Solver program: 6.16 (or its record build), else Debian's 5.0; and which."""
-    for base, which in (
-        ((FCS_RECORD, "6.16 extra_speed2"),)
-        if record
-        else (
-            (FCS_LATEST, "6.16"),
-            (FCS_DEBIAN, "Debian 5.0"),
-        )
-    ):
+    latest = Path(prefix + ("-extra-speed2" if record else "")) / "bin"
+    places = [(latest, "6.16 extra_speed2" if record else "6.16")]
+    if not record:
+        places.append((FCS_DEBIAN, "Debian 5.0"))
+    for base, which in places:
         if (base / name).exists():
             return base / name, which
     raise BenchError(
-        f"{name} not found under {FCS_RECORD if record else FCS_LATEST} or {FCS_DEBIAN}:"
+        f"{name} not found under {latest}{'' if record else ' or ' + str(FCS_DEBIAN)}:"
         " build it with ../shared/tools/build-fcsolve-latest.sh"
     )
 
@@ -708,7 +704,9 @@ def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
     return wall, cpu
 
 
-def whole_groups(first: int, last: int, variant: str) -> list[tuple[str, list[Command]]]:
+def whole_groups(
+    first: int, last: int, variant: str, prefix: str
+) -> list[tuple[str, list[Command]]]:
     """The comparisons: ours first in each group, each peer after it (the output group:
     --quiet first, the text and --json after it)."""
     eo = (sys.executable, "-m", "eightoff.cli")
@@ -731,7 +729,7 @@ def whole_groups(first: int, last: int, variant: str) -> list[tuple[str, list[Co
             threads = () if workers == 1 else ("--num-workers", str(workers))
             for record in (False, True):
                 try:
-                    path, which = fcs_tool(tool, record)
+                    path, which = fcs_tool(tool, prefix, record)
                 except BenchError as e:
                     print(f"skipped: {e}", file=sys.stderr)
                     continue
@@ -757,11 +755,13 @@ def whole_groups(first: int, last: int, variant: str) -> list[tuple[str, list[Co
     return groups
 
 
-def whole_process(first: int, last: int, variant: str, runs: int, only: str | None) -> int:
+def whole_process(
+    first: int, last: int, variant: str, runs: int, only: str | None, prefix: str
+) -> int:
     """Each group's commands in turns, ``runs`` times; the medians and their ratios."""
     import tempfile
 
-    groups = whole_groups(first, last, variant)
+    groups = whole_groups(first, last, variant, prefix)
     if only:
         groups = [g for g in groups if only in g[0]]
     with tempfile.TemporaryDirectory() as tmp:
@@ -844,6 +844,10 @@ def main(argv: list[str] | None = None) -> int:
                         " eightoff solve's text and --json against --quiet; each --runs"
                         " times, alternating; ratios of the medians")  # fmt: skip
     p.add_argument("--runs", type=int, default=5, help="--whole-process: runs of each")
+    p.add_argument("--fcs-prefix", default=FCS_PREFIX,
+                   help="--whole-process: where Freecell Solver 6.16 is installed (its"
+                        f" extra_speed2 build beside it, PREFIX-extra-speed2; default"
+                        f" {FCS_PREFIX})")  # fmt: skip
     p.add_argument(
         "--only", default=None, help="--whole-process: only the groups whose title contains this"
     )
@@ -852,7 +856,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.whole_process:
         numbers = parse_deals(args.deals)
         try:
-            return whole_process(min(numbers), max(numbers), args.variant, args.runs, args.only)
+            return whole_process(
+                min(numbers), max(numbers), args.variant, args.runs, args.only, args.fcs_prefix
+            )
         except BenchError as e:
             print(f"error: {e}", file=sys.stderr)
             return 64
