@@ -27,11 +27,6 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from pysol_cards.cards import createCards
-from pysol_cards.deal_game import Game as PysolGame
-from pysol_cards.random import RandomBase
-from pysol_cards.random import shuffle as pysol_shuffle
-
 from eightoff import _deals
 from eightoff.cards import Card, deck
 from eightoff.position import Position
@@ -75,6 +70,10 @@ def deal(variant: Rules | str, number: int) -> Position:
 def reference_order(rules: Rules, number: int) -> list[Card]:
     """The cards of deal ``number`` in dealing order, by the rule as stated in Python
     (``pysol_cards``): the oracle that the compiled copy :func:`deal` uses is held to."""
+    from pysol_cards.cards import createCards
+    from pysol_cards.random import RandomBase
+    from pysol_cards.random import shuffle as pysol_shuffle
+
     check_deal_number(number)
     if rules.pysol_game is not None:
         return _pysol_order(rules.pysol_game, number)
@@ -85,6 +84,9 @@ def reference_order(rules: Rules, number: int) -> list[Card]:
 
 def _pysol_order(game_id: str, number: int) -> list[Card]:
     """The cards of PySolFC's deal in dealing order (as pysol_cards deals them)."""
+    from pysol_cards.deal_game import Game as PysolGame
+    from pysol_cards.random import RandomBase
+
     game = PysolGame(game_id, number, RandomBase.DEALS_PYSOLFC)
     game.deal()
     return [_card(c) for c in game.cards]
