@@ -686,8 +686,29 @@ def fcs_tool(name: str, prefix: str, record: bool = False) -> tuple[Path, str]:
     )
 
 
+def adopt_orphans() -> None:
+    """Become the subreaper of what we start (Linux prctl PR_SET_CHILD_SUBREAPER), so that
+    a program's orphaned descendants (our survey's forkserver and its workers) come back
+    to us when they end and their CPU time counts in RUSAGE_CHILDREN."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        raise BenchError("cannot become a subreaper: CPU times would miss the workers")
+
+
+def reap_orphans() -> None:
+    """Wait for every descendant left behind (so that its CPU time is counted)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
 def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
-    """Run a command once (output to /dev/null); its wall and CPU seconds (children)."""
+    """Run a command once (output to /dev/null); its wall seconds and the CPU seconds of
+    it and all its descendants."""
     argv = ["taskset", "-c", cmd.cpus, *cmd.argv]
     if cmd.fresh_db:
         argv += ["--db", str(tmp / f"whole-{run}.sqlite3")]
@@ -695,6 +716,7 @@ def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
     t0 = time.perf_counter()
     done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     wall = time.perf_counter() - t0
+    reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):  # 1: some deal proven lost (ours; FreeCell 11982)
         raise BenchError(
@@ -761,6 +783,7 @@ def whole_process(
     """Each group's commands in turns, ``runs`` times; the medians and their ratios."""
     import tempfile
 
+    adopt_orphans()
     groups = whole_groups(first, last, variant, prefix)
     if only:
         groups = [g for g in groups if only in g[0]]
@@ -776,18 +799,25 @@ def whole_process(
                     cpus[cmd.label].append(cpu)
                     loads.append(os.getloadavg()[0])
             base = statistics.median(walls[commands[0].label])
+            cbase = statistics.median(cpus[commands[0].label])
             overhead = "output" in title  # this / --quiet; else ours / this
             print(
-                f"\n{title}: {runs} runs each, alternating; load {min(loads):.2f}-{max(loads):.2f}"
+                f"\n{title}: {runs} runs each, alternating; medians, ratios of medians; CPU:"
+                f" the process and all its descendants; load {min(loads):.2f}-{max(loads):.2f}"
             )
             head = "it / quiet" if overhead else "ours / it"
-            print(f"  {'command':<62} {'median s':>9} {'min s':>7} {'CPU s':>7} {head:>10}")
+            print(
+                f"  {'command':<52} {'wall s':>7} {'min s':>7} {head:>10}"
+                f" {'CPU s':>7} {'min s':>7} {head:>10}"
+            )
             for cmd in commands:
                 med = statistics.median(walls[cmd.label])
                 cpu = statistics.median(cpus[cmd.label])
-                r = f"{base / med:.2f}" if cmd is not commands[0] else "1.00"
+                r = f"{med / base if overhead else base / med:.2f}"
+                rc = f"{cpu / cbase if overhead else cbase / cpu:.2f}"
                 print(
-                    f"  {cmd.label:<62} {med:9.2f} {min(walls[cmd.label]):7.2f} {cpu:7.2f} {r:>9}"
+                    f"  {cmd.label:<52} {med:7.2f} {min(walls[cmd.label]):7.2f} {r:>10}"
+                    f" {cpu:7.2f} {min(cpus[cmd.label]):7.2f} {rc:>10}"
                 )
             for c in commands:
                 shown = " ".join(a if i else Path(a).name for i, a in enumerate(c.argv))

@@ -7,7 +7,8 @@
 * Work goes out in batches of deal numbers (runs of consecutive numbers, never
   Positions): each worker deals the cards itself, solves, and sends back compact
   rows; the parent stores each finished batch in one transaction.
-* Locally a pool of worker processes, one per core by default; with
+* Locally a pool of worker processes, one per core by default (one worker: this
+  process itself, nothing to start); with
   ``scheduler="tcp://host:port"`` the same batches go to an existing Dask
   ``distributed`` cluster (the ``eightoff[dask]`` extra) and give the same rows.
 * Deals already stored are skipped: running the same survey again completes
@@ -438,9 +439,10 @@ def run_survey(
             backend = DaskBackend(scheduler)
             target = CLUSTER_BATCH_SECONDS
         else:
-            from eightoff.survey.local import LocalPool
+            from eightoff.survey.local import InlinePool, LocalPool
 
-            backend = LocalPool(workers or default_workers())
+            count = workers or default_workers()
+            backend = InlinePool() if count == 1 else LocalPool(count)
             target = LOCAL_BATCH_SECONDS
         version = solver_version()
         try:
