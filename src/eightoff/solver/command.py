@@ -262,8 +262,11 @@ def _solved(args: argparse.Namespace, limits: Limits, mode: Mode) -> Iterator[Jo
         if limits.short:  # the short search runs through solve(), deal by deal
             for n in numbers:
                 position = deal(rules, n)
-                yield rules.id, n, f"{rules.name} · deal #{n}", outcome_of(
-                    position, solve(position, limits)
+                yield (
+                    rules.id,
+                    n,
+                    f"{rules.name} · deal #{n}",
+                    outcome_of(position, solve(position, limits)),
                 )
             continue
         at, size = numbers.start, 1

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import operator
-from functools import cache
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final, Literal
 
 from eightoff.cards import Card
