@@ -54,9 +54,9 @@ from rich.table import Table
 
 from eightoff.deals import deal
 from eightoff.game import Game
+from eightoff.oracle import Oracle
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Prover, Result, solve
-from eightoff.web.oracle import Oracle
 
 MODES = ("off", "nopause", "think", "pause")
 SLOW_MS = 50.0

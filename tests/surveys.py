@@ -1,5 +1,5 @@
-"""Helpers the survey tests share: two surveys racing in one process, and a Ctrl+C
-felt after a given number of stored batches."""
+"""Helpers the survey tests share: ``eightoff survey ARGS`` in this process, two surveys
+racing in one process, and a Ctrl+C felt after a given number of stored batches."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from eightoff.cli import main as eightoff_main
 from eightoff.survey import Progress, SurveyRun, run_survey
+
+
+def survey_main(argv: list[str]) -> int:
+    """``eightoff survey ARGV`` in this process; its exit status."""
+    return eightoff_main(["survey", *argv])
 
 
 def race(

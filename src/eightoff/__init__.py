@@ -1,7 +1,8 @@
 """eightoff: Eight Off solitaire and the FreeCell family.
 
 The core (cards, rules, position, game, deals, boards) imports no web, database
-or solver code.
+or solver code. Importing this package reads no deal generator: ``pysol_cards`` is
+loaded with the first deal.
 """
 
 from eightoff.boards import BoardError, format_fcs, from_json, parse_board, parse_fcs, to_json

@@ -35,7 +35,7 @@ from collections import Counter
 from typing import Any, Final
 
 from eightoff.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSyntaxError, deck
-from eightoff.exits import quote
+from eightoff.i18n import quote
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
 

@@ -63,6 +63,8 @@ Lang: TypeAlias = Literal["en", "de"]
 LANGUAGES: Final[tuple[Lang, ...]] = ("en", "de")
 DEFAULT_LANGUAGE: Final[Lang] = "en"
 ACCEPT_LANGUAGE_MAX: Final = 200  # a longer header is read no further
+MAX_TOKEN: Final = 40
+"""Most characters of a bad token quoted in an error."""
 
 
 class UnknownLanguageError(ValueError):
@@ -303,6 +305,19 @@ def translate(message: Message | str, lang: str) -> str:
     return message
 
 
+def quote(token: object, limit: int = MAX_TOKEN) -> str:
+    """A bad token for an error message: ``repr`` cut to ``limit`` characters + "…"
+    (a list or object is named, not printed: it may be huge or nested deep)."""
+    if isinstance(token, list | tuple | dict | set):
+        return f"a {type(token).__name__} of {len(token)}"
+    if isinstance(token, int) and not isinstance(token, bool) and token.bit_length() > 128:
+        return f"a number of about {int(token.bit_length() * 0.30103)} digits"
+    if isinstance(token, str):
+        return repr(token[:limit] + "…") if len(token) > limit else repr(token)
+    text = repr(token)
+    return text[:limit] + "…" if len(text) > limit else text
+
+
 def reason(error: BaseException) -> Message | None:
     """The structured reason carried by an error raised with a Message, if any."""
     first = error.args[0] if error.args else None
@@ -383,7 +398,10 @@ def describe_move(pos: Position, move: Move) -> Message:
 
 def moved_cards(card: Card, count: int, top: Card | None) -> Param:
     """What a move moves: the card, or "3 cards (9♠…7♠)" (``top``: the group's top)."""
-    return card if count == 1 else Message("move.cards", n=count, first=card, last=top)
+    if count == 1:
+        return card
+    assert top is not None, "a group move names its top card"
+    return Message("move.cards", n=count, first=card, last=top)
 
 
 def describe_played(source: Place, target: Place, what: Param) -> Message:
@@ -434,6 +452,7 @@ def hint_message(pos: Position, move: Move, length: int | None = None) -> Messag
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "MAX_TOKEN",
     "Catalogue",
     "Count",
     "Lang",
@@ -452,6 +471,7 @@ __all__ = [
     "lesson_text",
     "moved_cards",
     "pick_language",
+    "quote",
     "reason",
     "translate",
     "variant_name",

@@ -64,7 +64,7 @@ from typing import Any, Final
 from eightoff.deals import deal, random_deal_number
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
-from eightoff.solver import Limits, Verdict, _core, rules_tuple, solve
+from eightoff.solver import Limits, Player, Verdict, play_games, solve
 
 FORMULA_VERSION: Final = "1"
 """The version of the players and the score: changes whenever they change (and with
@@ -291,24 +291,19 @@ def player_games(position: Position) -> list[tuple[int, bool, int]]:
     """The rating's games (32, or more in :data:`VARIANT_PLAYERS`): (group index, won,
     cards home) for each."""
     rules = position.rules
-    specs = []
+    players = []
     groups = []
     max_moves = MOVES_PER_PACK * rules.decks
     for g, spec in enumerate(players_of(rules.id)):
         for i in range(spec.runs):
             if spec.undo:
-                seed = SEED + 5000 + i
-                specs.append((_core.PLAYER_BACKTRACK, 0, 0, NOISE, spec.undo, seed))
+                players.append(Player(SEED + 5000 + i, NOISE, undo=spec.undo))
             else:
                 seed = SEED + 1000 * spec.depth + i
-                specs.append(
-                    (_core.PLAYER_LOOKAHEAD, spec.depth, spec.width, NOISE, max_moves, seed)
-                )
+                players.append(Player(seed, NOISE, spec.depth, spec.width, max_moves))
             groups.append(g)
-    results = _core.play(
-        rules_tuple(rules), position.columns, position.cells, position.foundations, specs
-    )
-    return [(g, won, home) for g, (won, home, _) in zip(groups, results, strict=True)]
+    results = play_games(position, players)
+    return [(g, won, home) for g, (won, home) in zip(groups, results, strict=True)]
 
 
 def rate(

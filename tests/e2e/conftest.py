@@ -1,8 +1,9 @@
 """End-to-end fixtures: a real server in a subprocess, Debian's chromium driven by Playwright.
 
-The tests skip only when no chromium is installed and ``CI`` is not set; in CI a missing
-browser is a failure. Screenshots go to ``test-artifacts/screenshots/``, which git ignores: a test run
-leaves the work tree as it found it.
+The tests skip (one line saying how to get a browser) only when no chromium can start
+here and ``CI`` is not set; in CI a missing browser is a failure. Screenshots go to
+``test-artifacts/screenshots/``, which git ignores: a test run leaves the work tree as it
+found it.
 """
 
 from __future__ import annotations
@@ -43,17 +44,35 @@ DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 
 
+def _not_launchable() -> str | None:
+    """Why chromium cannot run these tests here (None when it can): not installed, or
+    installed but unable to start headless (a missing library, a broken install)."""
+    if CHROMIUM is None:
+        return "no chromium (apt-get install -y chromium); CI runs these"
+    try:
+        subprocess.run(
+            [CHROMIUM, *LAUNCH_ARGS, "--dump-dom", "about:blank"],
+            capture_output=True,
+            timeout=60,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError) as e:
+        return (
+            f"chromium ({CHROMIUM}) does not start headless ({type(e).__name__});"
+            " reinstall it (apt-get install --reinstall -y chromium); CI runs these"
+        )
+    return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.e2e)
-            if CHROMIUM is None and not os.environ.get("CI"):
-                item.add_marker(
-                    pytest.mark.skip(
-                        reason="no chromium (apt-get install -y chromium); CI runs these"
-                    )
-                )
+    ours = [item for item in items if here in Path(str(item.fspath)).parents]
+    # in CI a browser that cannot start is a failure, not a skip
+    why = None if not ours or os.environ.get("CI") else _not_launchable()
+    for item in ours:
+        item.add_marker(pytest.mark.e2e)
+        if why is not None:
+            item.add_marker(pytest.mark.skip(reason=why))
 
 
 # ----- the server ------------------------------------------------------------------------

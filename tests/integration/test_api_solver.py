@@ -4,6 +4,7 @@ winnable-only deals. Small positions use the real solver; timing-dependent behav
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -12,9 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import eightoff.table as table_module
+import eightoff.web.routes.games as games_routes
 from eightoff.cards import Card
 from eightoff.position import Position
-from eightoff.solver import Limits, Lost, Result, Solved, Unknown
+from eightoff.solver import Limits, Lost, Result, Solved, Unknown, solve
 from eightoff.web.app import create_app
 
 LOCAL = "http://127.0.0.1"  # a Host the table answers for
@@ -185,11 +188,26 @@ class Scripted:
             assert self.gate.wait(60)
         verdict = self.answers[min(self.calls, len(self.answers) - 1)]
         self.calls += 1
-        if verdict == "solved":
-            return Solved((), 1, 0.0)
+        if verdict == "solved":  # a real solution: the table replays it before it trusts it
+            result = solve(position, Limits(seconds=30))
+            assert isinstance(result, Solved), "the scripted deals are all winnable"
+            return result
         if verdict == "lost":
             return Lost(1, 0.0)
         return Unknown(1, 0.0)
+
+
+@pytest.fixture(autouse=True)
+def winnable_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random deals drawn in order 1, 2, 3, … (Eight Off deals 1-100 are all winnable),
+    so that a scripted "solved" is true and its real solution exists."""
+    numbers = itertools.count(1)
+
+    def draw(rng: object = None, *, ms_range: bool = False) -> int:
+        return next(numbers)
+
+    monkeypatch.setattr(games_routes, "random_deal_number", draw)
+    monkeypatch.setattr(table_module, "random_deal_number", draw)
 
 
 def scripted_client(tmp_path: Path, solver: Scripted) -> TestClient:
@@ -250,3 +268,37 @@ def test_winnable_only_follows_the_setting(tmp_path: Path) -> None:
         c.put("/api/settings", json={"winnable_only": True})
         assert new_game(c)["deal_check"]["verdict"] == "winnable"
         assert "deal_check" not in new_game(c, winnable_only=False)
+
+
+class Refusing:
+    """The real solver, except that while ``refuse`` is set its solutions are empty (the
+    rules refuse them: cards are left), as a bug in the compiled core would be."""
+
+    def __init__(self) -> None:
+        self.refuse = True
+
+    def __call__(self, position: Position, limits: Limits) -> Result:
+        result = solve(position, limits)
+        if self.refuse and isinstance(result, Solved):
+            return Solved((), result.states, result.seconds)
+        return result
+
+
+def test_a_solution_the_rules_refuse_is_a_503_and_never_remembered(tmp_path: Path) -> None:
+    """The solver's word is checked: a solution that does not replay through the rules
+    is a one-line 503 naming the cause, the position is not remembered as winnable (once
+    the solver is right again, it is searched again and answered), and nothing of the
+    game changes."""
+    solver = Refusing()
+    app = create_app(tmp_path / "s.sqlite3", solver=solver)
+    with TestClient(app, base_url=LOCAL) as c:
+        g = new_game(c, deal=5)
+        r = c.post(f"/api/games/{g['id']}/solution", json={})
+        assert r.status_code == 503, r.text
+        body = r.json()
+        assert body["code"] == "solver" and "\n" not in body["error"]
+        assert "cards left" in body["detail"]
+        assert c.get(f"/api/games/{g['id']}").json()["revision"] == g["revision"]
+        solver.refuse = False
+        sol = c.post(f"/api/games/{g['id']}/solution", json={}).json()
+        assert sol["verdict"] == "winnable" and sol["moves"]

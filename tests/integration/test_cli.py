@@ -155,7 +155,7 @@ def test_terminal_game_says_when_a_deal_cannot_be_won(
 def test_the_readme_documents_every_exit_status() -> None:
     from pathlib import Path
 
-    from eightoff.exits import EXIT_STATUSES
+    from eightoff.cli.exits import EXIT_STATUSES
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Exit statuses", 1)[1].split("\n\n", 2)[1]

@@ -32,8 +32,9 @@ from hypothesis.errors import InvalidArgument
 
 from eightoff.boards import format_fcs, to_json
 from eightoff.cli import main
+from eightoff.cli.exits import EX_PIPE, EX_SOFTWARE, EXIT_STATUSES, MAX_MESSAGE
 from eightoff.deals import deal
-from eightoff.exits import EX_PIPE, EX_SOFTWARE, EXIT_STATUSES, MAX_MESSAGE, quote
+from eightoff.i18n import quote
 from eightoff.solver import Limits
 from eightoff.survey import run_survey
 

@@ -228,3 +228,38 @@ def test_quiet_and_json_together_are_refused(capsys: pytest.CaptureFixture[str])
         main(["solve", "1", "--quiet", "--json"])
     _, err = capsys.readouterr()
     assert exit_.value.code == 64 and "not allowed with" in err
+
+
+def test_a_solution_that_fails_its_replay_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Never printed as a verdict: the deal is named, one line on stderr, status 70."""
+    import eightoff.cli.solve as command
+    from eightoff.solver import SolutionError
+
+    def refusing(position: object, limits: object) -> object:
+        raise SolutionError("the solver's solution for a position of FreeCell is refused")
+
+    monkeypatch.setattr(command, "solve", refusing)
+    assert main(["solve", "7", "--variant", "freecell", "--short"]) == 70
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().count("\n") == 0 and "deal #7" in err and "refused" in err
+
+
+def test_a_block_solution_that_fails_its_replay_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same for a range solved in blocks: the compiled replay refused deal 7's."""
+    import eightoff.cli.solve as command
+    from eightoff.solver import DealBlock
+    from eightoff.solver._core import REPLAY_FAILED
+
+    def refusing(rules: object, first: int, count: int, *args: object, **kw: object) -> object:
+        return DealBlock(first, [REPLAY_FAILED] * count, [9] * count, [0.0] * count, [3] * count)
+
+    monkeypatch.setattr(command, "solve_deals", refusing)
+    assert main(["solve", "7", "--variant", "freecell"]) == 70
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().count("\n") == 0 and "deal #7" in err and "refused at move 4" in err

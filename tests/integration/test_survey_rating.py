@@ -20,9 +20,9 @@ from eightoff.rules import preset
 from eightoff.solver import Limits
 from eightoff.store.db import Schema, connect
 from eightoff.survey import SurveyInterrupted, build_report, run_survey
-from eightoff.survey.command import main
 from eightoff.survey.store import _V1, _V2_CLAIMS, SurveyStore, _legacy_version, rules_signature
 from tests.surveys import interrupt_after, race
+from tests.surveys import survey_main as main
 
 SMALL = Limits(seconds=None, states=300)
 FORMULA = formula_version("eightoff")

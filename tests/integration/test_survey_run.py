@@ -16,12 +16,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from eightoff.deals import deal
-from eightoff.solver import Limits, solve
-from eightoff.survey import Progress, SurveyInterrupted, run_survey
+from eightoff.position import Position
+from eightoff.solver import Limits, Result, SolutionError, solve
+from eightoff.survey import BatchResult, Progress, SurveyInterrupted, run_survey, solve_batch
 from tests.surveys import interrupt_after
 
 SMALL = Limits(seconds=None, states=300)
@@ -250,9 +252,62 @@ def test_dask_cluster_gives_the_same_rows_as_the_local_pool(tmp_path: Path) -> N
 def test_dask_missing_gives_an_install_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from eightoff.survey.command import main
+    from tests.surveys import survey_main as main
 
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     code = main(["1", "3", "--db", str(tmp_path / "s.db"), "--scheduler", "tcp://127.0.0.1:1"])
     assert code == 69
     assert "install eightoff[dask]" in capsys.readouterr().err
+
+
+class InProcess:
+    """The local pool's interface, solving each batch here and now (so that a patched
+    solver reaches it): for tests that need to change what the solver answers."""
+
+    def __init__(self, workers: int) -> None:
+        self.done: list[tuple[int, BatchResult]] = []
+
+    capacity = 1
+    description = "in-process"
+
+    def submit(self, key: int, *args: Any) -> None:
+        self.done.append((key, solve_batch(*args)))
+
+    def wait(self, timeout: float) -> list[tuple[int, BatchResult]]:
+        done, self.done = self.done, []
+        return done
+
+    def close(self, abort: bool) -> None:
+        pass
+
+
+def test_a_solution_that_fails_its_replay_is_reported_and_the_survey_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The solver's word is checked: a deal whose solution the replay refuses is not
+    stored (no verdict), the survey decides the other deals, says at the end which deal
+    failed and why in one line, exits 70, and a rerun (the solver right again) stores
+    exactly that deal."""
+    import eightoff.survey as survey
+    import eightoff.survey.local as local
+    from eightoff.cli import main
+
+    real = solve
+
+    def refusing(position: Position, limits: Limits) -> Result:
+        if position == deal("freecell", 3):
+            raise SolutionError("the solver's solution for FreeCell deal #3 is refused at move 7")
+        return real(position, limits)
+
+    monkeypatch.setattr(local, "LocalPool", InProcess)
+    monkeypatch.setattr(survey, "solve", refusing)
+    db = tmp_path / "s.sqlite3"
+    args = ["survey", "1", "5", "--variant", "freecell", "--db", str(db), "--no-progress"]
+    assert main(args) == 70
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "1 deal of FreeCell not stored (#3)" in err and "refused at move 7" in err
+    assert sorted(stored(db)) == [1, 2, 4, 5]
+    monkeypatch.setattr(survey, "solve", real)
+    assert main(args) == 0
+    assert sorted(stored(db)) == [1, 2, 3, 4, 5]

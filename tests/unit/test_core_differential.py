@@ -196,3 +196,69 @@ def test_move_codes_round_trip() -> None:
     pos = deal("freecell", 1).apply(Move.parse("1a"))
     for m in pos.legal_moves():
         assert move_of(code_of(m)) == m
+
+
+def _engine_replay(pos: Position, codes: Sequence[int]) -> int:
+    """What the compiled replay must answer, by the engine: -1 when every move is legal
+    in turn and all cards end home, else the index of the first illegal move (the
+    length when all are legal but cards are left)."""
+    for i, code in enumerate(codes):
+        move = move_of(code)
+        if not pos.is_legal(move):
+            return i
+        pos = pos.apply(move)
+    return -1 if pos.is_won() else len(codes)
+
+
+@pytest.mark.parametrize("rules", configs(), ids=config_id)
+def test_compiled_replay_matches_the_engine(rules: Rules) -> None:
+    """The replay that checks every solution in the core (replay.h) refuses exactly the
+    moves the engine refuses: random legal walks, each with one move changed to a
+    plausible other one (another place, another count) at a random step."""
+    rng = random.Random(zlib.crc32(config_id(rules).encode()) + 11)
+    refused = 0
+    # the places a move of the core comes from or goes to (a card goes home to HOME: a
+    # named foundation as a target is the engine's notation, never the core's)
+    targets = [*range(rules.columns), *(_core.CELL + i for i in range(rules.cells)), _core.HOME]
+    sources = [*targets[:-1], *(_core.FOUNDATION + f for f in range(rules.foundations))]
+    for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode()) + 5):
+        codes: list[int] = []
+        walk = pos
+        for _ in range(rng.randint(1, 12)):
+            moves = walk.legal_moves()
+            if not moves:
+                break
+            move = rng.choice(moves)
+            codes.append(code_of(move))
+            walk = walk.apply(move)
+        if codes and rng.random() < 0.7:
+            i = rng.randrange(len(codes))
+            src, dst, n = codes[i] >> 16, (codes[i] >> 8) & 255, codes[i] & 255
+            what = rng.randrange(3)
+            if what == 0:
+                dst = rng.choice(targets)
+            elif what == 1:
+                src = rng.choice(sources)
+            else:
+                n = max(1, n + rng.choice((-1, 1, 2)))
+            codes[i] = src << 16 | dst << 8 | n
+        expected = _engine_replay(pos, codes)
+        refused += expected >= 0
+        assert _core.replay(*core_args(pos), codes) == expected, f"{codes} from\n{pos}"
+    assert refused > POSITIONS_PER_CONFIG // 4  # the test refuses moves, not only accepts
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_compiled_replay_accepts_solutions_and_refuses_them_cut_short(variant: str) -> None:
+    """A solution from the solver passes the compiled replay; the same solution without
+    its last move is refused at its length (cards are left)."""
+    from eightoff.solver import solve
+
+    rules = PRESETS[variant]
+    for number in (1, 2, 3):
+        pos = deal(rules, number)
+        codes = [code_of(m) for m in solve(pos).moves]
+        if not codes:
+            continue
+        assert _core.replay(*core_args(pos), codes) == -1
+        assert _core.replay(*core_args(pos), codes[:-1]) == len(codes) - 1

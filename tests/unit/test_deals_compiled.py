@@ -7,9 +7,8 @@
   Twister), 2^31, 2^32 and 2^64 (the seed's words), 10^20 − 1 (the largest deal); one
   deal at a time and in the batch path (several deals at once, batches that straddle a
   boundary).
-* Replay: ``eo_is_legal`` (replay.h) against ``eo_legal_moves`` (held to the Python
-  engine by test_core_differential.py) for every source, target and count, on positions
-  along random games of every variant and option.
+* The replay's description of a solution (replay.h, eo_move_keys: the card that moves,
+  home resolved to its foundation) against the engine.
 * Batch: ``solve_deals`` gives the verdicts, states and moves ``solve`` gives deal by
   deal, and each of its solutions replays through the Python engine.
 """
@@ -17,14 +16,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
 from eightoff import _deals
 from eightoff.deals import MAX_DEAL, deal, layout, reference_order
-from eightoff.position import Kind, Position
-from eightoff.rules import PRESETS, Rules, preset
+from eightoff.position import Kind
+from eightoff.rules import PRESETS, preset
 from eightoff.solver import (
     DEFAULT_LIMITS,
     Solved,
@@ -103,61 +101,32 @@ def test_bad_deal_numbers_are_refused_by_the_compiled_deal() -> None:
         _deals.order(3, 1)
 
 
-# ----- the compiled replay ------------------------------------------------------------
-def configs() -> list[Rules]:
-    out = []
-    for rules in PRESETS.values():
-        out += [
-            rules,
-            rules.with_options(foundation_retrieval=True),
-            rules.with_options(strict_single=True),
-        ]
-    return out
-
-
-def positions_along_games(rules: Rules, seed: int, count: int = 120) -> Iterator[Position]:
-    rng = random.Random(seed)
-    made = 0
-    while made < count:
-        pos = deal(rules, rng.randint(1, 10**9))
-        for _ in range(60):
-            yield pos
-            made += 1
-            moves = pos.legal_moves()
-            if not moves or made == count:
-                break
-            home = [m for m in moves if m.target.kind is Kind.FOUNDATION]
-            pos = pos.apply_unchecked(
-                rng.choice(home) if home and rng.random() < 0.5 else rng.choice(moves)
-            )
-
-
-@pytest.mark.parametrize("rules", configs(), ids=lambda r: f"{r.id}{r.options()}")
-def test_compiled_replay_legality_is_the_legal_move_list(rules: Rules) -> None:
-    compared = 0
-    for pos in positions_along_games(rules, seed=len(rules.id)):
-        n, bad = _core.check_is_legal(
-            rules_tuple(pos.rules), pos.columns, pos.cells, pos.foundations
-        )
-        assert bad == 0, pos
-        compared += n
-    assert compared > 10_000
-
-
-def test_replay_accepts_a_solution_and_rejects_a_broken_one() -> None:
+# ----- the replay's description of a solution -------------------------------------
+def test_move_keys_describe_a_solution_the_replay_accepts_and_none_it_refuses() -> None:
     pos = deal("freecell", 5)
     result = solve(pos)
     assert isinstance(result, Solved)
     codes = [code_of(m) for m in result.moves]
     args = (rules_tuple(pos.rules), pos.columns, pos.cells, pos.foundations)
-    won, bad, keys = _core.replay(*args, codes)
-    assert (won, bad, len(keys)) == (True, len(codes), len(codes))
+    bad, keys = _core.move_keys(*args, codes)
+    assert (bad, len(keys)) == (-1, len(codes))
     assert moves_of_keys(keys) == result.moves
-    won, bad, _ = _core.replay(*args, codes[:-1])
-    assert (won, bad) == (False, len(codes) - 1)  # legal but unfinished
+    # each key names the card that moves, as the engine sees it, and home resolved
+    for key, move in zip(keys, result.moves, strict=True):
+        assert (key >> 24) & 255 == int(pos.moving_card(move))
+        target = pos.resolve_target(move)
+        assert target.index is not None
+        assert (key >> 8) & 255 == (
+            _core.FOUNDATION + target.index
+            if target.kind is Kind.FOUNDATION
+            else code_of(move) >> 8 & 255
+        )
+        pos = pos.apply(move)
+    bad, keys = _core.move_keys(*args, codes[:-1])
+    assert (bad, len(keys)) == (len(codes) - 1, 0)  # legal but unfinished
     onto_itself = 2 << 16 | 2 << 8 | 1  # column 3 onto column 3: never legal
-    won, bad, keys = _core.replay(*args, [*codes[:2], onto_itself, *codes[2:]])
-    assert (won, bad, len(keys)) == (False, 2, 2)
+    bad, keys = _core.move_keys(*args, [*codes[:2], onto_itself, *codes[2:]])
+    assert (bad, len(keys)) == (2, 0)
 
 
 # ----- the batch path -----------------------------------------------------------------

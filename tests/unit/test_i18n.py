@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import eightoff
-import eightoff.house_rules
+import eightoff.cli.house_rules
 import eightoff.i18n
 from eightoff.boards import from_json
 from eightoff.cards import Card, deck
@@ -52,7 +52,7 @@ def _cases(template: Any) -> list[str]:
     return [template]
 
 
-@pytest.mark.parametrize("module", [eightoff.i18n, eightoff.house_rules])
+@pytest.mark.parametrize("module", [eightoff.i18n, eightoff.cli.house_rules])
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

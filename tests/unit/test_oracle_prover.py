@@ -11,10 +11,10 @@ import pytest
 
 from eightoff.deals import deal
 from eightoff.game import Game
+from eightoff.oracle import Oracle
 from eightoff.position import Position
 from eightoff.solver import Limits, Result, solve
 from eightoff.verdict import Verdict
-from eightoff.web.oracle import Oracle
 
 
 class Counting:

@@ -278,3 +278,42 @@ def test_rules_made_afresh_are_each_followed() -> None:
         assert isinstance(result, Solved)
         assert result.moves == expected[strict].moves, i
     assert_solution(start, result)
+
+
+def test_a_position_that_does_not_fit_its_rules_is_a_value_error() -> None:
+    """Not a silent "unknown": the caller learns that the position itself is wrong."""
+    import dataclasses
+
+    misfit = dataclasses.replace(deal("freecell", 1), rules=PRESETS["seahaven-towers"])
+    with pytest.raises(ValueError, match="does not match its rules"):
+        solve(misfit)
+
+
+def test_a_solution_the_compiled_replay_refuses_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core checks every solution before it leaves the core (replay.h); a refused one
+    is a SolutionError naming the variant and the move, never a verdict."""
+    from eightoff.solver import SolutionError
+
+    real = _core.solve
+
+    def refused(*args: object) -> tuple[int, int, object]:
+        states = real(*args)[1]  # type: ignore[arg-type]
+        return _core.REPLAY_FAILED, states, (3, 90)
+
+    monkeypatch.setattr(_core, "solve", refused)
+    with pytest.raises(SolutionError, match=r"FreeCell.*refused at move 4"):
+        solve(deal("freecell", 1))
+
+
+def test_check_solution_replays_through_the_engine() -> None:
+    """The Python replay the Prover runs before it remembers a line: a real solution
+    passes; one with a move changed or cut short is refused, naming the move."""
+    from eightoff.solver import SolutionError, check_solution
+
+    start = deal("eightoff", 3)
+    moves = solve(start).moves
+    check_solution(start, moves, "Eight Off deal #3")
+    with pytest.raises(SolutionError, match="Eight Off deal #3 ends with cards left"):
+        check_solution(start, moves[:-1], "Eight Off deal #3")
+    with pytest.raises(SolutionError, match=r"refused at move 2 \("):
+        check_solution(start, (moves[0], moves[0], *moves[2:]), "Eight Off deal #3")

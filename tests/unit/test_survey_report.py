@@ -18,10 +18,10 @@ import pytest
 
 from eightoff.rules import preset
 from eightoff.survey import build_report, wilson_interval
-from eightoff.survey.command import main
 from eightoff.survey.report import survey_interval
 from eightoff.survey.store import SurveyStore, rules_signature
 from eightoff.verdict import Verdict
+from tests.surveys import survey_main as main
 
 Z = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 

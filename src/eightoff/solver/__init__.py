@@ -9,6 +9,17 @@
 
 The search runs in a compiled core (``_core``, built from ``core.h`` and
 ``search.h``); this module converts positions and moves at its edge.
+
+The solver's word is checked, never taken on trust:
+
+* every solution is replayed in the core before it is returned, against the core's
+  list of legal moves (``replay.h``, held to the Python engine by the differential
+  test), not against the search's own generators; a refused one raises
+  :class:`SolutionError`, never an ``Unknown``;
+* what is remembered along a solution as proven (the Prover's lines) is first replayed
+  once through the Python engine itself (:func:`check_solution`, checked
+  ``Position.apply``);
+* a position that does not fit its own rules is a ``ValueError`` to the caller.
 """
 
 from __future__ import annotations
@@ -66,6 +77,32 @@ class Unknown:
 
 
 Result = Solved | Lost | Unknown
+
+
+class SolutionError(RuntimeError):
+    """The solver returned a solution that the rules refuse: a bug in the compiled core,
+    never a verdict. The message names the position (the deal when known) and the move."""
+
+
+def check_solution(position: Position, moves: tuple[Move, ...], what: str = "") -> None:
+    """Replay ``moves`` from ``position`` through the rules engine (checked
+    ``Position.apply``); raise :class:`SolutionError` naming ``what`` (e.g. "FreeCell
+    deal #617"; default: the position's variant) unless every move is legal in turn and
+    the last leaves every card home."""
+    name = what or f"a position of {position.rules.name}"
+    pos = position
+    for i, move in enumerate(moves):
+        try:
+            pos = pos.apply(move)
+        except ValueError as e:
+            raise SolutionError(
+                f"the solver's solution for {name} is refused at move {i + 1} ({move}): {e}"
+            ) from None
+    if not pos.is_won():
+        raise SolutionError(
+            f"the solver's solution for {name} ends with cards left after {len(moves)} moves"
+        )
+
 
 SOLVED: Final = 1
 LOST: Final = 2
@@ -320,8 +357,36 @@ def _setups(rules: Rules) -> _Setups:
     return setups
 
 
+def _search(
+    setup: _core.Setup, position: Position, states: int, seconds: float, memory: int
+) -> tuple[int, int, tuple[Move, ...]]:
+    """One run of the core; a solution the compiled replay refuses raises."""
+    status, visited, moves = _core.solve(
+        setup,
+        position.columns,
+        position.cells,
+        position.foundations,
+        states,
+        seconds,
+        memory,
+        _MOVES,
+    )
+    if status == _core.REPLAY_FAILED:
+        index, length = moves
+        at = "ends with cards left" if index >= length else f"is refused at move {index + 1}"
+        raise SolutionError(
+            f"the solver's solution for a position of {position.rules.name} {at} by the"
+            " compiled replay: a bug in the solver, please report it"
+        )
+    return status, visited, moves
+
+
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     """Search for a win from ``position``; see the module docstring for the verdicts.
+
+    Raises ``ValueError`` when the position does not fit its rules (wrong number of
+    columns, cells or foundations, something that is not a card), and
+    :class:`SolutionError` when the search's solution fails the compiled replay.
 
     Up to three searches run, each only if the one before failed: a greedy dive and
     then a best-first search, both over purposeful steps (fast, not complete), then
@@ -332,43 +397,54 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     t0 = time.perf_counter()
     max_states = 0 if limits.states is None else max(1, limits.states)
     memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
-    try:
-        setups = _setups(position.rules)
-        status, states, moves = _core.solve(
-            setups.main,
-            position.columns,
-            position.cells,
-            position.foundations,
-            max_states,
-            0.0 if limits.seconds is None else max(1e-9, limits.seconds),
-            memory,
-            _MOVES,
-        )
-        if status == SOLVED and limits.short:
-            left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
-            budget = SHORT_STATES if not max_states else min(SHORT_STATES, max_states - states)
-            if budget > 0 and (left is None or left > 0):
-                status2, states2, moves2 = _core.solve(
-                    setups.short,
-                    position.columns,
-                    position.cells,
-                    position.foundations,
-                    budget,
-                    0.0 if left is None else left,
-                    memory,
-                    _MOVES,
-                )
-                states += states2
-                if status2 == SOLVED and len(moves2) < len(moves):
-                    moves = moves2
-    except ValueError as e:
-        return Unknown(0, time.perf_counter() - t0, str(e))
-    seconds = time.perf_counter() - t0
+    setups = _setups(position.rules)
+    seconds = 0.0 if limits.seconds is None else max(1e-9, limits.seconds)
+    status, states, moves = _search(setups.main, position, max_states, seconds, memory)
+    if status == SOLVED and limits.short:
+        left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
+        budget = SHORT_STATES if not max_states else min(SHORT_STATES, max_states - states)
+        if budget > 0 and (left is None or left > 0):
+            status2, states2, moves2 = _search(
+                setups.short, position, budget, 0.0 if left is None else left, memory
+            )
+            states += states2
+            if status2 == SOLVED and len(moves2) < len(moves):
+                moves = moves2
+    took = time.perf_counter() - t0
     if status == SOLVED:
-        return Solved(moves, states, seconds)
+        return Solved(moves, states, took)
     if status == LOST:
-        return Lost(states, seconds)
-    return Unknown(states, seconds, _core.STATUS[status])
+        return Lost(states, took)
+    return Unknown(states, took, _core.STATUS[status])
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A simulated player that the compiled core plays a deal with (the rating's
+    players): it looks ``depth`` moves ahead over its ``width`` best moves and stops
+    after ``max_moves``, or, when ``undo`` > 0, plays by backtracking with at most
+    ``undo`` undos. ``noise`` (in percent) and ``seed`` make its mistakes."""
+
+    seed: int
+    noise: int
+    depth: int = 0
+    width: int = 0
+    max_moves: int = 0
+    undo: int = 0
+
+
+def play_games(position: Position, players: Sequence[Player]) -> list[tuple[bool, int]]:
+    """Each player's game from ``position``: (won, cards home)."""
+    specs = [
+        (_core.PLAYER_BACKTRACK, 0, 0, p.noise, p.undo, p.seed)
+        if p.undo
+        else (_core.PLAYER_LOOKAHEAD, p.depth, p.width, p.noise, p.max_moves, p.seed)
+        for p in players
+    ]
+    results = _core.play(
+        rules_tuple(position.rules), position.columns, position.cells, position.foundations, specs
+    )
+    return [(won, home) for won, home, _ in results]
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,9 +487,10 @@ def solve_deals(
 ) -> DealBlock:
     """Deal and solve deals ``first`` … ``first + count - 1`` in one call of the compiled
     core, with no Python between deals: the deals come from the compiled copy of the deal
-    rule, each solution is replayed by the compiled rules before it counts as solved
-    (``_core.BatchReplayError`` otherwise).  The main search only: ``limits.short`` is
-    for :func:`solve`."""
+    rule, each solution is replayed by the compiled rules before it counts as solved (a
+    refused one has status ``_core.REPLAY_FAILED``, its length the index of the move
+    refused: a bug, never a verdict).  The main search only: ``limits.short`` is for
+    :func:`solve`."""
     if limits.short:
         raise ValueError("solve_deals runs the main search only; use solve() for short")
     max_states = 0 if limits.states is None else max(1, limits.states)
@@ -439,18 +516,20 @@ def place_of(code: int) -> Place:
 
 def replay_keys(position: Position, moves: Sequence[Move]) -> Sequence[int]:
     """A solution's moves as the compiled replay describes them (replay.h, eo_move_key);
-    raise ValueError if a move is illegal where it is played or the game is not won."""
+    raise SolutionError if a move is illegal where it is played or cards are left."""
     rules = position.rules
-    won, bad, keys = _core.replay(
+    bad, keys = _core.move_keys(
         rules_tuple(rules),
         position.columns,
         position.cells,
         position.foundations,
         [code_of(m) for m in moves],
     )
-    if not won:
+    if bad != -1:
         where = f"move {bad + 1} ({moves[bad]})" if bad < len(moves) else "its end"
-        raise ValueError(f"the solution does not replay: {where} is not legal or not won")
+        raise SolutionError(
+            f"a solution in {rules.name} does not replay: {where} is illegal or not won"
+        )
     return keys
 
 

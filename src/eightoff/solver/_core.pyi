@@ -22,6 +22,7 @@ ALTERNATE_DIVE_WEIGHTS: tuple[int, ...]
 ALTERNATE_GREEDY_WEIGHTS: tuple[int, ...]
 ALTERNATE_DEPTH_WEIGHTS: tuple[int, ...]
 STATUS: dict[int, str]
+REPLAY_FAILED: int
 
 def core_version() -> str: ...
 def legal_moves(
@@ -42,6 +43,13 @@ def apply_move(
 def safe_cards(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[tuple[int, bool, bool, bool]]: ...
+def replay(
+    rules: tuple[int, ...],
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    codes: Sequence[int],
+) -> int: ...
 def canonical_key(
     rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> bytes: ...
@@ -101,21 +109,16 @@ PLAYER_BACKTRACK: int
 
 _Layout = tuple[int, int, tuple[int, ...]]
 
-class BatchReplayError(RuntimeError): ...
-
 def dealt(
     rules: tuple[int, ...], layout: _Layout, number: int
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]: ...
-def check_is_legal(
-    rules: tuple[int, ...], columns: _Columns, cells: _Cells, foundations: Sequence[int]
-) -> tuple[int, int]: ...
-def replay(
+def move_keys(
     rules: tuple[int, ...],
     columns: _Columns,
     cells: _Cells,
     foundations: Sequence[int],
     codes: Sequence[int],
-) -> tuple[bool, int, array[int]]: ...
+) -> tuple[int, array[int]]: ...
 def solve_range(
     setup: Setup,
     layout: _Layout,

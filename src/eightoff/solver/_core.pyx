@@ -14,6 +14,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
 
 cdef extern from "core.h":
     enum:
@@ -95,6 +96,11 @@ cdef extern from "search.h":
     int eo_check_incremental(const eo_rules *r, eo_state *s, const int *w, int *n_out) nogil
     int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
+cdef extern from "replay.h":
+    enum:
+        EO_REPLAY_OK
+    int eo_replay(const eo_rules *r, const eo_state *start, const eo_move *path,
+                  int plen) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
@@ -122,7 +128,8 @@ ALTERNATE_GREEDY_WEIGHTS = (100, 11, 21, 0, 11, 40, 108, 9, 31, 109, 24, 0)
 ALTERNATE_DEPTH_WEIGHTS = (100, 11, 21, 13, 11, 18, 108, 9, 31, 109, 24, 0)
 
 STATUS = {1: "solved", 2: "lost", 3: "state limit reached", 4: "time limit reached",
-          5: "memory limit reached"}
+          5: "memory limit reached", 6: "the solution does not replay"}
+REPLAY_FAILED = 6
 
 
 # Move objects by a compact index of (source, target, count): a flat list, so that
@@ -250,6 +257,33 @@ def safe_cards(tuple rules, columns, cells, foundations) -> list:
     return out
 
 
+def replay(tuple rules, columns, cells, foundations, codes) -> int:
+    """The compiled replay (replay.h) of a sequence of move codes
+    ``src << 16 | dst << 8 | count``: -1 when every move is legal in turn and the last
+    leaves every card home, else the index of the first illegal move (``len(codes)``
+    when all are legal but cards are left)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int i, n = len(codes)
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef eo_move *path = <eo_move *>malloc(max(n, 1) * sizeof(eo_move))
+    if path == NULL:
+        raise MemoryError("no memory for the replay")
+    try:
+        for i in range(n):
+            code = codes[i]
+            path[i].src = code >> 16 & 255
+            path[i].dst = code >> 8 & 255
+            path[i].n = code & 255
+            path[i].f = 0
+        with nogil:
+            i = eo_replay(&r, &s, path, n)
+        return i
+    finally:
+        free(path)
+
+
 def canonical_key(tuple rules, columns, cells, foundations) -> bytes:
     """The bytes the transposition table stores for a position."""
     cdef eo_rules r
@@ -342,16 +376,21 @@ cdef class Setup:
 
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None) -> tuple:
-    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit.
+    """Search; return (status, states, moves) with status 1 solved, 2 lost, 3-5 a limit,
+    6 (REPLAY_FAILED) the search's solution is refused by the compiled replay (replay.h):
+    then the third item is (the index of the first move refused, the solution's length):
+    the two are equal when every move is legal but cards are left.
 
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
     None).  How the search runs: ``setup`` (see Setup)."""
     cdef eo_ctx x
-    cdef int i, code, index
+    cdef eo_state start
+    cdef int i, code, index, bad = EO_REPLAY_OK
     memcpy(&x, &setup.proto, sizeof(eo_ctx))
     load_state(&x.R, &x.S, columns, cells, foundations)
+    start = x.S
     x.max_states = max_states
     x.max_mem = max_memory
     if eo_ctx_init(&x) != 0:
@@ -362,8 +401,14 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     with nogil:
         eo_solve(&x, setup.shorten, setup.method, setup.macros, setup.quick_states,
                  setup.stages, &states)
+        if x.status == 1:
+            bad = eo_replay(&x.R, &start, x.path, x.plen)
     status = x.status
     cdef object moves = ()
+    if bad != EO_REPLAY_OK:
+        i = x.plen
+        eo_ctx_free(&x)
+        return REPLAY_FAILED, states, (bad, i)
     try:
         if status == 1:
             if moves_of is None:
@@ -493,9 +538,8 @@ cdef extern from *:
     double eo_cpu_now() nogil
 
 cdef extern from "replay.h":
-    int eo_is_legal(const eo_rules *r, const eo_state *s, const eo_move *m) nogil
-    int eo_replay(const eo_rules *r, eo_state *s, const eo_move *moves, int n, int *bad,
-                  uint64_t *keys) nogil
+    void eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
+                      int plen, uint64_t *keys) nogil
 
 
 cdef int load_layout(eo_layout *L, const eo_rules *r, tuple layout) except -1:
@@ -538,46 +582,15 @@ def dealt(tuple rules, tuple layout, number) -> tuple:
     return dump_state(&r, &s)
 
 
-def check_is_legal(tuple rules, columns, cells, foundations) -> tuple:
-    """Is every (source, target, count) legal for the compiled replay (eo_is_legal)
-    exactly when eo_legal_moves lists it?  Every source and target, counts 0 to the
-    longest column + 1.  Returns (moves compared, mismatches)."""
+def move_keys(tuple rules, columns, cells, foundations, codes) -> tuple:
+    """A solution (move codes ``src << 16 | dst << 8 | count``) checked by the compiled
+    replay (replay.h) and, when it replays, described for the output:
+    (first illegal move or -1, ``array('Q')`` of each move's key, eo_move_key; empty when
+    it does not replay; ``len(codes)`` as the first value when every move is legal but
+    cards are left)."""
     cdef eo_rules r
     cdef eo_state s
-    cdef eo_move out[2048]
-    cdef eo_move m
-    cdef int k, i, n, maxn = 1, checked = 0, bad = 0, listed
-    load_rules(&r, rules)
-    load_state(&r, &s, columns, cells, foundations)
-    k = eo_legal_moves(&r, &s, out)
-    for i in range(r.ncols):
-        maxn = max(maxn, s.len[i])
-    places = list(range(r.ncols)) + [EO_CELL + i for i in range(r.ncells)] \
-        + [EO_FOUND + i for i in range(r.nfound)] + [EO_HOME]
-    for src in places:
-        for dst in places:
-            for n in range(maxn + 2):
-                m.src = src
-                m.dst = dst
-                m.n = n
-                m.f = 0
-                listed = 0
-                for i in range(k):
-                    if out[i].src == src and out[i].dst == dst and out[i].n == n:
-                        listed = 1
-                        break
-                checked += 1
-                bad += (eo_is_legal(&r, &s, &m) != 0) != listed
-    return checked, bad
-
-
-def replay(tuple rules, columns, cells, foundations, codes) -> tuple:
-    """Replay moves (codes ``src << 16 | dst << 8 | count``) through the compiled rules:
-    (won, index of the first illegal move or len(codes), keys) where keys is an
-    ``array('Q')`` of each legal move's key (replay.h, eo_move_key)."""
-    cdef eo_rules r
-    cdef eo_state s
-    cdef int n = len(codes), i, bad = 0, won
+    cdef int i, n = len(codes), bad
     load_rules(&r, rules)
     load_state(&r, &s, columns, cells, foundations)
     cdef array.array keys = array.clone(_array.array("Q"), n, zero=True)
@@ -589,32 +602,32 @@ def replay(tuple rules, columns, cells, foundations, codes) -> tuple:
         mv[i].dst = (code >> 8) & 255
         mv[i].n = code & 255
         mv[i].f = 0
-    won = eo_replay(&r, &s, mv, n, &bad, <uint64_t *>keys.data.as_ulonglongs)
-    del keys[bad:]
-    return bool(won), bad, keys
-
-
-class BatchReplayError(RuntimeError):
-    """The compiled replay found a solution the core returned illegal or unfinished."""
+    with nogil:
+        bad = eo_replay(&r, &s, mv, n)
+        if bad == EO_REPLAY_OK:
+            eo_move_keys(&r, &s, mv, n, <uint64_t *>keys.data.as_ulonglongs)
+    if bad != EO_REPLAY_OK:
+        del keys[:]
+    return bad, keys
 
 
 def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
                 double seconds=0.0, long max_memory=0, bint keep_moves=False) -> tuple:
     """Deal and solve ``count`` deals from ``first`` in one call (no Python between
-    deals): deals made by deals.h, each solution replayed by replay.h before it counts.
+    deals): deals made by deals.h, each solution replayed by replay.h before it counts
+    (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
 
     Returns (status, states, seconds, lengths, keys): ``array('b')`` of statuses (as
     ``solve``), ``array('q')`` of states, ``array('d')`` of each deal's CPU seconds in
     the core (search and replay; the time limit is wall time), ``array('i')`` of solution lengths (0 unless solved), and with
     ``keep_moves`` an ``array('Q')`` of every solution's move keys in order (replay.h,
-    eo_move_key; deal i's are those after the lengths before it), else None.
-    Raises BatchReplayError naming the deal if a solution does not replay."""
+    eo_move_key; deal i's are those after the lengths before it), else None."""
     cdef eo_ctx x
     cdef eo_layout L
     cdef eo_state start
     cdef uint64_t hi, lo
     cdef long d
-    cdef int bad = 0, ok, rc, fail = 0, plen
+    cdef int bad = 0, rc, plen
     cdef double t0, c0
     cdef long st = 0
     cdef Py_ssize_t used = 0, cap = 0
@@ -632,7 +645,6 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     cdef double *psecs = secs.data.as_doubles
     cdef int *plens = lengths.data.as_ints
     cdef uint64_t *pkeys = NULL
-    cdef long failed_at = -1
     cdef uint8_t orders[EO_LANES * EO_DEAL_MAXCARDS]
     cdef int lane = EO_LANES, ncards = 52 * L.decks
     for d in range(count):
@@ -659,34 +671,30 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
             eo_ctx_free(&x)
             raise MemoryError("the solver could not allocate its tables")
         plen = x.plen if x.status == 1 else 0
+        with nogil:
+            bad = EO_REPLAY_OK
+            if x.status == 1:
+                bad = eo_replay(&x.R, &start, x.path, x.plen)
+            psecs[d] = eo_cpu_now() - c0
+        if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports the deal
+            pstatus[d] = REPLAY_FAILED
+            plens[d] = bad
+            plen = 0
+        else:
+            pstatus[d] = x.status
+            plens[d] = plen
+        pstates[d] = st
         if keep_moves and plen:
             if used + plen > cap:
                 cap = max(2 * cap, used + plen, 4096)
                 array.resize(keys, cap)
             pkeys = <uint64_t *>keys.data.as_ulonglongs + used
-        else:
-            pkeys = NULL
-        with nogil:
-            ok = 1
-            if x.status == 1:
-                ok = eo_replay(&x.R, &start, x.path, x.plen, &bad, pkeys)
-            psecs[d] = eo_cpu_now() - c0
-        pstatus[d] = x.status
-        pstates[d] = st
-        plens[d] = plen
-        eo_ctx_free(&x)
-        if not ok:
-            failed_at = d
-            break
-        if pkeys != NULL:
+            eo_move_keys(&x.R, &start, x.path, plen, pkeys)
             used += plen
+        eo_ctx_free(&x)
         lo += 1
         if lo == 0:
             hi += 1
-    if failed_at >= 0:
-        raise BatchReplayError(
-            f"deal {first + failed_at}: the solver's solution does not replay (move"
-            f" {bad + 1} of {plens[failed_at]} is illegal or the game is not won)")
     if keep_moves:
         array.resize(keys, used)
         return status, states, secs, lengths, keys

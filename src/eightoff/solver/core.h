@@ -234,61 +234,78 @@ static inline eo_move eo_mv(int src, int dst, int n) {
 }
 
 /* ----- every legal move, as Position.legal_moves lists them ---------------------- */
+/* The legal moves from column c, appended at out[k]; returns the new count. */
+static int eo_legal_from_column(const eo_rules *r, const eo_state *s, int c, eo_move *out,
+                                int k) {
+    int L = s->len[c];
+    if (!L) return k;
+    int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
+    const uint8_t *col = s->col[c];
+    if (eo_foundation_for(r, s, col[L - 1]) >= 0) out[k++] = eo_mv(c, EO_HOME, 1);
+    for (int i = 0; i < r->ncells; i++)
+        if (!s->cell[i]) out[k++] = eo_mv(c, EO_CELL + i, 1);
+    int run = eo_run(r, s, c);
+    for (int t = 0; t < r->ncols; t++) {
+        if (t == c) continue;
+        if (s->len[t]) {
+            int onto = s->col[t][s->len[t] - 1];
+            int top = run < lim_full ? run : lim_full;
+            for (int n = 1; n <= top; n++)
+                if (eo_stacks(r, col[L - n], onto)) {
+                    out[k++] = eo_mv(c, t, n);
+                    break;
+                }
+        } else {
+            int top = run < lim_empty ? run : lim_empty;
+            for (int n = 1; n <= top; n++) {
+                if (r->kings_only && eo_rank(col[L - n]) != EO_KING) continue;
+                out[k++] = eo_mv(c, t, n);
+            }
+        }
+    }
+    return k;
+}
+
+/* The legal moves of the single card at src (a cell, or with retrieval a foundation's
+ * top card), appended at out[k]; returns the new count. */
+static int eo_legal_from_single(const eo_rules *r, const eo_state *s, int src, eo_move *out,
+                                int k) {
+    int card;
+    if (src < EO_FOUND) {
+        card = s->cell[src - EO_CELL];
+        if (!card) return k;
+        if (eo_foundation_for(r, s, card) >= 0) out[k++] = eo_mv(src, EO_HOME, 1);
+    } else {
+        int f = src - EO_FOUND;
+        if (!r->retrieval || !s->found[f]) return k;
+        card = s->found[f] << 2 | (f & 3);
+    }
+    for (int j = 0; j < r->ncells; j++)
+        if (!s->cell[j]) out[k++] = eo_mv(src, EO_CELL + j, 1);
+    for (int t = 0; t < r->ncols; t++) {
+        if (s->len[t]) {
+            if (eo_stacks(r, card, s->col[t][s->len[t] - 1])) out[k++] = eo_mv(src, t, 1);
+        } else if (!r->kings_only || eo_rank(card) == EO_KING) {
+            out[k++] = eo_mv(src, t, 1);
+        }
+    }
+    return k;
+}
+
+/* The legal moves from one place (a column, a cell or a foundation). */
+static int eo_legal_from(const eo_rules *r, const eo_state *s, int src, eo_move *out) {
+    if (src < EO_CELL) return src < r->ncols ? eo_legal_from_column(r, s, src, out, 0) : 0;
+    if (src < EO_FOUND) return src - EO_CELL < r->ncells ? eo_legal_from_single(r, s, src, out, 0) : 0;
+    if (src < EO_HOME) return src - EO_FOUND < r->nfound ? eo_legal_from_single(r, s, src, out, 0) : 0;
+    return 0;
+}
+
 static int eo_legal_moves(const eo_rules *r, const eo_state *s, eo_move *out) {
     int k = 0;
-    int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
-    for (int c = 0; c < r->ncols; c++) {
-        int L = s->len[c];
-        if (!L) continue;
-        const uint8_t *col = s->col[c];
-        if (eo_foundation_for(r, s, col[L - 1]) >= 0) out[k++] = eo_mv(c, EO_HOME, 1);
-        for (int i = 0; i < r->ncells; i++)
-            if (!s->cell[i]) out[k++] = eo_mv(c, EO_CELL + i, 1);
-        int run = eo_run(r, s, c);
-        for (int t = 0; t < r->ncols; t++) {
-            if (t == c) continue;
-            if (s->len[t]) {
-                int onto = s->col[t][s->len[t] - 1];
-                int top = run < lim_full ? run : lim_full;
-                for (int n = 1; n <= top; n++)
-                    if (eo_stacks(r, col[L - n], onto)) {
-                        out[k++] = eo_mv(c, t, n);
-                        break;
-                    }
-            } else {
-                int top = run < lim_empty ? run : lim_empty;
-                for (int n = 1; n <= top; n++) {
-                    if (r->kings_only && eo_rank(col[L - n]) != EO_KING) continue;
-                    out[k++] = eo_mv(c, t, n);
-                }
-            }
-        }
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        int nsrc = pass == 0 ? r->ncells : (r->retrieval ? r->nfound : 0);
-        for (int i = 0; i < nsrc; i++) {
-            int card, src;
-            if (pass == 0) {
-                card = s->cell[i];
-                src = EO_CELL + i;
-                if (!card) continue;
-                if (eo_foundation_for(r, s, card) >= 0) out[k++] = eo_mv(src, EO_HOME, 1);
-            } else {
-                if (!s->found[i]) continue;
-                card = s->found[i] << 2 | (i & 3);
-                src = EO_FOUND + i;
-            }
-            for (int j = 0; j < r->ncells; j++)
-                if (!s->cell[j]) out[k++] = eo_mv(src, EO_CELL + j, 1);
-            for (int t = 0; t < r->ncols; t++) {
-                if (s->len[t]) {
-                    if (eo_stacks(r, card, s->col[t][s->len[t] - 1])) out[k++] = eo_mv(src, t, 1);
-                } else if (!r->kings_only || eo_rank(card) == EO_KING) {
-                    out[k++] = eo_mv(src, t, 1);
-                }
-            }
-        }
-    }
+    for (int c = 0; c < r->ncols; c++) k = eo_legal_from_column(r, s, c, out, k);
+    for (int i = 0; i < r->ncells; i++) k = eo_legal_from_single(r, s, EO_CELL + i, out, k);
+    if (r->retrieval)
+        for (int f = 0; f < r->nfound; f++) k = eo_legal_from_single(r, s, EO_FOUND + f, out, k);
     return k;
 }
 

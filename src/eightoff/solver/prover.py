@@ -57,7 +57,7 @@ from eightoff.game import Game
 from eightoff.position import Kind, Move, Place, Position
 from eightoff.rules import Rules
 
-from . import Limits, Lost, Result, Solved, Verdict, code_of, move_of, solve
+from . import Limits, Lost, Result, Solved, Verdict, check_solution, code_of, move_of, solve
 
 Source = Literal["won", "line", "memory", "inherited", "search"]
 
@@ -413,7 +413,13 @@ class Prover:
         return self._count(out)
 
     def _learn(self, position: Position, result: Result, ahead: int = LOOKAHEAD) -> None:
+        """Remember what a search proved. A solution is replayed once through the
+        engine (checked ``Position.apply``) before any position along it is remembered
+        as winnable: a solution the rules refuse raises :class:`SolutionError` and
+        nothing is remembered. (Lines made from a checked one by legal moves, a move
+        back or a turn's auto-moves, need no second replay.)"""
         if isinstance(result, Solved):
+            check_solution(position, result.moves)
             self._remember_line(position, result.moves, ahead)
         elif isinstance(result, Lost):
             self.remember_lost(position)

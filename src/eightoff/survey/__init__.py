@@ -44,7 +44,8 @@ from typing import Final, NamedTuple, Protocol
 
 from eightoff.deals import deal as deal_position
 from eightoff.rules import Rules, UnknownVariantError, preset
-from eightoff.solver import DEFAULT_LIMITS, Limits, solve, solve_deals
+from eightoff.solver import DEFAULT_LIMITS, Limits, SolutionError, solve, solve_deals
+from eightoff.solver._core import REPLAY_FAILED
 from eightoff.store.db import StoreError
 from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
 from eightoff.survey.store import (
@@ -123,6 +124,9 @@ class BatchResult(NamedTuple):
     """The deals' ratings, when the survey rates (else empty)."""
     rated_only: int = 0
     """Deals of the batch that had a stored verdict and were only rated (no row)."""
+    errors: tuple[tuple[int, str], ...] = ()
+    """Deals the solver answered with a solution the replay refused (a bug, never a
+    verdict): (deal, what was wrong). They get no row, so a later run tries again."""
 
 
 @functools.cache
@@ -180,6 +184,7 @@ def solve_batch(
     c0 = time.thread_time()
     rows: list[Row] = []
     ratings: list[RatingRow] = []
+    errors: list[tuple[int, str]] = []
     for first, last in runs:
         for number in range(first, last + 1):
             verdict = known.get(number)
@@ -192,7 +197,11 @@ def solve_batch(
                     continue
                 position = deal_position(rules, number)
                 if verdict is None:
-                    result = solve(position, limits)
+                    try:
+                        result = solve(position, limits)
+                    except SolutionError as exc:  # recorded, reported at the end; go on
+                        errors.append((number, str(exc)))
+                        continue
                     found = result.verdict
                     length = len(result.moves) if found is Verdict.SOLVED else None
                     rows.append((number, found, length, result.states, result.seconds))
@@ -212,10 +221,11 @@ def solve_batch(
         time.thread_time() - c0,
         tuple(ratings),
         rated_only,
+        tuple(errors),
     )
 
 
-_BY_STATUS: Final = (Verdict.UNKNOWN, Verdict.SOLVED, Verdict.LOST) + (Verdict.UNKNOWN,) * 3
+_BY_STATUS: Final = (Verdict.UNKNOWN, Verdict.SOLVED, Verdict.LOST) + (Verdict.UNKNOWN,) * 4
 """The verdict of each status of the compiled core (solver.solve_deals)."""
 
 
@@ -231,6 +241,7 @@ def _solve_blocks(
     c0 = time.thread_time()
     known = {number for number, _ in stored}
     rows: list[Row] = []
+    errors: list[tuple[int, str]] = []
     for first, last in runs:
         for a, b in _without(first, last, known):
             try:
@@ -250,8 +261,22 @@ def _solve_blocks(
                     block.seconds,
                     strict=True,
                 )
+                if code != REPLAY_FAILED
             ]
-    return BatchResult(rows, time.perf_counter() - t0, solver_version(), time.thread_time() - c0)
+            if REPLAY_FAILED in block.status:  # a bug, never a verdict: no row, reported
+                errors += [
+                    (a + i, f"{rules.name} deal #{a + i}: the solver's solution is refused at"
+                     f" move {block.lengths[i] + 1} by the compiled replay")
+                    for i, code in enumerate(block.status)
+                    if code == REPLAY_FAILED
+                ]  # fmt: skip
+    return BatchResult(
+        rows,
+        time.perf_counter() - t0,
+        solver_version(),
+        time.thread_time() - c0,
+        errors=tuple(errors),
+    )
 
 
 def _without(first: int, last: int, known: set[int]) -> list[tuple[int, int]]:
@@ -313,6 +338,10 @@ class SurveyRun:
     rated_only: int = 0
     """Deals stored before with a verdict but no rating of the current formula that
     this run rated (``rate``), keeping their verdict."""
+    errors: tuple[tuple[int, str], ...] = ()
+    """Deals left without a verdict because the solver's solution failed its replay
+    (a bug in the solver, never a verdict): (deal, what was wrong), in deal order. They
+    are not stored: running the survey again tries them again."""
 
     @property
     def total(self) -> int:
@@ -320,7 +349,8 @@ class SurveyRun:
 
     @property
     def complete(self) -> bool:
-        return self.already + self.new.total + self.rated_only + self.by_others >= self.total
+        done = self.already + self.new.total + self.rated_only + self.by_others
+        return not self.errors and done >= self.total
 
     @property
     def rate(self) -> float:
@@ -465,6 +495,7 @@ def run_survey(
         largest_done = 0
         tally = dict.fromkeys(Verdict, 0)
         rated_only = 0
+        errors: list[tuple[int, str]] = []
         remaining = pending.remaining  # this run's view: not stored, not claimed by it
         cursor = start
         others = 0
@@ -499,6 +530,7 @@ def run_survey(
                 work_cpu,
                 others,
                 rated_only,
+                tuple(sorted(errors)),
             )
 
         try:
@@ -545,6 +577,7 @@ def run_survey(
                     work_deals += len(result.rows) + result.rated_only
                     largest_done = max(largest_done, len(result.rows) + result.rated_only)
                     rated_only += result.rated_only
+                    errors.extend(result.errors)
                     for row in result.rows:
                         tally[row[1]] += 1
                     if progress is not None:

@@ -1,8 +1,8 @@
-"""``python -m eightoff.survey`` — the same as ``eightoff survey``."""
+"""``python -m eightoff.survey ARGS`` — the same as ``eightoff survey ARGS`` (an entry
+point kept for scripts: it only hands its arguments to the command line)."""
 
 import sys
 
-from eightoff.survey.command import main
+from eightoff.cli import main
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(main(["survey", *sys.argv[1:]]))

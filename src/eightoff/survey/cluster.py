@@ -15,6 +15,7 @@ import uuid
 from typing import Any
 from urllib.parse import urlsplit
 
+from eightoff.i18n import quote
 from eightoff.rules import Rules
 from eightoff.solver import Limits
 from eightoff.verdict import Verdict
@@ -34,14 +35,16 @@ SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 """Dask's comm protocols a scheduler address may name."""
 
 
-def check_address(address: str) -> str:
-    """A scheduler address ``tcp://host:port``; raise UsageError otherwise."""
-    from eightoff.exits import UsageError, quote
+class SchedulerAddressError(ValueError):
+    """A --scheduler value that is not a Dask scheduler address."""
 
+
+def check_address(address: str) -> str:
+    """A scheduler address ``tcp://host:port``; raise SchedulerAddressError otherwise."""
     example = "write it like tcp://10.0.0.5:8786"
     scheme, sep, _ = address.partition("://")
     if not sep or scheme.lower() not in SCHEMES:
-        raise UsageError(
+        raise SchedulerAddressError(
             f"--scheduler {quote(address)} is not a Dask scheduler address: {example}"
             f" (protocols: {', '.join(SCHEMES)})"
         )
@@ -51,13 +54,15 @@ def check_address(address: str) -> str:
         parts = urlsplit(address)
         port = parts.port
     except ValueError:
-        raise UsageError(
+        raise SchedulerAddressError(
             f"--scheduler {quote(address)}: the port must be a number from 1 to 65535; {example}"
         ) from None
     if not parts.hostname or parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise UsageError(f"--scheduler {quote(address)} names no host and port: {example}")
+        raise SchedulerAddressError(
+            f"--scheduler {quote(address)} names no host and port: {example}"
+        )
     if port == 0:
-        raise UsageError(
+        raise SchedulerAddressError(
             f"--scheduler {quote(address)}: the port must be a number from 1 to 65535; {example}"
         )
     return address

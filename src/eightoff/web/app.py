@@ -22,11 +22,11 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from eightoff.oracle import Oracle, Solver
 from eightoff.store import Store, StoreError
 from eightoff.table import Table
 from eightoff.web import errors
 from eightoff.web.deps import Language, Services
-from eightoff.web.oracle import Oracle, Solver
 from eightoff.web.routes import games, help, pages, reference, settings
 from eightoff.web.routes.pages import STATIC_DIR
 from eightoff.web.security import MAX_BODY, Guard

@@ -11,8 +11,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eightoff.game import Turn
 from eightoff.i18n import DEFAULT_LANGUAGE, Lang, pick_language
+from eightoff.oracle import Oracle
 from eightoff.table import GameState, Table
-from eightoff.web.oracle import Oracle
 from eightoff.web.serialize import game_json
 
 _LANGUAGE: ContextVar[Lang] = ContextVar("eightoff_language", default=DEFAULT_LANGUAGE)

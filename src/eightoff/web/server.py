@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 import uvicorn
 
-from eightoff.exits import EX_CANTCREAT, EX_OK, EX_UNAVAILABLE
+from eightoff.cli.exits import EX_CANTCREAT, EX_OK, EX_UNAVAILABLE
 from eightoff.store import ServerRecord, Store, StoreError, default_data_dir
 from eightoff.web.app import create_app
 from eightoff.web.security import ANY_ADDRESS

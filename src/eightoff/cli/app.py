@@ -2,7 +2,7 @@
 
 Bad input (an unknown variant, a deal number out of range, a malformed board, a file
 that is not a database) prints one line on stderr and exits with a status of 64 or
-more (the table in :mod:`eightoff.exits`), never a traceback. A closed output pipe
+more (the table in :mod:`eightoff.cli.exits`), never a traceback. A closed output pipe
 (``| head``) ends the command quietly with 141.
 """
 
@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
-import eightoff.house_rules as house_rules
 from eightoff import __version__
 from eightoff.boards import BoardError, format_fcs, to_json
 from eightoff.cards import SUIT_SYMBOLS, Card
-from eightoff.deals import MAX_DEAL, DealNumberError, deal, random_deal_number
-from eightoff.exits import (
+from eightoff.cli import house_rules
+from eightoff.cli.exits import (
     EX_CANTCREAT,
     EX_DATAERR,
     EX_INTERRUPTED,
@@ -38,10 +37,11 @@ from eightoff.exits import (
     argument,
     fail,
     file_path,
-    quote,
     whole_number,
 )
+from eightoff.deals import MAX_DEAL, DealNumberError, deal, random_deal_number
 from eightoff.game import Game
+from eightoff.i18n import quote
 from eightoff.position import (
     CELL_LABELS,
     COLUMN_LABELS,
@@ -53,7 +53,7 @@ from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, UnknownVariantError,
 from eightoff.store.db import StoreError
 
 if TYPE_CHECKING:
-    from eightoff.web.oracle import Oracle
+    from eightoff.oracle import Oracle
 
 MAX_PORT = 65535
 
@@ -171,7 +171,7 @@ def _rating_of(position: Position) -> Rating:
 
 def cmd_rate(args: argparse.Namespace) -> int:
     """Each deal's rating and the measurements behind it, one line (or JSON object) each."""
-    from eightoff.solver.command import parse_deals
+    from eightoff.cli.solve import parse_deals
 
     ranges = parse_deals(args.deals)
     rules = house_rules.apply(preset(args.variant), args)
@@ -238,7 +238,7 @@ def play_terminal(
     """The terminal game: shows the board, reads moves, explains bad entries, gives
     hints (``t``) and after each move the solver's verdict, as the web table does.
     ``variant`` may be Rules with house rules (``--retrieval``/``--strict``)."""
-    from eightoff.web.oracle import Oracle
+    from eightoff.oracle import Oracle
 
     console = console or _Console(highlight=False)
     oracle = oracle or Oracle(status_seconds=2.0, hint_seconds=5.0)
@@ -452,8 +452,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_variants)
 
     for name, module, text in (
-        ("solve", "eightoff.solver.command", "solve deals or a board: a proven verdict"),
-        ("survey", "eightoff.survey.command", "verdicts for ranges of deals, resumable; reports"),
+        ("solve", "eightoff.cli.solve", "solve deals or a board: a proven verdict"),
+        ("survey", "eightoff.cli.survey", "verdicts for ranges of deals, resumable; reports"),
     ):
         hooks = _delegate(module)
         if hooks is None:
@@ -493,8 +493,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _explain(e: Exception) -> tuple[str, int]:
     """The one-line message and exit status for an error that reached the top."""
+    from eightoff.solver import SolutionError  # here: the compiled core loads on demand
+
     if isinstance(e, UsageError):
         return str(e), e.code
+    if isinstance(e, SolutionError):  # says itself that it is a bug to report
+        return str(e), EX_SOFTWARE
     if isinstance(e, UnknownVariantError | DealNumberError):
         return str(e), EX_USAGE
     if isinstance(e, BoardError):

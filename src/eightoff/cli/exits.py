@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import Final, NoReturn, TypeVar
 
+from eightoff.i18n import MAX_TOKEN, quote
+
 T = TypeVar("T")
 
 EX_OK: Final = 0
@@ -50,8 +52,6 @@ EXIT_STATUSES: Final[dict[int, str]] = {
     EX_PIPE: "the output pipe was closed (e.g. piped into head): stopped quietly",
 }
 
-MAX_TOKEN: Final = 40
-"""Most characters of a bad token quoted in an error."""
 MAX_PATH: Final = 200
 """Most characters of a file name quoted in an error."""
 MAX_MESSAGE: Final = 400
@@ -64,19 +64,6 @@ class UsageError(Exception):
     def __init__(self, message: str, code: int = EX_USAGE) -> None:
         super().__init__(message)
         self.code = code
-
-
-def quote(token: object, limit: int = MAX_TOKEN) -> str:
-    """A bad token for an error message: ``repr`` cut to ``limit`` characters + "…"
-    (a list or object is named, not printed: it may be huge or nested deep)."""
-    if isinstance(token, list | tuple | dict | set):
-        return f"a {type(token).__name__} of {len(token)}"
-    if isinstance(token, int) and not isinstance(token, bool) and token.bit_length() > 128:
-        return f"a number of about {int(token.bit_length() * 0.30103)} digits"
-    if isinstance(token, str):
-        return repr(token[:limit] + "…") if len(token) > limit else repr(token)
-    text = repr(token)
-    return text[:limit] + "…" if len(text) > limit else text
 
 
 def one_line(message: str, limit: int = MAX_MESSAGE) -> str:

@@ -8,7 +8,7 @@
 Exit codes: 0 done; 64 bad usage (range, variant, options); 66 no such store;
 69 Dask or the scheduler unavailable; 70 a worker failed; 73 cannot write a file;
 130 interrupted (finished batches are kept: rerun the same command to continue);
-141 the output pipe closed (the table in :mod:`eightoff.exits`).
+141 the output pipe closed (the table in :mod:`eightoff.cli.exits`).
 
 Bounds: START and END 1 to 2^63 - 1 (the store's integers); --workers 1 to
 :data:`MAX_WORKERS_PER_CORE` × the cores (default: one per core); --states 1 to
@@ -28,8 +28,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, TextIO
 
-from eightoff import house_rules
-from eightoff.exits import (
+from eightoff.cli import house_rules
+from eightoff.cli.exits import (
     EX_CANTCREAT,
     EX_INTERRUPTED,
     EX_NOINPUT,
@@ -41,9 +41,9 @@ from eightoff.exits import (
     UsageError,
     fail,
     file_path,
-    quote,
     whole_number,
 )
+from eightoff.i18n import quote
 
 ACTIONS: Final = ("report", "export")
 MAX_WORKERS_PER_CORE: Final = 4
@@ -86,7 +86,8 @@ exit codes: 64 bad usage, 66 no such store, 69 Dask/scheduler unavailable,
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the survey arguments to ``parser`` (the ``survey`` subparser of cli.py)."""
+    """Add the survey arguments to ``parser`` (the ``survey`` subcommand
+    of :mod:`eightoff.cli.app`)."""
     parser.usage = _USAGE
     parser.description = _DESCRIPTION
     parser.epilog = _EPILOG
@@ -271,9 +272,9 @@ def _run(args: argparse.Namespace) -> int:
         },
         "START END",
     )
-    from eightoff.solver.command import MAX_STATES, seconds_limit
+    from eightoff.cli.solve import MAX_STATES, seconds_limit
     from eightoff.survey import default_workers
-    from eightoff.survey.cluster import check_address
+    from eightoff.survey.cluster import SchedulerAddressError, check_address
 
     start = _deal_number(args.first, "START")
     if args.end is None:
@@ -288,7 +289,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.scheduler is not None and workers is not None:
         raise UsageError("--workers is for local runs; a Dask cluster brings its own workers")
     if args.scheduler is not None:
-        check_address(args.scheduler)
+        try:
+            check_address(args.scheduler)
+        except SchedulerAddressError as e:
+            raise UsageError(str(e)) from None
     limits = Limits(
         seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
         states=DEFAULT_LIMITS.states if states is None else states,
@@ -360,7 +364,24 @@ def _run(args: argparse.Namespace) -> int:
             f" {n.solved} solved, {n.lost} lost, {n.unknown} unknown;"
             f" {result.already} were already stored{where}{rated}{shared}"
         )
+    if result.errors:
+        return _report_errors(rules.name, result.errors)
     return EX_OK
+
+
+def _report_errors(name: str, errors: tuple[tuple[int, str], ...]) -> int:
+    """The deals a survey left without a verdict because the solver's solution failed
+    its replay: one line saying which, what was wrong with the first, that nothing of
+    theirs was stored and a rerun tries them again; exit status 70 (a bug to report)."""
+    shown = ", ".join(f"#{n}" for n, _ in errors[:10]) + (", …" if len(errors) > 10 else "")
+    many = len(errors) != 1
+    print(
+        f"eightoff survey: {len(errors)} deal{'s' if many else ''} of {name} not stored"
+        f" ({shown}): the solver's solution did not replay ({errors[0][1]}); a bug in the"
+        " solver, please report it; rerun the command to try them again",
+        file=sys.stderr,
+    )
+    return EX_SOFTWARE
 
 
 @contextmanager
@@ -539,24 +560,4 @@ def _write_csv(store: Any, f: TextIO, columns: Sequence[str]) -> int:
     return count
 
 
-def build_parser(prog: str = "eightoff survey") -> argparse.ArgumentParser:
-    """A stand-alone parser, the same as cli.py's ``survey`` subcommand."""
-    from eightoff.exits import Parser
-
-    parser = Parser(prog=prog)
-    add_arguments(parser)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m eightoff.survey ARGS``: the same as ``eightoff survey ARGS``."""
-    from eightoff.cli import main as cli_main
-
-    return cli_main(["survey", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
-__all__ = ["add_arguments", "build_parser", "main", "run"]
+__all__ = ["add_arguments", "run"]

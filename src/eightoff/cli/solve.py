@@ -11,8 +11,9 @@ Human output: each deal's moves, numbered, in the notation and in words, then a
 summary line (verdict, moves, states, time).  ``--json``: one object per deal on its
 own line.  Exit codes: 0 every deal solved, 1 some deal proven lost (and none
 unknown), 2 some deal unknown (a limit stopped the search), 64 bad usage, 65 a
-malformed board, 66 a board file that cannot be read, 130 interrupted, 141 the
-output pipe closed (the table in :mod:`eightoff.exits`).  A board over 1 MB is
+malformed board, 66 a board file that cannot be read, 70 the solver's solution failed
+its replay (a bug: never printed as a verdict), 130 interrupted, 141 the output pipe
+closed (the table in :mod:`eightoff.cli.exits`).  A board over 1 MB is
 refused unread.
 """
 
@@ -25,13 +26,13 @@ from dataclasses import replace
 from typing import Final
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
-from eightoff.deals import MAX_DEAL, deal
-from eightoff.exits import (
+from eightoff.cli.exits import (
     EX_DATAERR,
     EX_INTERRUPTED,
     EX_LOST,
     EX_NOINPUT,
     EX_OK,
+    EX_SOFTWARE,
     EX_UNKNOWN,
     MAX_PATH,
     UsageError,
@@ -39,22 +40,24 @@ from eightoff.exits import (
     fail,
     file_path,
     number,
-    quote,
     whole_number,
 )
+from eightoff.deals import MAX_DEAL, deal
+from eightoff.i18n import quote
 from eightoff.position import Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, UnknownVariantError, preset
 from eightoff.solver import (
     DEFAULT_LIMITS,
     Limits,
     Result,
+    SolutionError,
     Solved,
     replay_keys,
     solve,
     solve_deals,
     verdict_of,
 )
-from eightoff.solver._core import STATUS
+from eightoff.solver._core import REPLAY_FAILED, STATUS
 from eightoff.solver.serialize import Mode, Outcome, render
 from eightoff.verdict import Verdict
 
@@ -137,7 +140,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="one line per deal: its verdict, moves, states and time (no moves listed)",
     )
-    from eightoff import house_rules
+    from eightoff.cli import house_rules
 
     house_rules.add_arguments(parser)
     parser.add_argument(
@@ -248,26 +251,29 @@ BLOCK_MOST: Final = 256
 deals print at once and long ranges pay the call once per block."""
 
 
+def _solved_one(position: Position, limits: Limits, title: str) -> Outcome:
+    try:
+        return outcome_of(position, solve(position, limits))
+    except SolutionError as e:
+        raise SolutionError(f"{title}: {e}") from None
+
+
 def _solved(args: argparse.Namespace, limits: Limits, mode: Mode) -> Iterator[Job]:
-    """Each deal or board solved, in order."""
-    from eightoff import house_rules
+    """Each deal or board solved, in order; SolutionError (naming it) when the solver's
+    solution is refused by the compiled replay (a bug, never a verdict)."""
+    from eightoff.cli import house_rules
 
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
         title = f"{position.rules.name} · board {args.board}"
-        yield position.rules.id, None, title, outcome_of(position, solve(position, limits))
+        yield position.rules.id, None, title, _solved_one(position, limits, title)
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     for numbers in parse_deals(args.deals):
         if limits.short:  # the short search runs through solve(), deal by deal
             for n in numbers:
-                position = deal(rules, n)
-                yield (
-                    rules.id,
-                    n,
-                    f"{rules.name} · deal #{n}",
-                    outcome_of(position, solve(position, limits)),
-                )
+                title = f"{rules.name} · deal #{n}"
+                yield rules.id, n, title, _solved_one(deal(rules, n), limits, title)
             continue
         at, size = numbers.start, 1
         while at < numbers.stop:
@@ -277,6 +283,12 @@ def _solved(args: argparse.Namespace, limits: Limits, mode: Mode) -> Iterator[Jo
             offset = 0
             for i, (status, length) in enumerate(zip(block.status, block.lengths, strict=True)):
                 n = at + i
+                if status == REPLAY_FAILED:
+                    raise SolutionError(
+                        f"{rules.name} · deal #{n}: the solver's solution is refused at move"
+                        f" {length + 1} by the compiled replay: a bug in the solver, please"
+                        " report it"
+                    )
                 outcome = Outcome(
                     verdict_of(status),
                     block.states[i],
@@ -307,12 +319,16 @@ def run(args: argparse.Namespace) -> int:
         mode: Mode = "json" if args.json else "summary" if args.quiet else "text"
         verdicts: set[Verdict] = set()
         first = True
-        for variant, number, title, outcome in _solved(args, limits, mode):
-            verdicts.add(outcome.verdict)
-            if mode == "text" and not first:
-                out.write("\n")
-            out.write(render(mode, variant, number, title, outcome))
-            first = False
+        try:
+            for variant, number, title, outcome in _solved(args, limits, mode):
+                verdicts.add(outcome.verdict)
+                if mode == "text" and not first:
+                    out.write("\n")
+                out.write(render(mode, variant, number, title, outcome))
+                first = False
+        except SolutionError as e:  # a bug in the solver, never a verdict
+            out.flush()
+            return fail("eightoff solve", str(e), EX_SOFTWARE)
         out.flush()
     except UsageError as e:
         return fail("eightoff solve", str(e), e.code)
