@@ -711,7 +711,9 @@ def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
     it and all its descendants."""
     argv = ["taskset", "-c", cmd.cpus, *cmd.argv]
     if cmd.fresh_db:
-        argv += ["--db", str(tmp / f"whole-{run}.sqlite3")]
+        store = tmp / f"whole-{run}.sqlite3"
+        store.unlink(missing_ok=True)  # a fresh store each run: nothing already stored
+        argv += ["--db", str(store)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
