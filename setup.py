@@ -12,7 +12,15 @@ extensions = [
         include_dirs=["src/eightoff/solver"],
         depends=sorted(glob("src/eightoff/solver/*.h")),  # the C the .pyx includes
         extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
-    )
+    ),
+    # the compiled copy of the deal rule for eightoff.deals (the core imports no solver)
+    Extension(
+        "eightoff._deals",
+        ["src/eightoff/_deals.pyx"],
+        include_dirs=["src/eightoff/solver"],
+        depends=["src/eightoff/solver/deals.h"],
+        extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, quiet=True))

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Final
 
 from rich import box
 from rich.console import Console
@@ -674,6 +675,181 @@ def write_lost(
     return len(lost)
 
 
+# ----- whole processes (issue 20.4) ----------------------------------------------------
+FCS_PREFIX: Final = "/opt/fcs-latest"
+"""Where ../shared/tools/build-fcsolve-latest.sh installs Freecell Solver 6.16 (all games),
+and, with -extra-speed2, its author's record build (FreeCell only, strategy compiled in)."""
+FCS_DEBIAN: Final = Path("/usr/bin")
+"""Debian's freecell-solver-bin (5.0): only where 6.16 is missing."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One whole process to time: its label, its argv and the CPUs it may use."""
+
+    label: str
+    argv: tuple[str, ...]
+    cpus: str
+    fresh_db: bool = False
+    """Give it a new empty survey store each run (appended as ``--db FILE``)."""
+
+
+def fcs_tool(name: str, prefix: str, record: bool = False) -> tuple[Path, str]:
+    """A Freecell Solver program: 6.16 (or its record build), else Debian's 5.0; and which."""
+    latest = Path(prefix + ("-extra-speed2" if record else "")) / "bin"
+    places = [(latest, "6.16 extra_speed2" if record else "6.16")]
+    if not record:
+        places.append((FCS_DEBIAN, "Debian 5.0"))
+    for base, which in places:
+        if (base / name).exists():
+            return base / name, which
+    raise BenchError(
+        f"{name} not found under {latest}{'' if record else ' or ' + str(FCS_DEBIAN)}:"
+        " build it with ../shared/tools/build-fcsolve-latest.sh"
+    )
+
+
+def adopt_orphans() -> None:
+    """Become the subreaper of what we start (Linux prctl PR_SET_CHILD_SUBREAPER), so that
+    a program's orphaned descendants (our survey's forkserver and its workers) come back
+    to us when they end and their CPU time counts in RUSAGE_CHILDREN."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        raise BenchError("cannot become a subreaper: CPU times would miss the workers")
+
+
+def reap_orphans() -> None:
+    """Wait for every descendant left behind (so that its CPU time is counted)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
+    """Run a command once (output to /dev/null); its wall seconds and the CPU seconds of
+    it and all its descendants."""
+    argv = ["taskset", "-c", cmd.cpus, *cmd.argv]
+    if cmd.fresh_db:
+        store = tmp / f"whole-{run}.sqlite3"
+        store.unlink(missing_ok=True)  # a fresh store each run: nothing already stored
+        argv += ["--db", str(store)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    wall = time.perf_counter() - t0
+    reap_orphans()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):  # 1: some deal proven lost (ours; FreeCell 11982)
+        raise BenchError(
+            f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-300:]}"
+        )
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def whole_groups(
+    first: int, last: int, variant: str, prefix: str
+) -> list[tuple[str, list[Command]]]:
+    """The comparisons: ours first in each group, each peer after it (the output group:
+    --quiet first, the text and --json after it)."""
+    eo = (sys.executable, "-m", "eightoff.cli")
+    deals = (str(first), str(last))
+    groups: list[tuple[str, list[Command]]] = []
+    for workers, cpus in ((1, "0"), (2, "0,1")):
+        ours = Command(
+            f"eightoff survey, {workers} worker{'s' if workers > 1 else ''}",
+            (*eo, "survey", *deals, "--variant", variant, "--workers", str(workers)),
+            cpus,
+            fresh_db=True,
+        )
+        peers = []
+        if variant == "freecell":
+            tool = (
+                "freecell-solver-range-parallel-solve"
+                if workers == 1
+                else "freecell-solver-multi-thread-solve"
+            )
+            threads = () if workers == 1 else ("--num-workers", str(workers))
+            for record in (False, True):
+                try:
+                    path, which = fcs_tool(tool, prefix, record)
+                except BenchError as e:
+                    print(f"skipped: {e}", file=sys.stderr)
+                    continue
+                peers.append(
+                    Command(
+                        f"{tool} -l lg ({which})",
+                        (str(path), *deals, str(last), *threads, "-l", "lg"),
+                        cpus,
+                    )
+                )
+        groups.append((f"{variant} {first}-{last}, {workers} worker(s)", [ours, *peers]))
+    solve = (*eo, "solve", f"{first}-{last}", "--variant", variant)
+    groups.append(
+        (
+            f"eightoff solve {first}-{last} output (one core)",
+            [
+                Command("eightoff solve --quiet", (*solve, "--quiet"), "0"),
+                Command("eightoff solve (text)", solve, "0"),
+                Command("eightoff solve --json", (*solve, "--json"), "0"),
+            ],
+        )
+    )
+    return groups
+
+
+def whole_process(
+    first: int, last: int, variant: str, runs: int, only: str | None, prefix: str
+) -> int:
+    """Each group's commands in turns, ``runs`` times; the medians and their ratios."""
+    import tempfile
+
+    adopt_orphans()
+    groups = whole_groups(first, last, variant, prefix)
+    if only:
+        groups = [g for g in groups if only in g[0]]
+    with tempfile.TemporaryDirectory() as tmp:
+        for title, commands in groups:
+            walls: dict[str, list[float]] = {c.label: [] for c in commands}
+            cpus: dict[str, list[float]] = {c.label: [] for c in commands}
+            loads = [os.getloadavg()[0]]
+            for run_no in range(runs):
+                for cmd in commands:  # alternating: one run of each in turn
+                    wall, cpu = time_process(cmd, Path(tmp), run_no)
+                    walls[cmd.label].append(wall)
+                    cpus[cmd.label].append(cpu)
+                    loads.append(os.getloadavg()[0])
+            base = statistics.median(walls[commands[0].label])
+            cbase = statistics.median(cpus[commands[0].label])
+            overhead = "output" in title  # this / --quiet; else ours / this
+            print(
+                f"\n{title}: {runs} runs each, alternating; medians, ratios of medians; CPU:"
+                f" the process and all its descendants; load {min(loads):.2f}-{max(loads):.2f}"
+            )
+            head = "it / quiet" if overhead else "ours / it"
+            print(
+                f"  {'command':<52} {'wall s':>7} {'min s':>7} {head:>10}"
+                f" {'CPU s':>7} {'min s':>7} {head:>10}"
+            )
+            for cmd in commands:
+                med = statistics.median(walls[cmd.label])
+                cpu = statistics.median(cpus[cmd.label])
+                r = f"{med / base if overhead else base / med:.2f}"
+                rc = f"{cpu / cbase if overhead else cbase / cpu:.2f}"
+                print(
+                    f"  {cmd.label:<52} {med:7.2f} {min(walls[cmd.label]):7.2f} {r:>10}"
+                    f" {cpu:7.2f} {min(cpus[cmd.label]):7.2f} {rc:>10}"
+                )
+            for c in commands:
+                shown = " ".join(a if i else Path(a).name for i, a in enumerate(c.argv))
+                print(f"  $ taskset -c {c.cpus} {shown}" + (" --db FILE" if c.fresh_db else ""))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         description="Our solver against Freecell Solver, in one process, on the same deals."
@@ -716,7 +892,31 @@ def main(argv: list[str] | None = None) -> int:
                    help="run ours with each fc-solve preset in a pass of its own (the two"
                         " alone, taking turns), instead of all together; then compare ours"
                         " with the fastest preset that keeps the rules")  # fmt: skip
+    p.add_argument("--whole-process", action="store_true",
+                   help="time whole programs instead (issue 20): eightoff survey against"
+                        " freecell-solver-range-parallel-solve / -multi-thread-solve -l lg"
+                        " (6.16 and its extra_speed2 build) with 1 and 2 workers, and"
+                        " eightoff solve's text and --json against --quiet; each --runs"
+                        " times, alternating; ratios of the medians")  # fmt: skip
+    p.add_argument("--runs", type=int, default=5, help="--whole-process: runs of each")
+    p.add_argument("--fcs-prefix", default=FCS_PREFIX,
+                   help="--whole-process: where Freecell Solver 6.16 is installed (its"
+                        f" extra_speed2 build beside it, PREFIX-extra-speed2; default"
+                        f" {FCS_PREFIX})")  # fmt: skip
+    p.add_argument(
+        "--only", default=None, help="--whole-process: only the groups whose title contains this"
+    )
     args = p.parse_args(argv)
+
+    if args.whole_process:
+        numbers = parse_deals(args.deals)
+        try:
+            return whole_process(
+                min(numbers), max(numbers), args.variant, args.runs, args.only, args.fcs_prefix
+            )
+        except BenchError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 64
 
     err = Console(stderr=True)
     out = Console(width=220)

@@ -12,6 +12,7 @@ import pytest
 
 from eightoff.boards import format_fcs, to_json
 from eightoff.cli import main
+from eightoff.counts import count
 from eightoff.deals import deal
 from eightoff.explain import describe
 from eightoff.position import Kind, Move, Place, Position
@@ -225,6 +226,50 @@ def test_missing_board_file_exit_66(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, out, err = run(capsys, "--board", str(tmp_path / "nope.txt"))
     assert code == 66 and out == ""
     assert "cannot read the board" in err and len(err.strip().splitlines()) == 1
+
+
+def test_quiet_prints_one_line_per_deal_with_its_verdict_length_and_states(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from eightoff.solver import solve
+
+    code, out, err = run(capsys, "1-3", str(LOST_EIGHTOFF), "--quiet")
+    assert code == 1 and err == ""  # 465 is proven lost
+    lines = out.splitlines()
+    assert len(lines) == 4
+    for number, line in zip((1, 2, 3, LOST_EIGHTOFF), lines, strict=True):
+        result = solve(deal("eightoff", number))
+        title, _, rest = line.partition(": ")
+        assert title == f"Eight Off · deal #{number}"
+        states = f"{result.states:,} states".replace(",", " ")
+        if result.moves:
+            n = count(deal("eightoff", number), result.moves)
+            assert rest.startswith(
+                f"solved: {n.player} player moves ({n.single_card} single-card moves), {states}, "
+            )
+        else:
+            assert rest.startswith(
+                f"lost: no sequence of moves wins (search space exhausted: {states}"
+            )
+
+
+def test_quiet_text_and_json_agree_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    _, quiet, _ = run(capsys, "30-45", "--variant", "freecell", "-q")
+    _, text, _ = run(capsys, "30-45", "--variant", "freecell")
+    _, lines, _ = run(capsys, "30-45", "--variant", "freecell", "--json")
+    summaries = [block.strip().splitlines()[-1] for block in text.split("\n\n")]
+    objects = [json.loads(line) for line in lines.splitlines()]
+    for q, s, o in zip(quiet.splitlines(), summaries, objects, strict=True):
+        verdict_and_length = q.partition(": ")[2].rsplit(", ", 1)[0]
+        assert s.rsplit(", ", 1)[0] == verdict_and_length
+        assert verdict_and_length.startswith(f"{o['verdict']}: {o['player_moves']} player moves")
+
+
+def test_quiet_and_json_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", "1", "--quiet", "--json"])
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 64 and "not allowed with" in err
 
 
 def test_a_solution_that_fails_its_replay_is_one_line_and_exit_70(

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from eightoff.deals import deal
-from eightoff.position import Position
-from eightoff.solver import Limits, Result, SolutionError, solve
+from eightoff.rules import Rules
+from eightoff.solver import Limits, solve
 from eightoff.survey import BatchResult, Progress, SurveyInterrupted, run_survey
 from tests.surveys import interrupt_after
 
@@ -289,19 +289,28 @@ def test_a_solution_that_fails_its_replay_is_reported_and_the_survey_goes_on(
     stored (no verdict), the survey decides the other deals, says at the end which deal
     failed and why in one line, exits 70, and a rerun (the solver right again) stores
     exactly that deal."""
+    from dataclasses import replace as with_fields
+
     import eightoff.survey as survey
     import eightoff.survey.local as local
     from eightoff.cli import main
+    from eightoff.solver import DealBlock
+    from eightoff.solver import solve_deals as real_solve_deals
+    from eightoff.solver._core import REPLAY_FAILED
 
-    real = solve
+    real = real_solve_deals
 
-    def refusing(position: Position, limits: Limits) -> Result:
-        if position == deal("freecell", 3):
-            raise SolutionError("the solver's solution for FreeCell deal #3 is refused at move 7")
-        return real(position, limits)
+    def refusing(rules: Rules, first: int, count: int, *args: Any, **kw: Any) -> DealBlock:
+        """The core's block with deal 3's solution refused at move 7 by the replay."""
+        block = real(rules, first, count, *args, **kw)
+        if not first <= 3 < first + count:
+            return block
+        status, lengths = list(block.status), list(block.lengths)
+        status[3 - first], lengths[3 - first] = REPLAY_FAILED, 6
+        return with_fields(block, status=status, lengths=lengths)
 
     monkeypatch.setattr(local, "LocalPool", InProcess)
-    monkeypatch.setattr(survey, "solve", refusing)
+    monkeypatch.setattr(survey, "solve_deals", refusing)
     db = tmp_path / "s.sqlite3"
     args = ["survey", "1", "5", "--variant", "freecell", "--db", str(db), "--no-progress"]
     assert main(args) == 70
@@ -309,6 +318,6 @@ def test_a_solution_that_fails_its_replay_is_reported_and_the_survey_goes_on(
     assert len(err.splitlines()) == 1
     assert "1 deal of FreeCell not stored (#3)" in err and "refused at move 7" in err
     assert sorted(stored(db)) == [1, 2, 4, 5]
-    monkeypatch.setattr(survey, "solve", real)
+    monkeypatch.setattr(survey, "solve_deals", real)
     assert main(args) == 0
     assert sorted(stored(db)) == [1, 2, 3, 4, 5]

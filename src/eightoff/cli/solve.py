@@ -117,7 +117,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"variant id: {', '.join(PRESETS)} (default {DEFAULT_VARIANT};"
         " a JSON board names its own)",
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    output.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="one line per deal: its verdict, moves, states and time (no moves listed)",
+    )
     house_rules.add_arguments(parser)
     parser.add_argument(
         "--short", action="store_true", help="spend more effort for a shorter solution"
@@ -352,6 +359,8 @@ def run(args: argparse.Namespace) -> int:
             verdicts.add(result.verdict)
             if args.json:
                 out.write(json.dumps(result_json(position, number, result)) + "\n")
+            elif args.quiet:
+                out.write(f"{title}: {summary(position, result)}\n")
             else:
                 if not first:
                     out.write("\n")

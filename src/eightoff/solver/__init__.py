@@ -283,3 +283,70 @@ def play_games(position: Position, players: Sequence[Player]) -> list[tuple[bool
         core_rules(position.rules), position.columns, position.cells, position.foundations, specs
     )
     return [(won, home) for won, home, _ in results]
+
+
+@dataclass(frozen=True, slots=True)
+class DealBlock:
+    """Consecutive deals solved in one call of the compiled core (:func:`solve_deals`):
+    one entry per deal in each array, deal ``first + i`` at index ``i``."""
+
+    first: int
+    status: Sequence[int]
+    """1 solved (the solution replayed by the compiled rules), 2 lost, 3-5 a limit."""
+    states: Sequence[int]
+    seconds: Sequence[float]
+    """Each deal's CPU time in the core (search and replay)."""
+    lengths: Sequence[int]
+    """Solution lengths (0 unless solved)."""
+    keys: Sequence[int] | None = None
+    """With ``keep_moves``: every solution's moves in order, as the replay describes them
+    (``_core.solve_range``); deal i's are the ``lengths[i]`` after those before it."""
+
+    def verdicts(self) -> list[Verdict]:
+        return [verdict_of(code) for code in self.status]
+
+
+_VERDICTS: Final = {SOLVED: Verdict.SOLVED, LOST: Verdict.LOST}
+
+
+def verdict_of(status: int) -> Verdict:
+    """The verdict of one of the compiled core's statuses (1 solved, 2 lost, else a
+    limit: unknown)."""
+    return _VERDICTS.get(status, Verdict.UNKNOWN)
+
+
+def deal_layout(rules: Rules) -> tuple[int, int, tuple[int, ...]]:
+    """How the compiled core lays a numbered deal out (deals.h, eo_layout)."""
+    return (rules.decks, rules.dealt_to_columns, rules.dealt_cells)
+
+
+def solve_deals(
+    rules: Rules, first: int, count: int, limits: Limits = DEFAULT_LIMITS, keep_moves: bool = False
+) -> DealBlock:
+    """Deal and solve deals ``first`` … ``first + count - 1`` in one call of the compiled
+    core, with no Python between deals: the deals come from the compiled copy of the deal
+    rule, each solution is replayed by the compiled rules before it counts as solved (a
+    refused one has status ``_core.REPLAY_FAILED``, its length the index of the move
+    refused: a bug, never a verdict).  The main search only: ``limits.short`` is for
+    :func:`solve`."""
+    if limits.short:
+        raise ValueError("solve_deals runs the main search only; use solve() for short")
+    max_states = 0 if limits.states is None else max(1, limits.states)
+    memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
+    seconds = 0.0 if limits.seconds is None else max(1e-9, limits.seconds)
+    status, states, times, lengths, keys = _core.solve_range(
+        _setups(rules).main,
+        deal_layout(rules),
+        first,
+        count,
+        max_states,
+        seconds,
+        memory,
+        keep_moves,
+    )
+    return DealBlock(first, status, states, times, lengths, keys)
+
+
+def place_of(code: int) -> Place:
+    """The Place of one of the core's place codes (a foundation for 32 + f)."""
+    return _place(code)

@@ -1,5 +1,6 @@
 """Type stub of the compiled core (see _core.pyx)."""
 
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -121,3 +122,28 @@ def optimal(
     max_memory: int = 0,
     pairs: bool = True,
 ) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...
+
+# ----- the batch API (issue 20) ---------------------------------------------------------
+
+_Layout = tuple[int, int, tuple[int, ...]]
+
+def dealt(
+    rules: _Rules, layout: _Layout, number: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]: ...
+def move_keys(
+    rules: _Rules,
+    columns: _Columns,
+    cells: _Cells,
+    foundations: Sequence[int],
+    codes: Sequence[int],
+) -> tuple[int, array[int]]: ...
+def solve_range(
+    setup: Setup,
+    layout: _Layout,
+    first: int,
+    count: int,
+    max_states: int = 0,
+    seconds: float = 0.0,
+    max_memory: int = 0,
+    keep_moves: bool = False,
+) -> tuple[array[int], array[int], array[float], array[int], array[int] | None]: ...

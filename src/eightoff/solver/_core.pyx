@@ -644,3 +644,212 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     finally:
         free(x.path)
     return x.status, x.lower, x.upper, x.states, moves
+
+
+# ----- the batch API (issue 20): deals made in C (deals.h), a range solved in one call,
+# each solution checked by the compiled replay (replay.h) -------------------------------
+from cpython cimport array
+import array as _array
+
+cdef extern from "deals.h":
+    ctypedef struct eo_layout:
+        int decks, ncols, ncells, to_columns
+        int ndealt_cells
+        int dealt_cells[8]
+
+cdef extern from *:
+    """
+    #include "deals.h"
+    /* deals `count` (<= EO_LANES) from hi:lo in dealing order into orders */
+    static void eo_orders_hl(const eo_layout *L, uint64_t hi, uint64_t lo, int count,
+                             uint8_t *orders) {
+        eo_deal_orders(L->decks, ((eo_deal_number)hi << 64) | lo, count, orders);
+    }
+    /* lays one out as a state (foundations empty) */
+    static void eo_lay_state(const eo_layout *L, const uint8_t *order, eo_state *s) {
+        memset(s, 0, sizeof(eo_state));
+        eo_lay_out(L, order, s->len, &s->col[0][0], EO_COLCAP, s->cell);
+    }
+    /* this thread's CPU time in seconds (a deal's time in a batch: not inflated when
+     * other programs share the cores) */
+    static double eo_cpu_now(void) {
+        struct timespec t;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    }
+    static void eo_deal_hl(const eo_layout *L, uint64_t hi, uint64_t lo, eo_state *s) {
+        uint8_t order[EO_DEAL_MAXCARDS];
+        eo_orders_hl(L, hi, lo, 1, order);
+        eo_lay_state(L, order, s);
+    }
+    """
+    enum:
+        EO_LANES
+        EO_DEAL_MAXCARDS
+    void eo_orders_hl(const eo_layout *L, uint64_t hi, uint64_t lo, int count,
+                      uint8_t *orders) nogil
+    void eo_lay_state(const eo_layout *L, const uint8_t *order, eo_state *s) nogil
+    void eo_deal_hl(const eo_layout *L, uint64_t hi, uint64_t lo, eo_state *s) nogil
+    double eo_cpu_now() nogil
+
+cdef extern from "replay.h":
+    void eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
+                      int plen, uint64_t *keys) nogil
+
+
+cdef int load_layout(eo_layout *L, const eo_rules *r, tuple layout) except -1:
+    decks, to_columns, dealt_cells = layout
+    if decks not in (1, 2) or 4 * decks != r.nfound:
+        raise ValueError("the layout's packs do not match the rules")
+    if not 0 < to_columns <= 52 * decks or len(dealt_cells) > 8 \
+            or to_columns + len(dealt_cells) > 52 * decks:
+        raise ValueError("the layout does not fit the rules")
+    L.decks = decks
+    L.ncols = r.ncols
+    L.ncells = r.ncells
+    L.to_columns = to_columns
+    L.ndealt_cells = len(dealt_cells)
+    for i, c in enumerate(dealt_cells):
+        if not 0 <= c < r.ncells:
+            raise ValueError("a dealt cell is not a cell of the rules")
+        L.dealt_cells[i] = c
+    if 52 * decks - to_columns > L.ndealt_cells:
+        raise ValueError("the layout leaves cards undealt")
+    return 0
+
+
+cdef inline void _split(object number, uint64_t *hi, uint64_t *lo):
+    hi[0] = <uint64_t>(number >> 64)
+    lo[0] = <uint64_t>(number & 0xFFFFFFFFFFFFFFFF)
+
+
+def dealt(rules, tuple layout, number) -> tuple:
+    """Deal ``number`` laid out by the compiled copy of the deal rule (deals.h), as
+    (columns, cells, foundations) of card codes: the same as ``eightoff.deals.deal``."""
+    cdef eo_rules r
+    cdef eo_layout L
+    cdef eo_state s
+    cdef uint64_t hi, lo
+    load_rules(&r, rules)
+    load_layout(&L, &r, layout)
+    _split(number, &hi, &lo)
+    eo_deal_hl(&L, hi, lo, &s)
+    return dump_state(&r, &s)
+
+
+def move_keys(rules, columns, cells, foundations, codes) -> tuple:
+    """A solution (move codes ``src << 16 | dst << 8 | count``) checked by the compiled
+    replay (replay.h) and, when it replays, described for the output:
+    (first illegal move or -1, ``array('Q')`` of each move's key, eo_move_key; empty when
+    it does not replay; ``len(codes)`` as the first value when every move is legal but
+    cards are left)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int i, n = len(codes), bad
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef array.array keys = array.clone(_array.array("Q"), n, zero=True)
+    cdef array.array moves = array.clone(_array.array("B"), 4 * n, zero=True)
+    cdef eo_move *mv = <eo_move *>moves.data.as_uchars
+    for i in range(n):
+        code = codes[i]
+        mv[i].src = (code >> 16) & 255
+        mv[i].dst = (code >> 8) & 255
+        mv[i].n = code & 255
+        mv[i].f = 0
+    with nogil:
+        bad = eo_replay(&r, &s, mv, n)
+        if bad == EO_REPLAY_OK:
+            eo_move_keys(&r, &s, mv, n, <uint64_t *>keys.data.as_ulonglongs)
+    if bad != EO_REPLAY_OK:
+        del keys[:]
+    return bad, keys
+
+
+def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
+                double seconds=0.0, long max_memory=0, bint keep_moves=False) -> tuple:
+    """Deal and solve ``count`` deals from ``first`` in one call (no Python between
+    deals): deals made by deals.h, each solution replayed by replay.h before it counts
+    (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
+
+    Returns (status, states, seconds, lengths, keys): ``array('b')`` of statuses (as
+    ``solve``), ``array('q')`` of states, ``array('d')`` of each deal's CPU seconds in
+    the core (search and replay; the time limit is wall time), ``array('i')`` of solution lengths (0 unless solved), and with
+    ``keep_moves`` an ``array('Q')`` of every solution's move keys in order (replay.h,
+    eo_move_key; deal i's are those after the lengths before it), else None."""
+    cdef eo_ctx x
+    cdef eo_layout L
+    cdef eo_state start
+    cdef uint64_t hi, lo
+    cdef long d
+    cdef int bad = 0, rc, plen
+    cdef double t0, c0
+    cdef long st = 0
+    cdef Py_ssize_t used = 0, cap = 0
+    if count < 0:
+        raise ValueError("count must not be negative")
+    load_layout(&L, &setup.proto.R, layout)
+    _split(first, &hi, &lo)
+    cdef array.array status = array.clone(_array.array("b"), count, zero=True)
+    cdef array.array states = array.clone(_array.array("q"), count, zero=True)
+    cdef array.array secs = array.clone(_array.array("d"), count, zero=True)
+    cdef array.array lengths = array.clone(_array.array("i"), count, zero=True)
+    cdef array.array keys = array.clone(_array.array("Q"), 0, zero=False)
+    cdef signed char *pstatus = status.data.as_schars
+    cdef long long *pstates = states.data.as_longlongs
+    cdef double *psecs = secs.data.as_doubles
+    cdef int *plens = lengths.data.as_ints
+    cdef uint64_t *pkeys = NULL
+    cdef uint8_t orders[EO_LANES * EO_DEAL_MAXCARDS]
+    cdef int lane = EO_LANES, ncards = 52 * L.decks
+    for d in range(count):
+        memcpy(&x, &setup.proto, sizeof(eo_ctx))
+        with nogil:
+            if lane == EO_LANES:  # the next EO_LANES deals at once (deals.h)
+                eo_orders_hl(&L, hi, lo, <int>min(<long>EO_LANES, count - d), orders)
+                lane = 0
+            eo_lay_state(&L, &orders[lane * ncards], &x.S)
+            lane += 1
+            eo_recount(&x.R, &x.S)
+            memcpy(&start, &x.S, sizeof(eo_state))
+            x.max_states = max_states
+            x.max_mem = max_memory
+            c0 = eo_cpu_now()
+            t0 = eo_now()
+            rc = eo_ctx_init(&x)
+            if rc == 0:
+                x.deadline = t0 + seconds if seconds > 0 else 0.0
+                st = 0
+                eo_solve(&x, &st)
+        if rc != 0:
+            eo_ctx_free(&x)
+            raise MemoryError("the solver could not allocate its tables")
+        plen = x.plen if x.status == 1 else 0
+        with nogil:
+            bad = EO_REPLAY_OK
+            if x.status == 1:
+                bad = eo_replay(&x.R, &start, x.path, x.plen)
+            psecs[d] = eo_cpu_now() - c0
+        if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports the deal
+            pstatus[d] = REPLAY_FAILED
+            plens[d] = bad
+            plen = 0
+        else:
+            pstatus[d] = x.status
+            plens[d] = plen
+        pstates[d] = st
+        if keep_moves and plen:
+            if used + plen > cap:
+                cap = max(2 * cap, used + plen, 4096)
+                array.resize(keys, cap)
+            pkeys = <uint64_t *>keys.data.as_ulonglongs + used
+            eo_move_keys(&x.R, &start, x.path, plen, pkeys)
+            used += plen
+        eo_ctx_free(&x)
+        lo += 1
+        if lo == 0:
+            hi += 1
+    if keep_moves:
+        array.resize(keys, used)
+        return status, states, secs, lengths, keys
+    return status, states, secs, lengths, None

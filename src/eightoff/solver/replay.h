@@ -41,4 +41,35 @@ static int eo_replay(const eo_rules *r, const eo_state *start, const eo_move *pa
     return s.home == r->total ? EO_REPLAY_OK : plen;
 }
 
+/* ----- what an output needs of each move (solve_range's keep_moves) -------------------
+ * A move packed in 64 bits: its source, its target resolved (a move home names the
+ * foundation it went to: 32 + f), its count, the card that moves (the bottom card of a
+ * group) and the group's top card (0 for one card). */
+static inline uint64_t eo_move_key(int src, int dst, int n, int card, int top) {
+    return (uint64_t)src | (uint64_t)dst << 8 | (uint64_t)n << 16 | (uint64_t)card << 24 |
+           (uint64_t)top << 32;
+}
+
+/* The keys of a solution eo_replay accepted, played from start (not checked again). */
+static void eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
+                         int plen, uint64_t *keys) {
+    eo_state s = *start;
+    for (int i = 0; i < plen; i++) {
+        eo_move m = path[i];
+        int card, top = 0;
+        if (m.src < EO_CELL) {
+            int L = s.len[m.src];
+            card = s.col[m.src][L - m.n];
+            if (m.n > 1) top = s.col[m.src][L - 1];
+        } else if (m.src < EO_FOUND) {
+            card = s.cell[m.src - EO_CELL];
+        } else {
+            int f = m.src - EO_FOUND;
+            card = s.found[f] << 2 | (f & 3);
+        }
+        eo_apply(r, &s, &m);
+        keys[i] = eo_move_key(m.src, m.dst == EO_HOME ? EO_FOUND + m.f : m.dst, m.n, card, top);
+    }
+}
+
 #endif

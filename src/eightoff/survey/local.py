@@ -135,3 +135,41 @@ class LocalPool:
 def _runs_text(runs: tuple[tuple[int, int], ...]) -> str:
     parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs]
     return "deals " + ", ".join(parts)
+
+
+class InlinePool:
+    """One worker: this process itself.  ``--workers 1`` starts no worker process (no
+    forkserver, no second import of the package, no pipe): each batch is solved when it
+    is submitted.  Ctrl+C stops it between two calls of the core (a block of deals), and
+    the batches stored before are kept, as with the pool."""
+
+    capacity = 1
+    description = "local:1"
+
+    def __init__(self, task: Callable[..., Any]) -> None:
+        self._task = task
+        self._done: list[tuple[int, Any]] = []
+
+    def submit(
+        self,
+        key: int,
+        rules: Rules,
+        runs: tuple[tuple[int, int], ...],
+        limits: Limits,
+        rate: bool = False,
+        stored: tuple[tuple[int, Verdict], ...] = (),
+    ) -> None:
+        try:
+            result = self._task(rules, runs, limits, rate, stored)
+        except Exception as exc:
+            raise SurveyWorkerError(
+                f"solving {_runs_text(runs)} failed: {str(exc) or type(exc).__name__}"
+            ) from exc
+        self._done.append((key, result))
+
+    def wait(self, timeout: float) -> list[tuple[int, Any]]:
+        done, self._done = self._done, []
+        return done
+
+    def close(self, abort: bool) -> None:
+        self._done.clear()

@@ -208,6 +208,10 @@ WHERE survey_par.optimal = 0
 """
 
 RatingRow = tuple[int, str, float, str]
+
+_VERDICT_VALUES: Final[dict[str, str]] = {v.value: v.value for v in Verdict}
+"""A row's verdict (a Verdict, or its word) as stored; a dict lookup, not Verdict(v) per
+row (a StrEnum member and its word are equal keys)."""
 """One rated deal as workers return it: (deal, level name, score, formula version)."""
 
 # A newer rating (a rerun, perhaps with a newer formula) replaces the stored one.
@@ -479,14 +483,12 @@ class SurveyStore:
         try:
             with self.transaction() as c:
                 before = c.total_changes
-                # Verdict(v): rows come from workers (other processes, perhaps other
-                # machines); a word that is not a verdict stops here, before the file
+                # rows come from workers (other processes, perhaps other machines); a
+                # word that is not a verdict stops here, before the file (a KeyError)
+                values = _VERDICT_VALUES
                 c.executemany(
                     _UPSERT,
-                    [
-                        (variant, signature, d, Verdict(v).value, n, s, t, run)
-                        for d, v, n, s, t in rows
-                    ],
+                    [(variant, signature, d, values[v], n, s, t, run) for d, v, n, s, t in rows],
                 )
                 changed = c.total_changes - before
                 c.executemany(
@@ -502,6 +504,8 @@ class SurveyStore:
                     )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot store results in {self.path}: {exc}") from None
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{exc.args[0]!r} is not a verdict: nothing stored") from None
         return changed
 
     def write_par(
