@@ -350,3 +350,16 @@ def solve_deals(
 def place_of(code: int) -> Place:
     """The Place of one of the core's place codes (a foundation for 32 + f)."""
     return _place(code)
+
+
+def moves_of_keys(keys: Sequence[int]) -> tuple[Move, ...]:
+    """The Moves of a solution given as the replay's keys (replay.h, eo_move_key: what
+    ``solve_deals(..., keep_moves=True)`` returns): a key whose target is a foundation is
+    a move home."""
+    home = int(_core.HOME)
+    found = int(_core.FOUNDATION)
+    out = []
+    for k in keys:
+        dst = (k >> 8) & 255
+        out.append(_MOVES[(k & 255) << 16 | (home if dst >= found else dst) << 8 | (k >> 16) & 255])
+    return tuple(out)
