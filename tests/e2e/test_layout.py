@@ -74,7 +74,9 @@ def start(table: TablePage, body: dict[str, Any]) -> dict[str, Any]:
     game: dict[str, Any] = table.page.evaluate(
         """async (body) => {
              const r = await fetch('/api/games', {method: 'POST',
-               headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+               headers: {'Content-Type': 'application/json',
+               Authorization: 'token ' + localStorage.getItem('eightoff.token')},
+               body: JSON.stringify(body)});
              if (!r.ok) throw new Error(await r.text());
              return r.json();
            }""",
@@ -89,7 +91,8 @@ def play_first_move(table: TablePage, game: dict[str, Any]) -> None:
     """Play the game's first legal move through the API from the page (same origin)."""
     status = table.page.evaluate(
         """async ([id, move]) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
-             headers: {'Content-Type': 'application/json'},
+             headers: {'Content-Type': 'application/json',
+               Authorization: 'token ' + localStorage.getItem('eightoff.token')},
              body: JSON.stringify({move})})).status""",
         [game["id"], game["legal_moves"][0]["notation"]],
     )

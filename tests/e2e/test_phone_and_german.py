@@ -52,7 +52,8 @@ def test_the_servers_refusals_show_in_german(german_table: TablePage) -> None:
     # another window plays a move: this page's next request is stale
     moved = table.page.evaluate(
         """async (id) => (await fetch(`/api/games/${id}/move`, {method: 'POST',
-             headers: {'Content-Type': 'application/json'},
+             headers: {'Content-Type': 'application/json',
+               Authorization: 'token ' + localStorage.getItem('eightoff.token')},
              body: JSON.stringify({move: 'b8', revision: 0})})).status""",
         game["id"],
     )

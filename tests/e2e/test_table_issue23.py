@@ -64,7 +64,8 @@ def api(table: TablePage, method: str, path: str, body: Any = None) -> Any:
     """A request from the page (same origin, as the table's own)."""
     return table.page.evaluate(
         """async ([method, path, body]) => {
-             const r = await fetch(path, {method, headers: {'Content-Type': 'application/json'},
+             const r = await fetch(path, {method, headers: {'Content-Type': 'application/json',
+               Authorization: 'token ' + localStorage.getItem('eightoff.token')},
                body: body === null ? undefined : JSON.stringify(body)});
              return {status: r.status, body: await r.json()};
            }""",

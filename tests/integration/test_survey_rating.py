@@ -20,7 +20,14 @@ from eightoff.rules import preset
 from eightoff.solver import Limits
 from eightoff.store.db import Schema, connect
 from eightoff.survey import SurveyInterrupted, build_report, run_survey
-from eightoff.survey.store import _V1, _V2_CLAIMS, SurveyStore, _legacy_version, rules_signature
+from eightoff.survey.store import (
+    _V1,
+    _V2_CLAIMS,
+    SCHEMA_VERSION,
+    SurveyStore,
+    _legacy_version,
+    rules_signature,
+)
 from tests.surveys import interrupt_after, race
 from tests.surveys import survey_main as main
 
@@ -100,7 +107,8 @@ def test_a_store_without_ratings_still_reports_and_a_rated_run_upgrades_it(
 
     run_survey(1, 3, db=db, workers=1, limits=SMALL, rate=True)
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT version FROM eightoff_schema").fetchone() == (3,)
+        # upgraded to the current schema (ratings since version 3)
+        assert c.execute("SELECT version FROM eightoff_schema").fetchone() == (SCHEMA_VERSION,)
     assert sorted(stored_ratings(db)) == [1, 2, 3]  # deal 1, stored before, is rated too
     report = build_report(db)
     assert (report.deals, report.rated) == (3, 3)
