@@ -5,7 +5,6 @@ the solver's "Play to end" counted as assisted, not won."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -13,9 +12,7 @@ from playwright.sync_api import expect
 from eightoff.game import Game
 from eightoff.i18n import translate, words
 from eightoff.position import IllegalMoveError, Move, Place, Position
-from tests.e2e.conftest import DESKTOP, TablePage
-
-SHOTS = Path("/tmp/shots-i11w")
+from tests.e2e.conftest import DESKTOP, SHOTS, TablePage
 
 
 def german_table(browser: Any, server: Any) -> tuple[Any, TablePage]:
@@ -123,7 +120,8 @@ def test_the_new_game_dialog_starts_a_game_with_house_rules(table: TablePage) ->
     expect(table.page.locator("#st-limit")).to_have_text(re.compile(r"^Group limit: 1 card · "))
     table.wait_ready()
     game = server_game(table)
-    assert game["options"] == {"foundation_retrieval": True, "strict_single": True}
+    # the dialog's cells field left at FreeCell's own 4: the game is FreeCell, not "4 cells"
+    assert game["options"] == {"foundation_retrieval": True, "strict_single": True, "cells": 4}
     # the dialog offers the same choice next time
     table.button("New game").click()
     expect(dialog.locator("#new-variant")).to_have_value("freecell")
