@@ -252,15 +252,21 @@ class Rating:
     def label(self) -> str:
         return self.level.value
 
+    def headline(self) -> str:
+        """The level, or why there is none for this number of free cells."""
+        if self.calibrated or self.level is Level.NOT_WINNABLE:
+            return self.label
+        return (
+            "not rated: the levels are not calibrated for this number of free cells"
+            f" (by the variant's own thresholds: {self.label})"
+        )
+
     def describe(self) -> str:
-        """One line: the level and what it rests on."""
+        """One line: the level (or why there is none) and what it rests on."""
         if self.level is Level.NOT_WINNABLE:
             return f"{self.label}: {self.basis()}"
         if not self.calibrated:
-            return (
-                "not rated: the levels are not calibrated for this number of free cells"
-                f" (by the variant's own thresholds: {self.label}; {self.basis()})"
-            )
+            return f"{self.headline()}; {self.basis()}"
         return f"{self.label} ({self.basis()})"
 
     def basis(self) -> str:

@@ -108,3 +108,15 @@ def test_a_deal_with_another_number_of_cells_is_not_rated() -> None:
     assert fewer.describe().startswith("not rated: the levels are not calibrated")
     own = rate(2, "freecell")
     assert own.calibrated and not own.describe().startswith("not rated")
+
+
+def test_deal_with_fewer_cells_prints_not_rated_on_its_rating_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``eightoff deal 5 --variant freecell --cells 2`` does not show a level the
+    calibration never saw: its rating line says "not rated" and why."""
+    from eightoff.cli import main
+
+    assert main(["deal", "5", "--variant", "freecell", "--cells", "2"]) == 0
+    rating = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Rating:")]
+    assert len(rating) == 1 and rating[0].startswith("Rating: not rated: the levels are not")

@@ -48,7 +48,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
         # the level on a line of its own, what it rests on below it (a line of its own
         # never breaks inside the parentheses of one long line)
         rating = _rating_of(position)
-        console.print(Text(str(Message("terminal.rating", rating=rating.label))))
+        console.print(Text(str(Message("terminal.rating", rating=rating.headline()))))
         console.print(Text(f"  {rating.basis()}", style="dim"))
     return 0
 
