@@ -219,6 +219,14 @@ def _search(
     return status, visited, moves
 
 
+def _core_limits(limits: Limits) -> tuple[int, float, int]:
+    """The limits as the core reads them: states, seconds, bytes (0: no limit)."""
+    states = 0 if limits.states is None else max(1, limits.states)
+    seconds = 0.0 if limits.seconds is None else max(1e-9, limits.seconds)
+    memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
+    return states, seconds, memory
+
+
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     """Search for a win from ``position``; see the module docstring for the verdicts.
 
@@ -233,10 +241,8 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     moves made count against a state, at most SHORT_STATES states), and shortened.
     """
     t0 = time.perf_counter()
-    max_states = 0 if limits.states is None else max(1, limits.states)
-    memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
+    max_states, seconds, memory = _core_limits(limits)
     setups = _setups(position.rules)
-    seconds = 0.0 if limits.seconds is None else max(1e-9, limits.seconds)
     status, states, moves = _search(setups.main, position, max_states, seconds, memory)
     if status == SOLVED and limits.short:
         left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
@@ -331,9 +337,7 @@ def solve_deals(
     :func:`solve`."""
     if limits.short:
         raise ValueError("solve_deals runs the main search only; use solve() for short")
-    max_states = 0 if limits.states is None else max(1, limits.states)
-    memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
-    seconds = 0.0 if limits.seconds is None else max(1e-9, limits.seconds)
+    max_states, seconds, memory = _core_limits(limits)
     status, states, times, lengths, keys = _core.solve_range(
         _setups(rules).main,
         deal_layout(rules),
