@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from eightoff.web.app import create_app
 from eightoff.web.security import CSP
+from tests import loops
 
 LOCAL = "http://127.0.0.1"
 JSON = {"content-type": "application/json"}
@@ -221,7 +222,6 @@ def test_a_host_with_a_port_not_in_ascii_digits_is_refused(
 
 def asgi_get(app: Any, path: str, headers: list[tuple[bytes, bytes]]) -> tuple[int, bytes]:
     """GET ``path`` from the ASGI ``app`` with exactly these header bytes."""
-    import asyncio
 
     sent: list[dict[str, Any]] = []
     scope = {
@@ -242,7 +242,7 @@ def asgi_get(app: Any, path: str, headers: list[tuple[bytes, bytes]]) -> tuple[i
         except Exception:  # what uvicorn would answer: a 500
             sent.append({"type": "http.response.start", "status": 500})
 
-    asyncio.run(run())
+    loops.run(run())
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,15 +15,7 @@ from eightoff.oracle import DroppedWork, Oracle
 from eightoff.position import Position
 from eightoff.solver import Limits, Result, solve
 from eightoff.verdict import Verdict
-
-T = TypeVar("T")
-
-
-def _run(coro: Coroutine[Any, Any, T]) -> T:
-    """asyncio.run in a thread of its own: the browser tests' sync Playwright keeps an
-    event loop running in the main thread for the whole session."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+from tests.loops import run
 
 
 class Gated:
@@ -78,7 +68,7 @@ def test_a_hint_is_answered_while_double_freecell_solutions_compute(
         await asyncio.gather(*solutions)
         return answer.verdict, still_running
 
-    verdict, still_running = _run(scenario())
+    verdict, still_running = run(scenario())
     assert verdict is Verdict.SOLVED
     assert still_running  # the hint did not wait for any of them
 
@@ -111,7 +101,7 @@ def test_work_for_a_position_on_no_board_is_dropped(gated: tuple[Oracle, Gated])
             dropped = e
         return dropped, (await current).verdict
 
-    dropped, verdict = _run(scenario())
+    dropped, verdict = run(scenario())
     assert isinstance(dropped, DroppedWork)
     assert verdict is Verdict.SOLVED
     # the dropped position never reached the solver
