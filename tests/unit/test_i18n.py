@@ -16,6 +16,7 @@ import pytest
 
 import eightoff
 import eightoff.cli.house_rules
+import eightoff.cli.say
 import eightoff.explain
 import eightoff.i18n
 from eightoff.boards import from_json
@@ -56,7 +57,9 @@ def _cases(template: Any) -> list[str]:
     return [template]
 
 
-@pytest.mark.parametrize("module", [eightoff.i18n, eightoff.explain, eightoff.cli.house_rules])
+@pytest.mark.parametrize(
+    "module", [eightoff.i18n, eightoff.explain, eightoff.cli.house_rules, eightoff.cli.say]
+)
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

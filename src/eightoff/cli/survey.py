@@ -515,7 +515,7 @@ def _run_par(args: argparse.Namespace) -> int:
     line = Message(
         "cli.survey.par_done",
         span=f"{variant_name(rules, lang)} {start}–{end}",
-        count=Message(f"cli.count.{which.value}"),
+        count=which.message,
         searched=result.searched,
         proven=result.proven,
         seconds=seconds,
