@@ -78,6 +78,22 @@ def test_every_message_id_has_both_languages() -> None:
                 list(string.Formatter().parse(text))
 
 
+def test_no_message_id_is_written_twice_in_a_catalogue() -> None:
+    """JSON keeps the last of two equal keys without a word: a merge that adds a block
+    twice, or a key in two blocks, would hide one text."""
+    for lang in LANGUAGES:
+        path = Path(eightoff.__file__).parent / "locales" / f"{lang}.json"
+        twice: list[str] = []
+
+        def pairs(items: list[tuple[str, Any]], twice: list[str] = twice) -> dict[str, Any]:
+            keys = [k for k, _ in items]
+            twice.extend(k for k in set(keys) if keys.count(k) > 1)
+            return dict(items)
+
+        json.loads(path.read_text("utf-8"), object_pairs_hook=pairs)
+        assert not twice, (lang, twice)
+
+
 def test_german_uses_german_words_not_english_ones() -> None:
     de = catalogue("de").messages
     english = re.compile(r"\b(the|cards?|column|cell|foundation|empty|only|needs|move)\b")
