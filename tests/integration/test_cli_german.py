@@ -100,7 +100,7 @@ def test_help_in_german(
     assert "Varianten: eightoff, eightoff-easy" in out
     for command, words in (
         ("solve", "Exit-Status: 0 alle gelöst"),
-        ("survey", "Speicher und Variante (alle Formen)"),
+        ("survey", "Datenbank und Variante (alle Formen)"),
         ("play", "im Terminal spielen"),
         ("deal", "Hausregel: nur Einzelkartenzüge"),
     ):

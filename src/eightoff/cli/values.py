@@ -22,8 +22,8 @@ from typing import Final
 
 from eightoff.cli.exits import UsageError, argument, file_path, number, whole_number
 from eightoff.deals import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
-from eightoff.i18n import Message, quote
-from eightoff.rules import PRESETS, UnknownVariantError, preset
+from eightoff.i18n import Message, quote, reason
+from eightoff.rules import UnknownVariantError, preset
 
 MAX_PORT: Final = 65535
 MAX_DEALS: Final = 10_000_000
@@ -39,11 +39,8 @@ def variant(text: str) -> str:
     """A variant id (``--variant``): one of the presets."""
     try:
         return preset(text).id
-    except UnknownVariantError:
-        choices = ", ".join(PRESETS)
-        raise UsageError(
-            Message("cli.value.unknown_variant", name=quote(text), choices=choices)
-        ) from None
+    except UnknownVariantError as e:
+        raise UsageError(reason(e) or str(e)) from None
 
 
 def deal_number(text: str, what: str = "", high: int = MAX_DEAL, hint: Message | str = "") -> int:
