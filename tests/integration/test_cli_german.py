@@ -75,7 +75,14 @@ def test_the_locale_variables_are_read_in_gettexts_order(env: dict[str, str], ge
 
 
 def test_a_usage_error_in_german_is_one_line_with_the_same_status() -> None:
-    for args in (["deal", "0"], ["solve"], ["rate", "3-1"], ["solve", "1", "--memory", "x"]):
+    for args in (
+        ["deal", "0"],
+        ["solve"],
+        ["rate", "3-1"],
+        ["solve", "1", "--memory", "x"],
+        ["deal", "1", "--bogus"],
+        ["deal", "1", "--format", "xml"],
+    ):
         english, german = eightoff(*args, LANG="C"), eightoff(*args, LANG=GERMAN)
         assert german.returncode == english.returncode == 64, args
         assert len(german.stderr.splitlines()) == len(english.stderr.splitlines()) == 1
@@ -84,6 +91,11 @@ def test_a_usage_error_in_german_is_one_line_with_the_same_status() -> None:
     assert solve.startswith("eightoff solve: Fehler: nenne Spiele zum Lösen")
     assert "ist kein Bereich: 3 kommt nach 1" in eightoff("rate", "3-1", LANG=GERMAN).stderr
     assert "ist keine Spielnummer" in eightoff("deal", "0", LANG=GERMAN).stderr
+    # argparse's own phrases too (Python ships no German for them)
+    bogus = eightoff("deal", "1", "--bogus", LANG=GERMAN).stderr
+    assert bogus == "eightoff: Fehler: unbekannte Argumente: --bogus\n"
+    xml = eightoff("deal", "1", "--format", "xml", LANG=GERMAN).stderr
+    assert xml.startswith("eightoff deal: Fehler: Argument --format: ungültige Wahl: 'xml'")
 
 
 def test_help_in_german(

@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, TypeVar
 
-from eightoff.cli.say import say, text
-from eightoff.i18n import MAX_TOKEN, Message, quote
+from eightoff.cli.say import language, say, text
+from eightoff.i18n import DEFAULT_LANGUAGE, MAX_TOKEN, Lang, Message, quote
 
 T = TypeVar("T")
 
@@ -233,4 +233,47 @@ class Parser(argparse.ArgumentParser):
         return formatter.format_help()
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EX_USAGE, one_line(text("cli.error", prog=self.prog, message=message)) + "\n")
+        lang = language()
+        words = text("cli.error", prog=self.prog, message=argparse_words(message, lang))
+        self.exit(EX_USAGE, one_line(words) + "\n")
+
+
+_ARGPARSE: Final = (
+    (re.compile(r"argument (?P<arg>[^:]+): (?P<why>.*)", re.S), "cli.argparse.argument"),
+    (
+        re.compile(r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", re.S),
+        "cli.argparse.choice",
+    ),
+    (re.compile(r"invalid (?P<type>\w+) value: (?P<value>.*)", re.S), "cli.argparse.value"),
+    (re.compile(r"expected one argument"), "cli.argparse.one"),
+    (re.compile(r"expected at least one argument"), "cli.argparse.at_least_one"),
+    (re.compile(r"expected at most one argument"), "cli.argparse.at_most_one"),
+    (
+        re.compile(r"the following arguments are required: (?P<args>.*)", re.S),
+        "cli.argparse.required",
+    ),
+    (re.compile(r"one of the arguments (?P<args>.*) is required", re.S), "cli.argparse.one_of"),
+    (re.compile(r"unrecognized arguments: (?P<args>.*)", re.S), "cli.argparse.unrecognized"),
+    (re.compile(r"not allowed with argument (?P<arg>.*)", re.S), "cli.argparse.not_with"),
+    (
+        re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", re.S),
+        "cli.argparse.ambiguous",
+    ),
+    (re.compile(r"ignored explicit argument (?P<value>.*)", re.S), "cli.argparse.ignored"),
+)
+"""argparse's own error phrases (Python ships no German for them), each as a message."""
+
+
+def argparse_words(message: str, lang: Lang) -> str:
+    """An argparse error in ``lang``: its phrases from the catalogue, what it quotes (and
+    the reasons of our own readers, already in ``lang``) as it is. English as argparse
+    wrote it; a phrase not in the table stays argparse's."""
+    if lang == DEFAULT_LANGUAGE:
+        return message
+    for pattern, msg_id in _ARGPARSE:
+        if found := pattern.fullmatch(message):
+            params = found.groupdict()
+            if "why" in params:
+                params["why"] = argparse_words(params["why"], lang)
+            return say(Message(msg_id, **params), lang)
+    return message
