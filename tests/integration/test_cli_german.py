@@ -167,6 +167,36 @@ def test_the_terminal_game_in_german(
     assert "Gewinnbar" in out and "Winnable" not in out
 
 
+def test_play_says_where_the_table_is_in_german(tmp_path: Path) -> None:
+    from tests.servers import ENV, stop
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "eightoff.cli",
+            "play",
+            "--no-browser",
+            "--db",
+            str(tmp_path / "t.db"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        env=ENV | {"LANG": GERMAN},
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+    finally:
+        stop(proc)
+    assert re.match(
+        r"eightoff: der Tisch ist unter http://127\.0\.0\.1:\d+/\?token=\S+  \(Spiele in ", line
+    )
+    assert line.rstrip().endswith("; Strg+C beendet)")
+
+
 _ID = re.compile(r"""(?:Message|text)\(\s*f?["']([a-z_.]+)["']""")
 
 
