@@ -1,6 +1,7 @@
 """What a survey found: counts, winnability with its Wilson 95% interval, lost deals,
-the distribution of difficulty levels (surveys run with ``--rate``), and a PNG of
-the solution lengths, solve times and levels.
+the distribution of difficulty levels (surveys run with ``--rate``), the family table
+by number of free cells, and a PNG of the solution lengths, solve times, levels, par
+and winnability by number of cells.
 
 Unknown verdicts (a limit stopped the search) widen the interval the way Blake &
 Gent (JAIR 2026) count them: as wins for the upper bound and as losses for the
@@ -14,12 +15,16 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from eightoff.rating import Level, formula_version
 from eightoff.rules import MAX_CELLS, Rules, preset
 from eightoff.survey.store import SurveyStore, rules_signature
 from eightoff.verdict import Verdict
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -401,14 +406,22 @@ def _par(store: SurveyStore, variant: str, sig: str) -> dict[str, ParSummary]:
 
 
 def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
-    """Histograms of solution length (solved deals) and solve time (all deals), and
-    the deals per difficulty level when the survey rated them."""
+    """The report's charts (see :func:`figure`) as a PNG file at ``path``."""
+    out = Path(path)
+    figure(report).savefig(out, format="png")
+    return out
+
+
+def figure(report: SurveyReport) -> Figure:
+    """Histograms of solution length (solved deals) and solve time (all deals), the
+    deals per difficulty level when the survey rated them, the par histograms, and the
+    family table by number of free cells when the store holds more than one."""
     import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     pars = [p for p in report.par.values() if p.hist]
-    panels = (3 if report.rated else 2) + len(pars)
+    panels = (3 if report.rated else 2) + len(pars) + (1 if report.by_cells else 0)
     fig = Figure(figsize=(5.5 * panels, 4.6), dpi=110)
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, panels)
@@ -476,8 +489,9 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_lv.set_title(f"Difficulty ({report.rated:,} deals rated)")
         ax_lv.set_xlabel(f"level (rating formula {formula_version(report.variant)})")
         ax_lv.set_ylabel("deals")
+    first_par = 3 if report.rated else 2
     for k, summary in enumerate(pars):
-        ax_par = axes[panels - len(pars) + k]
+        ax_par = axes[first_par + k]
         keys = sorted(summary.hist)
         ax_par.bar(keys, [summary.hist[v] for v in keys], width=0.9, color="#d35400")
         med_par = _weighted_median(summary.hist)
@@ -489,9 +503,44 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_par.set_ylabel("deals")
     from matplotlib.ticker import MaxNLocator
 
-    for ax in axes:
+    for ax in axes[: first_par + len(pars)]:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if report.by_cells:
+        _cells_panel(axes[-1], report.by_cells)
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, format="png")
-    return out
+    return fig
+
+
+def _cells_panel(ax: Axes, rows: list[CellsRow]) -> None:
+    """Winnable share by number of free cells, with each row's Wilson 95% interval
+    (unknowns counted as losses for its low end, as wins for its high end) as error
+    bars, and the counts under each bar."""
+    xs = range(len(rows))
+    shares = [100 * (row.winnability or 0.0) for row in rows]
+    lows = [max(0.0, share - 100 * row.ci95[0]) for share, row in zip(shares, rows, strict=True)]
+    highs = [max(0.0, 100 * row.ci95[1] - share) for share, row in zip(shares, rows, strict=True)]
+    ax.bar(xs, shares, yerr=[lows, highs], capsize=4, color="#16a085")
+    ax.set_xticks(
+        list(xs),
+        [
+            f"{row.cells}\n{row.solved:,} of {row.deals:,}"
+            + (f"\n{row.unknown:,} unknown" if row.unknown else "")
+            for row in rows
+        ],
+        fontsize="small",
+    )
+    for x, share, row in zip(xs, shares, rows, strict=True):
+        if row.winnability is not None:
+            ax.annotate(
+                f"{share:.2f}%",
+                (x, share),
+                ha="center",
+                va="bottom",
+                fontsize="small",
+                xytext=(0, 3),
+                textcoords="offset points",
+            )
+    ax.set_ylim(0, 110)
+    ax.set_title("Winnable by number of free cells")
+    ax.set_xlabel("free cells (deals solved of surveyed)")
+    ax.set_ylabel("winnable, % of decided deals (95% Wilson interval)")
