@@ -48,7 +48,7 @@ from eightoff.cli.exits import (
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
-from eightoff.i18n import Message, quote
+from eightoff.i18n import Message, quote, words
 
 ACTIONS: Final = ("report", "export")
 MAX_WORKERS_PER_CORE: Final = 4
@@ -543,10 +543,10 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json()))
     else:
-        print(report.text())
+        print(report.text(words(language())))
     if args.png:
         try:
-            out = write_png(report, args.png)
+            out = write_png(report, args.png, words(language()))
         except OSError as exc:
             refusal = Message(
                 "cli.survey.cannot_write", path=quote(args.png, MAX_PATH), error=str(exc)
