@@ -167,6 +167,23 @@ def test_the_terminal_game_in_german(
     assert "Gewinnbar" in out and "Winnable" not in out
 
 
+def test_a_survey_in_german(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "s.db")
+    monkeypatch.setenv("LANG", GERMAN)
+    code, out, _ = run(capsys, "survey", "1", "3", "--db", db, "--workers", "1", "--no-progress")
+    assert code == 0
+    assert re.match(r"Eight Off 1–3: 3 Spiele in \d+\.\d s gelöst \(", out)
+    assert "3 gelöst, 0 verloren, 0 unbekannt; 0 waren schon gespeichert (Datenbank: " in out
+    code, out, _ = run(capsys, "survey", "1", "3", "--db", db, "--no-progress")
+    assert code == 0 and out.startswith("Eight Off 1–3: alle 3 Spiele schon gespeichert")
+    code, out, _ = run(capsys, "survey", "report", "--db", db)
+    assert code == 0 and out.startswith("Eight Off (eightoff): 3 Spiele untersucht")
+    code, _, err = run(capsys, "survey", "1", "--db", db)
+    assert code == 64 and "gib auch das letzte Spiel an: eightoff survey 1 END" in err
+
+
 def test_play_says_where_the_table_is_in_german(tmp_path: Path) -> None:
     from tests.servers import ENV, stop
 
