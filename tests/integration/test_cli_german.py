@@ -167,6 +167,16 @@ def test_the_terminal_game_in_german(
     assert "Gewinnbar" in out and "Winnable" not in out
 
 
+def test_a_malformed_board_is_refused_in_german(tmp_path: Path) -> None:
+    board = tmp_path / "b.txt"
+    board.write_text("Freecells: 2S 2S\n", "utf-8")
+    english = eightoff("solve", "--board", str(board), LANG="C")
+    german = eightoff("solve", "--board", str(board), LANG=GERMAN)
+    assert german.returncode == english.returncode == 65
+    assert english.stderr.endswith("line 1: '2S' — the 2♠ is already on the board (line 1)\n")
+    assert german.stderr.endswith("Zeile 1: '2S' — 2♠ kommt schon vor (Zeile 1)\n")
+
+
 def test_a_survey_in_german(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
