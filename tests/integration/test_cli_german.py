@@ -192,6 +192,10 @@ def test_a_survey_in_german(
     assert code == 0 and out.startswith("Eight Off (eightoff): 3 Spiele untersucht")
     code, _, err = run(capsys, "survey", "1", "--db", db)
     assert code == 64 and "gib auch das letzte Spiel an: eightoff survey 1 END" in err
+    code, _, err = run(capsys, "survey", "5", "3", "--db", db)
+    assert code == 64 and err == "eightoff survey: Fehler: END (3) liegt vor START (5)\n"
+    code, _, err = run(capsys, "survey", "1", "3", "--scheduler", "foo")
+    assert code == 64 and "'foo' ist keine Adresse eines Dask-Schedulers" in err
 
 
 def test_play_says_where_the_table_is_in_german(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from eightoff.i18n import quote
+from eightoff.i18n import Message, quote
 from eightoff.rules import Rules
 from eightoff.solver import Limits
 from eightoff.survey.errors import SurveyUnavailableError, SurveyWorkerError
@@ -47,12 +47,12 @@ class SchedulerAddressError(ValueError):
 
 def check_address(address: str) -> str:
     """A scheduler address ``tcp://host:port``; raise SchedulerAddressError otherwise."""
-    example = "write it like tcp://10.0.0.5:8786"
+    given = quote(address)
     scheme, sep, _ = address.partition("://")
     if not sep or scheme.lower() not in SCHEMES:
+        schemes = ", ".join(SCHEMES)
         raise SchedulerAddressError(
-            f"--scheduler {quote(address)} is not a Dask scheduler address: {example}"
-            f" (protocols: {', '.join(SCHEMES)})"
+            Message("survey.scheduler.not_an_address", address=given, schemes=schemes)
         )
     if scheme.lower() == "inproc":  # a cluster in this process (tests, notebooks)
         return address
@@ -60,17 +60,11 @@ def check_address(address: str) -> str:
         parts = urlsplit(address)
         port = parts.port
     except ValueError:
-        raise SchedulerAddressError(
-            f"--scheduler {quote(address)}: the port must be a number from 1 to 65535; {example}"
-        ) from None
+        raise SchedulerAddressError(Message("survey.scheduler.port", address=given)) from None
     if not parts.hostname or parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise SchedulerAddressError(
-            f"--scheduler {quote(address)} names no host and port: {example}"
-        )
+        raise SchedulerAddressError(Message("survey.scheduler.no_host", address=given))
     if port == 0:
-        raise SchedulerAddressError(
-            f"--scheduler {quote(address)}: the port must be a number from 1 to 65535; {example}"
-        )
+        raise SchedulerAddressError(Message("survey.scheduler.port", address=given))
     return address
 
 
