@@ -433,11 +433,11 @@ def run_survey(
     check_range(start, end)
     rules = _resolve_rules(variant)
     if workers is not None and workers < 1:
-        raise SurveyError(f"workers must be at least 1, not {workers}")
+        raise SurveyError(Message("survey.workers_at_least", n=workers))
     if batch_size is not None and batch_size < 1:
-        raise SurveyError(f"batch size must be at least 1, not {batch_size}")
+        raise SurveyError(Message("survey.batch_at_least", n=batch_size))
     if scheduler is not None and workers is not None:
-        raise SurveyError("workers is for local runs; a Dask cluster brings its own workers")
+        raise SurveyError(Message("survey.workers_or_cluster"))
     path = default_store_path() if db is None else Path(db)
     formula: str | None = None
     if rate:

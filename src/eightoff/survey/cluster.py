@@ -126,24 +126,18 @@ class DaskBackend:
         self._task = task
         check_address(address)
         if not _installed("distributed"):
-            raise SurveyUnavailableError(
-                "--scheduler needs Dask's distributed package: install eightoff[dask]"
-                " (pip install 'eightoff[dask]')"
-            )
+            raise SurveyUnavailableError(Message("survey.scheduler.no_dask"))
         if urlsplit(address).scheme.lower() == "tcp":
             try:
                 _probe(address)
             except OSError as exc:
-                raise SurveyUnavailableError(
-                    f"no Dask scheduler at {address}: {exc.strerror or exc}"
-                ) from None
+                why = str(exc.strerror or exc)
+                none_there = Message("survey.scheduler.none", address=address, error=why)
+                raise SurveyUnavailableError(none_there) from None
         try:
             import distributed
         except ImportError:
-            raise SurveyUnavailableError(
-                "--scheduler needs Dask's distributed package: install eightoff[dask]"
-                " (pip install 'eightoff[dask]')"
-            ) from None
+            raise SurveyUnavailableError(Message("survey.scheduler.no_dask")) from None
         self.address = address
         _quiet_dask()
         try:
@@ -151,9 +145,9 @@ class DaskBackend:
                 address, timeout=f"{timeout}s", set_as_default=False
             )
         except Exception as exc:  # anything from a failed connection: not reachable
-            raise SurveyUnavailableError(
-                f"the Dask scheduler at {address} cannot be used: {_why(address, exc)}"
-            ) from None
+            why = _why(address, exc)
+            unusable = Message("survey.scheduler.unusable", address=address, error=why)
+            raise SurveyUnavailableError(unusable) from None
         self._client.eightoff_connected = True
         self._prefix = f"eightoff-survey-{uuid.uuid4().hex[:8]}"
         self._futures: dict[int, tuple[Any, tuple[tuple[int, int], ...]]] = {}
@@ -198,11 +192,8 @@ class DaskBackend:
         self._futures[key] = (future, runs)
         future.add_done_callback(lambda _f, k=key: self._done.put(k))
 
-    def _gone(self) -> str:
-        return (
-            f"the Dask scheduler at {self.address} went away during the survey; every"
-            " finished batch is stored: run the same command again to continue"
-        )
+    def _gone(self) -> Message:
+        return Message("survey.scheduler.gone", address=self.address)
 
     def _scheduler_here(self) -> bool:
         """Is the client still connected to its scheduler?"""
