@@ -284,8 +284,10 @@ function onKey(e) {
     return;
   }
   if (ctrl || e.altKey) return;
+  const picking = pickingFoundation;
+  pickingFoundation = false; // a foundation's number, or any other key, ends the question
   if (k === "Escape") {
-    if (state.selection) say(t("announce.put_back"));
+    if (state.selection || picking) say(t("announce.put_back"));
     state.selection = null;
     state.hintMarks = null;
     hideMessage();
@@ -301,6 +303,16 @@ function onKey(e) {
   if (!g) return;
   if (replayKey(e)) return;
   const col = COLUMN_KEYS.indexOf(k);
+  if (picking && k.length === 1 && col >= 0 && col < g.foundations.length) {
+    e.preventDefault();
+    keyPlace({ kind: "foundation", index: col });
+    return;
+  }
+  if (k === RETRIEVE_KEY && !state.selection) {
+    e.preventDefault();
+    askFoundation();
+    return;
+  }
   if (k.length === 1 && col >= 0 && col < g.columns.length) {
     e.preventDefault();
     keyPlace({ kind: "column", index: col });
@@ -357,6 +369,28 @@ function keyPlace(place) {
     return;
   }
   select(place, null, { keyboard: true });
+}
+
+// ----- keyboard: a card back from a foundation (the house rule foundation retrieval) ----------
+// Shift+H asks which foundation; its number (1-8) picks up its top card, which then goes
+// where a column's or cell's key puts it, as any picked-up card does: "h2" then "3" is
+// the move h23. Without the house rule the table says so.
+const RETRIEVE_KEY = "H";
+let pickingFoundation = false;
+
+function askFoundation() {
+  const g = state.game;
+  let text;
+  if (!(g.options && g.options.foundation_retrieval)) {
+    text = t("retrieve.off");
+  } else if (!g.foundations.some((f) => f.top)) {
+    text = t("retrieve.empty");
+  } else {
+    pickingFoundation = true;
+    text = t("retrieve.which", { last: Math.min(g.foundations.length, COLUMN_KEYS.length) });
+  }
+  showMessage(text, pickingFoundation ? "info" : "error");
+  say(text);
 }
 
 // ----- wiring -----------------------------------------------------------------------------------
