@@ -75,6 +75,7 @@ def test_the_access_page_says_how_to_get_in_in_the_readers_language(
     assert "eightoff play" in words
     # the deal's link to open again once in, the other language one link away
     assert "/?variant=freecell&deal=617&cells=2" in page.links
+    assert "http://127.0.0.1:8123/?variant=freecell&deal=617&cells=2" in words
     other = "de" if lang == "en" else "en"
     assert f"/access?variant=freecell&deal=617&cells=2&lang={other}" in page.links
     if lang == "de":

@@ -54,8 +54,9 @@ def _text(lang: str, key: str, **marked: str) -> str:
     return out
 
 
-def access_page(lang: str, link: str | None, query: Mapping[str, str]) -> str:
-    """The page in ``lang``; ``link``: the deal's link to open again once in."""
+def access_page(lang: str, link: str | None, query: Mapping[str, str], origin: str = "") -> str:
+    """The page in ``lang``; ``link``: the deal's link to open again once in, shown as a
+    full address on ``origin`` ("http://127.0.0.1:8000", the Host the guard let in)."""
     command = f"<code>{html.escape(COMMAND)}</code>"
     other = "de" if lang == "en" else "en"
     switch = {**link_query(query), "lang": other}
@@ -66,7 +67,7 @@ def access_page(lang: str, link: str | None, query: Mapping[str, str]) -> str:
     ]
     deal = ""
     if link is not None:
-        anchor = f'<a href="{html.escape(link)}">{html.escape(link)}</a>'
+        anchor = f'<a href="{html.escape(link)}">{html.escape(origin + link)}</a>'
         deal = f'<p class="deal">{_text(lang, "access.deal_link", link=anchor)}</p>'
     items = "".join(f"<li>{s}</li>" for s in steps)
     return (
@@ -93,6 +94,6 @@ async def access(request: Request, lang: str | None = None) -> HTMLResponse:
     chosen = lang if lang in LANGUAGES else pick_language(request.headers.get("accept-language"))
     query = dict(request.query_params)
     return HTMLResponse(
-        access_page(chosen, deal_link(query), query),
+        access_page(chosen, deal_link(query), query, str(request.base_url).rstrip("/")),
         headers={"Cache-Control": "no-store"},
     )

@@ -172,6 +172,8 @@ async function boot() {
   if (link && link.error) {
     showMessage(link.error, "error");
     say(link.error);
+    // nothing to undo, hint or solve until a game is started (New game, a deal's number)
+    if (!state.game) for (const id of ["btn-undo", "btn-redo", "btn-restart", "btn-hint", "btn-solve"]) $(id).disabled = true;
   }
   if (state.game) document.body.dataset.ready = "true"; // the table shows a game and plays
   if (link && !link.error && !showsLink(game, link)) {
