@@ -159,6 +159,8 @@ def test_a_link_without_the_token_says_how_to_get_in_then_opens_its_deal(
             page.set_viewport_size(viewport)
             wide = page.evaluate("() => document.documentElement.scrollWidth")
             assert wide <= viewport["width"], (name, wide)
+            if size == "1280x720":  # each language once at every size
+                page.screenshot(path=str(shot_path(f"i23-access-{name}-{lang}")))
         page.set_viewport_size(SIZES[size])
         assert violations(page) == []
         page.screenshot(path=str(shot_path(f"i23-access-{size}-{lang}")))
@@ -230,6 +232,13 @@ def test_the_first_tab_shows_a_skip_link_to_the_table(
     # and the keys play from there: a column's key picks up its run
     page.keyboard.press("1")
     expect(page.locator("#board .card.selected")).not_to_have_count(0)
+    page.keyboard.press("Escape")
+    # the keyboard help names the key that takes a foundation's card back
+    page.keyboard.press("?")
+    expect(page.locator("#dlg-keys")).to_contain_text(
+        {"en": "take back a foundation's top card", "de": "oberste Karte eines Ablagestapels"}[lang]
+    )
+    table.screenshot(f"i23-keys-help-{size}-{lang}")
 
 
 def in_view(locator: Any) -> bool:
