@@ -362,6 +362,10 @@ function keyPlace(place) {
     else moveSelectionTo(place);
     return;
   }
+  if (place.kind === "foundation" && !retrievalOn()) {
+    refuse(t("retrieve.off"));
+    return;
+  }
   if (!cardsOf(place).length) {
     const text = t("message.place_empty", { place: placeTitle(place) });
     showMessage(text, "info");
@@ -371,6 +375,11 @@ function keyPlace(place) {
   select(place, null, { keyboard: true });
 }
 
+function refuse(text) {
+  showMessage(text, "error");
+  say(text);
+}
+
 // ----- keyboard: a card back from a foundation (the house rule foundation retrieval) ----------
 // Shift+H asks which foundation; its number (1-8) picks up its top card, which then goes
 // where a column's or cell's key puts it, as any picked-up card does: "h2" then "3" is
@@ -378,18 +387,18 @@ function keyPlace(place) {
 const RETRIEVE_KEY = "H";
 let pickingFoundation = false;
 
+/** Does this game let a foundation's top card come back (the house rule)? */
+function retrievalOn(g = state.game) {
+  return Boolean(g && g.options && g.options.foundation_retrieval);
+}
+
 function askFoundation() {
   const g = state.game;
-  let text;
-  if (!(g.options && g.options.foundation_retrieval)) {
-    text = t("retrieve.off");
-  } else if (!g.foundations.some((f) => f.top)) {
-    text = t("retrieve.empty");
-  } else {
-    pickingFoundation = true;
-    text = t("retrieve.which", { last: Math.min(g.foundations.length, COLUMN_KEYS.length) });
-  }
-  showMessage(text, pickingFoundation ? "info" : "error");
+  if (!retrievalOn(g)) return refuse(t("retrieve.off"));
+  if (!g.foundations.some((f) => f.top)) return refuse(t("retrieve.empty"));
+  pickingFoundation = true;
+  const text = t("retrieve.which", { last: Math.min(g.foundations.length, COLUMN_KEYS.length) });
+  showMessage(text, "info");
   say(text);
 }
 
