@@ -2,15 +2,22 @@
 // player's own wins; "Assisted" the games finished after the solver's solution was shown.
 
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { $, variantName } from "./state.js";
 
-const HEADINGS = ["stats.variant", "stats.played", "stats.won", "stats.assisted", "stats.win_rate", "stats.streak", "stats.best_streak", "stats.fewest_moves", "stats.hints"];
+const HEADINGS = ["stats.variant", "stats.played", "stats.won", "stats.assisted", "stats.win_rate", "stats.streak", "stats.best_streak", "stats.fewest_moves", "par.stats_heading", "stats.hints"];
 const HOUSE_RULE_WORDS = { foundation_retrieval: "rules.house.retrieval", strict_single: "rules.house.strict" };
 
 function percent(rate) {
   if (rate === null || rate === undefined) return "–";
   return t("stats.percent", { n: Math.round((rate <= 1 ? rate * 100 : rate) * 10) / 10 });
+}
+
+/** Moves over par of the won games whose par is proven: "avg. 2.5 · best 0", or "–". */
+function overPar(over) {
+  if (!over || !over.games) return "–";
+  const n = new Intl.NumberFormat(language(), { maximumFractionDigits: 1 });
+  return t("par.stats_value", { average: n.format(over.average), best: n.format(over.best) });
 }
 
 /** "Eight Off" or "Eight Off · single-card moves": the line's variant and house rules. */
@@ -22,7 +29,7 @@ function lineName(key, s) {
 
 /** A line's numbers, in the order of HEADINGS after the first. */
 function numbers(s) {
-  return [s.played, s.won, s.assisted ?? 0, percent(s.win_rate), s.streak, s.best_streak, s.fewest_moves ?? "–", s.hints ?? 0];
+  return [s.played, s.won, s.assisted ?? 0, percent(s.win_rate), s.streak, s.best_streak, s.fewest_moves ?? "–", overPar(s.over_par), s.hints ?? 0];
 }
 
 function row(key, s) {
@@ -38,7 +45,7 @@ function row(key, s) {
 }
 
 /**
- * On a phone one line's numbers as a table of its own, the line's name its caption: nine
+ * On a phone one line's numbers as a table of its own, the line's name its caption: ten
  * columns side by side do not fit 390 px (German headings are long), two do.
  */
 function lineTable(key, s) {
@@ -62,7 +69,7 @@ function lineTable(key, s) {
 const PHONE = "(max-width: 560px)";
 
 const LEVELS = ["Easy", "Medium", "Hard", "Expert", "Grandmaster", "Not winnable"];
-const LEVEL_HEADINGS = ["stats.level", "stats.variant", "stats.played", "stats.won", "stats.win_rate"];
+const LEVEL_HEADINGS = ["stats.level", "stats.variant", "stats.played", "stats.won", "stats.win_rate", "par.stats_heading"];
 
 function headRow(keys) {
   const head = document.createElement("tr");
@@ -87,7 +94,7 @@ function levelTable(rows) {
       const n = (s.levels || {})[level];
       if (!n) continue;
       const tr = document.createElement("tr");
-      const values = [t(`level.${level}`), lineName(key, s), n.played, n.won, percent(n.played ? n.won / n.played : null)];
+      const values = [t(`level.${level}`), lineName(key, s), n.played, n.won, percent(n.played ? n.won / n.played : null), overPar(n.over_par)];
       values.forEach((v, i) => {
         const td = document.createElement(i === 0 ? "th" : "td");
         if (i === 0) td.scope = "row";
@@ -133,5 +140,8 @@ export async function openStats() {
   const note = document.createElement("p");
   note.className = "small";
   note.textContent = t("stats.note");
-  body.replaceChildren(...[...tables, levelTable(rows), note].filter(Boolean));
+  const parNote = document.createElement("p");
+  parNote.className = "small";
+  parNote.textContent = t("par.stats_note");
+  body.replaceChildren(...[...tables, levelTable(rows), note, parNote].filter(Boolean));
 }
