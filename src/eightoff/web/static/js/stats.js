@@ -39,6 +39,7 @@ function row(key, s) {
     const td = document.createElement(i === 0 ? "th" : "td");
     if (i === 0) td.scope = "row";
     td.textContent = String(v);
+    if (HEADINGS[i] === "par.stats_heading") td.className = "over-par";
     tr.append(td);
   });
   return tr;
@@ -82,29 +83,48 @@ function headRow(keys) {
   return head;
 }
 
-/** Played and won per difficulty level of the rated deals, for each line that has some. */
-function levelTable(rows) {
+/**
+ * A row per difficulty level of the rated deals, for each line that has some: the cells
+ * of(level, n, key, s) gives (null: no row). On a phone the moves over par get a table of
+ * their own (six columns side by side do not fit 390 px).
+ */
+function levelTable(rows, caption, headings, of) {
   const table = document.createElement("table");
   table.className = "stats stats-levels";
-  table.createCaption().textContent = t("stats.by_level");
-  table.createTHead().append(headRow(LEVEL_HEADINGS));
+  table.createCaption().textContent = caption;
+  table.createTHead().append(headRow(headings));
   const tbody = table.createTBody();
   for (const [key, s] of rows) {
     for (const level of LEVELS) {
       const n = (s.levels || {})[level];
-      if (!n) continue;
+      const values = n ? of(level, n, key, s) : null;
+      if (!values) continue;
       const tr = document.createElement("tr");
-      const values = [t(`level.${level}`), lineName(key, s), n.played, n.won, percent(n.played ? n.won / n.played : null), overPar(n.over_par)];
       values.forEach((v, i) => {
         const td = document.createElement(i === 0 ? "th" : "td");
         if (i === 0) td.scope = "row";
         td.textContent = String(v);
+        if (headings[i] === "par.stats_heading") td.className = "over-par";
         tr.append(td);
       });
       tbody.append(tr);
     }
   }
   return tbody.rows.length ? table : null;
+}
+
+/** Played and won (and, not on a phone, moves over par) per difficulty level. */
+function levelTables(rows, phone) {
+  const headings = phone ? LEVEL_HEADINGS.filter((h) => h !== "par.stats_heading") : LEVEL_HEADINGS;
+  const won = levelTable(rows, t("stats.by_level"), headings, (level, n, key, s) => {
+    const values = [t(`level.${level}`), lineName(key, s), n.played, n.won, percent(n.played ? n.won / n.played : null)];
+    return phone ? values : [...values, overPar(n.over_par)];
+  });
+  if (!phone) return [won];
+  const par = levelTable(rows, t("par.stats_by_level"), ["stats.level", "stats.variant", "par.stats_heading"], (level, n, key, s) =>
+    n.over_par ? [t(`level.${level}`), lineName(key, s), overPar(n.over_par)] : null,
+  );
+  return [won, par];
 }
 
 export async function openStats() {
@@ -124,7 +144,8 @@ export async function openStats() {
     return;
   }
   const tables = [];
-  if (matchMedia(PHONE).matches) {
+  const phone = matchMedia(PHONE).matches;
+  if (phone) {
     const lines = document.createElement("div");
     lines.className = "stats-lines";
     lines.append(...rows.map(([key, s]) => lineTable(key, s)));
@@ -143,5 +164,5 @@ export async function openStats() {
   const parNote = document.createElement("p");
   parNote.className = "small";
   parNote.textContent = t("par.stats_note");
-  body.replaceChildren(...[...tables, levelTable(rows), note, parNote].filter(Boolean));
+  body.replaceChildren(...[...tables, ...levelTables(rows, phone), note, parNote].filter(Boolean));
 }
