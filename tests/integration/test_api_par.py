@@ -7,6 +7,7 @@ steps through the par solution and is never counted in the statistics."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -223,3 +224,42 @@ def test_the_par_solution_replays_on_a_game_that_is_not_counted(client: TestClie
         "average": won["player_moves"] - 14,
         "best": won["player_moves"] - 14,
     }
+
+
+def test_a_par_search_holds_up_no_move_nor_hint_and_runs_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the par search works (held here until the moves and a hint are answered),
+    play goes on; the requests meanwhile share the one search."""
+    from eightoff.solver import optimal as optimal_module
+
+    gate = threading.Event()
+    calls: list[int] = []
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        assert gate.wait(60), "the test never let the par search go"
+        return optimal_module.optimal(*args, **kwargs)
+
+    monkeypatch.setattr(oracle_module, "optimal", held)
+    g = new_game(client, variant="eightoff", deal=2)
+    for _ in range(2):
+        r = client.get(f"/api/games/{g['id']}/par", params={"wait": 0})
+        assert r.json()["state"] == "pending"
+    moved = client.post(
+        f"/api/games/{g['id']}/move", json={"move": g["legal_moves"][0]["notation"]}
+    )
+    assert moved.status_code == 200
+    hinted = client.post(f"/api/games/{g['id']}/hint", json={"level": 2})
+    assert hinted.status_code == 200 and hinted.json()["move"] is not None
+    gate.set()
+    assert par_of(client, g["id"])["par"] == 14
+    assert calls == [1]
+
+
+def test_the_daily_deal_has_its_par_too(client: TestClient) -> None:
+    g = new_game(client, variant="eightoff", daily=True)
+    assert g["daily"] is not None
+    answer = par_of(client, g["id"])
+    assert answer["state"] in ("proven", "bounds"), answer
+    assert answer["text"].startswith("Par ")
