@@ -22,6 +22,7 @@ from eightoff.table import Table
 from eightoff.web.serialize import turns_json
 
 from .conftest import DESKTOP, PHONE, Server, TablePage, _table
+from .test_every_screen import STATS_FIT_JS
 from .test_layout import start
 
 LOCALES = {"en": "en-GB", "de": "de-DE"}
@@ -153,6 +154,7 @@ def test_a_win_says_par_and_the_par_solution_replays(
     value = "avg. {0} · best {0}" if lang == "en" else "Ø {0} · bestes {0}"
     expect(box.get_by_text(value.format(over), exact=True).first).to_be_visible()
     expect(box.get_by_text(w["over"], exact=True).first).to_be_visible()
+    assert table.page.evaluate(STATS_FIT_JS) == []  # every column fits or wraps
     table.screenshot(f"par-{size}-{lang}-stats")
 
 

@@ -20,6 +20,7 @@ from fastapi import APIRouter, Body, Query
 from eightoff.counts import count
 from eightoff.explain import par_message
 from eightoff.i18n import Message, translate
+from eightoff.oracle import DroppedWork
 from eightoff.position import Position
 from eightoff.solver.optimal import Par
 from eightoff.store import StoredPar
@@ -97,9 +98,13 @@ async def par(
         found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), wait)
     except TimeoutError:
         return par_json(state, None, seconds)
-    except (CancelledError, asyncio.CancelledError):
-        raise
-    except Exception:  # a bug in the search (logged where it ran): par unknown, not a 500
+    except asyncio.CancelledError:
+        if not future.cancelled():
+            raise  # this request was cancelled (the client went away)
+        return par_json(state, _UNKNOWN, seconds)  # the table is stopping
+    except (CancelledError, DroppedWork):
+        return par_json(state, _UNKNOWN, seconds)  # the table is stopping
+    except Exception:  # a bug in the search: par unknown, not a 500
         log.exception("par search of game %s failed", game_id)
         return par_json(state, _UNKNOWN, seconds)
     state, stored = await off_loop(table.par, game_id)
