@@ -120,7 +120,8 @@ def test_a_win_says_par_and_the_par_solution_replays(
         f"Par 14 — you took {took}" if lang == "en" else f"Par 14 — du hast {took} gebraucht"
     )
     expect(dialog.locator("#won-par")).to_have_text(said, timeout=30_000)
-    expect(table.page.locator("#st-par")).to_have_text(said)
+    expect(table.page.locator("#st-par")).to_have_text("Par 14")  # short: the moves are beside it
+    expect(table.page.locator("#st-par")).to_have_attribute("title", said)
     table.screenshot(f"par-{size}-{lang}-won")
 
     # the par solution, step by step, on a game of its own

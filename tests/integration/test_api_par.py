@@ -91,7 +91,7 @@ def test_after_a_win_par_is_said_beside_the_moves_taken_and_kept(
     assert answer["state"] == "proven" and answer["par"] == 14
     assert answer["lower_bound"] == answer["upper_bound"] == 14
     assert answer["player_moves"] == took and answer["over_par"] == took - 14
-    assert answer["solution"] is True
+    assert answer["solution"] is True and answer["short"] == "Par 14"
     if took == 14:
         assert answer["text"] == "Par 14 — you matched par!"
     else:
@@ -160,6 +160,7 @@ def test_a_deal_too_hard_for_the_limit_gets_bounds_not_a_500(tmp_path: Path) -> 
         assert answer["par"] is None and answer["solution"] is False
         assert high is not None and 0 < low < high
         assert answer["text"] == f"Par is {low} to {high} (not proven within 0.5 seconds)"
+        assert answer["short"] == f"Par is {low} to {high}"
         german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
         said = f"Par liegt zwischen {low} und {high} (in 0.5 Sekunden nicht bewiesen)"
         assert german["text"] == said
@@ -178,6 +179,7 @@ def test_a_failed_search_says_par_unknown_politely(
     answer = par_of(client, g["id"])
     assert answer["state"] == "unknown" and answer["par"] is None
     assert answer["text"] == "Par unknown: the search could not finish within the table's limits"
+    assert answer["short"] == "Par unknown"
     german = client.get(f"/api/games/{g['id']}/par", headers=GERMAN)
     assert german.status_code == 200
     assert german.json()["text"].startswith("Par unbekannt")

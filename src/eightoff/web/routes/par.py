@@ -40,13 +40,15 @@ MAX_WAIT = 10.0
 def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> dict[str, Any]:
     """A game's par as the page shows it (see API.md): ``state`` is "pending" (ask
     again), "proven", "bounds" (not proven within the limits), "lost" or "unknown"; with
-    a won game (not a par replay) its player moves and moves over par."""
+    a won game (not a par replay) its player moves and moves over par. ``text`` says it
+    all ("Par 14 — you took 20"), ``short`` fits a status line ("Par 14")."""
     won = state.status == "won" and not state.replay
     took = state.game.player_moves if won else None
     out: dict[str, Any] = {"count": "player", "player_moves": took, "solution": False}
     if par is None:
         said = Message("par.searching", seconds=seconds or 0)
-        return {**out, "state": "pending", "text": translate(said, language())}
+        text = translate(said, language())
+        return {**out, "state": "pending", "text": text, "short": text}
     if par.lost:
         kind = "lost"
     elif par.optimal:
@@ -67,9 +69,17 @@ def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> 
             seconds=seconds,
         )
     )
+    short = (
+        Message("par.unknown_short")
+        if kind == "unknown"
+        else Message("par.lost_short")
+        if kind == "lost"
+        else par_message(optimal=par.optimal, lower=par.lower, upper=par.upper)
+    )
     return {
         **out,
         "state": kind,
+        "short": translate(short, language()),
         "par": par.par,
         "lower_bound": par.lower,
         "upper_bound": par.upper,

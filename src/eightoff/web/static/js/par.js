@@ -21,8 +21,10 @@ function render() {
   const asking = par.gameId === (g && g.id) && !a;
   const text = a ? a.text : asking ? t("par.working") : "";
   $("btn-par").hidden = Boolean(!g || lessonOf(g) || text);
+  // the status line says it short ("Par 14"), the win dialog and the tooltip in full
   $("st-par").hidden = !text;
-  $("st-par").textContent = text;
+  $("st-par").textContent = a ? a.short || a.text : text;
+  $("st-par").title = text;
   $("st-par").dataset.state = a ? a.state : asking ? "pending" : "";
   const canShow = Boolean(a && a.solution);
   $("btn-par-replay").hidden = !canShow;
@@ -50,7 +52,7 @@ export async function askPar() {
       a = await api("GET", `/api/games/${g.id}/par?wait=2`);
     } catch (e) {
       if (token !== par.token) return;
-      par.answer = { state: "unknown", text: t("par.unavailable", { error: e.message }), solution: false };
+      par.answer = { state: "unknown", text: t("par.unavailable", { error: e.message }), short: t("par.unavailable_short"), solution: false };
       render();
       return;
     }
@@ -90,7 +92,7 @@ export async function showParSolution() {
     // the replay game's par is the deal's: already known
     if (answer) {
       par.gameId = next.id;
-      par.answer = { ...answer, text: answer.par === null ? answer.text : t("par.is", { par: answer.par }), player_moves: null };
+      par.answer = { ...answer, text: answer.short || answer.text, player_moves: null };
       render();
     }
     loadReplay(next.par_replay, { heading: t("par.replay_heading"), found: "par.replay_found" });
