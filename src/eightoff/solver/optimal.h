@@ -174,6 +174,19 @@ static int op_goal(const op_ctx *x, const eo_state *s) {
  * (pathmax) and opens a state again when it is reached by a shorter path (A* with an
  * admissible bound and reopening is exact). */
 #define OP_CYCLE_MAX 12
+
+/* Bits set (the builtin is a library call without the popcnt instruction, which the
+ * build does not ask for). */
+static inline int op_popcount(uint64_t v) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(v);
+#else
+    v = v - ((v >> 1) & 0x5555555555555555ULL);
+    v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((v * 0x0101010101010101ULL) >> 56);
+#endif
+}
 /* Cycles of any length in the deadlock graph (level 2 of x->deadlocks), packed greedily
  * after the pairs: the shortest cycle among the cards left (breadth-first search from
  * each, its length at most OP_CYCLE_MAX), then every card of its units leaves the pool,
@@ -267,9 +280,9 @@ static int op_matching(const uint64_t *adj, const uint64_t *unit, uint64_t live)
     uint64_t alone = 0;
     for (uint64_t m = live; m; m &= m - 1) {
         int a = __builtin_ctzll(m);
-        for (uint64_t n = adj[a] & live & ~((uint64_t)1 << a); n; n &= n - 1) {
+        for (uint64_t n = adj[a] & live & (((uint64_t)1 << a) - 1); n; n &= n - 1) {
             int b = __builtin_ctzll(n);
-            if (b < a || !((adj[b] >> a) & 1)) continue;
+            if (!((adj[b] >> a) & 1)) continue;
             int i = uidx[a], j = uidx[b];
             if (i == j) {
                 alone |= (uint64_t)1 << i;
@@ -280,31 +293,46 @@ static int op_matching(const uint64_t *adj, const uint64_t *unit, uint64_t live)
         }
     }
     uint64_t all = nu == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nu) - 1);
-    int found = __builtin_popcountll(alone);
-    uint64_t open = all & ~alone;
-    for (;;) {
+    int found = op_popcount(alone);
+    uint64_t open = all & ~alone, paired = 0;
+    int deg[64];
+    for (uint64_t m = open; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        ug[i] &= open;
+        deg[i] = op_popcount(ug[i]);
+        if (deg[i]) paired |= (uint64_t)1 << i;
+    }
+    /* the units with partners: matched, or left without partners */
+    while (paired) {
         int bi = -1, bd = 99;
-        for (uint64_t m = open; m; m &= m - 1) {
+        for (uint64_t m = paired; m; m &= m - 1) {
             int i = __builtin_ctzll(m);
-            int d = __builtin_popcountll(ug[i] & open);
-            if (d && d < bd) {
-                bd = d;
+            if (deg[i] < bd) {
+                bd = deg[i];
                 bi = i;
-                if (d == 1) break;
+                if (bd == 1) break;
             }
         }
-        if (bi < 0) break;
+        if (bd == 0) {
+            paired &= ~((uint64_t)1 << bi);
+            continue;
+        }
         int bj = -1;
         bd = 99;
-        for (uint64_t m = ug[bi] & open; m; m &= m - 1) {
+        for (uint64_t m = ug[bi] & paired; m; m &= m - 1) {
             int j = __builtin_ctzll(m);
-            int d = __builtin_popcountll(ug[j] & open);
-            if (d < bd) {
-                bd = d;
+            if (deg[j] < bd) {
+                bd = deg[j];
                 bj = j;
             }
         }
-        open &= ~((uint64_t)1 << bi | (uint64_t)1 << bj);
+        uint64_t two = (uint64_t)1 << bi | (uint64_t)1 << bj;
+        paired &= ~two;
+        open &= ~two;
+        for (uint64_t m = (ug[bi] | ug[bj]) & paired; m; m &= m - 1) {
+            int k = __builtin_ctzll(m);
+            deg[k] -= op_popcount(ug[k] & two);
+        }
         found++;
     }
     uint64_t rest = 0;
@@ -318,7 +346,6 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
     int8_t colof[64], posof[64];
     memset(colof, -1, sizeof(colof));
     uint64_t above[EO_MAXCOLS][EO_COLCAP + 1];
-    uint64_t incol = 0;
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         uint64_t m = 0;
@@ -330,26 +357,21 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
             colof[card] = (int8_t)c;
             posof[card] = (int8_t)i;
         }
-        incol |= m;
     }
     uint64_t adj[64];
     uint64_t cand = 0;
     for (int suit = 0; suit < 4; suit++) {
-        int lo = s->found[suit] + 1;
-        /* the deepest position in each column of the suit's cards from lo up */
-        int deep[EO_MAXCOLS];
-        for (int c = 0; c < r->ncols; c++) deep[c] = EO_COLCAP;
-        for (int rank = lo; rank <= 13; rank++) {
+        /* the cards above the suit's cards from the next one home up to this rank: as the
+         * rank grows, each new card in a column adds the cards above it (those above a
+         * deeper card of the column include those above a shallower one) */
+        uint64_t a = 0;
+        for (int rank = s->found[suit] + 1; rank <= 13; rank++) {
             int card = rank << 2 | suit;
-            if (colof[card] >= 0 && posof[card] < deep[(int)colof[card]])
-                deep[(int)colof[card]] = posof[card];
-            if (!((incol >> card) & 1)) {
+            if (colof[card] < 0) {
                 adj[card] = 0;
                 continue;
             }
-            uint64_t a = 0;
-            for (int c = 0; c < r->ncols; c++)
-                if (deep[c] < EO_COLCAP) a |= above[c][deep[c]];
+            a |= above[(int)colof[card]][(int)posof[card]];
             adj[card] = a;
             cand |= (uint64_t)1 << card;
         }
