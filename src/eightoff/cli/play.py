@@ -17,7 +17,7 @@ from eightoff.cli.exits import EX_CANTCREAT, Terminated
 from eightoff.cli.say import language, say, text
 from eightoff.counts import count
 from eightoff.deals import deal, random_deal_number
-from eightoff.explain import describe, hint_message, variant_name
+from eightoff.explain import describe, hint_message, par_message, variant_name
 from eightoff.game import Game
 from eightoff.i18n import Message, quote, reason
 from eightoff.position import IllegalMoveError, MoveSyntaxError, Position
@@ -60,6 +60,26 @@ def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
     if _lost(answer.verdict):
         return text("terminal.no_win", status=winnability(oracle, line))
     return text("terminal.no_win_found", seconds=oracle.hint_seconds)
+
+
+def par_words(oracle: Oracle, game: Game, *, took: int | None = None) -> Message:
+    """The par of the game's deal (from its start) in the table's words: "Par 14", "Par
+    14 — you took 16", "Par is 31 to 33 (not proven within 20 seconds)", "Par unknown …".
+    Blocking: searched once per deal on the oracle's par lane within the table's limits."""
+    try:
+        found = oracle.par_search(game.start).result()
+    except Exception:
+        return Message("par.unknown")
+    if not found.lost and found.length is None and found.lower_bound == 0:
+        return Message("par.unknown")
+    return par_message(
+        optimal=found.optimal,
+        lower=found.lower_bound,
+        upper=found.length,
+        lost=found.lost,
+        took=took,
+        seconds=oracle.par_limits.seconds,
+    )
 
 
 def play_terminal(
@@ -167,6 +187,7 @@ def _terminal_loop(
         return game
 
     game = new_deal(number)
+    searching = Message("par.searching", seconds=oracle.par_limits.seconds or 0)
 
     def show() -> None:
         rules, lang = game.rules, language()
@@ -186,6 +207,9 @@ def _terminal_loop(
     while True:
         if game.position.is_won():
             screen.note(Message("terminal.won", n=game.player_moves), style="bold green")
+            screen.note(searching, style="dim")
+            screen.draw()
+            screen.note(par_words(oracle, game, took=game.player_moves), style="bold green")
             screen.draw()
             return 0
         if game.position.is_lost():
@@ -214,6 +238,11 @@ def _terminal_loop(
             continue
         if cmd in ("t", "hint"):
             screen.note(hint(oracle, game.position, game.positions()), style="cyan")
+            continue
+        if cmd in ("p", "par"):
+            screen.note(searching, style="dim")
+            screen.draw()
+            screen.note(par_words(oracle, game), style="cyan")
             continue
         if cmd in ("u", "undo"):
             if game.undo() is None:
