@@ -196,6 +196,10 @@ def test_a_survey_in_german(
     assert code == 64 and err == "eightoff survey: Fehler: END (3) liegt vor START (5)\n"
     code, _, err = run(capsys, "survey", "1", "3", "--scheduler", "foo")
     assert code == 64 and "'foo' ist keine Adresse eines Dask-Schedulers" in err
+    not_db = tmp_path / "not.db"
+    not_db.write_text("not a database", "utf-8")
+    code, _, err = run(capsys, "survey", "report", "--db", str(not_db))
+    assert code == 66 and "sie ist keine Datenbank von eightoff (oder sie ist beschädigt)" in err
 
 
 def test_play_says_where_the_table_is_in_german(tmp_path: Path) -> None:
