@@ -11,11 +11,13 @@ Par is the fewest moves under one of the two counts of :mod:`eightoff.counts`:
   foundation, as at the table.
 * **single-card moves**: only single cards move, every card sent home is one move.
 
-The search (``optimal.h`` in the compiled core) is A* with an admissible, consistent
-bound; its argument is written there.  A solution found by the ordinary solver first
-(``solve`` with ``short``) gives an upper bound: A* then only looks for shorter
-solutions, and when it finds none that solution is par.  When a limit stops A*, the
-result keeps the best solution known and the proven lower bound ("par is 31 to 33").
+The search (``optimal.h`` in the compiled core) is A* with an admissible bound (blocked
+cards and cycles of deadlocked cards); its argument is written there.  A solution found
+by the ordinary solver first (``solve`` with ``short``), then shorter ones found by a
+beam search of growing width (with a time limit), give an upper bound: A* then only
+looks for shorter solutions, and when it finds none the best of them is par.  When a
+limit stops A*, the result keeps the best solution known and the proven lower bound
+("par is 31 to 33").
 
 Whatever is returned was checked here: the solution is played through the rules
 (:meth:`Position.apply`) to the win and counted again by :func:`eightoff.counts.count`.
@@ -117,10 +119,12 @@ _BEAM_FOUND: Final = 7
 """The beam search found a solution (not proven shortest)."""
 _BEAM_DRY: Final = 3
 """The beam ran dry: nothing shorter found at that width."""
-_FIRST_SHARE: Final = 0.3
+_FIRST_SHARE: Final = 0.1
 """The share of the time left that the first A* takes."""
-_BEAM_SHARE: Final = 0.3
+_BEAM_SHARE: Final = 0.15
 """The share of the time left after it that the beam searches take."""
+_BEAM_IDLE: Final = 2
+"""The beam stops widening after this many widths in a row found nothing shorter."""
 _FIRST_BEAM: Final = 100
 """The first beam's width (each next one four times as wide)."""
 
@@ -231,38 +235,41 @@ def optimal(
         if length is None or n < length:
             best, length = found, n
 
-    # A* first, for a share of the time (most deals of the suit-building games are proven
-    # in it); if it stops, a beam search of growing width for shorter solutions, then A*
-    # again with the best of them as its upper bound (it then stores only the states that
-    # could lead to a shorter one, and ends sooner).  Each A* bound is proven: the
-    # largest is kept.
+    # A* first, for a small share of the time (most deals of the suit-building games are
+    # proven in it).  If it stops, a beam search of growing width for a short solution:
+    # it gives A* a smaller upper bound (A* then stores only the states that could lead
+    # to a shorter one, and ends sooner) and narrows "par is L to U" when A* cannot close
+    # it; the widening stops when it no longer shortens the solution.  Then A* again with
+    # the time left.  Each A* bound is proven: the largest is kept.
     timed = limits.seconds is not None
     try:
         status, lower, n, steps = run(left() * _FIRST_SHARE if timed else 0.0, length or 0)
     except ValueError as e:
         return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
     states += n
-    if steps:
-        take(steps)
+    root = lower
     if status in _STOPPED and timed:
+        if steps:
+            take(steps)
         beam_until = time.perf_counter() + left() * _BEAM_SHARE
-        width = _FIRST_BEAM
-        while (rest := beam_until - time.perf_counter()) > 0.01:
+        width, idle = _FIRST_BEAM, 0
+        while (rest := beam_until - time.perf_counter()) > 0.01 and idle < _BEAM_IDLE:
+            before = length
             b_status, _b_lower, n, steps = run(rest, length or 0, beam=width)
             states += n
             if steps:
                 take(steps)
             if b_status not in (_BEAM_FOUND, _BEAM_DRY):
                 break  # a limit stopped it
+            idle = 0 if length != before else idle + 1
             width *= 4
-        first_lower = lower
         status, lower, n, steps = run(left(), length or 0)
         states += n
-        if steps:
-            take(steps)
-        if status in _STOPPED:
-            lower = max(lower, first_lower)
-    elif status == 1 and not steps:  # already won, or a certain win
+    if status in _STOPPED:
+        lower = max(lower, root)
+    if steps:
+        take(steps)
+    elif status == 1:  # already won, or a certain win
         best = _explicit(position, [], which)
         length = _length(position, best, which)
     seconds = time.perf_counter() - t0
