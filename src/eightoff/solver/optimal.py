@@ -119,10 +119,11 @@ _BEAM_FOUND: Final = 7
 """The beam search found a solution (not proven shortest)."""
 _BEAM_DRY: Final = 3
 """The beam ran dry: nothing shorter found at that width."""
-_FIRST_SHARE: Final = 0.1
-"""The share of the time left that the first A* takes."""
+_BEAM_GAP: Final = 10
+"""The beam runs first when the first solution is more than this above the bound at the
+start (the bound after one expansion)."""
 _BEAM_SHARE: Final = 0.15
-"""The share of the time left after it that the beam searches take."""
+"""The share of the time left that the beam searches take before A*."""
 _BEAM_IDLE: Final = 2
 """The beam stops widening after this many widths in a row found nothing shorter."""
 _FIRST_BEAM: Final = 100
@@ -208,7 +209,9 @@ def optimal(
     rules = core_rules(position.rules)
     core_memory = 0 if memory is None else memory << 20
 
-    def run(seconds: float, upper: int, beam: int = 0) -> tuple[int, int, int, list[Move]]:
+    def run(
+        seconds: float, upper: int, beam: int = 0, max_states: int = 0
+    ) -> tuple[int, int, int, list[Move]]:
         """One call of the compiled search: (status, lower bound, states, steps)."""
         status, lower, _found, n, steps = _core.optimal(
             rules,
@@ -217,7 +220,7 @@ def optimal(
             position.foundations,
             _CORE_COUNT[which],
             upper,
-            limits.states or 0,
+            max_states or limits.states or 0,
             seconds,
             core_memory,
             beam=beam,
@@ -235,22 +238,18 @@ def optimal(
         if length is None or n < length:
             best, length = found, n
 
-    # A* first, for a small share of the time (most deals of the suit-building games are
-    # proven in it).  If it stops, a beam search of growing width for a short solution:
-    # it gives A* a smaller upper bound (A* then stores only the states that could lead
-    # to a shorter one, and ends sooner) and narrows "par is L to U" when A* cannot close
-    # it; the widening stops when it no longer shortens the solution.  Then A* again with
-    # the time left.  Each A* bound is proven: the largest is kept.
+    # When the first solution is far above the bound at the start (FreeCell's deals, not
+    # most Eight Off ones), a beam search of growing width first, for a shorter one: it
+    # gives A* a smaller upper bound (A* then stores only the states that could lead to
+    # a shorter solution, and ends sooner) and narrows "par is L to U" when A* cannot
+    # close it; the widening stops when it no longer shortens the solution.  Then A*
+    # with the time left.
     timed = limits.seconds is not None
     try:
-        status, lower, n, steps = run(left() * _FIRST_SHARE if timed else 0.0, length or 0)
+        _status, root, _n, _steps = run(left() if timed else 0.0, 0, max_states=1)
     except ValueError as e:
         return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
-    states += n
-    root = lower
-    if status in _STOPPED and timed:
-        if steps:
-            take(steps)
+    if timed and (length is None or length - root > _BEAM_GAP):
         beam_until = time.perf_counter() + left() * _BEAM_SHARE
         width, idle = _FIRST_BEAM, 0
         while (rest := beam_until - time.perf_counter()) > 0.01 and idle < _BEAM_IDLE:
@@ -263,8 +262,8 @@ def optimal(
                 break  # a limit stopped it
             idle = 0 if length != before else idle + 1
             width *= 4
-        status, lower, n, steps = run(left(), length or 0)
-        states += n
+    status, lower, n, steps = run(left(), length or 0)
+    states += n
     if status in _STOPPED:
         lower = max(lower, root)
     if steps:
