@@ -5,7 +5,8 @@
 //   state    the page's state and small helpers      ui      messages, live region, menu
 //   layout   card size and arrangement               draw    board, marks, status line, panel
 //   input    pointer and keyboard                    play    moves, undo/redo, new games, settings
-//   help     hints and solution replay               lessons, stats
+//   help     hints and solution replay               par     par, and its solution replayed
+//   lessons, stats
 // This module wires the buttons and starts the table.
 
 import { api, lockedOut, takePendingLink } from "./api.js";
@@ -18,6 +19,7 @@ import { nextLesson, openLessons } from "./lessons.js";
 import { initWords, rememberChoice, t } from "./i18n.js";
 import { LINK_KEYS, applySettings, catchUp, changeVariant, copyLink, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
 import { $, plural, state } from "./state.js";
+import { askPar, showParSolution } from "./par.js";
 import { openStats } from "./stats.js";
 import { closeMenu, hideMessage, say, showMessage, toggleMenu, wireMessages } from "./ui.js";
 
@@ -40,6 +42,9 @@ function wire() {
     e.preventDefault();
     $("frame").focus();
   });
+  on("btn-par", askPar);
+  on("btn-par-replay", showParSolution);
+  on("btn-won-par-replay", showParSolution);
   on("btn-new", openNewGame);
   $("language").addEventListener("change", changeLanguage);
   $("deal-form").addEventListener("submit", openDeal);

@@ -197,9 +197,11 @@ function onWon(game) {
   if (lessonOf(game)) return; // the lesson panel says it
   const moves = plural(game.player_moves, "move");
   const hasDeal = game.deal !== null && game.deal !== undefined;
-  $("won-text").textContent = hasDeal
-    ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
-    : t("won.text_no_deal", { variant: game.variant_name, moves });
+  $("won-text").textContent = game.replay
+    ? t("par.replay_won", { moves })
+    : hasDeal
+      ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
+      : t("won.text_no_deal", { variant: game.variant_name, moves });
   // a game the solver's solution was shown for is finished with help, not won (stats: assisted)
   $("won-title").textContent = t(game.assisted ? "won.title_assisted" : "won.title");
   say(game.assisted ? t("won.title_assisted") : t("won.announce", { moves }));
@@ -300,7 +302,8 @@ function leaveWords(body) {
   const title = t(lessonOf(g) ? "confirm.title_lesson" : "confirm.title");
   const text = t(g.deal !== null && g.deal !== undefined && !lessonOf(g) ? "confirm.counted" : "confirm.not_counted");
   let go;
-  if (body.lesson !== null && body.lesson !== undefined) go = t("confirm.lesson");
+  if (body.parReplay) go = t("par.confirm_replay");
+  else if (body.lesson !== null && body.lesson !== undefined) go = t("confirm.lesson");
   else if (body.daily) go = t("confirm.daily");
   else if (body.deal !== null && body.deal !== undefined) go = t("confirm.deal", { deal: body.deal, variant: variantName(body.variant) });
   else if (body.variant && body.variant !== g.variant) go = t("confirm.variant", { variant: variantName(body.variant) });
@@ -310,7 +313,7 @@ function leaveWords(body) {
 
 /** Ask before leaving the game in progress: resolves true to go ahead, false to keep
  * playing (the button, Escape). */
-function confirmLeave(body) {
+export function confirmLeave(body) {
   const dlg = $("dlg-confirm");
   const words = leaveWords(body);
   $("confirm-title").textContent = words.title;
