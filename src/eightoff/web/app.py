@@ -7,7 +7,7 @@ Layout of ``eightoff.web``:
 * ``timing.py``: the Server-Timing header;
 * ``errors.py``: every client error as a 4xx JSON ``{"error", "code"}``;
 * ``schemas.py`` (request bodies), ``serialize.py`` (answers), ``deps.py`` (shared services);
-* ``routes/``: one router per concern (pages, reference, games, help, settings);
+* ``routes/``: one router per concern (pages, access, reference, games, help, settings);
 * ``oracle.py``: the solver's lanes and caches; ``server.py``: ``eightoff play``.
 
 The table itself (games, revisions, settings, statistics) is :mod:`eightoff.table`.
@@ -29,7 +29,7 @@ from eightoff.store import Store, StoreError
 from eightoff.table import Table
 from eightoff.web import errors
 from eightoff.web.deps import Language, Services
-from eightoff.web.routes import games, help, pages, par, reference, settings
+from eightoff.web.routes import access, games, help, pages, par, reference, settings
 from eightoff.web.routes.pages import STATIC_DIR
 from eightoff.web.security import MAX_BODY, Guard
 from eightoff.web.timing import ServerTiming
@@ -87,7 +87,7 @@ def create_app(
     )
     app.state.services = Services(table, oracle, winnable_tries, winnable_budget)
     errors.install(app)
-    for module in (pages, reference, games, help, par, settings):
+    for module in (pages, access, reference, games, help, par, settings):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     # outermost last: the guard refuses before anything is parsed or timed
