@@ -7,40 +7,6 @@
 
 #include "context.h"
 
-/* The state of a canonical key (columns and cells in canonical order). */
-static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
-    const uint8_t *p = key;
-    if (r->nfound == 4) {
-        memcpy(s->found, p, 4);
-        p += 4;
-    } else {
-        for (int f = 0; f < 4; f++) {
-            s->found[f] = *p++;
-            s->found[f + 4] = *p++;
-        }
-    }
-    if (r->nfound == 4) {
-        uint64_t mask;
-        memcpy(&mask, p, 8);
-        p += 8;
-        int n = 0;
-        for (uint64_t m = mask; m; m &= m - 1) n++;
-        int i = 0;
-        for (; i < r->ncells - n; i++) s->cell[i] = 0;
-        for (uint64_t m = mask; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
-    } else {
-        memcpy(s->cell, p, (size_t)r->ncells);
-        p += r->ncells;
-    }
-    for (int c = 0; c < r->ncols; c++) {
-        int L = *p++;
-        s->len[c] = (uint8_t)L;
-        memcpy(s->col[c], p, (size_t)L);
-        p += L;
-    }
-    eo_recount(r, s);
-}
-
 /* How layout a maps onto the canonically equal layout b: column, cell and foundation
  * of b for each of a.  Moves made on both keep them equal under the same map. */
 typedef struct {
@@ -149,14 +115,10 @@ static inline uint32_t eo_heap_pop(eo_ctx *x) {
     return (uint32_t)(top & 0xffffffffULL);
 }
 
-static inline const uint8_t *eo_key_of(const eo_table *t, uint32_t id) {
-    return t->arena + t->offs[id] + 1;
-}
 
 /* Put on the path the steps from the root (x->S, real layout, after its auto-moves)
  * to state `id`, then `last` (a step in the canonical layout of `id`). */
 static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
-    const eo_rules *r = &x->R;
     size_t n = 0;
     for (uint32_t i = id; i != 0; i = x->parent[i]) n++;
     /* ids[0] is the root, ids[n] == id; ids[j + 1] was reached from ids[j] */
@@ -168,7 +130,7 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
     eo_state canon;
     for (size_t j = 0; j <= n; j++) {
         eo_move m = j < n ? x->pmove[ids[j + 1]] : last;
-        eo_decode(r, eo_key_of(&x->T, ids[j]), &canon);
+        eo_seen_state(x, ids[j], &canon);
         if (eo_push_mapped_step(x, &canon, m) != 0) {
             free(ids);
             return -1;
@@ -182,12 +144,11 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
  * open state with the best score (heuristic, minus w.per_move per move made that is not home). */
 static int eo_befs_begin(eo_ctx *x) {
     const eo_rules *r = &x->R;
-    uint8_t key[EO_MAXKEY];
     if (x->S.home == r->total) {
         x->status = EO_SOLVED;
         return 1;
     }
-    if (eo_table_insert(&x->T, key, eo_key(r, &x->S, key)) != 0 || eo_ids_reserve(x, 1) != 0 ||
+    if (eo_seen_begin(x) != 0 || eo_ids_reserve(x, 1) != 0 ||
         eo_heap_push(x, 0, 0) != 0) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
@@ -201,7 +162,6 @@ static int eo_befs_begin(eo_ctx *x) {
  * until its table holds `until` states (x->status still EO_RUNNING: it can resume). */
 static void eo_befs_run(eo_ctx *x, long until) {
     const eo_rules *r = &x->R;
-    uint8_t key[EO_MAXKEY];
     eo_move ms[EO_MAXMOVES];
     eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];
@@ -209,9 +169,9 @@ static void eo_befs_run(eo_ctx *x, long until) {
     eo_pcache pc;
     int incremental = r->nfound == 4;
     while (x->nheap) {
-        if (until > 0 && (long)x->T.count >= until) return;
+        if (until > 0 && eo_states(x) >= until) return;
         uint32_t id = eo_heap_pop(x);
-        eo_decode(r, eo_key_of(&x->T, id), &s);
+        eo_seen_state(x, id, &s);
         int depth0 = x->depth[id];
         if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
         int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
@@ -227,7 +187,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
                 x->status = EO_SOLVED;
                 return;
             }
-            long cid = eo_table_insert(&x->T, key, eo_key(r, &s, key));
+            long cid = eo_seen_insert(x, &s);
             int depth = depth0;
             for (int j = 0; j < ns; j++) depth += step[j].dst < EO_FOUND;
             if (cid >= 0) {

@@ -48,6 +48,7 @@
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     eo_table_free(&x->T);
+    eo_cstore_free(&x->C);
     if (eo_table_init(&x->T, 1024) != 0) return -1;
     x->S = *root;
     x->plen = root_len;

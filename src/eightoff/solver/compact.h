@@ -1,0 +1,394 @@
+/* The seen states of a search that keeps them exactly (best-first, the complete search),
+ * one pack: a state in 16 bytes, exact, no hash trusted.
+ *
+ * The encoding.  Take the search's root.  In every state reached from it a column holds,
+ * from the bottom, cards never moved since the root (a prefix of one root column), then
+ * cards each put there by a move, so each lies on a card it stacks on (eo_stacks), but
+ * the first card put into an empty column, which may be any.  So a column is either
+ *   - a prefix of root column i, of length p >= 1 (the longest prefix the two share),
+ *     and above it a chain of m cards each stacking on the one below; or
+ *   - a base card that is no root column's bottom card, and a chain above it.
+ * A chain is its length m (at most the rank below it minus one) and, building in
+ * alternate colours, one bit a card (which suit of the colour; rank and colour follow
+ * from the card below); in suit, nothing more.  A state is then, bit-packed in this
+ * order: the four foundations' ranks; for each root column in the root's order that
+ * had cards, the p of the state column that begins with its bottom card (0: none)
+ * and that column's chain; the number of base columns, then each (in the order of
+ * their base cards) with its chain.  The cells are the cards found nowhere else (one
+ * pack: all 52 cards are somewhere).  Empty columns are the columns left.
+ *
+ * Why it is exact.  The record is a function of the foundations, the set of columns and
+ * the set of cell cards only (root columns are identified by their bottom card, unique
+ * in one pack; base columns are taken in card order), which is what the canonical key
+ * (eo_key) holds; and eo_cdecode reads the fields back in the same order, each field's
+ * width given by the fields before, so it rebuilds those three from the record alone:
+ * equal records are equal states, up to the symmetries eo_key allows and no more.  The
+ * table compares whole records, so no hash collision can merge two states.  A state
+ * the encoder cannot write in 127 bits (long chains on many base columns), or one not
+ * of the shape above (never reached from the root; checked anyway), is kept by its full
+ * canonical key in a second table (`big`), and its record only points there (top bit
+ * set); which table a state goes to depends only on the state, so it is never in both.
+ *
+ * Ids: states are numbered in the order entered, as eo_table numbers them, so that a
+ * search sees the same ids, the same order of the open list and the same states
+ * counts with either store.  Records live in blocks of EO_CBLOCK (no copy on growth);
+ * the index is open addressing over 32-bit ids, full records compared on every hit.
+ */
+#ifndef EIGHTOFF_COMPACT_H
+#define EIGHTOFF_COMPACT_H
+
+#include "core.h"
+
+/* The state of a canonical key (columns and cells in canonical order). */
+static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
+    const uint8_t *p = key;
+    if (r->nfound == 4) {
+        memcpy(s->found, p, 4);
+        p += 4;
+    } else {
+        for (int f = 0; f < 4; f++) {
+            s->found[f] = *p++;
+            s->found[f + 4] = *p++;
+        }
+    }
+    if (r->nfound == 4) {
+        uint64_t mask;
+        memcpy(&mask, p, 8);
+        p += 8;
+        int n = 0;
+        for (uint64_t m = mask; m; m &= m - 1) n++;
+        int i = 0;
+        for (; i < r->ncells - n; i++) s->cell[i] = 0;
+        for (uint64_t m = mask; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
+    } else {
+        memcpy(s->cell, p, (size_t)r->ncells);
+        p += r->ncells;
+    }
+    for (int c = 0; c < r->ncols; c++) {
+        int L = *p++;
+        s->len[c] = (uint8_t)L;
+        memcpy(s->col[c], p, (size_t)L);
+        p += L;
+    }
+    eo_recount(r, s);
+}
+
+typedef struct {
+    uint64_t lo, hi; /* hi's top bit: the state is in the big table, lo its id there */
+} eo_crec;
+
+#define EO_CBIG ((uint64_t)1 << 63)
+#define EO_CBLOCK_BITS 16
+#define EO_CBLOCK ((size_t)1 << EO_CBLOCK_BITS)
+
+typedef struct {
+    int on; /* in use: one pack, the root given (eo_cstore_root) */
+    int alt, ncols;
+    uint8_t rlen[EO_MAXCOLS];
+    uint8_t rcol[EO_MAXCOLS][EO_COLCAP]; /* the root's columns, in its order */
+    int8_t root_of[64];                  /* card -> the root column it is the bottom of, or -1 */
+    uint8_t pbits[EO_MAXCOLS];           /* bits of a prefix length of root column i */
+    eo_crec **blocks;                    /* record of id: blocks[id >> EO_CBLOCK_BITS][id & ...] */
+    size_t nblocks, blockcap;
+    uint32_t *index; /* id + 1, 0 = empty; NULL until the first insert */
+    size_t imask, count;
+    eo_table big;     /* states whose record does not fit: by full canonical key */
+    uint32_t *big_id; /* id of the state with big-table id i */
+    size_t big_cap;
+    int failed;
+} eo_cstore;
+
+static inline int eo_bw(unsigned v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+static void eo_cstore_init(eo_cstore *c) {
+    memset(c, 0, sizeof(*c));
+    eo_table_init(&c->big, 64);
+}
+
+static void eo_cstore_free(eo_cstore *c) {
+    for (size_t b = 0; b < c->nblocks; b++) free(c->blocks[b]);
+    free(c->blocks);
+    free(c->index);
+    free(c->big_id);
+    eo_table_free(&c->big);
+    memset(c, 0, sizeof(*c));
+}
+
+/* Forget every state and take `root` as the root of the encoding: on when the rules
+ * have one pack.  Returns c->on. */
+static int eo_cstore_root(eo_cstore *c, const eo_rules *r, const eo_state *root) {
+    eo_cstore_free(c);
+    eo_cstore_init(c);
+    if (r->nfound != 4 || r->total != 52 || r->ncols > EO_MAXCOLS) return 0;
+    c->on = 1;
+    c->alt = r->alt;
+    c->ncols = r->ncols;
+    memset(c->root_of, -1, sizeof(c->root_of));
+    for (int i = 0; i < r->ncols; i++) {
+        int L = root->len[i];
+        c->rlen[i] = (uint8_t)L;
+        memcpy(c->rcol[i], root->col[i], (size_t)L);
+        c->pbits[i] = (uint8_t)eo_bw((unsigned)L);
+        if (L) c->root_of[root->col[i][0]] = (int8_t)i;
+    }
+    return 1;
+}
+
+static inline size_t eo_cstore_bytes(const eo_cstore *c) {
+    return c->nblocks * EO_CBLOCK * sizeof(eo_crec) + c->blockcap * sizeof(eo_crec *) +
+           (c->index ? (c->imask + 1) * sizeof(uint32_t) : 0) + eo_table_bytes(&c->big) +
+           c->big_cap * sizeof(uint32_t);
+}
+
+static inline eo_crec *eo_crec_at(const eo_cstore *c, size_t id) {
+    return &c->blocks[id >> EO_CBLOCK_BITS][id & (EO_CBLOCK - 1)];
+}
+
+/* ----- the encoding --------------------------------------------------------------- */
+typedef struct {
+    __uint128_t acc;
+    int pos;
+} eo_bits;
+
+/* Append the low n bits of v; -1 when they pass bit 127 (the record's flag bit). */
+static inline int eo_put(eo_bits *b, unsigned v, int n) {
+    if (b->pos + n > 127) return -1;
+    b->acc |= (__uint128_t)v << b->pos;
+    b->pos += n;
+    return 0;
+}
+
+static inline unsigned eo_get(eo_bits *b, int n) {
+    unsigned v = (unsigned)(b->acc >> b->pos) & ((1u << n) - 1);
+    b->pos += n;
+    return v;
+}
+
+/* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
+ * (alternate colours) a suit bit a card. */
+static inline int eo_put_chain(const eo_cstore *c, eo_bits *b, const uint8_t *col, int from, int L) {
+    int m = L - from;
+    if (eo_put(b, (unsigned)m, eo_bw((unsigned)(eo_rank(col[from - 1]) - 1))) != 0) return -1;
+    if (c->alt) {
+        if (b->pos + m > 127) return -1;
+        for (int k = from; k < L; k++) b->acc |= (__uint128_t)(col[k] & 1) << b->pos++;
+    }
+    return 0;
+}
+
+/* The record of s; -1 when it does not fit (then s goes to the big table). */
+static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, eo_crec *out) {
+    eo_bits b = {0, 0};
+    int at[EO_MAXCOLS], pl[EO_MAXCOLS], base[EO_MAXCOLS], nb = 0;
+    for (int f = 0; f < 4; f++) b.acc |= (__uint128_t)s->found[f] << (4 * f);
+    b.pos = 16;
+    for (int i = 0; i < c->ncols; i++) at[i] = -1;
+    for (int k = 0; k < r->ncols; k++) {
+        int L = s->len[k];
+        if (!L) continue;
+        const uint8_t *col = s->col[k];
+        int i = c->root_of[col[0]], p = 1;
+        if (i >= 0) {
+            int lim = L < c->rlen[i] ? L : c->rlen[i];
+            while (p < lim && col[p] == c->rcol[i][p]) p++;
+            at[i] = k;
+            pl[i] = p;
+        } else {
+            /* in card order (insertion) */
+            int j = nb++;
+            while (j > 0 && s->col[base[j - 1]][0] > col[0]) {
+                base[j] = base[j - 1];
+                j--;
+            }
+            base[j] = k;
+        }
+        for (int q = p; q < L; q++)
+            if (!eo_stacks(r, col[q], col[q - 1])) return -1;
+    }
+    for (int i = 0; i < c->ncols; i++) {
+        if (!c->rlen[i]) continue;
+        if (at[i] < 0) {
+            if (eo_put(&b, 0, c->pbits[i]) != 0) return -1;
+            continue;
+        }
+        int k = at[i];
+        if (eo_put(&b, (unsigned)pl[i], c->pbits[i]) != 0 ||
+            eo_put_chain(c, &b, s->col[k], pl[i], s->len[k]) != 0)
+            return -1;
+    }
+    if (eo_put(&b, (unsigned)nb, eo_bw((unsigned)c->ncols)) != 0) return -1;
+    for (int j = 0; j < nb; j++) {
+        int k = base[j];
+        if (eo_put(&b, s->col[k][0], 6) != 0 || eo_put_chain(c, &b, s->col[k], 1, s->len[k]) != 0)
+            return -1;
+    }
+    out->lo = (uint64_t)b.acc;
+    out->hi = (uint64_t)(b.acc >> 64);
+    return 0;
+}
+
+static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, int *L) {
+    int n = *L;
+    int m = (int)eo_get(b, eo_bw((unsigned)(eo_rank(col[n - 1]) - 1)));
+    for (int k = 0; k < m; k++, n++) {
+        int below = col[n - 1];
+        int suit = c->alt ? ((below & 2) ^ 2) | (int)eo_get(b, 1) : below & 3;
+        col[n] = (uint8_t)((eo_rank(below) - 1) << 2 | suit);
+    }
+    *L = n;
+}
+
+/* The state of a record, laid out as eo_decode lays out its canonical key: columns in
+ * canonical order, empty cells first, then the cell cards in card order. */
+static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec, eo_state *s) {
+    if (rec->hi & EO_CBIG) {
+        size_t id = (size_t)rec->lo;
+        eo_decode(r, c->big.arena + c->big.offs[id] + 1, s);
+        return;
+    }
+    eo_bits b = {(__uint128_t)rec->hi << 64 | rec->lo, 0};
+    eo_state t;
+    int nc = 0;
+    for (int f = 0; f < 4; f++) s->found[f] = (uint8_t)eo_get(&b, 4);
+    for (int i = 0; i < c->ncols; i++) {
+        if (!c->rlen[i]) continue;
+        int p = (int)eo_get(&b, c->pbits[i]);
+        if (!p) continue;
+        memcpy(t.col[nc], c->rcol[i], (size_t)p);
+        eo_get_chain(c, &b, t.col[nc], &p);
+        t.len[nc++] = (uint8_t)p;
+    }
+    int nb = (int)eo_get(&b, eo_bw((unsigned)c->ncols));
+    for (int j = 0; j < nb; j++) {
+        int L = 1;
+        t.col[nc][0] = (uint8_t)eo_get(&b, 6);
+        eo_get_chain(c, &b, t.col[nc], &L);
+        t.len[nc++] = (uint8_t)L;
+    }
+    for (; nc < r->ncols; nc++) t.len[nc] = 0;
+    /* the cells: every card neither home nor in a column */
+    uint64_t left = 0;
+    for (int f = 0; f < 4; f++)
+        for (int rank = s->found[f] + 1; rank <= EO_KING; rank++) left |= (uint64_t)1 << (rank << 2 | f);
+    for (int k = 0; k < r->ncols; k++)
+        for (int q = 0; q < t.len[k]; q++) left &= ~((uint64_t)1 << t.col[k][q]);
+    int n = __builtin_popcountll(left), i = 0;
+    for (; i < r->ncells - n; i++) s->cell[i] = 0;
+    for (uint64_t m = left; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
+    int perm[EO_MAXCOLS];
+    eo_canon_order(r, &t, perm, NULL);
+    for (int k = 0; k < r->ncols; k++) {
+        int L = t.len[perm[k]];
+        s->len[k] = (uint8_t)L;
+        memcpy(s->col[k], t.col[perm[k]], (size_t)L);
+    }
+    eo_recount(r, s);
+}
+
+/* ----- the table ------------------------------------------------------------------ */
+static inline uint64_t eo_crec_hash(const eo_crec *k) {
+    return eo_mum(eo_mum(k->lo ^ 0xa0761d6478bd642fULL, k->hi ^ 0xe7037ed1a0b428dbULL),
+                  0x8ebc6af09c88c6e3ULL);
+}
+
+static int eo_cindex_grow(eo_cstore *c) {
+    size_t n = c->index ? (c->imask + 1) * 2 : 1024;
+    uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
+    if (!ix) return -1;
+    size_t mask = n - 1;
+    for (size_t id = 0; id < c->count; id++) {
+        const eo_crec *k = eo_crec_at(c, id);
+        if (k->hi & EO_CBIG) continue;
+        size_t j = (size_t)eo_crec_hash(k) & mask;
+        while (ix[j]) j = (j + 1) & mask;
+        ix[j] = (uint32_t)(id + 1);
+    }
+    free(c->index);
+    c->index = ix;
+    c->imask = mask;
+    return 0;
+}
+
+/* Room for the record of id c->count. */
+static int eo_cstore_room(eo_cstore *c) {
+    if (c->count >= 0xfffffff0ULL) return -1;
+    size_t b = c->count >> EO_CBLOCK_BITS;
+    if (b < c->nblocks) return 0;
+    if (b == c->blockcap) {
+        size_t cap = c->blockcap ? c->blockcap * 2 : 16;
+        eo_crec **p = (eo_crec **)realloc(c->blocks, cap * sizeof(eo_crec *));
+        if (!p) return -1;
+        c->blocks = p;
+        c->blockcap = cap;
+    }
+    c->blocks[b] = (eo_crec *)malloc(EO_CBLOCK * sizeof(eo_crec));
+    if (!c->blocks[b]) return -1;
+    c->nblocks++;
+    return 0;
+}
+
+/* A state kept by its full key (its record does not fit). */
+static long eo_cstore_insert_big(eo_cstore *c, const eo_rules *r, const eo_state *s) {
+    uint8_t key[EO_MAXKEY];
+    long bid = eo_table_insert(&c->big, key, eo_key(r, s, key));
+    if (bid == -1) return -1;
+    if (bid < 0) return -(long)c->big_id[-bid - 2] - 2;
+    if ((size_t)bid >= c->big_cap) {
+        size_t cap = c->big_cap ? c->big_cap * 2 : 64;
+        uint32_t *p = (uint32_t *)realloc(c->big_id, cap * sizeof(uint32_t));
+        if (!p) return -1;
+        c->big_id = p;
+        c->big_cap = cap;
+    }
+    if (eo_cstore_room(c) != 0) return -1;
+    size_t id = c->count++;
+    eo_crec *k = eo_crec_at(c, id);
+    k->lo = (uint64_t)bid;
+    k->hi = EO_CBIG;
+    c->big_id[bid] = (uint32_t)id;
+    return (long)id;
+}
+
+/* Enter s; return its new id, or -(existing id) - 2 if it was there, or -1 if out of
+ * memory (c->failed set). */
+static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s) {
+    eo_crec k;
+    long id;
+    if (eo_cencode(c, r, s, &k) != 0) {
+        id = eo_cstore_insert_big(c, r, s);
+        if (id == -1) c->failed = 1;
+        return id;
+    }
+    if (!c->index && eo_cindex_grow(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    size_t i = (size_t)eo_crec_hash(&k) & c->imask;
+    for (;;) {
+        uint32_t v = c->index[i];
+        if (!v) break;
+        const eo_crec *o = eo_crec_at(c, v - 1);
+        if (o->lo == k.lo && o->hi == k.hi) return -(long)(v - 1) - 2;
+        i = (i + 1) & c->imask;
+    }
+    if (eo_cstore_room(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    id = (long)c->count++;
+    *eo_crec_at(c, (size_t)id) = k;
+    c->index[i] = (uint32_t)(id + 1);
+    /* at most 70% full (one slot of 4 bytes a state at 1.4 to 2.9 slots a state) */
+    if (c->count * 10 > (c->imask + 1) * 7 && eo_cindex_grow(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    return id;
+}
+
+/* The state of id, laid out as eo_decode lays out a canonical key. */
+static inline void eo_cstore_state(const eo_cstore *c, const eo_rules *r, size_t id, eo_state *s) {
+    eo_cdecode(c, r, eo_crec_at(c, id), s);
+}
+
+#endif
