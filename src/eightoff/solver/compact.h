@@ -9,19 +9,22 @@
  *     and above it a chain of m cards each stacking on the one below; or
  *   - a base card that is no root column's bottom card, and a chain above it.
  * A chain is its length m (at most the rank below it minus one) and, building in
- * alternate colours, one bit a card (which suit of the colour; rank and colour follow
- * from the card below); in suit, nothing more.  A state is then, bit-packed in this
- * order: the four foundations' ranks; for each root column in the root's order that
- * had cards, the p of the state column that begins with its bottom card (0: none)
- * and that column's chain; the number of base columns, then each (in the order of
- * their base cards) with its chain.  The cells are the cards found nowhere else (one
- * pack: all 52 cards are somewhere).  Empty columns are the columns left.
+ * alternate colours, a bit a card (which suit of the colour; rank and colour follow
+ * from the card below), left out when one of the two cards it may be is home or
+ * written already (then it is the other); in suit, nothing more.  A state is then,
+ * bit-packed in this order: the four foundations' ranks; for each root column in the
+ * root's order that had cards, the p of the state column that begins with its bottom
+ * card (0: none) and that column's chain; the number of base columns (in as many bits
+ * as the columns left need), then each (in the order of their base cards) with its
+ * chain.  The cells are the cards found nowhere else (one pack: all 52 cards are
+ * somewhere).  Empty columns are the columns left.
  *
  * Why it is exact.  The record is a function of the foundations, the set of columns and
  * the set of cell cards only (root columns are identified by their bottom card, unique
  * in one pack; base columns are taken in card order), which is what the canonical key
  * (eo_key) holds; and eo_cdecode reads the fields back in the same order, each field's
- * width given by the fields before, so it rebuilds those three from the record alone:
+ * width and presence given by the fields before (the foundations and the cards written
+ * so far decide which suit bits are there), so it rebuilds those three from the record alone:
  * equal records are equal states, up to the symmetries eo_key allows and no more.  The
  * table compares whole records, so no hash collision can merge two states.  A state
  * the encoder cannot write in 127 bits (long chains on many base columns), or one not
@@ -164,14 +167,45 @@ static inline unsigned eo_get(eo_bits *b, int n) {
     return v;
 }
 
+/* Building in alternate colours, the card of rank `rank` and suit bit `bit` of the
+ * colour other than `below`'s. */
+static inline int eo_chain_card(int below, int rank, int bit) {
+    return rank << 2 | (((below & 2) ^ 2) | bit);
+}
+
+/* Whether a chain card on `below` needs its suit bit: both cards it may be (the two of
+ * the other colour one rank lower) are neither home nor written already (`used`);
+ * else it is the one that is left. */
+static inline int eo_chain_bit_needed(const eo_state *s, int below, uint64_t used) {
+    int rank = eo_rank(below) - 1, other = (below & 2) ^ 2;
+    for (int bit = 0; bit < 2; bit++) {
+        int suit = other | bit;
+        if (s->found[suit] >= rank || (used >> (rank << 2 | suit) & 1)) return 0;
+    }
+    return 1;
+}
+
 /* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
- * (alternate colours) a suit bit a card. */
-static inline int eo_put_chain(const eo_cstore *c, eo_bits *b, const uint8_t *col, int from, int L) {
+ * (alternate colours) a suit bit for each card that needs one (eo_chain_bit_needed).
+ * `used`: the cards written so far, these added.  -1 when it does not fit, or when a
+ * card whose bit is left out is not the one left (never in a state of one pack). */
+static inline int eo_put_chain(const eo_cstore *c, eo_bits *b, const eo_state *s,
+                               const uint8_t *col, int from, int L, uint64_t *used) {
     int m = L - from;
     if (eo_put(b, (unsigned)m, eo_bw((unsigned)(eo_rank(col[from - 1]) - 1))) != 0) return -1;
-    if (c->alt) {
-        if (b->pos + m > 127) return -1;
-        for (int k = from; k < L; k++) b->acc |= (__uint128_t)(col[k] & 1) << b->pos++;
+    for (int k = from; k < L; k++) {
+        if (c->alt) {
+            if (eo_chain_bit_needed(s, col[k - 1], *used)) {
+                if (eo_put(b, col[k] & 1u, 1) != 0) return -1;
+            } else {
+                int rank = eo_rank(col[k]), bit = 0;
+                if (s->found[((col[k - 1] & 2) ^ 2)] >= rank ||
+                    (*used >> eo_chain_card(col[k - 1], rank, 0) & 1))
+                    bit = 1;
+                if (col[k] != eo_chain_card(col[k - 1], rank, bit)) return -1;
+            }
+        }
+        *used |= (uint64_t)1 << col[k];
     }
     return 0;
 }
@@ -205,6 +239,8 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
         for (int q = p; q < L; q++)
             if (!eo_stacks(r, col[q], col[q - 1])) return -1;
     }
+    uint64_t used = 0;
+    int present = 0;
     for (int i = 0; i < c->ncols; i++) {
         if (!c->rlen[i]) continue;
         if (at[i] < 0) {
@@ -212,14 +248,19 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
             continue;
         }
         int k = at[i];
+        present++;
+        for (int q = 0; q < pl[i]; q++) used |= (uint64_t)1 << s->col[k][q];
         if (eo_put(&b, (unsigned)pl[i], c->pbits[i]) != 0 ||
-            eo_put_chain(c, &b, s->col[k], pl[i], s->len[k]) != 0)
+            eo_put_chain(c, &b, s, s->col[k], pl[i], s->len[k], &used) != 0)
             return -1;
     }
-    if (eo_put(&b, (unsigned)nb, eo_bw((unsigned)c->ncols)) != 0) return -1;
+    /* at most the columns left */
+    if (eo_put(&b, (unsigned)nb, eo_bw((unsigned)(r->ncols - present))) != 0) return -1;
     for (int j = 0; j < nb; j++) {
         int k = base[j];
-        if (eo_put(&b, s->col[k][0], 6) != 0 || eo_put_chain(c, &b, s->col[k], 1, s->len[k]) != 0)
+        used |= (uint64_t)1 << s->col[k][0];
+        if (eo_put(&b, s->col[k][0], 6) != 0 ||
+            eo_put_chain(c, &b, s, s->col[k], 1, s->len[k], &used) != 0)
             return -1;
     }
     out->lo = (uint64_t)b.acc;
@@ -227,13 +268,22 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
     return 0;
 }
 
-static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, int *L) {
+static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, const eo_state *s, uint8_t *col,
+                                int *L, uint64_t *used) {
     int n = *L;
     int m = (int)eo_get(b, eo_bw((unsigned)(eo_rank(col[n - 1]) - 1)));
     for (int k = 0; k < m; k++, n++) {
-        int below = col[n - 1];
-        int suit = c->alt ? ((below & 2) ^ 2) | (int)eo_get(b, 1) : below & 3;
-        col[n] = (uint8_t)((eo_rank(below) - 1) << 2 | suit);
+        int below = col[n - 1], rank = eo_rank(below) - 1;
+        if (!c->alt) {
+            col[n] = (uint8_t)(rank << 2 | (below & 3));
+        } else if (eo_chain_bit_needed(s, below, *used)) {
+            col[n] = (uint8_t)eo_chain_card(below, rank, (int)eo_get(b, 1));
+        } else {
+            int bit = s->found[(below & 2) ^ 2] >= rank ||
+                      (*used >> eo_chain_card(below, rank, 0) & 1);
+            col[n] = (uint8_t)eo_chain_card(below, rank, bit);
+        }
+        *used |= (uint64_t)1 << col[n];
     }
     *L = n;
 }
@@ -249,20 +299,23 @@ static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec
     eo_bits b = {(__uint128_t)rec->hi << 64 | rec->lo, 0};
     eo_state t;
     int nc = 0;
+    uint64_t used = 0;
     for (int f = 0; f < 4; f++) s->found[f] = (uint8_t)eo_get(&b, 4);
     for (int i = 0; i < c->ncols; i++) {
         if (!c->rlen[i]) continue;
         int p = (int)eo_get(&b, c->pbits[i]);
         if (!p) continue;
         memcpy(t.col[nc], c->rcol[i], (size_t)p);
-        eo_get_chain(c, &b, t.col[nc], &p);
+        for (int q = 0; q < p; q++) used |= (uint64_t)1 << c->rcol[i][q];
+        eo_get_chain(c, &b, s, t.col[nc], &p, &used);
         t.len[nc++] = (uint8_t)p;
     }
-    int nb = (int)eo_get(&b, eo_bw((unsigned)c->ncols));
+    int nb = (int)eo_get(&b, eo_bw((unsigned)(r->ncols - nc)));
     for (int j = 0; j < nb; j++) {
         int L = 1;
         t.col[nc][0] = (uint8_t)eo_get(&b, 6);
-        eo_get_chain(c, &b, t.col[nc], &L);
+        used |= (uint64_t)1 << t.col[nc][0];
+        eo_get_chain(c, &b, s, t.col[nc], &L, &used);
         t.len[nc++] = (uint8_t)L;
     }
     for (; nc < r->ncols; nc++) t.len[nc] = 0;

@@ -10,6 +10,9 @@
 #include "heuristic.h"
 #include "steps.h"
 
+/* the bytes of a best-first node: its parent's id and its depth */
+#define EO_NODE_BYTES (sizeof(uint32_t) + sizeof(uint16_t))
+
 typedef struct {
     eo_move m;
     int32_t score;
@@ -68,12 +71,11 @@ typedef struct {
     int nkids, kcap;
     eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
     size_t kmv_len, kmv_cap;
-    /* best-first search: per state id its parent, the step from the parent's canonical
-     * layout, its depth; the open list is a binary heap */
-    uint32_t *parent;
-    eo_move *pmove;
-    uint16_t *depth;
-    size_t idcap;
+    /* best-first search: per state id its parent and its depth (bestfirst.h,
+     * eo_parent_at, eo_depth_at; the step from the parent is found again when the path
+     * is built); the open list is a binary heap */
+    uint8_t **nodes;
+    size_t nnodes, nodecap;
     uint64_t *heap; /* score << 32 | id, biased so that a max-heap pops the best */
     size_t nheap, heapcap;
     /* depth-first: a random amount below `noise` is added to each child's score
@@ -105,10 +107,8 @@ static int eo_ctx_init(eo_ctx *x) {
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
     x->work = 0;
-    x->parent = NULL;
-    x->pmove = NULL;
-    x->depth = NULL;
-    x->idcap = 0;
+    x->nodes = NULL;
+    x->nnodes = x->nodecap = 0;
     x->heap = NULL;
     x->nheap = x->heapcap = 0;
     x->hash_only = 0;
@@ -126,9 +126,8 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->pcs);
     free(x->kids);
     free(x->kmv);
-    free(x->parent);
-    free(x->pmove);
-    free(x->depth);
+    for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
+    free(x->nodes);
     free(x->heap);
     free(x->hset);
     eo_table_free(&x->T);
@@ -153,7 +152,7 @@ static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + eo_cstore_bytes(&x->C) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
            (size_t)x->kcap * sizeof(eo_child) + x->kmv_cap * sizeof(eo_move) +
-           x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
+           x->nnodes * EO_CBLOCK * EO_NODE_BYTES + x->nodecap * sizeof(uint8_t *) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
 
