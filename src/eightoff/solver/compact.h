@@ -91,10 +91,15 @@ typedef struct {
     uint8_t rcol[EO_MAXCOLS][EO_COLCAP]; /* the root's columns, in its order */
     int8_t root_of[64];                  /* card -> the root column it is the bottom of, or -1 */
     uint8_t pbits[EO_MAXCOLS];           /* bits of a prefix length of root column i */
+    uint64_t home[4][16];                /* the cards of suit f up to rank n, bit by code */
     eo_crec **blocks;                    /* record of id: blocks[id >> EO_CBLOCK_BITS][id & ...] */
     size_t nblocks, blockcap;
-    uint32_t *index; /* id + 1, 0 = empty; NULL until the first insert */
+    uint32_t *index; /* tag << ibits | (id + 1), 0 = empty; NULL until the first insert */
     size_t imask, count;
+    int ibits; /* log2 of the slots: ids stay below the slots (at most 70% full), so
+                  id + 1 takes ibits bits, and the bits above hold a tag of the hash
+                  (none once the slots reach 2^32): most probes of another state then
+                  end without reading its record */
     eo_table big;     /* states whose record does not fit: by full canonical key */
     uint32_t *big_id; /* id of the state with big-table id i */
     size_t big_cap;
@@ -127,6 +132,9 @@ static int eo_cstore_root(eo_cstore *c, const eo_rules *r, const eo_state *root)
     c->alt = r->alt;
     c->ncols = r->ncols;
     memset(c->root_of, -1, sizeof(c->root_of));
+    for (int f = 0; f < 4; f++)
+        for (int n = 1; n < 16; n++)
+            c->home[f][n] = c->home[f][n - 1] | (n <= EO_KING ? (uint64_t)1 << (n << 2 | f) : 0);
     for (int i = 0; i < r->ncols; i++) {
         int L = root->len[i];
         c->rlen[i] = (uint8_t)L;
@@ -174,34 +182,38 @@ static inline int eo_chain_card(int below, int rank, int bit) {
 }
 
 /* Whether a chain card on `below` needs its suit bit: both cards it may be (the two of
- * the other colour one rank lower) are neither home nor written already (`used`);
- * else it is the one that is left. */
-static inline int eo_chain_bit_needed(const eo_state *s, int below, uint64_t used) {
-    int rank = eo_rank(below) - 1, other = (below & 2) ^ 2;
-    for (int bit = 0; bit < 2; bit++) {
-        int suit = other | bit;
-        if (s->found[suit] >= rank || (used >> (rank << 2 | suit) & 1)) return 0;
-    }
-    return 1;
+ * the other colour one rank lower) are neither home nor written already (`used` holds
+ * both kinds); else it is the one that is left. */
+static inline int eo_chain_bit_needed(int below, uint64_t used) {
+    return !(used >> eo_chain_card(below, eo_rank(below) - 1, 0) & 1) &&
+           !(used >> eo_chain_card(below, eo_rank(below) - 1, 1) & 1);
+}
+
+/* The cards home (bit by card code), from the foundations' ranks. */
+static inline uint64_t eo_home_bits(const eo_cstore *c, const uint8_t *found) {
+    return c->home[0][found[0]] | c->home[1][found[1]] | c->home[2][found[2]] |
+           c->home[3][found[3]];
 }
 
 /* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
  * (alternate colours) a suit bit for each card that needs one (eo_chain_bit_needed).
  * `used`: the cards written so far, these added.  -1 when it does not fit, or when a
  * card whose bit is left out is not the one left (never in a state of one pack). */
-static inline int eo_put_chain(const eo_cstore *c, eo_bits *b, const eo_state *s,
-                               const uint8_t *col, int from, int L, uint64_t *used) {
+static inline int eo_put_chain(const eo_cstore *c, eo_bits *b, const uint8_t *col, int from,
+                               int L, uint64_t *used) {
     int m = L - from;
     if (eo_put(b, (unsigned)m, eo_bw((unsigned)(eo_rank(col[from - 1]) - 1))) != 0) return -1;
     for (int k = from; k < L; k++) {
+        /* a card that does not stack on the one below: no chain (never reached) */
+        if (eo_rank(col[k]) + 1 != eo_rank(col[k - 1]) ||
+            (c->alt ? !((col[k] ^ col[k - 1]) & 2) : (col[k] & 3) != (col[k - 1] & 3)))
+            return -1;
         if (c->alt) {
-            if (eo_chain_bit_needed(s, col[k - 1], *used)) {
+            if (eo_chain_bit_needed(col[k - 1], *used)) {
                 if (eo_put(b, col[k] & 1u, 1) != 0) return -1;
             } else {
-                int rank = eo_rank(col[k]), bit = 0;
-                if (s->found[((col[k - 1] & 2) ^ 2)] >= rank ||
-                    (*used >> eo_chain_card(col[k - 1], rank, 0) & 1))
-                    bit = 1;
+                int rank = eo_rank(col[k]);
+                int bit = (int)(*used >> eo_chain_card(col[k - 1], rank, 0) & 1);
                 if (col[k] != eo_chain_card(col[k - 1], rank, bit)) return -1;
             }
         }
@@ -236,10 +248,8 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
             }
             base[j] = k;
         }
-        for (int q = p; q < L; q++)
-            if (!eo_stacks(r, col[q], col[q - 1])) return -1;
     }
-    uint64_t used = 0;
+    uint64_t used = eo_home_bits(c, s->found); /* home, then also written */
     int present = 0;
     for (int i = 0; i < c->ncols; i++) {
         if (!c->rlen[i]) continue;
@@ -251,7 +261,7 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
         present++;
         for (int q = 0; q < pl[i]; q++) used |= (uint64_t)1 << s->col[k][q];
         if (eo_put(&b, (unsigned)pl[i], c->pbits[i]) != 0 ||
-            eo_put_chain(c, &b, s, s->col[k], pl[i], s->len[k], &used) != 0)
+            eo_put_chain(c, &b, s->col[k], pl[i], s->len[k], &used) != 0)
             return -1;
     }
     /* at most the columns left */
@@ -260,7 +270,7 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
         int k = base[j];
         used |= (uint64_t)1 << s->col[k][0];
         if (eo_put(&b, s->col[k][0], 6) != 0 ||
-            eo_put_chain(c, &b, s, s->col[k], 1, s->len[k], &used) != 0)
+            eo_put_chain(c, &b, s->col[k], 1, s->len[k], &used) != 0)
             return -1;
     }
     out->lo = (uint64_t)b.acc;
@@ -268,20 +278,18 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
     return 0;
 }
 
-static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, const eo_state *s, uint8_t *col,
-                                int *L, uint64_t *used) {
+static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, int *L,
+                                uint64_t *used) {
     int n = *L;
     int m = (int)eo_get(b, eo_bw((unsigned)(eo_rank(col[n - 1]) - 1)));
     for (int k = 0; k < m; k++, n++) {
         int below = col[n - 1], rank = eo_rank(below) - 1;
         if (!c->alt) {
             col[n] = (uint8_t)(rank << 2 | (below & 3));
-        } else if (eo_chain_bit_needed(s, below, *used)) {
+        } else if (eo_chain_bit_needed(below, *used)) {
             col[n] = (uint8_t)eo_chain_card(below, rank, (int)eo_get(b, 1));
         } else {
-            int bit = s->found[(below & 2) ^ 2] >= rank ||
-                      (*used >> eo_chain_card(below, rank, 0) & 1);
-            col[n] = (uint8_t)eo_chain_card(below, rank, bit);
+            col[n] = (uint8_t)eo_chain_card(below, rank, (int)(*used >> eo_chain_card(below, rank, 0) & 1));
         }
         *used |= (uint64_t)1 << col[n];
     }
@@ -299,15 +307,15 @@ static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec
     eo_bits b = {(__uint128_t)rec->hi << 64 | rec->lo, 0};
     eo_state t;
     int nc = 0;
-    uint64_t used = 0;
     for (int f = 0; f < 4; f++) s->found[f] = (uint8_t)eo_get(&b, 4);
+    uint64_t used = eo_home_bits(c, s->found); /* home, then also written */
     for (int i = 0; i < c->ncols; i++) {
         if (!c->rlen[i]) continue;
         int p = (int)eo_get(&b, c->pbits[i]);
         if (!p) continue;
         memcpy(t.col[nc], c->rcol[i], (size_t)p);
         for (int q = 0; q < p; q++) used |= (uint64_t)1 << c->rcol[i][q];
-        eo_get_chain(c, &b, s, t.col[nc], &p, &used);
+        eo_get_chain(c, &b, t.col[nc], &p, &used);
         t.len[nc++] = (uint8_t)p;
     }
     int nb = (int)eo_get(&b, eo_bw((unsigned)(r->ncols - nc)));
@@ -315,7 +323,7 @@ static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec
         int L = 1;
         t.col[nc][0] = (uint8_t)eo_get(&b, 6);
         used |= (uint64_t)1 << t.col[nc][0];
-        eo_get_chain(c, &b, s, t.col[nc], &L, &used);
+        eo_get_chain(c, &b, t.col[nc], &L, &used);
         t.len[nc++] = (uint8_t)L;
     }
     for (; nc < r->ncols; nc++) t.len[nc] = 0;
@@ -344,21 +352,29 @@ static inline uint64_t eo_crec_hash(const eo_crec *k) {
                   0x8ebc6af09c88c6e3ULL);
 }
 
+/* The tag of a hash in an index of 2^ibits slots (its bits above the id's). */
+static inline uint32_t eo_ctag(uint64_t h, int ibits) {
+    return ibits >= 32 ? 0 : (uint32_t)(h >> 32) >> ibits << ibits;
+}
+
 static int eo_cindex_grow(eo_cstore *c) {
     size_t n = c->index ? (c->imask + 1) * 2 : 1024;
     uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
     if (!ix) return -1;
     size_t mask = n - 1;
+    int ibits = __builtin_ctzll((unsigned long long)n);
     for (size_t id = 0; id < c->count; id++) {
         const eo_crec *k = eo_crec_at(c, id);
         if (k->hi & EO_CBIG) continue;
-        size_t j = (size_t)eo_crec_hash(k) & mask;
+        uint64_t h = eo_crec_hash(k);
+        size_t j = (size_t)h & mask;
         while (ix[j]) j = (j + 1) & mask;
-        ix[j] = (uint32_t)(id + 1);
+        ix[j] = eo_ctag(h, ibits) | (uint32_t)(id + 1);
     }
     free(c->index);
     c->index = ix;
     c->imask = mask;
+    c->ibits = ibits;
     return 0;
 }
 
@@ -416,12 +432,18 @@ static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s)
         c->failed = 1;
         return -1;
     }
-    size_t i = (size_t)eo_crec_hash(&k) & c->imask;
+    uint64_t h = eo_crec_hash(&k);
+    uint32_t tag = eo_ctag(h, c->ibits);
+    uint32_t idmask = c->ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << c->ibits) - 1;
+    size_t i = (size_t)h & c->imask;
     for (;;) {
         uint32_t v = c->index[i];
         if (!v) break;
-        const eo_crec *o = eo_crec_at(c, v - 1);
-        if (o->lo == k.lo && o->hi == k.hi) return -(long)(v - 1) - 2;
+        if ((v & ~idmask) == tag) {
+            size_t o_id = (v & idmask) - 1;
+            const eo_crec *o = eo_crec_at(c, o_id);
+            if (o->lo == k.lo && o->hi == k.hi) return -(long)o_id - 2;
+        }
         i = (i + 1) & c->imask;
     }
     if (eo_cstore_room(c) != 0) {
@@ -430,7 +452,7 @@ static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s)
     }
     id = (long)c->count++;
     *eo_crec_at(c, (size_t)id) = k;
-    c->index[i] = (uint32_t)(id + 1);
+    c->index[i] = tag | (uint32_t)(id + 1);
     /* at most 70% full (one slot of 4 bytes a state at 1.4 to 2.9 slots a state) */
     if (c->count * 10 > (c->imask + 1) * 7 && eo_cindex_grow(c) != 0) {
         c->failed = 1;
