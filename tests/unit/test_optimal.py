@@ -13,11 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eightoff.cards import Card
+from eightoff.cli.solve import par_words
 from eightoff.counts import MoveCount, count
 from eightoff.deals import deal
 from eightoff.position import Kind, Move, Position
 from eightoff.rules import PRESETS, Rules
-from eightoff.solver import Limits, Solved, solve
+from eightoff.solver import Limits, Solved, _core, core_rules, solve
 from eightoff.solver.optimal import Par, ParLimits, optimal
 
 # ----- the independent search ---------------------------------------------------------
@@ -141,7 +142,7 @@ def test_par_equals_breadth_first_search(
             assert found.lost and not found.moves
             continue
         check(position, found, which)
-        assert found.length == expected, (str(position), found.words)
+        assert found.length == expected, (str(position), found.to_json())
 
 
 # ----- whole deals --------------------------------------------------------------------
@@ -166,7 +167,7 @@ def test_a_stopped_search_reports_bounds_and_the_best_solution() -> None:
     par = optimal(start, MoveCount.PLAYER, ParLimits(seconds=None, states=2000))
     assert not par.optimal and par.reason == "state limit reached"
     assert par.length is not None and 0 < par.lower_bound < par.length
-    assert par.words == f"par is {par.lower_bound} to {par.length} player moves"
+    assert str(par_words(par)) == f"par is {par.lower_bound} to {par.length} player moves"
     p = start
     for m in par.moves:
         p = p.apply(m)
@@ -191,3 +192,67 @@ def test_a_won_position_has_par_zero() -> None:
     for which in MoveCount:
         par = optimal(won, which)
         assert par.optimal and par.length == 0 and par.moves == ()
+
+
+# ----- the deadlock bound -------------------------------------------------------------
+def _root_bound(position: Position, which: MoveCount, deadlocks: int) -> int:
+    """The compiled search's proven lower bound after one expansion, with the deadlock
+    bound at ``deadlocks`` (1: pairs taken card by card; 2: the units matched, then
+    cycles of any length)."""
+    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, core_count, 0, 1, 0.0, 0)
+    return _core.optimal(rules, *args, deadlocks)[1]
+
+
+# positions (found by a random search) where the matching and the cycles bound more than
+# the pairs taken card by card did: columns bottom to top, then the foundations by suit
+STRONGER_BOUND = [
+    (
+        "freecell",
+        MoveCount.PLAYER,
+        [["QD", "QC"], ["JC", "KC"], ["QH", "KD"], ["TC", "KH", "KS"]],
+        (9, 12, 11, 11),
+    ),
+    (
+        "freecell",
+        MoveCount.PLAYER,
+        [["QC", "TC", "KH", "KD"], ["QS", "JC", "KC"], ["QD", "KS"]],
+        (9, 11, 12, 11),
+    ),
+    (
+        "freecell",
+        MoveCount.SINGLE,
+        [["QC", "KD", "JH", "JD"], ["QD", "KH"], ["QH", "KC", "TH"]],
+        (11, 13, 9, 10),
+    ),
+    (
+        "eightoff",
+        MoveCount.SINGLE,
+        [["KD", "JD", "KC"], ["JC", "QC", "KS"], ["QS", "QD", "KH"]],
+        (10, 11, 12, 10),
+    ),
+    (
+        "eightoff",
+        MoveCount.SINGLE,
+        [["QH", "KC"], ["JS", "KH"], ["QC", "QS"], ["KS", "JH"]],
+        (11, 10, 10, 13),
+    ),
+]
+
+
+@pytest.mark.parametrize(("variant", "which", "columns", "foundations"), STRONGER_BOUND)
+def test_the_deadlock_bound_is_stronger_and_still_at_most_par(
+    variant: str, which: MoveCount, columns: list[list[str]], foundations: tuple[int, ...]
+) -> None:
+    rules = VARIANTS[variant]
+    cols = [tuple(Card.parse(c) for c in col) for col in columns]
+    cols += [()] * (rules.columns - len(cols))
+    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    expected = bfs(position, which)
+    assert expected is not None
+    old, new = _root_bound(position, which, 1), _root_bound(position, which, 2)
+    assert old < new <= expected
+    par = optimal(position, which, ParLimits(seconds=None, memory_mb=256), first_solution=False)
+    check(position, par, which)
+    assert par.length == expected

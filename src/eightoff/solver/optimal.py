@@ -80,17 +80,6 @@ class Par:
         """The proven fewest moves, or None when not proven."""
         return self.length if self.optimal else None
 
-    @property
-    def words(self) -> str:
-        """ "par is 31", "par is 31 to 33", "par is at least 31", "no solution"."""
-        if self.lost:
-            return "no solution: the deal cannot be won"
-        if self.optimal:
-            return f"par is {self.length} {self.count.words}"
-        if self.length is None:
-            return f"par is at least {self.lower_bound} {self.count.words}"
-        return f"par is {self.lower_bound} to {self.length} {self.count.words}"
-
     def to_json(self) -> dict[str, Any]:
         return {
             "count": self.count.value,
@@ -111,6 +100,18 @@ class ParCheckError(RuntimeError):
 
 
 _CORE_COUNT: Final = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
+_STOPPED: Final = (3, 4, 5)
+"""The compiled search's statuses when a limit stopped it."""
+_BEAM_FOUND: Final = 7
+"""The beam search found a solution (not proven shortest)."""
+_BEAM_DRY: Final = 3
+"""The beam ran dry: nothing shorter found at that width."""
+_FIRST_SHARE: Final = 0.3
+"""The share of the time left that the first A* takes."""
+_BEAM_SHARE: Final = 0.3
+"""The share of the time left after it that the beam searches take."""
+_FIRST_BEAM: Final = 100
+"""The first beam's width (each next one four times as wide)."""
 
 
 def _length(position: Position, moves: tuple[Move, ...], which: MoveCount) -> int:
@@ -189,29 +190,68 @@ def optimal(
         if which is MoveCount.SINGLE:
             best = _single_moves(position, best)
         length = _length(position, best, which)
-    try:
-        status, lower, _found, a_states, steps = _core.optimal(
-            core_rules(position.rules),
+    rules = core_rules(position.rules)
+    core_memory = 0 if memory is None else memory << 20
+
+    def run(seconds: float, upper: int, beam: int = 0) -> tuple[int, int, int, list[Move]]:
+        """One call of the compiled search: (status, lower bound, states, steps)."""
+        status, lower, _found, n, steps = _core.optimal(
+            rules,
             position.columns,
             position.cells,
             position.foundations,
             _CORE_COUNT[which],
-            length or 0,
+            upper,
             limits.states or 0,
-            left(),
-            0 if memory is None else memory << 20,
+            seconds,
+            core_memory,
+            beam=beam,
         )
-    except ValueError as e:
-        return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
-    states += a_states
-    if steps:
-        found = _explicit(position, [move_of(s << 16 | d << 8 | n) for s, d, n in steps], which)
+        return status, lower, n, [move_of(s << 16 | d << 8 | k) for s, d, k in steps]
+
+    def take(steps: list[Move]) -> None:
+        """A solution of the compiled search, played and counted again: the best if
+        shorter."""
+        nonlocal best, length
+        found = _explicit(position, steps, which)
         n = _length(position, found, which)
         if n != len(steps):
             raise ParCheckError(f"the par solution counts {n} moves, the search said {len(steps)}")
         if length is None or n < length:
             best, length = found, n
-    elif status == 1:  # already won, or a certain win
+
+    # A* first, for a share of the time (most deals of the suit-building games are proven
+    # in it); if it stops, a beam search of growing width for shorter solutions, then A*
+    # again with the best of them as its upper bound (it then stores only the states that
+    # could lead to a shorter one, and ends sooner).  Each A* bound is proven: the
+    # largest is kept.
+    timed = limits.seconds is not None
+    try:
+        status, lower, n, steps = run(left() * _FIRST_SHARE if timed else 0.0, length or 0)
+    except ValueError as e:
+        return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
+    states += n
+    if steps:
+        take(steps)
+    if status in _STOPPED and timed:
+        beam_until = time.perf_counter() + left() * _BEAM_SHARE
+        width = _FIRST_BEAM
+        while (rest := beam_until - time.perf_counter()) > 0.01:
+            b_status, _b_lower, n, steps = run(rest, length or 0, beam=width)
+            states += n
+            if steps:
+                take(steps)
+            if b_status not in (_BEAM_FOUND, _BEAM_DRY):
+                break  # a limit stopped it
+            width *= 4
+        first_lower = lower
+        status, lower, n, steps = run(left(), length or 0)
+        states += n
+        if steps:
+            take(steps)
+        if status in _STOPPED:
+            lower = max(lower, first_lower)
+    elif status == 1 and not steps:  # already won, or a certain win
         best = _explicit(position, [], which)
         length = _length(position, best, which)
     seconds = time.perf_counter() - t0
