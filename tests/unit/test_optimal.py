@@ -256,3 +256,24 @@ def test_the_deadlock_bound_is_stronger_and_still_at_most_par(
     par = optimal(position, which, ParLimits(seconds=None, memory_mb=256), first_solution=False)
     check(position, par, which)
     assert par.length == expected
+
+
+@pytest.mark.parametrize(("variant", "which", "columns", "foundations"), STRONGER_BOUND)
+def test_weighted_a_star_proves_par_and_the_beam_is_never_shorter(
+    variant: str, which: MoveCount, columns: list[list[str]], foundations: tuple[int, ...]
+) -> None:
+    """The two modes that give A* upper bounds: anytime weighted A* run to the end
+    proves the same par; the beam finds a solution, never shorter than par (optimal()
+    replays what it keeps)."""
+    rules = VARIANTS[variant]
+    cols = [tuple(Card.parse(c) for c in col) for col in columns]
+    cols += [()] * (rules.columns - len(cols))
+    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    expected = bfs(position, which)
+    assert expected is not None
+    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    args = (position.columns, position.cells, position.foundations, core_count, 0, 0, 0.0, 0)
+    status, lower, _, _, steps = _core.optimal(core_rules(rules), *args, weight=30)
+    assert status == 1 and lower == len(steps) == expected
+    status, _, upper, _, steps = _core.optimal(core_rules(rules), *args, beam=50)
+    assert status == 7 and upper == len(steps) >= expected

@@ -57,8 +57,17 @@
  *   (blocking depends only on the cards below) and joins at most the top run; the
  *   auto-moves send home only unblocked top cards, which ends no blocked run.  So h falls
  *   by at most 1 per step: consistent.
+ *   op_deadlocks adds, for one pack, a packing of cycles of the deadlock graph no two of
+ *   which share a unit (a card, or for player moves a built run), each costing a move of
+ *   its own: argued where it is written.
  * tests/unit/test_optimal.py checks the lengths against an independent breadth-first
  * search over Position.legal_moves.
+ *
+ * Two other modes find short solutions without proving them (upper bounds for A*): an
+ * anytime weighted A* (x->weight) and a beam search (x->beam, op_beam_search).  Both drop
+ * only children whose g + h reaches the best length known, which no shorter solution
+ * passes through, so what A* is then given as `upper` is the length of a real solution
+ * and A* still finds any shorter one.
  */
 #ifndef EIGHTOFF_OPTIMAL_H
 #define EIGHTOFF_OPTIMAL_H

@@ -11,11 +11,13 @@ Par is the fewest moves under one of the two counts of :mod:`eightoff.counts`:
   foundation, as at the table.
 * **single-card moves**: only single cards move, every card sent home is one move.
 
-The search (``optimal.h`` in the compiled core) is A* with an admissible, consistent
-bound; its argument is written there.  A solution found by the ordinary solver first
-(``solve`` with ``short``) gives an upper bound: A* then only looks for shorter
-solutions, and when it finds none that solution is par.  When a limit stops A*, the
-result keeps the best solution known and the proven lower bound ("par is 31 to 33").
+The search (``optimal.h`` in the compiled core) is A* with an admissible bound (blocked
+cards and cycles of deadlocked cards); its argument is written there.  A solution found
+by the ordinary solver first (``solve`` with ``short``), then shorter ones found by a
+beam search of growing width (with a time limit), give an upper bound: A* then only
+looks for shorter solutions, and when it finds none the best of them is par.  When a
+limit stops A*, the result keeps the best solution known and the proven lower bound
+("par is 31 to 33").
 
 Whatever is returned was checked here: the solution is played through the rules
 (:meth:`Position.apply`) to the win and counted again by :func:`eightoff.counts.count`.
@@ -106,10 +108,13 @@ _BEAM_FOUND: Final = 7
 """The beam search found a solution (not proven shortest)."""
 _BEAM_DRY: Final = 3
 """The beam ran dry: nothing shorter found at that width."""
-_FIRST_SHARE: Final = 0.3
-"""The share of the time left that the first A* takes."""
-_BEAM_SHARE: Final = 0.3
-"""The share of the time left after it that the beam searches take."""
+_BEAM_GAP: Final = 10
+"""The beam runs first when the first solution is more than this above the bound at the
+start (the bound after one expansion)."""
+_BEAM_SHARE: Final = 0.15
+"""The share of the time left that the beam searches take before A*."""
+_BEAM_IDLE: Final = 2
+"""The beam stops widening after this many widths in a row found nothing shorter."""
 _FIRST_BEAM: Final = 100
 """The first beam's width (each next one four times as wide)."""
 
@@ -193,7 +198,9 @@ def optimal(
     rules = core_rules(position.rules)
     core_memory = 0 if memory is None else memory << 20
 
-    def run(seconds: float, upper: int, beam: int = 0) -> tuple[int, int, int, list[Move]]:
+    def run(
+        seconds: float, upper: int, beam: int = 0, max_states: int = 0
+    ) -> tuple[int, int, int, list[Move]]:
         """One call of the compiled search: (status, lower bound, states, steps)."""
         status, lower, _found, n, steps = _core.optimal(
             rules,
@@ -202,7 +209,7 @@ def optimal(
             position.foundations,
             _CORE_COUNT[which],
             upper,
-            limits.states or 0,
+            max_states or limits.states or 0,
             seconds,
             core_memory,
             beam=beam,
@@ -220,38 +227,37 @@ def optimal(
         if length is None or n < length:
             best, length = found, n
 
-    # A* first, for a share of the time (most deals of the suit-building games are proven
-    # in it); if it stops, a beam search of growing width for shorter solutions, then A*
-    # again with the best of them as its upper bound (it then stores only the states that
-    # could lead to a shorter one, and ends sooner).  Each A* bound is proven: the
-    # largest is kept.
+    # When the first solution is far above the bound at the start (FreeCell's deals, not
+    # most Eight Off ones), a beam search of growing width first, for a shorter one: it
+    # gives A* a smaller upper bound (A* then stores only the states that could lead to
+    # a shorter solution, and ends sooner) and narrows "par is L to U" when A* cannot
+    # close it; the widening stops when it no longer shortens the solution.  Then A*
+    # with the time left.
     timed = limits.seconds is not None
     try:
-        status, lower, n, steps = run(left() * _FIRST_SHARE if timed else 0.0, length or 0)
+        _status, root, _n, _steps = run(left() if timed else 0.0, 0, max_states=1)
     except ValueError as e:
         return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
-    states += n
-    if steps:
-        take(steps)
-    if status in _STOPPED and timed:
+    if timed and (length is None or length - root > _BEAM_GAP):
         beam_until = time.perf_counter() + left() * _BEAM_SHARE
-        width = _FIRST_BEAM
-        while (rest := beam_until - time.perf_counter()) > 0.01:
+        width, idle = _FIRST_BEAM, 0
+        while (rest := beam_until - time.perf_counter()) > 0.01 and idle < _BEAM_IDLE:
+            before = length
             b_status, _b_lower, n, steps = run(rest, length or 0, beam=width)
             states += n
             if steps:
                 take(steps)
             if b_status not in (_BEAM_FOUND, _BEAM_DRY):
                 break  # a limit stopped it
+            idle = 0 if length != before else idle + 1
             width *= 4
-        first_lower = lower
-        status, lower, n, steps = run(left(), length or 0)
-        states += n
-        if steps:
-            take(steps)
-        if status in _STOPPED:
-            lower = max(lower, first_lower)
-    elif status == 1 and not steps:  # already won, or a certain win
+    status, lower, n, steps = run(left(), length or 0)
+    states += n
+    if status in _STOPPED:
+        lower = max(lower, root)
+    if steps:
+        take(steps)
+    elif status == 1:  # already won, or a certain win
         best = _explicit(position, [], which)
         length = _length(position, best, which)
     seconds = time.perf_counter() - t0

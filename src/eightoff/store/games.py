@@ -742,8 +742,8 @@ class Store:
 
     def save_par(self, start: Position, par: StoredPar) -> StoredPar:
         """Keep ``par`` (its moves checked from ``start`` by the rules: ValueError) as the
-        par of ``start`` with its rules, unless a proven one is kept already. Returns the
-        record kept."""
+        par of ``start`` with its rules, unless a proven one that replays is kept already.
+        Returns the record kept."""
         par.checked(start)
         rules = start.rules
         key = (rules.id, json.dumps(rule_options(rules)), json.dumps(to_json(start)), par.count)
@@ -754,7 +754,10 @@ class Store:
                 key,
             ).fetchone()
             if old is not None and old[1]:
-                return self._par_record(old)
+                try:
+                    return self._par_record(old).checked(start)
+                except (ValueError, KeyError, TypeError):
+                    pass  # damaged in the file: the new record replaces it
             db.execute(
                 "INSERT OR REPLACE INTO par (variant, options, start, count, optimal, lower,"
                 " upper, lost, moves, reason, seconds, found)"
