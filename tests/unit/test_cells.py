@@ -5,13 +5,24 @@ with verdicts that agree with Pringle's published table on the deals they touch.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, replace
+from pathlib import Path
 
 import pytest
 
 from eightoff.boards import BoardError, format_fcs, from_json, parse_fcs, to_json
 from eightoff.deals import deal
 from eightoff.rules import MAX_CELLS, PRESETS, preset
-from eightoff.solver import Lost, Solved, solve
+from eightoff.solver import Lost, Solved, _core, core_rules, plans, solve
+
+PRINGLE = Path(__file__).resolve().parent.parent / "data" / "pringle-msfc32k-min-cells.txt"
+
+
+def pringle_least_cells() -> dict[int, int]:
+    """Microsoft deal -> the least number of free cells that wins it (Pringle)."""
+    text = PRINGLE.read_text()
+    digits = "".join(line for line in text.splitlines() if not line.startswith("#"))
+    return {i + 1: int(d) for i, d in enumerate(digits)}
 
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))
@@ -120,3 +131,107 @@ def test_deal_with_fewer_cells_prints_not_rated_on_its_rating_line(
     assert main(["deal", "5", "--variant", "freecell", "--cells", "2"]) == 0
     rating = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Rating:")]
     assert len(rating) == 1 and rating[0].startswith("Rating: not rated: the levels are not")
+
+
+# The complete search alone on Microsoft deals 1-40 with 0 and 1 cells, as it ran when it
+# kept states by their full canonical key (main at 7ad0904): (deal, L lost / S solved,
+# states); the deals it took more than 50,000 states on are left out.
+COMPLETE_SEARCH_BEFORE_COMPACT_RECORDS: dict[int, list[tuple[int, str, int]]] = {
+    0: [
+        (1, "L", 1),
+        (2, "L", 1),
+        (3, "L", 4),
+        (4, "L", 17),
+        (5, "L", 2),
+        (6, "L", 4),
+        (7, "L", 90),
+        (8, "L", 12),
+        (9, "L", 5),
+        (10, "L", 15),
+        (11, "L", 57),
+        (12, "L", 1),
+        (13, "L", 6),
+        (14, "L", 1),
+        (15, "L", 21),
+        (16, "L", 48),
+        (17, "L", 16),
+        (18, "L", 1),
+        (19, "L", 8),
+        (20, "L", 2),
+        (21, "L", 2),
+        (22, "L", 35),
+        (23, "L", 1),
+        (24, "L", 6),
+        (25, "L", 1),
+        (26, "L", 539),
+        (27, "L", 9),
+        (28, "L", 1),
+        (29, "L", 11),
+        (30, "L", 30),
+        (31, "L", 30),
+        (32, "L", 5),
+        (33, "L", 2),
+        (34, "L", 16),
+        (35, "L", 5),
+        (36, "L", 130),
+        (37, "L", 29),
+        (38, "L", 4),
+        (39, "L", 10),
+        (40, "L", 4),
+    ],
+    1: [
+        (1, "L", 63),
+        (2, "S", 6117),
+        (3, "L", 113),
+        (4, "L", 265),
+        (5, "S", 18027),
+        (6, "L", 53),
+        (8, "S", 655),
+        (9, "L", 74),
+        (10, "L", 221),
+        (11, "S", 1451),
+        (12, "L", 36002),
+        (13, "L", 430),
+        (14, "L", 15),
+        (15, "L", 510),
+        (16, "L", 813),
+        (17, "L", 346),
+        (18, "L", 36),
+        (19, "L", 237),
+        (20, "L", 44),
+        (21, "L", 61),
+        (22, "L", 575),
+        (23, "L", 13),
+        (24, "L", 88),
+        (25, "L", 305),
+        (26, "S", 48492),
+        (28, "L", 37),
+        (29, "L", 175),
+        (30, "S", 6037),
+        (31, "L", 621),
+        (32, "L", 79),
+        (34, "L", 484),
+        (35, "L", 319),
+        (36, "L", 2059),
+        (37, "S", 6920),
+        (38, "S", 5198),
+        (39, "L", 351),
+        (40, "L", 76),
+    ],
+}
+
+
+@pytest.mark.parametrize("cells", [0, 1])
+def test_the_complete_search_with_compact_records_proves_the_same_deals_lost(cells: int) -> None:
+    """The complete search keeps one-pack states in 16-byte records (compact.h): on
+    these deals it ends as it did with full keys, in the same number of states, and
+    each deal it proves lost is one Pringle's table says needs more cells."""
+    rules = preset("freecell").with_options(cells=cells)
+    search = replace(plans.plan_for(rules).main, stages=plans.Stage.COMPLETE)
+    setup = _core.Setup(core_rules(rules), asdict(search))
+    least = pringle_least_cells()
+    for number, verdict, states in COMPLETE_SEARCH_BEFORE_COMPACT_RECORDS[cells]:
+        pos = deal(rules, number)
+        status, held, _ = _core.solve(setup, pos.columns, pos.cells, pos.foundations, 100_000)
+        assert (status, held) == (_core.LOST if verdict == "L" else _core.SOLVED, states), number
+        assert (verdict == "L") == (least[number] > cells), number

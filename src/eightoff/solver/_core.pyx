@@ -141,6 +141,7 @@ cdef extern from "checks.h":
     int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights *w,
                              int *n_out) nogil
     int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
+    int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
@@ -413,6 +414,19 @@ def check_dive_moves(rules, columns, cells, foundations) -> tuple:
     load_state(&r, &s, columns, cells, foundations)
     bad = eo_check_dive_moves(&r, &s, &n)
     return n, bad
+
+
+def check_compact(rules, root, columns, cells, foundations) -> int:
+    """Does the compact record of a position reached from ``root`` (a (columns, cells,
+    foundations) triple) decode to the state its canonical key decodes to, and does that
+    state have the same record?  1 yes, 0 the position does not fit in a record (kept by
+    its full key), -1 no, -2 the rules keep no records (two packs)."""
+    cdef eo_rules r
+    cdef eo_state s0, s
+    load_rules(&r, rules)
+    load_state(&r, &s0, root[0], root[1], root[2])
+    load_state(&r, &s, columns, cells, foundations)
+    return eo_check_compact(&r, &s0, &s)
 
 
 def check_incremental(rules, columns, cells, foundations, dict weights) -> tuple:

@@ -7,40 +7,6 @@
 
 #include "context.h"
 
-/* The state of a canonical key (columns and cells in canonical order). */
-static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
-    const uint8_t *p = key;
-    if (r->nfound == 4) {
-        memcpy(s->found, p, 4);
-        p += 4;
-    } else {
-        for (int f = 0; f < 4; f++) {
-            s->found[f] = *p++;
-            s->found[f + 4] = *p++;
-        }
-    }
-    if (r->nfound == 4) {
-        uint64_t mask;
-        memcpy(&mask, p, 8);
-        p += 8;
-        int n = 0;
-        for (uint64_t m = mask; m; m &= m - 1) n++;
-        int i = 0;
-        for (; i < r->ncells - n; i++) s->cell[i] = 0;
-        for (uint64_t m = mask; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
-    } else {
-        memcpy(s->cell, p, (size_t)r->ncells);
-        p += r->ncells;
-    }
-    for (int c = 0; c < r->ncols; c++) {
-        int L = *p++;
-        s->len[c] = (uint8_t)L;
-        memcpy(s->col[c], p, (size_t)L);
-        p += L;
-    }
-    eo_recount(r, s);
-}
-
 /* How layout a maps onto the canonically equal layout b: column, cell and foundation
  * of b for each of a.  Moves made on both keep them equal under the same map. */
 typedef struct {
@@ -95,20 +61,30 @@ static int eo_push_mapped_step(eo_ctx *x, const eo_state *a, eo_move m) {
     return 0;
 }
 
+/* Per state id its parent and its depth, in blocks of EO_CBLOCK ids (parents, then
+ * depths): grown a block at a time, never copied. */
+static inline uint32_t *eo_parent_at(const eo_ctx *x, size_t id) {
+    return (uint32_t *)x->nodes[id >> EO_CBLOCK_BITS] + (id & (EO_CBLOCK - 1));
+}
+
+static inline uint16_t *eo_depth_at(const eo_ctx *x, size_t id) {
+    return (uint16_t *)((uint32_t *)x->nodes[id >> EO_CBLOCK_BITS] + EO_CBLOCK) +
+           (id & (EO_CBLOCK - 1));
+}
+
 static inline int eo_ids_reserve(eo_ctx *x, size_t n) {
-    if (n <= x->idcap) return 0;
-    size_t cap = x->idcap ? x->idcap : 1024;
-    while (cap < n) cap *= 2;
-    uint32_t *pa = (uint32_t *)realloc(x->parent, cap * sizeof(uint32_t));
-    if (!pa) return -1;
-    x->parent = pa;
-    eo_move *pm = (eo_move *)realloc(x->pmove, cap * sizeof(eo_move));
-    if (!pm) return -1;
-    x->pmove = pm;
-    uint16_t *d = (uint16_t *)realloc(x->depth, cap * sizeof(uint16_t));
-    if (!d) return -1;
-    x->depth = d;
-    x->idcap = cap;
+    while (n > x->nnodes * EO_CBLOCK) {
+        if (x->nnodes == x->nodecap) {
+            size_t cap = x->nodecap ? x->nodecap * 2 : 16;
+            uint8_t **p = (uint8_t **)realloc(x->nodes, cap * sizeof(uint8_t *));
+            if (!p) return -1;
+            x->nodes = p;
+            x->nodecap = cap;
+        }
+        x->nodes[x->nnodes] = (uint8_t *)malloc(EO_CBLOCK * EO_NODE_BYTES);
+        if (!x->nodes[x->nnodes]) return -1;
+        x->nnodes++;
+    }
     return 0;
 }
 
@@ -149,26 +125,57 @@ static inline uint32_t eo_heap_pop(eo_ctx *x) {
     return (uint32_t)(top & 0xffffffffULL);
 }
 
-static inline const uint8_t *eo_key_of(const eo_table *t, uint32_t id) {
-    return t->arena + t->offs[id] + 1;
+
+/* The step from seen state `from` that entered seen state `to` (its child), in the
+ * canonical layout of `from`: the first of from's steps, in the order eo_befs_run tries
+ * them, that leads to `to` (the one that entered it, as any earlier one leading there
+ * would have); states compared by canonical key.  -1 if none does. */
+static int eo_step_between(eo_ctx *x, uint32_t from, uint32_t to, eo_move *out) {
+    const eo_rules *r = &x->R;
+    eo_move ms[EO_MAXMOVES], step[EO_STEPMAX], au[2 * 52 + 8];
+    uint8_t want[EO_MAXKEY], key[EO_MAXKEY];
+    eo_state s;
+    eo_pcache pc;
+    int incremental = r->nfound == 4;
+    eo_seen_state(x, to, &s);
+    int wn = eo_key(r, &s, want);
+    eo_seen_state(x, from, &s);
+    if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
+    int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
+    for (int i = 0; i < n; i++) {
+        int ns = eo_step(r, &s, ms[i], step);
+        if (ns < 0) continue;
+        int na = eo_autos_after(r, &s, step, ns) ? eo_autos(r, &s, au) : 0;
+        int same = eo_key(r, &s, key) == wn && memcmp(key, want, (size_t)wn) == 0;
+        eo_undo_all(&s, au, na);
+        eo_undo_all(&s, step, ns);
+        if (same) {
+            *out = ms[i];
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* Put on the path the steps from the root (x->S, real layout, after its auto-moves)
  * to state `id`, then `last` (a step in the canonical layout of `id`). */
 static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
-    const eo_rules *r = &x->R;
     size_t n = 0;
-    for (uint32_t i = id; i != 0; i = x->parent[i]) n++;
+    for (uint32_t i = id; i != 0; i = *eo_parent_at(x, i)) n++;
     /* ids[0] is the root, ids[n] == id; ids[j + 1] was reached from ids[j] */
     uint32_t *ids = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
     if (!ids) return -1;
     size_t k = n;
-    for (uint32_t i = id; i != 0; i = x->parent[i]) ids[k--] = i;
+    for (uint32_t i = id; i != 0; i = *eo_parent_at(x, i)) ids[k--] = i;
     ids[0] = 0;
     eo_state canon;
     for (size_t j = 0; j <= n; j++) {
-        eo_move m = j < n ? x->pmove[ids[j + 1]] : last;
-        eo_decode(r, eo_key_of(&x->T, ids[j]), &canon);
+        eo_move m = last;
+        if (j < n && eo_step_between(x, ids[j], ids[j + 1], &m) != 0) {
+            free(ids);
+            return -1;
+        }
+        eo_seen_state(x, ids[j], &canon);
         if (eo_push_mapped_step(x, &canon, m) != 0) {
             free(ids);
             return -1;
@@ -182,18 +189,17 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
  * open state with the best score (heuristic, minus w.per_move per move made that is not home). */
 static int eo_befs_begin(eo_ctx *x) {
     const eo_rules *r = &x->R;
-    uint8_t key[EO_MAXKEY];
     if (x->S.home == r->total) {
         x->status = EO_SOLVED;
         return 1;
     }
-    if (eo_table_insert(&x->T, key, eo_key(r, &x->S, key)) != 0 || eo_ids_reserve(x, 1) != 0 ||
+    if (eo_seen_begin(x) != 0 || eo_ids_reserve(x, 1) != 0 ||
         eo_heap_push(x, 0, 0) != 0) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
-    x->parent[0] = 0;
-    x->depth[0] = 0;
+    *eo_parent_at(x, 0) = 0;
+    *eo_depth_at(x, 0) = 0;
     return 0;
 }
 
@@ -201,7 +207,6 @@ static int eo_befs_begin(eo_ctx *x) {
  * until its table holds `until` states (x->status still EO_RUNNING: it can resume). */
 static void eo_befs_run(eo_ctx *x, long until) {
     const eo_rules *r = &x->R;
-    uint8_t key[EO_MAXKEY];
     eo_move ms[EO_MAXMOVES];
     eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];
@@ -209,10 +214,10 @@ static void eo_befs_run(eo_ctx *x, long until) {
     eo_pcache pc;
     int incremental = r->nfound == 4;
     while (x->nheap) {
-        if (until > 0 && (long)x->T.count >= until) return;
+        if (until > 0 && eo_states(x) >= until) return;
         uint32_t id = eo_heap_pop(x);
-        eo_decode(r, eo_key_of(&x->T, id), &s);
-        int depth0 = x->depth[id];
+        eo_seen_state(x, id, &s);
+        int depth0 = *eo_depth_at(x, id);
         if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
         int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
         for (int i = 0; i < n; i++) {
@@ -227,7 +232,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
                 x->status = EO_SOLVED;
                 return;
             }
-            long cid = eo_table_insert(&x->T, key, eo_key(r, &s, key));
+            long cid = eo_seen_insert(x, &s);
             int depth = depth0;
             for (int j = 0; j < ns; j++) depth += step[j].dst < EO_FOUND;
             if (cid >= 0) {
@@ -241,9 +246,8 @@ static void eo_befs_run(eo_ctx *x, long until) {
                     x->status = EO_MEMORY_LIMIT;
                     return;
                 }
-                x->parent[cid] = id;
-                x->pmove[cid] = ms[i];
-                x->depth[cid] = (uint16_t)(depth < 65535 ? depth : 65535);
+                *eo_parent_at(x, (size_t)cid) = id;
+                *eo_depth_at(x, (size_t)cid) = (uint16_t)(depth < 65535 ? depth : 65535);
             }
             eo_undo_all(&s, au, na);
             eo_undo_all(&s, step, ns);

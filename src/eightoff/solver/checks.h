@@ -104,4 +104,36 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights
     return bad;
 }
 
+/* For the differential test: the compact record (compact.h) of s, a state reached from
+ * `root`.  The record must decode to the very state eo_decode makes of s's canonical
+ * key, and the state so made (laid out otherwise than s) must have the same record.
+ * Returns 1 when both hold, 0 when s does not fit in a record (it would be kept by its
+ * full key), -1 when either fails, -2 with rules that keep no records (two packs). */
+static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) {
+    eo_cstore c;
+    eo_cstore_init(&c);
+    int out = -2;
+    if (eo_cstore_root(&c, r, root)) {
+        eo_crec k, k2;
+        out = 0;
+        if (eo_cencode(&c, r, s, &k) == 0) {
+            uint8_t key[EO_MAXKEY];
+            eo_state a, b;
+            int n = eo_key(r, s, key);
+            eo_decode(r, key, &b);
+            eo_cdecode(&c, r, &k, &a);
+            int same = a.home == b.home && memcmp(a.found, b.found, 4) == 0 &&
+                       memcmp(a.cell, b.cell, (size_t)r->ncells) == 0;
+            for (int col = 0; col < r->ncols && same; col++)
+                same = a.len[col] == b.len[col] && memcmp(a.col[col], b.col[col], a.len[col]) == 0;
+            uint8_t key2[EO_MAXKEY];
+            same = same && eo_key(r, &a, key2) == n && memcmp(key, key2, (size_t)n) == 0;
+            same = same && eo_cencode(&c, r, &b, &k2) == 0 && k2.lo == k.lo && k2.hi == k.hi;
+            out = same ? 1 : -1;
+        }
+    }
+    eo_cstore_free(&c);
+    return out;
+}
+
 #endif

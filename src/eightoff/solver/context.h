@@ -5,9 +5,13 @@
 #define EIGHTOFF_CONTEXT_H
 
 #include "core.h"
+#include "compact.h"
 #include "plan.h"
 #include "heuristic.h"
 #include "steps.h"
+
+/* the bytes of a best-first node: its parent's id and its depth */
+#define EO_NODE_BYTES (sizeof(uint32_t) + sizeof(uint16_t))
 
 typedef struct {
     eo_move m;
@@ -30,7 +34,8 @@ typedef struct {
 typedef struct {
     eo_rules R;
     eo_state S;
-    eo_table T;
+    eo_table T; /* the seen states by full key (two packs), or nothing (C on) */
+    eo_cstore C; /* the seen states in 16 bytes each (one pack; compact.h) */
     long max_states;
     double deadline; /* monotonic seconds; <= 0: none */
     size_t max_mem;
@@ -66,12 +71,11 @@ typedef struct {
     int nkids, kcap;
     eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
     size_t kmv_len, kmv_cap;
-    /* best-first search: per state id its parent, the step from the parent's canonical
-     * layout, its depth; the open list is a binary heap */
-    uint32_t *parent;
-    eo_move *pmove;
-    uint16_t *depth;
-    size_t idcap;
+    /* best-first search: per state id its parent and its depth (bestfirst.h,
+     * eo_parent_at, eo_depth_at; the step from the parent is found again when the path
+     * is built); the open list is a binary heap */
+    uint8_t **nodes;
+    size_t nnodes, nodecap;
     uint64_t *heap; /* score << 32 | id, biased so that a max-heap pops the best */
     size_t nheap, heapcap;
     /* depth-first: a random amount below `noise` is added to each child's score
@@ -103,16 +107,15 @@ static int eo_ctx_init(eo_ctx *x) {
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
     x->work = 0;
-    x->parent = NULL;
-    x->pmove = NULL;
-    x->depth = NULL;
-    x->idcap = 0;
+    x->nodes = NULL;
+    x->nnodes = x->nodecap = 0;
     x->heap = NULL;
     x->nheap = x->heapcap = 0;
     x->hash_only = 0;
     x->is_dive = 0;
     x->hset = NULL;
     x->hmask = x->hcount = 0;
+    eo_cstore_init(&x->C);
     return eo_table_init(&x->T, 1024);
 }
 
@@ -123,12 +126,12 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->pcs);
     free(x->kids);
     free(x->kmv);
-    free(x->parent);
-    free(x->pmove);
-    free(x->depth);
+    for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
+    free(x->nodes);
     free(x->heap);
     free(x->hset);
     eo_table_free(&x->T);
+    eo_cstore_free(&x->C);
 }
 
 static inline int eo_path_reserve(eo_ctx *x, int extra) {
@@ -146,10 +149,10 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 }
 
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
-    return eo_table_bytes(&x->T) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
+    return eo_table_bytes(&x->T) + eo_cstore_bytes(&x->C) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
            (size_t)x->kcap * sizeof(eo_child) + x->kmv_cap * sizeof(eo_move) +
-           x->idcap * (sizeof(uint32_t) + sizeof(eo_move) + sizeof(uint16_t)) +
+           x->nnodes * EO_CBLOCK * EO_NODE_BYTES + x->nodecap * sizeof(uint8_t *) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
 
@@ -169,7 +172,32 @@ static inline int eo_record_step(eo_ctx *x, const eo_move *ms, int n) {
 
 /* States the current search has entered (table or hash set). */
 static inline long eo_states(const eo_ctx *x) {
-    return x->hash_only ? (long)x->hcount : (long)x->T.count;
+    return x->hash_only ? (long)x->hcount : x->C.on ? (long)x->C.count : (long)x->T.count;
+}
+
+/* Begin the seen states of a search that keeps them exactly, from x->S (its root): the
+ * compact store with one pack, else the table of full keys; enter the root (id 0).
+ * Nonzero out of memory. */
+static inline int eo_seen_begin(eo_ctx *x) {
+    if (eo_cstore_root(&x->C, &x->R, &x->S)) return eo_cstore_insert(&x->C, &x->R, &x->S) != 0;
+    uint8_t key[EO_MAXKEY];
+    return eo_table_insert(&x->T, key, eo_key(&x->R, &x->S, key)) != 0;
+}
+
+/* Enter s into the seen states (eo_seen_begin): its new id, -(existing id) - 2 if it
+ * was there, -1 out of memory. */
+static inline long eo_seen_insert(eo_ctx *x, const eo_state *s) {
+    if (x->C.on) return eo_cstore_insert(&x->C, &x->R, s);
+    uint8_t key[EO_MAXKEY];
+    return eo_table_insert(&x->T, key, eo_key(&x->R, s, key));
+}
+
+/* The state of a seen id, laid out as eo_decode lays out its canonical key. */
+static inline void eo_seen_state(const eo_ctx *x, size_t id, eo_state *s) {
+    if (x->C.on)
+        eo_cstore_state(&x->C, &x->R, id, s);
+    else
+        eo_decode(&x->R, x->T.arena + x->T.offs[id] + 1, s);
 }
 
 /* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
@@ -203,7 +231,7 @@ static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
 
 /* Check the limits; set status and return nonzero when one is reached. */
 static inline int eo_over_limits(eo_ctx *x) {
-    if (x->T.failed) {
+    if (x->T.failed || x->C.failed) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }

@@ -289,8 +289,7 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
         id = eo_hset_insert(x, e->pcp ? eo_child_hash(r, s, e->pcp, mask) : eo_state_hash(r, s));
         if (id == 0) return 0;
     } else {
-        uint8_t key[EO_MAXKEY];
-        id = eo_table_insert(&x->T, key, eo_key(r, s, key));
+        id = eo_seen_insert(x, s);
     }
     if (id == -1) return -1;
     if (id < 0) return 0;
@@ -443,13 +442,11 @@ static inline int eo_push_frame(eo_ctx *x, int path0) {
  * search (x->status says how). */
 static int eo_dfs_begin(eo_ctx *x) {
     const eo_rules *r = &x->R;
-    uint8_t key[EO_MAXKEY];
     if (x->S.home == r->total) {
         x->status = EO_SOLVED;
         return 1;
     }
-    long id = x->hash_only ? eo_hset_insert(x, eo_state_hash(r, &x->S))
-                           : eo_table_insert(&x->T, key, eo_key(r, &x->S, key));
+    long id = x->hash_only ? eo_hset_insert(x, eo_state_hash(r, &x->S)) : (eo_seen_begin(x) ? -1 : 0);
     if (id < 0 || eo_push_frame(x, x->plen) != 0) {
         x->status = EO_MEMORY_LIMIT;
         return 1;

@@ -23,7 +23,9 @@
  *  - every state the table holds is expanded before the search can end "lost"
  *    (children are entered into the table when generated; depth-first, each frame
  *    runs through all its children; best-first, every entered state is queued), and
- *    the table compares full canonical keys;
+ *    the seen states are compared whole: one pack, by a record that decodes back to
+ *    the canonical state (compact.h, which says why it is exact), else by the full
+ *    canonical key; no hash decides that two states are the same;
  *  - the canonical key only identifies states that are the same game up to the
  *    order of columns, of cells and (two packs) of a suit's two foundations, all
  *    interchangeable by the rules;
@@ -48,6 +50,7 @@
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     eo_table_free(&x->T);
+    eo_cstore_free(&x->C);
     if (eo_table_init(&x->T, 1024) != 0) return -1;
     x->S = *root;
     x->plen = root_len;

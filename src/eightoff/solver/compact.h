@@ -1,0 +1,469 @@
+/* The seen states of a search that keeps them exactly (best-first, the complete search),
+ * one pack: a state in 16 bytes, exact, no hash trusted.
+ *
+ * The encoding.  Take the search's root.  In every state reached from it a column holds,
+ * from the bottom, cards never moved since the root (a prefix of one root column), then
+ * cards each put there by a move, so each lies on a card it stacks on (eo_stacks), but
+ * the first card put into an empty column, which may be any.  So a column is either
+ *   - a prefix of root column i, of length p >= 1 (the longest prefix the two share),
+ *     and above it a chain of m cards each stacking on the one below; or
+ *   - a base card that is no root column's bottom card, and a chain above it.
+ * A chain is its length m (at most the rank below it minus one) and, building in
+ * alternate colours, a bit a card (which suit of the colour; rank and colour follow
+ * from the card below), left out when one of the two cards it may be is home or
+ * written already (then it is the other); in suit, nothing more.  A state is then,
+ * bit-packed in this order: the four foundations' ranks; for each root column in the
+ * root's order that had cards, the p of the state column that begins with its bottom
+ * card (0: none) and that column's chain; the number of base columns (in as many bits
+ * as the columns left need), then each (in the order of their base cards) with its
+ * chain.  The cells are the cards found nowhere else (one pack: all 52 cards are
+ * somewhere).  Empty columns are the columns left.
+ *
+ * Why it is exact.  The record is a function of the foundations, the set of columns and
+ * the set of cell cards only (root columns are identified by their bottom card, unique
+ * in one pack; base columns are taken in card order), which is what the canonical key
+ * (eo_key) holds; and eo_cdecode reads the fields back in the same order, each field's
+ * width and presence given by the fields before (the foundations and the cards written
+ * so far decide which suit bits are there), so it rebuilds those three from the record alone:
+ * equal records are equal states, up to the symmetries eo_key allows and no more.  The
+ * table compares whole records, so no hash collision can merge two states.  A state
+ * the encoder cannot write in 127 bits (long chains on many base columns), or one not
+ * of the shape above (never reached from the root; checked anyway), is kept by its full
+ * canonical key in a second table (`big`), and its record only points there (top bit
+ * set); which table a state goes to depends only on the state, so it is never in both.
+ *
+ * Ids: states are numbered in the order entered, as eo_table numbers them, so that a
+ * search sees the same ids, the same order of the open list and the same states
+ * counts with either store.  Records live in blocks of EO_CBLOCK (no copy on growth);
+ * the index is open addressing over 32-bit ids, full records compared on every hit.
+ */
+#ifndef EIGHTOFF_COMPACT_H
+#define EIGHTOFF_COMPACT_H
+
+#include "core.h"
+
+/* The state of a canonical key (columns and cells in canonical order). */
+static void eo_decode(const eo_rules *r, const uint8_t *key, eo_state *s) {
+    const uint8_t *p = key;
+    if (r->nfound == 4) {
+        memcpy(s->found, p, 4);
+        p += 4;
+    } else {
+        for (int f = 0; f < 4; f++) {
+            s->found[f] = *p++;
+            s->found[f + 4] = *p++;
+        }
+    }
+    if (r->nfound == 4) {
+        uint64_t mask;
+        memcpy(&mask, p, 8);
+        p += 8;
+        int n = 0;
+        for (uint64_t m = mask; m; m &= m - 1) n++;
+        int i = 0;
+        for (; i < r->ncells - n; i++) s->cell[i] = 0;
+        for (uint64_t m = mask; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
+    } else {
+        memcpy(s->cell, p, (size_t)r->ncells);
+        p += r->ncells;
+    }
+    for (int c = 0; c < r->ncols; c++) {
+        int L = *p++;
+        s->len[c] = (uint8_t)L;
+        memcpy(s->col[c], p, (size_t)L);
+        p += L;
+    }
+    eo_recount(r, s);
+}
+
+typedef struct {
+    uint64_t lo, hi; /* hi's top bit: the state is in the big table, lo its id there */
+} eo_crec;
+
+#define EO_CBIG ((uint64_t)1 << 63)
+#define EO_CBLOCK_BITS 16
+#define EO_CBLOCK ((size_t)1 << EO_CBLOCK_BITS)
+
+typedef struct {
+    int on; /* in use: one pack, the root given (eo_cstore_root) */
+    int alt, ncols;
+    uint8_t rlen[EO_MAXCOLS];
+    uint8_t rcol[EO_MAXCOLS][EO_COLCAP]; /* the root's columns, in its order */
+    int8_t root_of[64];                  /* card -> the root column it is the bottom of, or -1 */
+    uint8_t pbits[EO_MAXCOLS];           /* bits of a prefix length of root column i */
+    uint64_t home[4][16];                /* the cards of suit f up to rank n, bit by code */
+    eo_crec **blocks;                    /* record of id: blocks[id >> EO_CBLOCK_BITS][id & ...] */
+    size_t nblocks, blockcap;
+    uint32_t *index; /* tag << ibits | (id + 1), 0 = empty; NULL until the first insert */
+    size_t imask, count;
+    int ibits; /* log2 of the slots: ids stay below the slots (at most 70% full), so
+                  id + 1 takes ibits bits, and the bits above hold a tag of the hash
+                  (none once the slots reach 2^32): most probes of another state then
+                  end without reading its record */
+    eo_table big;     /* states whose record does not fit: by full canonical key */
+    uint32_t *big_id; /* id of the state with big-table id i */
+    size_t big_cap;
+    int failed;
+} eo_cstore;
+
+static inline int eo_bw(unsigned v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+static void eo_cstore_init(eo_cstore *c) {
+    memset(c, 0, sizeof(*c));
+    eo_table_init(&c->big, 64);
+}
+
+static void eo_cstore_free(eo_cstore *c) {
+    for (size_t b = 0; b < c->nblocks; b++) free(c->blocks[b]);
+    free(c->blocks);
+    free(c->index);
+    free(c->big_id);
+    eo_table_free(&c->big);
+    memset(c, 0, sizeof(*c));
+}
+
+/* Forget every state and take `root` as the root of the encoding: on when the rules
+ * have one pack.  Returns c->on. */
+static int eo_cstore_root(eo_cstore *c, const eo_rules *r, const eo_state *root) {
+    eo_cstore_free(c);
+    eo_cstore_init(c);
+    if (r->nfound != 4 || r->total != 52 || r->ncols > EO_MAXCOLS) return 0;
+    c->on = 1;
+    c->alt = r->alt;
+    c->ncols = r->ncols;
+    memset(c->root_of, -1, sizeof(c->root_of));
+    for (int f = 0; f < 4; f++)
+        for (int n = 1; n < 16; n++)
+            c->home[f][n] = c->home[f][n - 1] | (n <= EO_KING ? (uint64_t)1 << (n << 2 | f) : 0);
+    for (int i = 0; i < r->ncols; i++) {
+        int L = root->len[i];
+        c->rlen[i] = (uint8_t)L;
+        memcpy(c->rcol[i], root->col[i], (size_t)L);
+        c->pbits[i] = (uint8_t)eo_bw((unsigned)L);
+        if (L) c->root_of[root->col[i][0]] = (int8_t)i;
+    }
+    return 1;
+}
+
+static inline size_t eo_cstore_bytes(const eo_cstore *c) {
+    return c->nblocks * EO_CBLOCK * sizeof(eo_crec) + c->blockcap * sizeof(eo_crec *) +
+           (c->index ? (c->imask + 1) * sizeof(uint32_t) : 0) + eo_table_bytes(&c->big) +
+           c->big_cap * sizeof(uint32_t);
+}
+
+static inline eo_crec *eo_crec_at(const eo_cstore *c, size_t id) {
+    return &c->blocks[id >> EO_CBLOCK_BITS][id & (EO_CBLOCK - 1)];
+}
+
+/* ----- the encoding --------------------------------------------------------------- */
+typedef struct {
+    __uint128_t acc;
+    int pos;
+} eo_bits;
+
+/* Append the low n bits of v; -1 when they pass bit 127 (the record's flag bit). */
+static inline int eo_put(eo_bits *b, unsigned v, int n) {
+    if (b->pos + n > 127) return -1;
+    b->acc |= (__uint128_t)v << b->pos;
+    b->pos += n;
+    return 0;
+}
+
+static inline unsigned eo_get(eo_bits *b, int n) {
+    unsigned v = (unsigned)(b->acc >> b->pos) & ((1u << n) - 1);
+    b->pos += n;
+    return v;
+}
+
+/* Building in alternate colours, the card of rank `rank` and suit bit `bit` of the
+ * colour other than `below`'s. */
+static inline int eo_chain_card(int below, int rank, int bit) {
+    return rank << 2 | (((below & 2) ^ 2) | bit);
+}
+
+/* Whether a chain card on `below` needs its suit bit: both cards it may be (the two of
+ * the other colour one rank lower) are neither home nor written already (`used` holds
+ * both kinds); else it is the one that is left. */
+static inline int eo_chain_bit_needed(int below, uint64_t used) {
+    return !(used >> eo_chain_card(below, eo_rank(below) - 1, 0) & 1) &&
+           !(used >> eo_chain_card(below, eo_rank(below) - 1, 1) & 1);
+}
+
+/* The cards home (bit by card code), from the foundations' ranks. */
+static inline uint64_t eo_home_bits(const eo_cstore *c, const uint8_t *found) {
+    return c->home[0][found[0]] | c->home[1][found[1]] | c->home[2][found[2]] |
+           c->home[3][found[3]];
+}
+
+/* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
+ * (alternate colours) a suit bit for each card that needs one (eo_chain_bit_needed).
+ * `used`: the cards written so far, these added.  -1 when it does not fit, or when a
+ * card whose bit is left out is not the one left (never in a state of one pack). */
+static inline int eo_put_chain(const eo_cstore *c, eo_bits *b, const uint8_t *col, int from,
+                               int L, uint64_t *used) {
+    int m = L - from;
+    if (eo_put(b, (unsigned)m, eo_bw((unsigned)(eo_rank(col[from - 1]) - 1))) != 0) return -1;
+    for (int k = from; k < L; k++) {
+        /* a card that does not stack on the one below: no chain (never reached) */
+        if (eo_rank(col[k]) + 1 != eo_rank(col[k - 1]) ||
+            (c->alt ? !((col[k] ^ col[k - 1]) & 2) : (col[k] & 3) != (col[k - 1] & 3)))
+            return -1;
+        if (c->alt) {
+            if (eo_chain_bit_needed(col[k - 1], *used)) {
+                if (eo_put(b, col[k] & 1u, 1) != 0) return -1;
+            } else {
+                int rank = eo_rank(col[k]);
+                int bit = (int)(*used >> eo_chain_card(col[k - 1], rank, 0) & 1);
+                if (col[k] != eo_chain_card(col[k - 1], rank, bit)) return -1;
+            }
+        }
+        *used |= (uint64_t)1 << col[k];
+    }
+    return 0;
+}
+
+/* The record of s; -1 when it does not fit (then s goes to the big table). */
+static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, eo_crec *out) {
+    eo_bits b = {0, 0};
+    int at[EO_MAXCOLS], pl[EO_MAXCOLS], base[EO_MAXCOLS], nb = 0;
+    for (int f = 0; f < 4; f++) b.acc |= (__uint128_t)s->found[f] << (4 * f);
+    b.pos = 16;
+    for (int i = 0; i < c->ncols; i++) at[i] = -1;
+    for (int k = 0; k < r->ncols; k++) {
+        int L = s->len[k];
+        if (!L) continue;
+        const uint8_t *col = s->col[k];
+        int i = c->root_of[col[0]], p = 1;
+        if (i >= 0) {
+            int lim = L < c->rlen[i] ? L : c->rlen[i];
+            while (p < lim && col[p] == c->rcol[i][p]) p++;
+            at[i] = k;
+            pl[i] = p;
+        } else {
+            /* in card order (insertion) */
+            int j = nb++;
+            while (j > 0 && s->col[base[j - 1]][0] > col[0]) {
+                base[j] = base[j - 1];
+                j--;
+            }
+            base[j] = k;
+        }
+    }
+    uint64_t used = eo_home_bits(c, s->found); /* home, then also written */
+    int present = 0;
+    for (int i = 0; i < c->ncols; i++) {
+        if (!c->rlen[i]) continue;
+        if (at[i] < 0) {
+            if (eo_put(&b, 0, c->pbits[i]) != 0) return -1;
+            continue;
+        }
+        int k = at[i];
+        present++;
+        for (int q = 0; q < pl[i]; q++) used |= (uint64_t)1 << s->col[k][q];
+        if (eo_put(&b, (unsigned)pl[i], c->pbits[i]) != 0 ||
+            eo_put_chain(c, &b, s->col[k], pl[i], s->len[k], &used) != 0)
+            return -1;
+    }
+    /* at most the columns left */
+    if (eo_put(&b, (unsigned)nb, eo_bw((unsigned)(r->ncols - present))) != 0) return -1;
+    for (int j = 0; j < nb; j++) {
+        int k = base[j];
+        used |= (uint64_t)1 << s->col[k][0];
+        if (eo_put(&b, s->col[k][0], 6) != 0 ||
+            eo_put_chain(c, &b, s->col[k], 1, s->len[k], &used) != 0)
+            return -1;
+    }
+    out->lo = (uint64_t)b.acc;
+    out->hi = (uint64_t)(b.acc >> 64);
+    return 0;
+}
+
+static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, int *L,
+                                uint64_t *used) {
+    int n = *L;
+    int m = (int)eo_get(b, eo_bw((unsigned)(eo_rank(col[n - 1]) - 1)));
+    for (int k = 0; k < m; k++, n++) {
+        int below = col[n - 1], rank = eo_rank(below) - 1;
+        if (!c->alt) {
+            col[n] = (uint8_t)(rank << 2 | (below & 3));
+        } else if (eo_chain_bit_needed(below, *used)) {
+            col[n] = (uint8_t)eo_chain_card(below, rank, (int)eo_get(b, 1));
+        } else {
+            col[n] = (uint8_t)eo_chain_card(below, rank, (int)(*used >> eo_chain_card(below, rank, 0) & 1));
+        }
+        *used |= (uint64_t)1 << col[n];
+    }
+    *L = n;
+}
+
+/* The state of a record, laid out as eo_decode lays out its canonical key: columns in
+ * canonical order, empty cells first, then the cell cards in card order. */
+static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec, eo_state *s) {
+    if (rec->hi & EO_CBIG) {
+        size_t id = (size_t)rec->lo;
+        eo_decode(r, c->big.arena + c->big.offs[id] + 1, s);
+        return;
+    }
+    eo_bits b = {(__uint128_t)rec->hi << 64 | rec->lo, 0};
+    eo_state t;
+    int nc = 0;
+    for (int f = 0; f < 4; f++) s->found[f] = (uint8_t)eo_get(&b, 4);
+    uint64_t used = eo_home_bits(c, s->found); /* home, then also written */
+    for (int i = 0; i < c->ncols; i++) {
+        if (!c->rlen[i]) continue;
+        int p = (int)eo_get(&b, c->pbits[i]);
+        if (!p) continue;
+        memcpy(t.col[nc], c->rcol[i], (size_t)p);
+        for (int q = 0; q < p; q++) used |= (uint64_t)1 << c->rcol[i][q];
+        eo_get_chain(c, &b, t.col[nc], &p, &used);
+        t.len[nc++] = (uint8_t)p;
+    }
+    int nb = (int)eo_get(&b, eo_bw((unsigned)(r->ncols - nc)));
+    for (int j = 0; j < nb; j++) {
+        int L = 1;
+        t.col[nc][0] = (uint8_t)eo_get(&b, 6);
+        used |= (uint64_t)1 << t.col[nc][0];
+        eo_get_chain(c, &b, t.col[nc], &L, &used);
+        t.len[nc++] = (uint8_t)L;
+    }
+    for (; nc < r->ncols; nc++) t.len[nc] = 0;
+    /* the cells: every card neither home nor in a column */
+    uint64_t left = 0;
+    for (int f = 0; f < 4; f++)
+        for (int rank = s->found[f] + 1; rank <= EO_KING; rank++) left |= (uint64_t)1 << (rank << 2 | f);
+    for (int k = 0; k < r->ncols; k++)
+        for (int q = 0; q < t.len[k]; q++) left &= ~((uint64_t)1 << t.col[k][q]);
+    int n = __builtin_popcountll(left), i = 0;
+    for (; i < r->ncells - n; i++) s->cell[i] = 0;
+    for (uint64_t m = left; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);
+    int perm[EO_MAXCOLS];
+    eo_canon_order(r, &t, perm, NULL);
+    for (int k = 0; k < r->ncols; k++) {
+        int L = t.len[perm[k]];
+        s->len[k] = (uint8_t)L;
+        memcpy(s->col[k], t.col[perm[k]], (size_t)L);
+    }
+    eo_recount(r, s);
+}
+
+/* ----- the table ------------------------------------------------------------------ */
+static inline uint64_t eo_crec_hash(const eo_crec *k) {
+    return eo_mum(eo_mum(k->lo ^ 0xa0761d6478bd642fULL, k->hi ^ 0xe7037ed1a0b428dbULL),
+                  0x8ebc6af09c88c6e3ULL);
+}
+
+/* The tag of a hash in an index of 2^ibits slots (its bits above the id's). */
+static inline uint32_t eo_ctag(uint64_t h, int ibits) {
+    return ibits >= 32 ? 0 : (uint32_t)(h >> 32) >> ibits << ibits;
+}
+
+static int eo_cindex_grow(eo_cstore *c) {
+    size_t n = c->index ? (c->imask + 1) * 2 : 1024;
+    uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
+    if (!ix) return -1;
+    size_t mask = n - 1;
+    int ibits = __builtin_ctzll((unsigned long long)n);
+    for (size_t id = 0; id < c->count; id++) {
+        const eo_crec *k = eo_crec_at(c, id);
+        if (k->hi & EO_CBIG) continue;
+        uint64_t h = eo_crec_hash(k);
+        size_t j = (size_t)h & mask;
+        while (ix[j]) j = (j + 1) & mask;
+        ix[j] = eo_ctag(h, ibits) | (uint32_t)(id + 1);
+    }
+    free(c->index);
+    c->index = ix;
+    c->imask = mask;
+    c->ibits = ibits;
+    return 0;
+}
+
+/* Room for the record of id c->count. */
+static int eo_cstore_room(eo_cstore *c) {
+    if (c->count >= 0xfffffff0ULL) return -1;
+    size_t b = c->count >> EO_CBLOCK_BITS;
+    if (b < c->nblocks) return 0;
+    if (b == c->blockcap) {
+        size_t cap = c->blockcap ? c->blockcap * 2 : 16;
+        eo_crec **p = (eo_crec **)realloc(c->blocks, cap * sizeof(eo_crec *));
+        if (!p) return -1;
+        c->blocks = p;
+        c->blockcap = cap;
+    }
+    c->blocks[b] = (eo_crec *)malloc(EO_CBLOCK * sizeof(eo_crec));
+    if (!c->blocks[b]) return -1;
+    c->nblocks++;
+    return 0;
+}
+
+/* A state kept by its full key (its record does not fit). */
+static long eo_cstore_insert_big(eo_cstore *c, const eo_rules *r, const eo_state *s) {
+    uint8_t key[EO_MAXKEY];
+    long bid = eo_table_insert(&c->big, key, eo_key(r, s, key));
+    if (bid == -1) return -1;
+    if (bid < 0) return -(long)c->big_id[-bid - 2] - 2;
+    if ((size_t)bid >= c->big_cap) {
+        size_t cap = c->big_cap ? c->big_cap * 2 : 64;
+        uint32_t *p = (uint32_t *)realloc(c->big_id, cap * sizeof(uint32_t));
+        if (!p) return -1;
+        c->big_id = p;
+        c->big_cap = cap;
+    }
+    if (eo_cstore_room(c) != 0) return -1;
+    size_t id = c->count++;
+    eo_crec *k = eo_crec_at(c, id);
+    k->lo = (uint64_t)bid;
+    k->hi = EO_CBIG;
+    c->big_id[bid] = (uint32_t)id;
+    return (long)id;
+}
+
+/* Enter s; return its new id, or -(existing id) - 2 if it was there, or -1 if out of
+ * memory (c->failed set). */
+static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s) {
+    eo_crec k;
+    long id;
+    if (eo_cencode(c, r, s, &k) != 0) {
+        id = eo_cstore_insert_big(c, r, s);
+        if (id == -1) c->failed = 1;
+        return id;
+    }
+    if (!c->index && eo_cindex_grow(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    uint64_t h = eo_crec_hash(&k);
+    uint32_t tag = eo_ctag(h, c->ibits);
+    uint32_t idmask = c->ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << c->ibits) - 1;
+    size_t i = (size_t)h & c->imask;
+    for (;;) {
+        uint32_t v = c->index[i];
+        if (!v) break;
+        if ((v & ~idmask) == tag) {
+            size_t o_id = (v & idmask) - 1;
+            const eo_crec *o = eo_crec_at(c, o_id);
+            if (o->lo == k.lo && o->hi == k.hi) return -(long)o_id - 2;
+        }
+        i = (i + 1) & c->imask;
+    }
+    if (eo_cstore_room(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    id = (long)c->count++;
+    *eo_crec_at(c, (size_t)id) = k;
+    c->index[i] = tag | (uint32_t)(id + 1);
+    /* at most 70% full (one slot of 4 bytes a state at 1.4 to 2.9 slots a state) */
+    if (c->count * 10 > (c->imask + 1) * 7 && eo_cindex_grow(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    return id;
+}
+
+/* The state of id, laid out as eo_decode lays out a canonical key. */
+static inline void eo_cstore_state(const eo_cstore *c, const eo_rules *r, size_t id, eo_state *s) {
+    eo_cdecode(c, r, eo_crec_at(c, id), s);
+}
+
+#endif
