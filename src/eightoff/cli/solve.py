@@ -29,11 +29,13 @@ refused unread.
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
 from eightoff.cli import house_rules
@@ -51,6 +53,14 @@ from eightoff.cli.exits import (
     interrupted_status,
     interrupted_word,
 )
+from eightoff.cli.solve_output import (
+    Outcome,
+    duration,
+    json_line,
+    solved,
+    summary_line,
+    text,
+)
 from eightoff.cli.values import (
     MAX_SECONDS,
     deal_ranges,
@@ -59,13 +69,28 @@ from eightoff.cli.values import (
     states_arg,
     variant_arg,
 )
-from eightoff.counts import MoveCount, count, counted_moves
+from eightoff.counts import Counts, MoveCount, counted_moves
 from eightoff.deals import deal
 from eightoff.explain import describe
 from eightoff.i18n import quote
 from eightoff.position import Move, Position
-from eightoff.rules import DEFAULT_VARIANT, PRESETS, preset
-from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
+from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
+from eightoff.solver import (
+    DEFAULT_LIMITS,
+    LOST,
+    SOLVED,
+    DealBlock,
+    Limits,
+    Result,
+    SolutionError,
+    Solved,
+    Unknown,
+    played,
+    reason_of,
+    solve,
+    solve_deals,
+)
+from eightoff.solver._core import REPLAY_FAILED
 from eightoff.solver.optimal import (
     COMMAND_LINE_MEMORY_MB,
     Par,
@@ -215,64 +240,6 @@ def move_json(position: Position, move: Move) -> dict[str, Any]:
     }
 
 
-def result_json(start: Position, number: int | None, result: Result) -> dict[str, Any]:
-    moves = []
-    pos = start
-    for move in result.moves:
-        moves.append(move_json(pos, move))
-        pos = pos.apply_unchecked(move)
-    return {
-        "variant": start.rules.id,
-        "deal": number,
-        "verdict": result.verdict,
-        "moves": moves,
-        # the solution's length in both counts (eightoff.counts): null without one
-        **_counts_json(start, result),
-        "states": result.states,
-        "seconds": round(result.seconds, 6),
-    }
-
-
-def _counts_json(start: Position, result: Result) -> dict[str, int | None]:
-    if not isinstance(result, Solved):
-        return {"player_moves": None, "single_card_moves": None}
-    return {**count(start, result.moves).to_json()}
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
-
-
-def summary(start: Position, result: Result) -> str:
-    """The summary line: verdict, moves (player moves, then single-card moves), states,
-    time."""
-    states = f"{result.states:,} states".replace(",", " ")
-    took = _duration(result.seconds)
-    if isinstance(result, Solved):
-        n = count(start, result.moves)
-        player = f"{n.player} player move{'' if n.player == 1 else 's'}"
-        single = f"{n.single_card} single-card move{'' if n.single_card == 1 else 's'}"
-        return f"solved: {player} ({single}), {states}, {took}"
-    if result.verdict == Verdict.LOST:
-        return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
-    reason = getattr(result, "reason", "limit reached")
-    return f"unknown: {reason} ({states}, {took}); no verdict"
-
-
-def print_human(out: TextIO, start: Position, title: str, result: Result) -> None:
-    out.write(f"{title}\n")
-    pos = start
-    width = len(str(len(result.moves)))
-    for i, move in enumerate(result.moves, start=1):
-        out.write(f"{i:>{width}}. {move!s:<6} {describe(pos, move)}\n")
-        pos = pos.apply_unchecked(move)
-    out.write(f"{summary(start, result)}\n")
-
-
 def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
     """One deal's par: the bounds, and the best solution known, each move with what it
     counts for (``"counts": 0`` for a card auto-move or auto-complete sends home)."""
@@ -287,7 +254,7 @@ def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
 def par_summary(par: Par) -> str:
     """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
     states = f"{par.states:,} states".replace(",", " ")
-    took = _duration(par.seconds)
+    took = duration(par.seconds)
     if par.lost:
         return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
     proven = "yes" if par.optimal else "no"
@@ -326,6 +293,103 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]
             yield deal(rules, n), n, f"{rules.name} · deal #{n}"
 
 
+Done = tuple[str, int | None, str, Outcome]
+"""One deal's (or board's) outcome: the variant id, the deal number, the title."""
+
+BLOCK_SECONDS: Final = 0.05
+"""A block of deals solved in one call (solve_deals) grows while it takes less than this
+(wall time), up to MAX_BLOCK deals: the output stays as prompt as a deal at a time, and
+an interrupt is seen between blocks."""
+MAX_BLOCK: Final = 1024
+
+
+def _blocks(args: argparse.Namespace, limits: Limits, keep_moves: bool) -> Iterator[Iterator[Done]]:
+    """Each deal's (or the board's) outcome in order, in blocks (each written at once),
+    the solution described by the compiled replay (which checks it: a refused one raises
+    SolutionError naming the deal). Plain deals are solved a block at a time by the
+    batch path (deals made, solved and replayed in the core); a board and ``--short``
+    one at a time by :func:`solve`."""
+    if args.board is not None or limits.short:
+        for position, number, title in _jobs(args):
+            try:
+                result = solve(position, limits)
+                outcome = _outcome(position, result)
+            except SolutionError as e:
+                raise SolutionError(f"{title}: {e}") from None
+            yield iter(((position.rules.id, number, title, outcome),))
+        return
+    rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
+    for numbers in deal_ranges(args.deals):
+        first, size = numbers.start, 1
+        while first < numbers.stop:
+            count = min(size, numbers.stop - first)
+            t0 = time.perf_counter()
+            block = solve_deals(rules, first, count, limits, keep_moves)
+            yield _block_outcomes(rules, block, count)
+            if time.perf_counter() - t0 < BLOCK_SECONDS:
+                size = min(2 * size, MAX_BLOCK)
+            first += count
+
+
+def _writer(out: TextIO) -> Callable[[bytes], None]:
+    """Write UTF-8 output: straight to the stream's bytes when it writes UTF-8, else as
+    text (the stream's own encoding and error handler: eightoff.cli.streams)."""
+    buffer = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None) or ""
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        utf8 = False
+    if buffer is not None and utf8:
+
+        def write_bytes(data: bytes) -> None:
+            out.flush()
+            buffer.write(data)
+            buffer.flush()
+
+        return write_bytes
+
+    def write_text(data: bytes) -> None:
+        out.write(data.decode())
+        out.flush()
+
+    return write_text
+
+
+def _outcome(position: Position, result: Result) -> Outcome:
+    if isinstance(result, Solved):
+        return solved(played(position, result.moves), result.states, result.seconds)
+    if isinstance(result, Unknown):
+        return Outcome(result.verdict, result.states, result.seconds, reason=result.reason)
+    return Outcome(result.verdict, result.states, result.seconds)
+
+
+def _block_outcomes(rules: Rules, block: DealBlock, count: int) -> Iterator[Done]:
+    keys = block.keys
+    at = 0
+    for i in range(count):
+        number = block.first + i
+        status, states, seconds = block.status[i], block.states[i], block.seconds[i]
+        title = f"{rules.name} · deal #{number}"
+        if status == SOLVED:
+            length = block.lengths[i]
+            counts = Counts(block.player_moves[i], block.single_card_moves[i])
+            moves = () if keys is None else keys[at : at + length]
+            at += length
+            yield rules.id, number, title, Outcome(Verdict.SOLVED, states, seconds, moves, counts)
+        elif status == REPLAY_FAILED:  # a bug in the solver, never a verdict
+            raise SolutionError(
+                f"{title}: the solver's solution for a position of {rules.name} is refused at"
+                f" move {block.lengths[i] + 1} (or ends with cards left) by the compiled"
+                " replay: a bug in the solver, please report it"
+            )
+        elif status == LOST:
+            yield rules.id, number, title, Outcome(Verdict.LOST, states, seconds)
+        else:
+            reason = reason_of(status)
+            yield rules.id, number, title, Outcome(Verdict.UNKNOWN, states, seconds, reason=reason)
+
+
 def run(args: argparse.Namespace) -> int:
     """Solve what the arguments name; print; return the exit code (see module doc)."""
     out = sys.stdout
@@ -351,22 +415,26 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--optimal finds the shortest solution: --short adds nothing")
         if args.optimal:
             return _run_optimal(args)
-        for position, number, title in _jobs(args):
-            try:
-                result = solve(position, limits)
-            except SolutionError as e:  # a bug in the solver, never a verdict
-                return fail("eightoff solve", f"{title}: {e}", EX_SOFTWARE)
-            verdicts.add(result.verdict)
-            if args.json:
-                out.write(json.dumps(result_json(position, number, result)) + "\n")
-            elif args.quiet:
-                out.write(f"{title}: {summary(position, result)}\n")
-            else:
-                if not first:
-                    out.write("\n")
-                print_human(out, position, title, result)
-            out.flush()
-            first = False
+        write = _writer(out)
+        try:
+            for block in _blocks(args, limits, not args.quiet):
+                pieces: list[bytes] = []
+                try:
+                    for variant, number, title, outcome in block:
+                        verdicts.add(outcome.verdict)
+                        if args.json:
+                            pieces.append(json_line(variant, number, outcome))
+                        elif args.quiet:
+                            pieces.append(summary_line(title, outcome))
+                        else:
+                            if not first:
+                                pieces.append(b"\n")
+                            pieces.append(text(title, outcome))
+                        first = False
+                finally:  # what was solved before a failure or an interrupt is shown
+                    write(b"".join(pieces))
+        except SolutionError as e:  # a bug in the solver, never a verdict
+            return fail("eightoff solve", str(e), EX_SOFTWARE)
     except UsageError as e:
         return fail("eightoff solve", str(e), e.code)
     except KeyboardInterrupt:
