@@ -331,7 +331,7 @@ def _blocks(args: argparse.Namespace, limits: Limits, keep_moves: bool) -> Itera
             first += count
 
 
-def _writer(out: TextIO) -> Callable[[bytes], None]:
+def _writer(out: TextIO) -> Callable[[list[bytes]], None]:
     """Write UTF-8 output: straight to the stream's bytes when it writes UTF-8, else as
     text (the stream's own encoding and error handler: eightoff.cli.streams)."""
     buffer = getattr(out, "buffer", None)
@@ -342,15 +342,15 @@ def _writer(out: TextIO) -> Callable[[bytes], None]:
         utf8 = False
     if buffer is not None and utf8:
 
-        def write_bytes(data: bytes) -> None:
+        def write_bytes(pieces: list[bytes]) -> None:
             out.flush()
-            buffer.write(data)
+            buffer.writelines(pieces)
             buffer.flush()
 
         return write_bytes
 
-    def write_text(data: bytes) -> None:
-        out.write(data.decode())
+    def write_text(pieces: list[bytes]) -> None:
+        out.write(b"".join(pieces).decode())
         out.flush()
 
     return write_text
@@ -432,7 +432,7 @@ def run(args: argparse.Namespace) -> int:
                             pieces.append(text(title, outcome))
                         first = False
                 finally:  # what was solved before a failure or an interrupt is shown
-                    write(b"".join(pieces))
+                    write(pieces)
         except SolutionError as e:  # a bug in the solver, never a verdict
             return fail("eightoff solve", str(e), EX_SOFTWARE)
     except UsageError as e:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
+from eightoff._join import Pieces
 from eightoff.cards import Card
 from eightoff.counts import Counts
 from eightoff.explain import describe_played, moved_cards
@@ -116,17 +117,12 @@ class _Cards(dict[int, str]):
         return text
 
 
-class _TextLines(dict[int, bytes]):
-    """A move's line after its number ("3a     J♦ from Column 3 to Cell 1\\n", UTF-8),
-    by key."""
-
-    def __missing__(self, key: int) -> bytes:
-        src, dst, count = key & 255, (key >> 8) & 255, (key >> 16) & 255
-        before, after = _FRAMES[src << 8 | dst]
-        what = _CARDS[count << 16 | ((key >> 32) & 255) << 8 | (key >> 24) & 255]
-        line = f"{_notation(src, dst, count):<6} {before}{what}{after}\n".encode()
-        self[key] = line
-        return line
+def _text_line(key: int) -> bytes:
+    """A move's line after its number ("3a     J♦ from Column 3 to Cell 1\\n", UTF-8)."""
+    src, dst, count = key & 255, (key >> 8) & 255, (key >> 16) & 255
+    before, after = _FRAMES[src << 8 | dst]
+    what = _CARDS[count << 16 | ((key >> 32) & 255) << 8 | (key >> 24) & 255]
+    return f"{_notation(src, dst, count):<6} {before}{what}{after}\n".encode()
 
 
 @cache
@@ -141,25 +137,23 @@ def _card_json(code: int) -> str:
     return json.dumps(str(Card(code)))
 
 
-class _JsonMoves(dict[int, bytes]):
-    """A move's JSON object as ``json.dumps`` writes it (ASCII), by key: its notation,
-    the card that moves, the count, the source and the target resolved."""
-
-    def __missing__(self, key: int) -> bytes:
-        src, dst, count, card = key & 255, (key >> 8) & 255, (key >> 16) & 255, (key >> 24) & 255
-        text = (
-            f'{{"notation": {json.dumps(_notation(src, dst, count))},'
-            f' "card": {_card_json(card)}, "count": {count},'
-            f' "source": {_place_json(src)}, "target": {_place_json(dst)}}}'
-        ).encode()
-        self[key] = text
-        return text
+def _json_move(key: int) -> bytes:
+    """A move's JSON object as ``json.dumps`` writes it (ASCII): its notation, the card
+    that moves, the count, the source and the target resolved."""
+    src, dst, count, card = key & 255, (key >> 8) & 255, (key >> 16) & 255, (key >> 24) & 255
+    return (
+        f'{{"notation": {json.dumps(_notation(src, dst, count))},'
+        f' "card": {_card_json(card)}, "count": {count},'
+        f' "source": {_place_json(src)}, "target": {_place_json(dst)}}}'
+    ).encode()
 
 
 _FRAMES: Final = _Frames()
 _CARDS: Final = _Cards()
-_TEXT: Final = _TextLines()
-_JSON: Final = _JsonMoves()
+_TEXT: Final = Pieces(_text_line)
+"""Each move's line by key, made once (a table in compiled code: eightoff._join)."""
+_JSON: Final = Pieces(_json_move)
+"""Each move's JSON object by key, made once."""
 _NUMBERS: dict[int, list[bytes]] = {}
 """The numbers before the moves (b" 7. "), by width: made once."""
 
@@ -178,13 +172,11 @@ def text(title: str, outcome: Outcome) -> bytes:
     """The human output of one deal: its title, every move numbered, in the notation and
     in words, then the summary line."""
     keys = outcome.keys
-    n = len(keys)
-    parts: list[bytes] = [b""] * (2 * n + 2)
-    parts[0] = f"{title}\n".encode()
-    parts[1 : 2 * n : 2] = _numbers(n)[:n]
-    parts[2 : 2 * n + 1 : 2] = list(map(_TEXT.__getitem__, keys))
-    parts[-1] = f"{summary(outcome)}\n".encode()
-    return b"".join(parts)
+    head = f"{title}\n".encode()
+    tail = f"{summary(outcome)}\n".encode()
+    if not keys:
+        return head + tail
+    return _TEXT.join(keys, b"", _numbers(len(keys)), head, tail)
 
 
 @cache
@@ -211,7 +203,9 @@ def json_line(variant: str, number: int | None, outcome: Outcome) -> bytes:
         f'], "player_moves": {counts}, "states": {outcome.states},'
         f' "seconds": {round(outcome.seconds, 6)!r}}}\n'
     ).encode()
-    return head + b", ".join(map(_JSON.__getitem__, outcome.keys)) + tail
+    if not outcome.keys:
+        return head + tail
+    return _JSON.join(outcome.keys, b", ", None, head, tail)
 
 
 def summary_line(title: str, outcome: Outcome) -> bytes:
