@@ -16,7 +16,14 @@ import httpx
 import pytest
 
 URL = re.compile(r"(http://127\.0\.0\.1:\d+)/\?token=([A-Za-z0-9_-]+)")
-ENV = {**{k: v for k, v in os.environ.items() if k != "EIGHTOFF_DB"}, "PYTHONUNBUFFERED": "1"}
+ENV = {
+    **{
+        k: v
+        for k, v in os.environ.items()
+        if k != "EIGHTOFF_DB" and not k.startswith(("LC_", "LANG"))  # the table's words: English
+    },
+    "PYTHONUNBUFFERED": "1",
+}
 
 
 def play(db: Path, *extra: str) -> subprocess.Popen[str]:

@@ -56,6 +56,7 @@ from enum import Enum
 from functools import cache
 from typing import Final
 
+from eightoff.i18n import Message
 from eightoff.position import Kind, Move, Place, Position
 from eightoff.rules import EmptyColumn
 
@@ -69,9 +70,14 @@ class MoveCount(Enum):
     """Single-card moves (a group counts as the single moves it stands for)."""
 
     @property
+    def message(self) -> Message:
+        """How output names it: "player moves", "single-card moves" (``count.*``)."""
+        return Message(f"count.{self.value}")
+
+    @property
     def words(self) -> str:
-        """How output names it: "player moves", "single-card moves"."""
-        return "player moves" if self is MoveCount.PLAYER else "single-card moves"
+        """:attr:`message` in English."""
+        return str(self.message)
 
 
 @dataclass(frozen=True, slots=True)

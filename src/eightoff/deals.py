@@ -29,6 +29,7 @@ from typing import Final
 
 from eightoff import _deals
 from eightoff.cards import Card, deck
+from eightoff.i18n import Message
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
 
@@ -43,12 +44,10 @@ class DealNumberError(ValueError):
 
 def check_deal_number(number: int) -> int:
     if isinstance(number, bool) or not isinstance(number, int):
-        raise DealNumberError(f"deal number {number!r} is not a whole number")
+        raise DealNumberError(Message("error.deal_not_whole", value=repr(number)))
     if not MIN_DEAL <= number <= MAX_DEAL:
-        raise DealNumberError(
-            f"deal number {number} is out of range: deals are numbered {MIN_DEAL}"
-            f" to {MAX_DEAL:,}".replace(",", " ")
-        )
+        high = f"{MAX_DEAL:,}".replace(",", " ")
+        raise DealNumberError(Message("error.deal_out_of_range", n=number, low=MIN_DEAL, high=high))
     return number
 
 

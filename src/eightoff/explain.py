@@ -179,6 +179,37 @@ def hint_message(pos: Position, move: Move, length: int | None = None) -> Messag
     return Message("hint.move_effect", action=action, effect=effect, n=length)
 
 
+def par_message(
+    *,
+    optimal: bool,
+    lower: int,
+    upper: int | None,
+    lost: bool = False,
+    took: int | None = None,
+    seconds: float | None = None,
+) -> Message:
+    """A deal's par in words (player moves): "Par 34", "Par 34 — you took 37", "Par 34 —
+    you matched par!", "Par is 31 to 33", "Par is at least 31", "No par: …". ``took``:
+    the player moves of a won game; ``seconds``: the search's time limit, said when par
+    was not proven."""
+    if lost:
+        return Message("par.lost")
+    said: Message
+    if optimal and upper is not None:
+        said = Message("par.is", par=upper)
+    elif upper is not None:
+        said = Message("par.between", low=lower, high=upper)
+    else:
+        said = Message("par.at_least", low=lower)
+    if took is not None:
+        if optimal and took == upper:
+            return Message("par.matched", par=said)
+        return Message("par.you_took", par=said, moves=took)
+    if not optimal and seconds is not None:
+        return Message("par.unproven", par=said, seconds=seconds)
+    return said
+
+
 __all__ = [
     "LessonText",
     "describe",
@@ -189,6 +220,7 @@ __all__ = [
     "house_rules_words",
     "lesson_text",
     "moved_cards",
+    "par_message",
     "variant_name",
     "variant_summary",
 ]

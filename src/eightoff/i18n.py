@@ -43,6 +43,7 @@ that every layer may speak through it, the cards too.
 from __future__ import annotations
 
 import json
+import os
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -192,6 +193,36 @@ def pick_language(accept_language: str | bytes | None) -> Lang:
         if neg_q < 0 and base in LANGUAGES:
             return check_language(base)
     return DEFAULT_LANGUAGE
+
+
+def environment_language(environ: Mapping[str, str] | None = None) -> Lang:
+    """The language of a command-line program, chosen as gettext chooses it: the
+    locale is the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set; ``C``,
+    ``POSIX`` or none means English; otherwise the first entry of ``LANGUAGE`` (a
+    colon-separated list) that has a catalogue, else the locale's own language if it
+    has one, else English. The one place a command's language is chosen.
+
+    >>> environment_language({"LANG": "de_DE.UTF-8"}), environment_language({})
+    ('de', 'en')
+    >>> environment_language({"LC_ALL": "C", "LANG": "de_DE.UTF-8"})
+    'en'
+    >>> environment_language({"LANG": "en_GB.UTF-8", "LANGUAGE": "fr:de"})
+    'de'
+    """
+    env = os.environ if environ is None else environ
+    locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
+    base = _language_of(locale)
+    if base in ("", "c", "posix"):
+        return DEFAULT_LANGUAGE
+    for entry in env.get("LANGUAGE", "").split(":"):
+        if _language_of(entry) in LANGUAGES:
+            return check_language(_language_of(entry))
+    return check_language(base) if base in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _language_of(locale: str) -> str:
+    """ "de_DE.UTF-8@euro" -> "de"; "C.UTF-8" -> "c"."""
+    return locale.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].strip().lower()
 
 
 # ----- rendering -----------------------------------------------------------------------------
@@ -345,6 +376,7 @@ __all__ = [
     "Words",
     "catalogue",
     "check_language",
+    "environment_language",
     "pick_language",
     "quote",
     "reason",

@@ -27,6 +27,10 @@
   position is still on a board. A board the status check left "unknown" is searched
   once more, ten times as long: proven lost, every later position of the game is
   lost without a search.
+* **Par** (:meth:`Oracle.par_search`): the fewest moves of a deal, searched on a lane of
+  its own (one worker) within the table's limits (:data:`TABLE_LIMITS`: 20 s, 512 MiB),
+  once per position however many ask meanwhile; it holds up no other lane and no
+  speculation (the compiled search releases the GIL, the event loop never waits).
 """
 
 from __future__ import annotations
@@ -43,9 +47,11 @@ from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+from eightoff.counts import MoveCount
 from eightoff.i18n import Count, Message
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Result, solve
+from eightoff.solver.optimal import TABLE_LIMITS, Par, ParLimits, optimal
 from eightoff.solver.prover import Lru, Prover, Speculation, canonical
 from eightoff.verdict import Verdict, Word
 
@@ -60,6 +66,14 @@ _LINES = 200  # solutions followed at once (about 24,000 positions on them)
 
 class DroppedWork(Exception):
     """Solver work dropped because its position is on no board any more."""
+
+
+def _reusable(future: Future[Any]) -> bool:
+    """A par search asked for before that may answer again: not cancelled, and not
+    dropped because the table was stopping (a search that failed stays failed)."""
+    if future.cancelled():
+        return False
+    return not future.done() or not isinstance(future.exception(), DroppedWork)
 
 
 @dataclass
@@ -273,8 +287,12 @@ class Oracle:
         hint_seconds: float = 10.0,
         deal_seconds: float = 1.0,
         solver: Solver = solve,
+        par_limits: ParLimits = TABLE_LIMITS,
     ) -> None:
         self.status_seconds = status_seconds
+        self.par_limits = par_limits
+        """The limits of a par search for the table (time and memory)."""
+        self._pars: Lru[Position, Future[Par]] = Lru(256)
         self.speculate = True
         """Settle the verdicts one turn ahead of every board while the player thinks
         (set False to turn it off)."""
@@ -301,6 +319,7 @@ class Oracle:
         self.solutions = Lane("solution", 1)
         self.checks = Lane("status", 1)
         self.deals = Lane("deal", 1)
+        self.pars = Lane("par", 1)
         self.speculator = Speculator(
             self.prover,
             # the cheap children first, then the others with the status line's limit
@@ -316,8 +335,10 @@ class Oracle:
     def close(self) -> None:
         self._closed = True
         self.speculator.close()
-        for lane in (self.hints, self.solutions, self.checks, self.deals):
+        for lane in (self.hints, self.solutions, self.checks, self.deals, self.pars):
             lane.close()
+        with self._lock:
+            self._pars = Lru(256)
 
     def _after_speculation(self, out: Speculation) -> None:
         # a position the status limit left unknown shows "unknown" at once when reached
@@ -457,6 +478,37 @@ class Oracle:
         """A winnable-only deal search (its own lane; never dropped)."""
         future = self._submit(self.deals, (0,), fn, lambda: True)
         return await asyncio.wrap_future(future)
+
+    # ----- par ---------------------------------------------------------------------------
+    def par_search(
+        self, position: Position, on_found: Callable[[Par], None] = lambda _: None
+    ) -> Future[Par]:
+        """The par (player moves) of ``position``, searched in the background on the par
+        lane within :attr:`par_limits`: a search already asked for (running or done) is
+        shared. ``on_found`` runs once, in the worker, with the answer before the future
+        is set (the table stores it there); an exception in it is logged."""
+        with self._lock:
+            known = self._pars.get(position)
+            if known is not None and _reusable(known):
+                return known
+
+            def run() -> Par:
+                found = optimal(position, MoveCount.PLAYER, self.par_limits)
+                try:
+                    on_found(found)
+                except Exception:
+                    log.exception("storing the par of a position failed")
+                return found
+
+            future = self.pars.submit((position.rules.decks,), run, lambda: True)
+            self._pars.put(position, future)
+            return future
+
+    async def par(
+        self, position: Position, on_found: Callable[[Par], None] = lambda _: None
+    ) -> Par:
+        """:meth:`par_search`, awaited (the event loop runs meanwhile)."""
+        return await asyncio.wrap_future(self.par_search(position, on_found))
 
     # ----- the status line -------------------------------------------------------------
     def status(self, game_id: int, line: Sequence[Position]) -> Status:

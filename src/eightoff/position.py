@@ -35,7 +35,8 @@ GROUP_MARK: Final = "x"
 
 
 class MoveSyntaxError(ValueError):
-    """A move's text could not be read (nothing about the position)."""
+    """A move's text could not be read (nothing about the position). Raised with a
+    :class:`eightoff.i18n.Message` (``syntax.*``): ``str()`` is the English text."""
 
 
 class IllegalMoveError(ValueError):
@@ -134,20 +135,20 @@ class Move:
         if GROUP_MARK in t:
             t, _, n = t.partition(GROUP_MARK)
             if not n.isdigit() or int(n) < 1:
-                raise MoveSyntaxError(f"{raw!r}: the count after 'x' must be a number, e.g. 37x3")
+                raise MoveSyntaxError(Message("syntax.count", move=repr(raw)))
             count = int(n)
         source, rest = _parse_place(t, raw, as_source=True)
         if not rest:
-            raise MoveSyntaxError(f"{raw!r}: a move names a source and a target, e.g. 3a or 5h")
+            raise MoveSyntaxError(Message("syntax.no_target", move=repr(raw)))
         target, rest = _parse_place(rest, raw, as_source=False)
         if rest:
-            raise MoveSyntaxError(f"{raw!r}: unexpected {rest!r} after the target")
+            raise MoveSyntaxError(Message("syntax.unexpected", move=repr(raw), rest=repr(rest)))
         return Move(source, target, count)
 
 
 def _parse_place(t: str, raw: str, *, as_source: bool) -> tuple[Place, str]:
     if not t:
-        raise MoveSyntaxError(f"{raw!r}: empty move")
+        raise MoveSyntaxError(Message("syntax.empty", move=repr(raw)))
     ch = t[0]
     if ch in COLUMN_LABELS:
         return Place.column(COLUMN_LABELS.index(ch)), t[1:]
@@ -156,17 +157,12 @@ def _parse_place(t: str, raw: str, *, as_source: bool) -> tuple[Place, str]:
     if ch == HOME_LABEL:
         if as_source:
             if len(t) < 2 or not t[1].isdigit() or t[1] == "0":
-                raise MoveSyntaxError(
-                    f"{raw!r}: a card taken back from a foundation is written h1…h8 (the"
-                    " foundation's number) then the target, e.g. h23"
-                )
+                raise MoveSyntaxError(Message("syntax.foundation_source", move=repr(raw)))
             return Place.foundation(int(t[1]) - 1), t[2:]
         if len(t) > 1 and t[1].isdigit() and t[1] != "0":
             return Place.foundation(int(t[1]) - 1), t[2:]  # a named foundation: "ah2"
         return HOME, t[1:]
-    raise MoveSyntaxError(
-        f"{raw!r}: {ch!r} is not a place (columns 1–9 and 0, cells a–g and i, home h)"
-    )
+    raise MoveSyntaxError(Message("syntax.not_a_place", move=repr(raw), place=repr(ch)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ calibration deals.
 The formula is versioned per variant (:func:`formula_version`): a stored rating is
 comparable only with ratings of the same version.
 
->>> rate(2, "eightoff").describe()
+>>> str(rate(2, "eightoff").describe())
 'Easy (score 0.974; players won depth 0 15/16, depth 1 8/8, depth 2 8/8)'
 >>> rate(11982, "freecell").label
 'Not winnable'
@@ -63,6 +63,7 @@ from enum import Enum
 from typing import Any, Final
 
 from eightoff.deals import deal, random_deal_number
+from eightoff.i18n import Message
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, Player, Verdict, play_games, solve
@@ -112,8 +113,11 @@ class PlayerSpec:
     runs: int
     undo: int = 0
 
-    def describe(self) -> str:
-        return f"undo {self.undo}" if self.undo else f"depth {self.depth}"
+    def describe(self, won: int, played: int) -> Message:
+        """The group and its games won: "depth 1 8/8", "undo 300 5/8"."""
+        if self.undo:
+            return Message("rating.player.undo", undo=self.undo, won=won, played=played)
+        return Message("rating.player.depth", depth=self.depth, won=won, played=played)
 
 
 PLAYERS: Final = (PlayerSpec(0, 0, 16), PlayerSpec(1, 6, 8), PlayerSpec(2, 4, 8))
@@ -252,35 +256,39 @@ class Rating:
     def label(self) -> str:
         return self.level.value
 
-    def headline(self) -> str:
+    def level_message(self) -> Message:
+        """The level's name for people ("Easy", "Leicht")."""
+        return Message(f"level.{self.level.value}")
+
+    def headline(self) -> Message:
         """The level, or why there is none for this number of free cells."""
         if self.calibrated or self.level is Level.NOT_WINNABLE:
-            return self.label
-        return (
-            "not rated: the levels are not calibrated for this number of free cells"
-            f" (by the variant's own thresholds: {self.label})"
-        )
+            return self.level_message()
+        return Message("rating.not_rated", level=self.level_message())
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """One line: the level (or why there is none) and what it rests on."""
         if self.level is Level.NOT_WINNABLE:
-            return f"{self.label}: {self.basis()}"
+            return Message(
+                "rating.line.not_winnable", level=self.level_message(), basis=self.basis()
+            )
         if not self.calibrated:
-            return f"{self.headline()}; {self.basis()}"
-        return f"{self.label} ({self.basis()})"
+            return Message("rating.line.not_rated", headline=self.headline(), basis=self.basis())
+        return Message("rating.line", level=self.level_message(), basis=self.basis())
 
-    def basis(self) -> str:
+    def basis(self) -> Message:
         """What the level rests on: "score 0.060; players won depth 0 0/16, …"."""
         if self.level is Level.NOT_WINNABLE:
-            return "the solver proves no sequence of moves wins"
-        groups = ", ".join(
-            f"{spec.describe()} {won}/{n}"
+            return Message("rating.basis.not_winnable")
+        groups = [
+            spec.describe(won, n)
             for spec, won, n in zip(players_of(self.variant), self.wins, self.runs, strict=True)
-        )
-        line = f"score {self.score:.3f}; players won {groups}"
-        if self.verdict == "unknown":
-            line += "; winnability not proven"
-        return line
+        ]
+        games = groups[-1]
+        for group in reversed(groups[:-1]):  # "depth 0 15/16, depth 1 8/8, …"
+            games = Message("rating.players", first=group, rest=games)
+        unproven = self.verdict == "unknown"
+        return Message("rating.basis", score=self.score, games=games, unproven=str(unproven))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -163,12 +163,16 @@ class Rules:
         if cells is not None and cells != self.cells:
             least = self.least_cells
             if isinstance(cells, bool) or not isinstance(cells, int):
-                raise CellsError(f"cells must be a whole number, not {cells!r}")
+                raise CellsError(Message("error.cells_not_a_number", value=repr(cells)))
             if not least <= cells <= MAX_CELLS:
-                why = f" ({least} cards are dealt to cells)" if least else ""
                 raise CellsError(
-                    f"{self.base_name} can be played with {least} to {MAX_CELLS} free cells,"
-                    f" not {cells}{why}"
+                    Message(
+                        "error.cells_range",
+                        name=self.base_name,
+                        least=least,
+                        most=MAX_CELLS,
+                        cells=cells,
+                    )
                 )
             base = PRESETS.get(self.id)
             dealt = base.dealt_cells if base is not None else self.dealt_cells
@@ -328,4 +332,5 @@ def preset(variant: str = DEFAULT_VARIANT) -> Rules:
     except KeyError:
         known = ", ".join(PRESETS)
         name = variant if len(variant) <= 40 else variant[:40] + "…"
-        raise UnknownVariantError(f"unknown variant {name!r}; choose one of: {known}") from None
+        refusal = Message("error.unknown_variant", name=repr(name), choices=known)
+        raise UnknownVariantError(refusal) from None

@@ -41,10 +41,13 @@ from eightoff.lessons import Lesson, lesson
 from eightoff.position import Move, Position
 from eightoff.rating import PLAYABLE_LEVELS, Level, daily_deal, deal_of_level, rate
 from eightoff.rules import PRESETS, Rules, preset
+from eightoff.solver.optimal import Par
 from eightoff.store import (
     GameEdit,
+    OverPar,
     SavedGame,
     Store,
+    StoredPar,
     VariantStats,
     parse_stats_key,
     rule_options,
@@ -123,6 +126,8 @@ class GameState:
     custom boards and lessons."""
     daily: str | None = None
     """The UTC date (YYYY-MM-DD) of a daily deal."""
+    replay: bool = False
+    """A replay of the deal's par solution (never counted in the statistics)."""
 
     @classmethod
     def of(cls, saved: SavedGame) -> GameState:
@@ -139,6 +144,7 @@ class GameState:
             revision=saved.revision,
             rating=saved.rating,
             daily=saved.daily,
+            replay=saved.replay,
         )
 
     @property
@@ -182,6 +188,24 @@ class StatsLine:
     levels: dict[str, tuple[int, int]] | None = None
     """(played, won) per difficulty level (:class:`eightoff.rating.Level` names), in the
     levels' order, only levels played."""
+    over_par: OverPar | None = None
+    """Moves over par of the games won whose par is proven (None: no such game)."""
+    levels_over_par: dict[str, OverPar] | None = None
+    """The same per difficulty level, only levels that have such a game."""
+
+
+def par_record(par: Par) -> StoredPar:
+    """A par search's answer as the store keeps it."""
+    return StoredPar(
+        count=par.count.value,
+        optimal=par.optimal,
+        lower=par.lower_bound,
+        upper=par.length,
+        lost=par.lost,
+        moves=par.moves,
+        reason=par.reason,
+        seconds=par.seconds,
+    )
 
 
 # ----- the service -----------------------------------------------------------------------------
@@ -436,6 +460,34 @@ class Table:
         except KeyError:
             raise NoGame(Message("error.no_game", id=game_id)) from None
 
+    # ----- par ---------------------------------------------------------------------------
+    def par(self, game_id: int) -> tuple[GameState, StoredPar | None]:
+        """A game and the stored par (player moves) of its start, None if not searched yet."""
+        state = self.get(game_id)
+        return state, self.store.par_of_game(game_id)
+
+    def keep_par(self, start: Position, par: Par) -> StoredPar:
+        """Store a par search's answer for ``start`` (its solution checked by the rules
+        again); the record kept (a proven one already kept stays)."""
+        return self.store.save_par(start, par_record(par))
+
+    def start_par_replay(self, game_id: int) -> tuple[GameState, StoredPar]:
+        """A new game on game ``game_id``'s start (same deal, rules, rating, daily date)
+        to replay the deal's par solution on: assisted, never counted in the statistics
+        (any game in progress is abandoned, as by any new game). Refused when no par
+        solution is stored."""
+        state, par = self.par(game_id)
+        if par is None or not par.moves or not par.optimal:
+            raise Refused(Message("par.no_solution"), "no_par_solution")
+        gid = self.store.create_game(
+            state.game.start,
+            deal=state.deal,
+            rating=state.rating,
+            daily=state.daily,
+            replay=True,
+        )
+        return self.get(gid), par
+
     @staticmethod
     def _complete(e: GameEdit) -> bool:
         les = None if e.saved.lesson is None else lesson(e.saved.lesson)
@@ -460,6 +512,7 @@ class Table:
         that has been played."""
         saved = self.store.stats()
         by_level = self.store.level_stats()
+        over = self.store.over_par()
         keys = list(PRESETS) + sorted(k for k in saved if k not in PRESETS)
         out: dict[str, StatsLine] = {}
         for key in keys:
@@ -489,6 +542,12 @@ class Table:
                     lv.value: by_level[key][lv.value]
                     for lv in Level
                     if lv.value in by_level.get(key, {})
+                },
+                over_par=over.get(key, {}).get(None),
+                levels_over_par={
+                    lv.value: found
+                    for lv in Level
+                    if (found := over.get(key, {}).get(lv.value)) is not None
                 },
             )
         return out

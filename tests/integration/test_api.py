@@ -391,6 +391,7 @@ def test_stats_count_played_won_and_streaks(client: TestClient) -> None:
         "fewest_moves": None,
         "hints": 0,
         "levels": {},
+        "over_par": None,  # no game won whose par is proven
     }
     g = new_game(client, deal=1)
     move(client, g["id"], move=g["legal_moves"][0]["notation"])

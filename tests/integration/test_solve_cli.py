@@ -294,7 +294,7 @@ def test_a_solution_that_fails_its_replay_is_one_line_and_exit_70(
     assert out == ""
     assert err.strip().count("\n") == 0 and "deal #7" in err and "refused" in err
 
-    real = command.solve_deals
+    from eightoff.solver import solve_deals as real
 
     def block_refusing(rules: Any, first: int, count: int, *args: Any, **kw: Any) -> DealBlock:
         block = real(rules, first, count, *args, **kw)

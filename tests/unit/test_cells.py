@@ -105,9 +105,9 @@ def test_a_deal_with_another_number_of_cells_is_not_rated() -> None:
 
     fewer = rate(2, preset("freecell").with_options(cells=2))
     assert not fewer.calibrated and fewer.to_json()["calibrated"] is False
-    assert fewer.describe().startswith("not rated: the levels are not calibrated")
+    assert str(fewer.describe()).startswith("not rated: the levels are not calibrated")
     own = rate(2, "freecell")
-    assert own.calibrated and not own.describe().startswith("not rated")
+    assert own.calibrated and not str(own.describe()).startswith("not rated")
 
 
 def test_deal_with_fewer_cells_prints_not_rated_on_its_rating_line(

@@ -16,6 +16,7 @@ import pytest
 
 import eightoff
 import eightoff.cli.house_rules
+import eightoff.cli.say
 import eightoff.explain
 import eightoff.i18n
 from eightoff.boards import from_json
@@ -56,7 +57,9 @@ def _cases(template: Any) -> list[str]:
     return [template]
 
 
-@pytest.mark.parametrize("module", [eightoff.i18n, eightoff.explain, eightoff.cli.house_rules])
+@pytest.mark.parametrize(
+    "module", [eightoff.i18n, eightoff.explain, eightoff.cli.house_rules, eightoff.cli.say]
+)
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
@@ -73,6 +76,22 @@ def test_every_message_id_has_both_languages() -> None:
                 assert text.strip() or msg_id.startswith("card."), (lang, msg_id)
                 # every field is well formed (string.Formatter can read it)
                 list(string.Formatter().parse(text))
+
+
+def test_no_message_id_is_written_twice_in_a_catalogue() -> None:
+    """JSON keeps the last of two equal keys without a word: a merge that adds a block
+    twice, or a key in two blocks, would hide one text."""
+    for lang in LANGUAGES:
+        path = Path(eightoff.__file__).parent / "locales" / f"{lang}.json"
+        twice: list[str] = []
+
+        def pairs(items: list[tuple[str, Any]], twice: list[str] = twice) -> dict[str, Any]:
+            keys = [k for k, _ in items]
+            twice.extend(k for k in set(keys) if keys.count(k) > 1)
+            return dict(items)
+
+        json.loads(path.read_text("utf-8"), object_pairs_hook=pairs)
+        assert not twice, (lang, twice)
 
 
 def test_german_uses_german_words_not_english_ones() -> None:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eightoff.cards import Card
+from eightoff.cli.solve import par_words
 from eightoff.counts import MoveCount, count
 from eightoff.deals import deal
 from eightoff.position import Kind, Move, Position
@@ -141,7 +142,7 @@ def test_par_equals_breadth_first_search(
             assert found.lost and not found.moves
             continue
         check(position, found, which)
-        assert found.length == expected, (str(position), found.words)
+        assert found.length == expected, (str(position), found.to_json())
 
 
 # ----- whole deals --------------------------------------------------------------------
@@ -166,7 +167,7 @@ def test_a_stopped_search_reports_bounds_and_the_best_solution() -> None:
     par = optimal(start, MoveCount.PLAYER, ParLimits(seconds=None, states=2000))
     assert not par.optimal and par.reason == "state limit reached"
     assert par.length is not None and 0 < par.lower_bound < par.length
-    assert par.words == f"par is {par.lower_bound} to {par.length} player moves"
+    assert str(par_words(par)) == f"par is {par.lower_bound} to {par.length} player moves"
     p = start
     for m in par.moves:
         p = p.apply(m)

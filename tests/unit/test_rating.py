@@ -11,6 +11,7 @@ import pytest
 
 import eightoff.rating
 from eightoff.deals import check_deal_number, deal
+from eightoff.i18n import translate
 from eightoff.position import Position
 from eightoff.rating import (
     PLAYABLE_LEVELS,
@@ -53,7 +54,8 @@ def test_a_position_with_no_way_out_is_not_winnable() -> None:
     rating = rate(start)
     assert rating.level is Level.NOT_WINNABLE
     assert rating.verdict == "lost"
-    assert "no sequence of moves wins" in rating.describe()
+    assert "no sequence of moves wins" in str(rating.describe())
+    assert "keine Zugfolge gewinnt" in translate(rating.describe(), "de")
 
 
 @pytest.mark.parametrize(
@@ -80,7 +82,8 @@ def test_bakers_game_is_also_rated_by_players_who_take_moves_back() -> None:
     rating = rate(2, "bakers-game")
     undo = [p for p in rating.to_json()["players"] if p.get("undo")]
     assert undo and all(p["played"] > 0 for p in undo)
-    assert "undo" in rating.describe()
+    assert "undo" in str(rating.describe())
+    assert "Zurücknehmen 300" in translate(rating.describe(), "de")
     assert not [p for p in rate(2, "eightoff").to_json()["players"] if p.get("undo")]
 
 

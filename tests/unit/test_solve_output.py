@@ -162,7 +162,7 @@ def test_text_and_json_from_the_keys_are_the_positions_own(
         outcome = solved(played(start, moves), states=1234567, seconds=0.000321)
         title = f"{rules.name} · deal #{number}"
         assert text(title, outcome).decode() == _reference_text(
-            start, title, moves, summary(outcome)
+            start, title, moves, str(summary(outcome))
         )
         assert json_line(rules.id, number, outcome).decode() == _reference_json(
             start, number, moves, outcome
@@ -178,7 +178,7 @@ def test_a_board_and_short_solutions_render_the_same_way() -> None:
     assert isinstance(result, Solved)
     outcome = solved(played(start, result.moves), result.states, result.seconds)
     assert text("t", outcome).decode() == _reference_text(
-        start, "t", result.moves, summary(outcome)
+        start, "t", result.moves, str(summary(outcome))
     )
 
 

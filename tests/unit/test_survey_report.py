@@ -299,3 +299,56 @@ def test_the_length_note_counts_one_longer_solution_in_the_singular() -> None:
 
     assert beyond_note(1, 212) == "1 longer solution, 212 moves, not shown"
     assert beyond_note(1234, 300) == "1,234 longer solutions, up to 300 moves, not shown"
+
+
+def test_the_png_shows_winnability_by_number_of_cells(tmp_path: Path) -> None:
+    """A store with FreeCell at 0, 2 and 4 cells: the PNG has a panel with one bar a cell
+    count, each as high as that count's winnable share, with its Wilson interval."""
+    from eightoff.survey.report import figure
+
+    db = tmp_path / "c.sqlite3"
+    fc = preset("freecell")
+    fill(db, "freecell", {d: "solved" if d % 10 else "lost" for d in range(1, 101)})
+    fill(db, "freecell", {1: "lost", 2: "lost", 3: "solved", 4: "lost"}, fc.with_options(cells=0))
+    fill(db, "freecell", {1: "lost", 2: "solved", 3: "unknown"}, fc.with_options(cells=2))
+    report = build_report(db, fc)
+    panels = {ax.get_title(): ax for ax in figure(report).axes}
+    cells = panels["Winnable by number of free cells"]
+    from matplotlib.patches import Rectangle
+
+    heights = [bar.get_height() for bar in cells.patches if isinstance(bar, Rectangle)]
+    assert heights == pytest.approx([25.0, 50.0, 90.0])
+    labels = [t.get_text() for t in cells.get_xticklabels()]
+    assert labels == ["0\n1 of 4", "2\n1 of 3\n1 unknown", "4\n90 of 100"]
+    # without other cell counts stored there is no such panel
+    fill(tmp_path / "one.sqlite3", "freecell", {1: "solved", 2: "lost"})
+    alone = build_report(tmp_path / "one.sqlite3", fc)
+    assert "Winnable by number of free cells" not in {ax.get_title() for ax in figure(alone).axes}
+
+
+def test_the_report_speaks_german_with_its_columns_in_line(tmp_path: Path) -> None:
+    """The same store reported in German: every line translated, the counts right-aligned
+    where the English ones are, the variant named in German, the chart's titles too."""
+    from eightoff.i18n import Words
+    from eightoff.survey.report import figure
+
+    db = tmp_path / "c.sqlite3"
+    fc = preset("freecell")
+    fill(db, "freecell", {d: "solved" if d % 10 else "lost" for d in range(1, 101)})
+    fill(db, "freecell", {1: "lost", 2: "solved", 3: "unknown"}, fc.with_options(cells=2))
+    report = build_report(db, fc.with_options(cells=2))
+    english, german = report.text().splitlines(), report.text(Words("de")).splitlines()
+    assert english[0] == "FreeCell, 2 cells (freecell): 3 deals surveyed"
+    assert german[0] == "FreeCell, 2 Zellen (freecell): 3 Spiele untersucht"
+    assert german[1:4] == [
+        "  gelöst              1",
+        "  verloren            1",
+        "  unbekannt           1",
+    ]
+    assert [len(line) for line in german[1:4]] == [len(line) for line in english[1:4]]
+    assert "  verlorene Spiele (1): 1" in german
+    # every line with words in it is translated (the table's rows are numbers only)
+    worded = {line for line in english[:-1] if any(c.isalpha() for c in line)}
+    assert worded and not worded & set(german)
+    titles = {ax.get_title() for ax in figure(report, Words("de")).axes}
+    assert "Gewinnbar nach Zahl der freien Zellen" in titles

@@ -37,9 +37,10 @@ from eightoff.cli.exits import (
     fail,
 )
 from eightoff.cli.play import cmd_play
+from eightoff.cli.say import said, text
 from eightoff.cli.values import db_file, deal_number_arg, port_number, variant_arg
 from eightoff.deals import DealNumberError
-from eightoff.i18n import quote
+from eightoff.i18n import Message, quote
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, CellsError, UnknownVariantError
 from eightoff.store.db import StoreError
 
@@ -48,82 +49,71 @@ from eightoff.store.db import StoreError
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="eightoff",
-        description=(
-            "Eight Off solitaire and the FreeCell family: play in the browser or the terminal,"
-            " print deals, solve them, survey millions of them."
-        ),
-        epilog="Variants: " + ", ".join(PRESETS) + f" (default {DEFAULT_VARIANT}).",
+        description=text("cli.help.description"),
+        epilog=text("cli.help.epilog", variants=", ".join(PRESETS), default=DEFAULT_VARIANT),
     )
     parser.add_argument("--version", action="version", version=f"eightoff {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser(
         "play",
-        help="play: the web table in your browser (or --terminal)",
-        description="Start the local web table (127.0.0.1) and open it in the browser;"
-        " with --terminal, play in this terminal instead.",
+        help=text("cli.help.play"),
+        description=text("cli.help.play.description"),
     )
-    p.add_argument("--terminal", action="store_true", help="play in the terminal")
+    p.add_argument("--terminal", action="store_true", help=text("cli.help.terminal"))
     p.add_argument(
-        "--variant", type=variant_arg, default=None, help=f"variant id (default {DEFAULT_VARIANT})"
-    )
-    p.add_argument(
-        "--deal",
-        type=deal_number_arg,
+        "--variant",
+        type=variant_arg,
         default=None,
-        help="start this deal (default: the table resumes the game in progress)",
-    )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument(
-        "--port", type=port_number, default=None, help="port 1 to 65535 (default: a free one)"
+        help=text("cli.help.variant_default", default=DEFAULT_VARIANT),
     )
     p.add_argument(
-        "--db", type=db_file, default=None, help="SQLite file for games and stats (or EIGHTOFF_DB)"
+        "--deal", type=deal_number_arg, default=None, help=text("cli.help.deal_to_start")
     )
-    p.add_argument("--no-browser", action="store_true", help="print the URL, do not open it")
+    p.add_argument("--host", default="127.0.0.1", help=text("cli.help.host"))
+    p.add_argument("--port", type=port_number, default=None, help=text("cli.help.port"))
+    p.add_argument("--db", type=db_file, default=None, help=text("cli.help.db"))
+    p.add_argument("--no-browser", action="store_true", help=text("cli.help.no_browser"))
     house_rules.add_arguments(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(
         "deal",
-        help="print deal N",
-        description="Print deal N of a variant (PySolFC's numbering).",
+        help=text("cli.help.deal"),
+        description=text("cli.help.deal.description"),
     )
-    p.add_argument("number", type=deal_number_arg, help="deal number, 1 to 10^20 - 1")
-    p.add_argument("--variant", type=variant_arg, default=DEFAULT_VARIANT, help="variant id")
+    p.add_argument("number", type=deal_number_arg, help=text("cli.help.deal_number"))
     p.add_argument(
-        "--format",
-        choices=("text", "fcs", "json"),
-        default="text",
-        help="text: readable board; fcs: Freecell Solver board text; json: JSON board",
+        "--variant", type=variant_arg, default=DEFAULT_VARIANT, help=text("cli.help.variant")
+    )
+    p.add_argument(
+        "--format", choices=("text", "fcs", "json"), default="text", help=text("cli.help.format")
     )
     house_rules.add_arguments(p)
     p.set_defaults(func=cmd_deal)
 
     p = sub.add_parser(
         "rate",
-        help="rate deals: Easy … Grandmaster, or Not winnable",
-        description="Rate deals (Easy, Medium, Hard, Expert, Grandmaster, or Not winnable)"
-        " and print the measurements behind each rating.",
+        help=text("cli.help.rate"),
+        description=text("cli.help.rate.description"),
     )
-    p.add_argument("deals", nargs="+", metavar="DEALS", help="deal numbers or ranges: 1-100 7")
-    p.add_argument("--variant", type=variant_arg, default=DEFAULT_VARIANT, help="variant id")
-    p.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    p.add_argument("deals", nargs="+", metavar="DEALS", help=text("cli.help.deals"))
+    p.add_argument(
+        "--variant", type=variant_arg, default=DEFAULT_VARIANT, help=text("cli.help.variant")
+    )
+    p.add_argument("--json", action="store_true", help=text("cli.help.json_lines"))
     house_rules.add_arguments(p)
     p.set_defaults(func=cmd_rate)
 
     p = sub.add_parser(
         "variants",
-        help="list the variants and their rules",
-        description="List the variants with their rules, one line each.",
+        help=text("cli.help.variants"),
+        description=text("cli.help.variants.description"),
     )
     p.set_defaults(func=cmd_variants)
 
-    for name, module, text in (
-        ("solve", solve, "solve deals or a board: a proven verdict"),
-        ("survey", survey, "verdicts for ranges of deals, resumable; reports"),
-    ):
-        p = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+    for name, module in (("solve", solve), ("survey", survey)):
+        p = sub.add_parser(name, help=text(f"cli.help.{name}"))  # the module describes it
         module.add_arguments(p)
         p.set_defaults(func=module.run)
     return parser
@@ -151,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return EX_PIPE
     except Terminated:
-        print("eightoff: stopped by SIGTERM; what was saved stays saved", file=sys.stderr)
+        print(text("cli.app.sigterm", prog="eightoff"), file=sys.stderr)
         return EX_TERMINATED
     except KeyboardInterrupt:
         return EX_INTERRUPTED
@@ -169,30 +159,30 @@ def _main(argv: Sequence[str] | None) -> int:
     return result
 
 
-def _explain(e: Exception) -> tuple[str, int]:
+def _explain(e: Exception) -> tuple[Message | str, int]:
     """The one-line message and exit status for an error that reached the top."""
     from eightoff.solver import SolutionError  # here: the compiled core loads on demand
 
     if isinstance(e, UsageError):
-        return str(e), e.code
+        return said(e), e.code
     if isinstance(e, SolutionError):  # says itself that it is a bug to report
-        return str(e), EX_SOFTWARE
+        return said(e), EX_SOFTWARE
     if isinstance(e, UnknownVariantError | DealNumberError | CellsError):
-        return str(e), EX_USAGE
+        return said(e), EX_USAGE
     if isinstance(e, BoardError):
-        return str(e), EX_DATAERR
+        return said(e), EX_DATAERR
     if isinstance(e, StoreError):  # a database that cannot be opened, read or written
-        return str(e), EX_CANTCREAT
+        return said(e), EX_CANTCREAT
     if isinstance(e, sqlite3.OperationalError):  # cannot open or write the file
-        return f"the database cannot be used: {e}", EX_CANTCREAT
+        return Message("cli.app.db_unusable", error=str(e)), EX_CANTCREAT
     if isinstance(e, sqlite3.DatabaseError):  # e.g. "file is not a database"
-        return f"not an eightoff database: {e}", EX_DATAERR
+        return Message("cli.app.not_a_db", error=str(e)), EX_DATAERR
     if isinstance(e, streams.ClosedInput):
-        return str(e), EX_NOINPUT
+        return said(e), EX_NOINPUT
     if isinstance(e, OSError):
         where = f" ({quote(e.filename, MAX_PATH)})" if e.filename else ""
         return f"{e.strerror or e}{where}", EX_IOERR
-    return f"internal error, please report it: {type(e).__name__}: {e}", EX_SOFTWARE
+    return Message("cli.app.internal", kind=type(e).__name__, error=str(e)), EX_SOFTWARE
 
 
 def _quiet_stdout() -> None:

@@ -7,7 +7,7 @@ from rich.text import Text
 
 from eightoff.cards import Card
 from eightoff.explain import house_rules_words
-from eightoff.i18n import SUIT_SYMBOLS, Message
+from eightoff.i18n import DEFAULT_LANGUAGE, SUIT_SYMBOLS, Lang, Message, translate, words
 from eightoff.position import CELL_LABELS, COLUMN_LABELS, Position
 from eightoff.rules import Rules
 
@@ -20,39 +20,45 @@ class TerminalConsole(Console):
         raise BrokenPipeError
 
 
-def _card_text(card: Card | None, width: int = 4) -> Text:
+def _card_text(card: Card | None, width: int = 4, lang: Lang = DEFAULT_LANGUAGE) -> Text:
     if card is None:
         return Text("·".center(width), style="dim")
     style = "bold red" if card.is_red else "bold"
-    return Text(card.symbol.rjust(3).ljust(width), style=style)
+    return Text(words(lang).card_symbol(card).rjust(3).ljust(width), style=style)
 
 
-def titled(title: Message, rules: Rules) -> str:
+def _label(word: str, width: int = 6) -> str:
+    """A row's label ("Home", "Cells"), padded to ``width`` and at least one space."""
+    return word.ljust(width) if len(word) < width else word + " "
+
+
+def titled(title: Message, rules: Rules, lang: Lang = DEFAULT_LANGUAGE) -> str:
     """A board's title with the house rules in force: "Eight Off · deal #5 · single-card
     moves"."""
-    if house := house_rules_words(rules):
-        return str(Message("terminal.house_rules", title=title, house=house))
-    return str(title)
+    if house := house_rules_words(rules, lang):
+        return translate(Message("terminal.house_rules", title=title, house=house), lang)
+    return translate(title, lang)
 
 
-def render_board(position: Position, title: str = "") -> Text:
-    """A readable board: foundations, cells, then the columns top to bottom."""
+def render_board(position: Position, title: str = "", lang: Lang = DEFAULT_LANGUAGE) -> Text:
+    """A readable board: foundations, cells, then the columns top to bottom, in the
+    words (and card symbols: German writes B, D, K) of ``lang``."""
     rules = position.rules
     out = Text()
     if title:
         out.append(title + "\n", style="bold")
-    out.append(str(Message("terminal.home")).ljust(6))
+    out.append(_label(translate(Message("terminal.home"), lang)))
     for f, top in enumerate(position.foundations):
         suit = f % 4
         if top:
-            out.append_text(_card_text(Card.of(top, suit)))
+            out.append_text(_card_text(Card.of(top, suit), lang=lang))
         else:
             out.append(f" {SUIT_SYMBOLS[suit]}- ", style="red dim" if suit >= 2 else "dim")
         out.append(" ")
-    out.append("\n" + str(Message("terminal.cells")).ljust(6))
+    out.append("\n" + _label(translate(Message("terminal.cells"), lang)))
     for i, c in enumerate(position.cells):
         out.append(f"{CELL_LABELS[i]}:", style="cyan")
-        out.append_text(_card_text(c))
+        out.append_text(_card_text(c, lang=lang))
     out.append("\n\n      ")
     for i in range(rules.columns):
         out.append(f"  {COLUMN_LABELS[i]}  ", style="cyan")
@@ -64,8 +70,9 @@ def render_board(position: Position, title: str = "") -> Text:
             if card is None:
                 out.append("     ")
             else:
-                out.append_text(_card_text(card, 5))
+                out.append_text(_card_text(card, 5, lang))
     out.append("\n")
-    limit = Message("terminal.group_limit", limit=position.group_limit_words())
+    why = rules.group_limit_message(position.empty_cells, position.empty_columns)
+    limit = translate(Message("terminal.group_limit", limit=why), lang)
     out.append(f"\n{limit}", style="dim")
     return out

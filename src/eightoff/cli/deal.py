@@ -13,9 +13,10 @@ from rich.text import Text
 from eightoff.boards import format_fcs, to_json
 from eightoff.cli import house_rules
 from eightoff.cli.board import TerminalConsole, render_board, titled
+from eightoff.cli.say import language, say
 from eightoff.cli.values import deal_ranges
 from eightoff.deals import deal
-from eightoff.explain import describe_rules
+from eightoff.explain import describe_rules, variant_name
 from eightoff.i18n import Message
 from eightoff.position import Position
 from eightoff.rules import PRESETS, preset
@@ -26,10 +27,11 @@ if TYPE_CHECKING:
 
 def cmd_variants(args: argparse.Namespace) -> int:
     console = TerminalConsole()
+    lang = language()
     for rules in PRESETS.values():
         line = Text()
         line.append(f"{rules.id:<20}", style="bold")
-        line.append(f"{rules.name}: {describe_rules(rules)}")
+        line.append(f"{variant_name(rules, lang)}: {say(describe_rules(rules), lang)}")
         console.print(line, soft_wrap=True)
     return 0
 
@@ -41,15 +43,15 @@ def cmd_deal(args: argparse.Namespace) -> int:
     elif args.format == "json":
         print(json.dumps(to_json(position)))
     else:
-        rules = position.rules
-        title = Message("terminal.deal_title", variant=rules.name, deal=args.number)
+        rules, lang = position.rules, language()
+        title = Message("terminal.deal_title", variant=variant_name(rules, lang), deal=args.number)
         console = TerminalConsole(highlight=False)
-        console.print(render_board(position, titled(title, rules)))
+        console.print(render_board(position, titled(title, rules, lang), lang))
         # the level on a line of its own, what it rests on below it (a line of its own
         # never breaks inside the parentheses of one long line)
         rating = _rating_of(position)
-        console.print(Text(str(Message("terminal.rating", rating=rating.headline()))))
-        console.print(Text(f"  {rating.basis()}", style="dim"))
+        console.print(Text(say(Message("terminal.rating", rating=rating.headline()), lang)))
+        console.print(Text(f"  {say(rating.basis(), lang)}", style="dim"))
     return 0
 
 
@@ -63,18 +65,21 @@ def _rating_of(position: Position) -> Rating:
 def cmd_rate(args: argparse.Namespace) -> int:
     """Each deal's rating and the measurements behind it, one line (or JSON object) each."""
     ranges = deal_ranges(args.deals)
-    rules = house_rules.apply(preset(args.variant), args)
+    rules, lang = house_rules.apply(preset(args.variant), args), language()
     for numbers in ranges:
         for number in numbers:
             rating = _rating_of(deal(rules, number))
             if args.json:
                 print(json.dumps({"deal": number, **rating.to_json()}), flush=True)
             else:
-                moves = f"{rating.solution_moves} moves, " if rating.solution_moves else ""
-                states = f"{rating.solver_states:,}".replace(",", " ")
-                print(
-                    f"{rules.name} · deal #{number}: {rating.describe()};"
-                    f" solver: {rating.verdict}, {moves}{states} states",
-                    flush=True,
+                line = Message(
+                    "cli.rate.line",
+                    variant=variant_name(rules, lang),
+                    deal=number,
+                    rating=rating.describe(),
+                    verdict=Message(f"cli.verdict.{rating.verdict}"),
+                    moves=rating.solution_moves,
+                    states=f"{rating.solver_states:,}".replace(",", " "),
                 )
+                print(say(line, lang), flush=True)
     return 0

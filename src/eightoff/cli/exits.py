@@ -14,9 +14,10 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import Final, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
-from eightoff.i18n import MAX_TOKEN, quote
+from eightoff.cli.say import language, say, text
+from eightoff.i18n import DEFAULT_LANGUAGE, MAX_TOKEN, Lang, Message, quote
 
 T = TypeVar("T")
 
@@ -85,9 +86,9 @@ def interrupted_status() -> int:
     return EX_TERMINATED if _signals["terminated"] else EX_INTERRUPTED
 
 
-def interrupted_word() -> str:
+def interrupted_word() -> Message:
     """ "stopped by SIGTERM" or "interrupted", for the command's one line."""
-    return "stopped by SIGTERM" if _signals["terminated"] else "interrupted"
+    return Message("cli.sigterm" if _signals["terminated"] else "cli.interrupted")
 
 
 MAX_PATH: Final = 200
@@ -97,10 +98,12 @@ MAX_MESSAGE: Final = 400
 
 
 class UsageError(Exception):
-    """Bad input to a command: one line on stderr, then exit with ``code`` (64 or more)."""
+    """Bad input to a command: one line on stderr, then exit with ``code`` (64 or more).
+    ``str()`` is the English text; :func:`eightoff.cli.say.said` the command line's."""
 
-    def __init__(self, message: str, code: int = EX_USAGE) -> None:
+    def __init__(self, message: Message | str, code: int = EX_USAGE) -> None:
         super().__init__(message)
+        self.message = message
         self.code = code
 
 
@@ -111,9 +114,10 @@ def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def fail(prog: str, message: str, code: int) -> int:
-    """Print ``prog: error: message`` as one line on stderr; return ``code``."""
-    print(one_line(f"{prog}: error: {message}"), file=sys.stderr)
+def fail(prog: str, message: Message | str, code: int) -> int:
+    """Print ``prog: error: message`` as one line on stderr (in the command line's
+    language); return ``code``."""
+    print(one_line(text("cli.error", prog=prog, message=message)), file=sys.stderr)
     return code
 
 
@@ -121,34 +125,43 @@ _NUMBER = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-def whole_number(text: str, what: str, low: int, high: int) -> int:
+def whole_number(given: str, what: Message | str, low: int, high: int) -> int:
     """Read a whole number in ``low…high`` (ASCII digits, ``_`` between digits allowed);
     raise UsageError naming ``what``, the range and (a short piece of) the token."""
-    span = f"a whole number from {low} to {high}"
-    token = text.strip()
+    refusal = UsageError(
+        Message("cli.value.whole_number", what=what, low=low, high=high, token=quote(given))
+    )
+    token = given.strip()
     if not _NUMBER.fullmatch(token):
-        raise UsageError(f"{what} must be {span}, not {quote(text)}")
+        raise refusal
     digits = token.lstrip("+-").replace("_", "").lstrip("0")
     if len(digits) > len(str(max(abs(low), abs(high)))) + 1:
-        raise UsageError(f"{what} must be {span}, not {quote(text)}")
+        raise refusal
     value = int(token)
     if not low <= value <= high:
-        raise UsageError(f"{what} must be {span}, not {quote(text)}")
+        raise refusal
     return value
 
 
-def number(text: str, what: str, low: float, high: float, *, open_low: bool = False) -> float:
+def number(
+    given: str, what: Message | str, low: float, high: float, *, open_low: bool = False
+) -> float:
     """Read a decimal number in ``low…high`` (``low`` excluded when ``open_low``)."""
-    if open_low:
-        span = f"a number more than {low:g} and at most {high:g}"
-    else:
-        span = f"a number from {low:g} to {high:g}"
-    token = text.strip()
+    refusal = UsageError(
+        Message(
+            "cli.value.number_above" if open_low else "cli.value.number",
+            what=what,
+            low=low,
+            high=high,
+            token=quote(given),
+        )
+    )
+    token = given.strip()
     if len(token) > MAX_TOKEN or not _DECIMAL.fullmatch(token):
-        raise UsageError(f"{what} must be {span}, not {quote(text)}")
+        raise refusal
     value = float(token)
     if not (low < value if open_low else low <= value) or not value <= high:
-        raise UsageError(f"{what} must be {span}, not {quote(text)}")
+        raise refusal
     return value
 
 
@@ -156,31 +169,111 @@ def argument(read: Callable[[str], T]) -> Callable[[str], T]:
     """An argparse ``type`` from a reader that raises UsageError (argparse then names
     the argument and exits 64 through :class:`Parser`)."""
 
-    def convert(text: str) -> T:
+    def convert(given: str) -> T:
         try:
-            return read(text)
+            return read(given)
         except UsageError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
+            raise argparse.ArgumentTypeError(say(e.message)) from None
 
     return convert
 
 
-def file_path(text: str, what: str = "") -> str:
+def file_path(given: str, what: str = "") -> str:
     """A path given on the command line: not empty, no NUL, not a directory. ``what``
     (e.g. "--db") starts the message unless argparse names the argument already."""
     lead = f"{what}: " if what else ""
-    if not text.strip():
-        raise UsageError(f"{lead}a file name is needed, not an empty string")
-    if "\0" in text:
-        raise UsageError(f"{lead}{quote(text, MAX_PATH)} contains a NUL character")
-    if os.path.isdir(text):
-        raise UsageError(f"{lead}{quote(text, MAX_PATH)} is a folder; give a file in it")
-    return text
+    if not given.strip():
+        raise UsageError(Message("cli.file.empty", lead=lead))
+    if "\0" in given:
+        raise UsageError(Message("cli.file.nul", lead=lead, path=quote(given, MAX_PATH)))
+    if os.path.isdir(given):
+        raise UsageError(Message("cli.file.folder", lead=lead, path=quote(given, MAX_PATH)))
+    return given
 
 
 class Parser(argparse.ArgumentParser):
     """An argparse parser whose errors are one short line and exit 64 (not argparse's 2,
-    which means "unknown" in ``eightoff solve``)."""
+    which means "unknown" in ``eightoff solve``), and whose help has argparse's own
+    words ("usage:", "options", "show this help message and exit") in the command
+    line's language too (argparse's error phrases stay its own)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._positionals.title = text("cli.help.positionals")
+        self._optionals.title = text("cli.help.options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = text("cli.help.help")
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if kwargs.get("action") == "version":
+            kwargs.setdefault("help", text("cli.help.version"))
+        return super().add_argument(*args, **kwargs)
+
+    def format_usage(self) -> str:
+        formatter = self._get_formatter()
+        formatter.add_usage(
+            self.usage, self._actions, self._mutually_exclusive_groups, text("cli.help.usage")
+        )
+        return formatter.format_help()
+
+    def format_help(self) -> str:
+        # argparse's own format_help, with the usage's prefix in the command line's words
+        formatter = self._get_formatter()
+        formatter.add_usage(
+            self.usage, self._actions, self._mutually_exclusive_groups, text("cli.help.usage")
+        )
+        formatter.add_text(self.description)
+        for group in self._action_groups:
+            formatter.start_section(group.title)
+            formatter.add_text(group.description)
+            formatter.add_arguments(group._group_actions)
+            formatter.end_section()
+        formatter.add_text(self.epilog)
+        return formatter.format_help()
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EX_USAGE, one_line(f"{self.prog}: error: {message}") + "\n")
+        lang = language()
+        words = text("cli.error", prog=self.prog, message=argparse_words(message, lang))
+        self.exit(EX_USAGE, one_line(words) + "\n")
+
+
+_ARGPARSE: Final = (
+    (re.compile(r"argument (?P<arg>[^:]+): (?P<why>.*)", re.S), "cli.argparse.argument"),
+    (
+        re.compile(r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", re.S),
+        "cli.argparse.choice",
+    ),
+    (re.compile(r"invalid (?P<type>\w+) value: (?P<value>.*)", re.S), "cli.argparse.value"),
+    (re.compile(r"expected one argument"), "cli.argparse.one"),
+    (re.compile(r"expected at least one argument"), "cli.argparse.at_least_one"),
+    (re.compile(r"expected at most one argument"), "cli.argparse.at_most_one"),
+    (
+        re.compile(r"the following arguments are required: (?P<args>.*)", re.S),
+        "cli.argparse.required",
+    ),
+    (re.compile(r"one of the arguments (?P<args>.*) is required", re.S), "cli.argparse.one_of"),
+    (re.compile(r"unrecognized arguments: (?P<args>.*)", re.S), "cli.argparse.unrecognized"),
+    (re.compile(r"not allowed with argument (?P<arg>.*)", re.S), "cli.argparse.not_with"),
+    (
+        re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", re.S),
+        "cli.argparse.ambiguous",
+    ),
+    (re.compile(r"ignored explicit argument (?P<value>.*)", re.S), "cli.argparse.ignored"),
+)
+"""argparse's own error phrases (Python ships no German for them), each as a message."""
+
+
+def argparse_words(message: str, lang: Lang) -> str:
+    """An argparse error in ``lang``: its phrases from the catalogue, what it quotes (and
+    the reasons of our own readers, already in ``lang``) as it is. English as argparse
+    wrote it; a phrase not in the table stays argparse's."""
+    if lang == DEFAULT_LANGUAGE:
+        return message
+    for pattern, msg_id in _ARGPARSE:
+        if found := pattern.fullmatch(message):
+            params = found.groupdict()
+            if "why" in params:
+                params["why"] = argparse_words(params["why"], lang)
+            return say(Message(msg_id, **params), lang)
+    return message

@@ -26,6 +26,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from eightoff.cli.say import text
+from eightoff.i18n import Count, Message
 from eightoff.position import Position
 from eightoff.rules import MAX_CELLS, CellsError, Rules
 
@@ -35,29 +37,29 @@ def add_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> 
     parser.add_argument(
         "--retrieval",
         action="store_true",
-        help="house rule: a foundation's top card may come back to a column or a cell",
+        help=text("cli.help.retrieval"),
     )
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="house rule: single-card moves only (no group moves)",
+        help=text("cli.help.strict"),
     )
     parser.add_argument(
         "--cells",
         type=_cells,
         metavar="N",
-        help="house rule: play with N free cells (0 to 8; at least the cards the variant"
-        " deals to cells), e.g. FreeCell with 2",
+        help=text("cli.help.cells", high=MAX_CELLS),
     )
 
 
-def _cells(text: str) -> int:
+def _cells(given: str) -> int:
     try:
-        n = int(text)
+        n = int(given)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of cells (0 to 8)") from None
+        refusal = text("cli.house.not_cells", value=repr(given), high=MAX_CELLS)
+        raise argparse.ArgumentTypeError(refusal) from None
     if not 0 <= n <= MAX_CELLS:
-        raise argparse.ArgumentTypeError(f"{n} cells: a game has 0 to {MAX_CELLS} free cells")
+        raise argparse.ArgumentTypeError(text("cli.house.cells_range", n=n, high=MAX_CELLS))
     return n
 
 
@@ -80,8 +82,7 @@ def on_board(position: Position, args: argparse.Namespace) -> Position:
     cards = [c for c in position.cells if c is not None]
     if len(cards) > rules.cells:
         raise CellsError(
-            f"the board has {len(cards)} cards in cells: it cannot be played with"
-            f" {rules.cells} free cell{'' if rules.cells == 1 else 's'}"
+            Message("cli.house.board_cells", n=len(cards), cells=Count(rules.cells, "free_cell"))
         )
     cells = tuple(cards) + (None,) * (rules.cells - len(cards))
     return dataclasses.replace(position, rules=rules, cells=cells)

@@ -14,11 +14,12 @@ from rich.text import Text
 from eightoff.cli import house_rules
 from eightoff.cli.board import TerminalConsole, render_board, titled
 from eightoff.cli.exits import EX_CANTCREAT, Terminated
+from eightoff.cli.say import language, say, text
 from eightoff.counts import count
 from eightoff.deals import deal, random_deal_number
-from eightoff.explain import describe, hint_message
+from eightoff.explain import describe, hint_message, par_message, variant_name
 from eightoff.game import Game
-from eightoff.i18n import Message, quote
+from eightoff.i18n import Message, quote, reason
 from eightoff.position import IllegalMoveError, MoveSyntaxError, Position
 from eightoff.rules import DEFAULT_VARIANT, Rules, preset
 
@@ -47,7 +48,7 @@ def winnability(oracle: Oracle, line: Sequence[Position]) -> str:
         for k in range(1, n + 1):  # how far back is the last winnable position?
             if oracle.answer(line[n - k], oracle.status_seconds).moves or line[n - k].is_won():
                 break
-    return str(oracle.status(0, line).message)
+    return say(oracle.status(0, line).message)
 
 
 def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
@@ -55,10 +56,30 @@ def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
     answer = oracle.answer(position, oracle.hint_seconds)
     if answer.moves:  # a solution: the position is winnable
         move, n = answer.moves[0], count(position, answer.moves).player
-        return str(Message("terminal.hint", move=str(move), why=hint_message(position, move, n)))
+        return text("terminal.hint", move=str(move), why=hint_message(position, move, n))
     if _lost(answer.verdict):
-        return str(Message("terminal.no_win", status=winnability(oracle, line)))
-    return str(Message("terminal.no_win_found", seconds=oracle.hint_seconds))
+        return text("terminal.no_win", status=winnability(oracle, line))
+    return text("terminal.no_win_found", seconds=oracle.hint_seconds)
+
+
+def par_words(oracle: Oracle, game: Game, *, took: int | None = None) -> Message:
+    """The par of the game's deal (from its start) in the table's words: "Par 14", "Par
+    14 — you took 16", "Par is 31 to 33 (not proven within 20 seconds)", "Par unknown …".
+    Blocking: searched once per deal on the oracle's par lane within the table's limits."""
+    try:
+        found = oracle.par_search(game.start).result()
+    except Exception:
+        return Message("par.unknown")
+    if not found.lost and found.length is None and found.lower_bound == 0:
+        return Message("par.unknown")
+    return par_message(
+        optimal=found.optimal,
+        lower=found.lower_bound,
+        upper=found.length,
+        lost=found.lost,
+        took=took,
+        seconds=oracle.par_limits.seconds,
+    )
 
 
 def play_terminal(
@@ -94,9 +115,9 @@ class _Screen:
         self.verdict = ""
         self.dirty = False
 
-    def note(self, text: str | Message, style: str = "") -> None:
+    def note(self, words: str | Message, style: str = "") -> None:
         """A line of the history (a move, a hint, a refusal)."""
-        line = Text(str(text), style=style)
+        line = Text(say(words), style=style)
         self.history.append(line)
         if self.in_place:
             self.dirty = True
@@ -132,7 +153,7 @@ class _Screen:
             if height > room and shown:
                 break
             shown.insert(0, entry)
-        c.rule(str(Message("terminal.history")), style="dim")
+        c.rule(text("terminal.history"), style="dim")
         for entry in shown:
             c.print(entry)
 
@@ -145,9 +166,9 @@ def dealt(variant: str | Rules, number: int) -> tuple[Game, list[str]]:
     turn = game.auto_home()
     said: list[str] = []
     if turn is not None:
-        pos = start
+        pos, lang = start, language()
         for m in (turn.move, *turn.auto):
-            said.append(describe(pos, m))
+            said.append(describe(pos, m, lang))
             pos = pos.apply_unchecked(m)
     return Game(game.position, deal_number=number), said
 
@@ -166,18 +187,19 @@ def _terminal_loop(
         return game
 
     game = new_deal(number)
+    searching = Message("par.searching", seconds=oracle.par_limits.seconds or 0)
 
     def show() -> None:
-        rules = game.rules
+        rules, lang = game.rules, language()
         title = Message(
             "terminal.title",
-            variant=rules.name,
+            variant=variant_name(rules, lang),
             deal=str(game.deal_number),
             moves=game.player_moves,
         )
         won = game.position.is_won()
         screen.show(
-            render_board(game.position, titled(title, rules)),
+            render_board(game.position, titled(title, rules, lang), lang),
             "" if won else winnability(oracle, game.positions()),
         )
 
@@ -185,13 +207,16 @@ def _terminal_loop(
     while True:
         if game.position.is_won():
             screen.note(Message("terminal.won", n=game.player_moves), style="bold green")
+            screen.note(searching, style="dim")
+            screen.draw()
+            screen.note(par_words(oracle, game, took=game.player_moves), style="bold green")
             screen.draw()
             return 0
         if game.position.is_lost():
             screen.note(Message("terminal.no_moves_left"), style="yellow")
         screen.draw()
         try:
-            entry = input("move> ").strip()
+            entry = input(text("terminal.prompt")).strip()
         except Terminated:
             raise  # SIGTERM: 143 from main(), not a quit
         except (EOFError, KeyboardInterrupt):
@@ -213,6 +238,11 @@ def _terminal_loop(
             continue
         if cmd in ("t", "hint"):
             screen.note(hint(oracle, game.position, game.positions()), style="cyan")
+            continue
+        if cmd in ("p", "par"):
+            screen.note(searching, style="dim")
+            screen.draw()
+            screen.note(par_words(oracle, game), style="cyan")
             continue
         if cmd in ("u", "undo"):
             if game.undo() is None:
@@ -241,12 +271,14 @@ def _terminal_loop(
             before = game.position
             turn = game.play(entry)
         except (MoveSyntaxError, IllegalMoveError) as e:
-            screen.note(Message("terminal.try_again", reason=str(e)), style="yellow")
+            why = reason(e) or str(e)
+            screen.note(Message("terminal.try_again", reason=why), style="yellow")
             continue
-        said = [describe(before, turn.move)]
+        lang = language()
+        said = [describe(before, turn.move, lang)]
         pos = before.apply_unchecked(turn.move)
         for m in turn.auto:
-            said.append(describe(pos, m))
+            said.append(describe(pos, m, lang))
             pos = pos.apply_unchecked(m)
         screen.note("; ".join(said), style="green")
         show()
@@ -260,13 +292,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         from eightoff.store import StoreError
         from eightoff.web.server import DB_ENV, serve
     except ImportError:
-        print("eightoff: the web table is not available; playing in the terminal", file=sys.stderr)
+        print(text("cli.play.no_web", prog="eightoff"), file=sys.stderr)
         return play_terminal(rules, args.deal)
     if args.deal is not None or args.variant is not None or args.retrieval or args.strict:
         try:
             _start_web_game(args.db, rules, args.deal)
         except StoreError as e:  # unreadable, unwritable, not a database: one line
-            print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
+            print(
+                text("cli.play.store", prog="eightoff", error=str(e), env=DB_ENV), file=sys.stderr
+            )
             return EX_CANTCREAT
     # one server per database: serve() points to a live one instead of starting another
     return serve(args.host, args.port, args.db, not args.no_browser)

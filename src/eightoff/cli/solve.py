@@ -39,6 +39,7 @@ from typing import Any, Final, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
 from eightoff.cli import house_rules
+from eightoff.cli import solve_output as output
 from eightoff.cli.exits import (
     EX_DATAERR,
     EX_LOST,
@@ -53,14 +54,7 @@ from eightoff.cli.exits import (
     interrupted_status,
     interrupted_word,
 )
-from eightoff.cli.solve_output import (
-    Outcome,
-    duration,
-    json_line,
-    solved,
-    summary_line,
-    text,
-)
+from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import (
     MAX_SECONDS,
     deal_ranges,
@@ -71,8 +65,8 @@ from eightoff.cli.values import (
 )
 from eightoff.counts import Counts, MoveCount, counted_moves
 from eightoff.deals import deal
-from eightoff.explain import describe
-from eightoff.i18n import quote
+from eightoff.explain import describe, variant_name
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
 from eightoff.solver import (
@@ -107,96 +101,64 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "%(prog)s DEALS... [--variant ID] [--json] [--short] [--time-limit S] [--max-states N]\n"
         "       %(prog)s --board FILE [--variant ID] [--json] [--short] [...]"
     )
-    parser.description = (
-        "Solve deals or a board: a solution (every move, every card sent home), a proof"
-        " that no solution exists (the search space exhausted), or 'unknown' when a limit"
-        " stopped the search."
-    )
+    parser.description = text("cli.help.solve.description")
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = (
-        "exit codes: 0 all solved, 1 some deal proven lost, 2 some deal unknown (a limit),\n"
-        "            64 bad usage, 65 malformed board, 66 unreadable board file,\n"
-        "            130 interrupted, 141 output pipe closed\n"
-        "examples:\n"
-        "  eightoff solve 1-100 617 --json\n"
-        "  eightoff solve 5 --variant freecell --short\n"
-        "  eightoff solve 1-10 --optimal --count single --time-limit 10\n"
-        "  eightoff deal 5 --format fcs | eightoff solve --board -"
-    )
-    parser.add_argument(
-        "deals",
-        nargs="*",
-        metavar="DEALS",
-        help="deal numbers or ranges, e.g. 1-100 7 42",
-    )
-    parser.add_argument(
-        "--board",
-        metavar="FILE",
-        help="solve this board instead: Freecell Solver text or JSON board ('-': stdin)",
-    )
+    parser.epilog = text("cli.help.solve.epilog")
+    parser.add_argument("deals", nargs="*", metavar="DEALS", help=text("cli.help.solve.deals"))
+    parser.add_argument("--board", metavar="FILE", help=text("cli.help.solve.board"))
     parser.add_argument(
         "--variant",
         type=variant_arg,
         default=None,
         metavar="ID",
-        help=f"variant id: {', '.join(PRESETS)} (default {DEFAULT_VARIANT};"
-        " a JSON board names its own)",
+        help=text("cli.help.solve.variant", variants=", ".join(PRESETS), default=DEFAULT_VARIANT),
     )
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="one JSON object per deal per line")
-    output.add_argument(
-        "--quiet",
-        "-q",
-        action="store_true",
-        help="one line per deal: its verdict, moves, states and time (no moves listed)",
-    )
+    output.add_argument("--json", action="store_true", help=text("cli.help.json_lines"))
+    output.add_argument("--quiet", "-q", action="store_true", help=text("cli.help.solve.quiet"))
     house_rules.add_arguments(parser)
-    parser.add_argument(
-        "--short", action="store_true", help="spend more effort for a shorter solution"
-    )
-    parser.add_argument(
-        "--optimal",
-        action="store_true",
-        help="find par: a solution with the fewest moves, proven ('optimal: yes'), or the"
-        " best found and a proven lower bound when a limit stops the search",
-    )
+    parser.add_argument("--short", action="store_true", help=text("cli.help.solve.short"))
+    parser.add_argument("--optimal", action="store_true", help=text("cli.help.solve.optimal"))
     parser.add_argument(
         "--count",
         choices=[c.value for c in MoveCount],
         default=None,
-        help="with --optimal: count player moves (the table's count: safe auto-moves and"
-        " the final auto-complete are free) or single-card moves (default player)",
+        help=text("cli.help.solve.count"),
     )
     parser.add_argument(
         "--time-limit",
         type=seconds_arg,
         default=DEFAULT_LIMITS.seconds,
         metavar="S",
-        help=f"give up on a deal after S seconds, more than 0 and at most {MAX_SECONDS:g}"
-        f" (default {DEFAULT_LIMITS.seconds:g})",
+        help=text(
+            "cli.help.solve.time_limit", most=MAX_SECONDS, default=f"{DEFAULT_LIMITS.seconds:g}"
+        ),
     )
     parser.add_argument(
         "--max-states",
         type=states_arg,
         default=DEFAULT_LIMITS.states,
         metavar="N",
-        help="give up on a deal after N states, 1 to 2^63 - 1 (default "
-        + f"{DEFAULT_LIMITS.states:,})".replace(",", " "),
+        help=text(
+            "cli.help.solve.max_states", default=f"{DEFAULT_LIMITS.states:,}".replace(",", " ")
+        ),
     )
     parser.add_argument(
         "--memory",
         type=memory_arg,
         default=None,
         metavar="SIZE",
-        help="give up on a deal when the search's tables would take more than SIZE, e.g."
-        f" 16G or 512M (default {DEFAULT_LIMITS.memory_mb}M; with --optimal"
-        f" {COMMAND_LINE_MEMORY_MB}M)",
+        help=text(
+            "cli.help.solve.memory",
+            default=str(DEFAULT_LIMITS.memory_mb),
+            optimal=COMMAND_LINE_MEMORY_MB,
+        ),
     )
 
 
 def _read_board(path: str, variant: str | None) -> Position:
     """Read a board file (``-``: standard input), at most MAX_BOARD_CHARS bytes."""
-    where = "standard input" if path == "-" else quote(path, MAX_PATH)
+    where: Message | str = Message("cli.solve.stdin") if path == "-" else quote(path, MAX_PATH)
     if path != "-":
         file_path(path, "--board")
     try:
@@ -211,20 +173,23 @@ def _read_board(path: str, variant: str | None) -> Position:
             with open(path, "rb") as f:
                 raw = f.read(MAX_BOARD_CHARS + 1)
     except OSError as e:
-        raise UsageError(f"cannot read the board {where}: {e.strerror or e}", EX_NOINPUT) from None
+        cannot = Message("cli.solve.cannot_read", where=where, error=str(e.strerror or e))
+        raise UsageError(cannot, EX_NOINPUT) from None
     if len(raw) > MAX_BOARD_CHARS:
         limit = f"{MAX_BOARD_CHARS:,}".replace(",", " ")
-        raise UsageError(f"{where} is over {limit} bytes: not a board", EX_DATAERR)
+        raise UsageError(Message("cli.solve.too_big", where=where, limit=limit), EX_DATAERR)
     try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        board = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
-        raise UsageError(f"{where} is not a text file (UTF-8)", EX_DATAERR) from None
-    if not text.strip():
-        raise UsageError(f"{where} is empty", EX_DATAERR)
+        raise UsageError(Message("cli.solve.not_text", where=where), EX_DATAERR) from None
+    if not board.strip():
+        raise UsageError(Message("cli.solve.empty", where=where), EX_DATAERR)
     try:
-        return parse_board(text, variant)
+        return parse_board(board, variant)
     except BoardError as e:
-        raise UsageError(f"{where}: {e}", EX_DATAERR) from None
+        raise UsageError(
+            Message("cli.solve.bad_board", where=where, error=said(e)), EX_DATAERR
+        ) from None
 
 
 # ----- output -----------------------------------------------------------------------
@@ -251,18 +216,36 @@ def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
     return {"variant": start.rules.id, "deal": number} | par.to_json() | {"moves": moves}
 
 
-def par_summary(par: Par) -> str:
-    """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
-    states = f"{par.states:,} states".replace(",", " ")
-    took = duration(par.seconds)
+def par_words(par: Par) -> Message:
+    """ "par is 31", "par is 31 to 33", "par is at least 31", "no solution"."""
+    count = par.count.message
     if par.lost:
-        return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
-    proven = "yes" if par.optimal else "no"
-    why = f"{par.reason}, " if par.reason else ""
-    return f"optimal: {proven} — {par.words} ({why}{states}, {took})"
+        return Message("cli.par.none")
+    if par.optimal:
+        return Message("cli.par.is", n=par.length or 0, count=count)
+    if par.length is None:
+        return Message("cli.par.at_least", n=par.lower_bound, count=count)
+    return Message("cli.par.between", low=par.lower_bound, high=par.length, count=count)
+
+
+def par_summary(par: Par) -> Message:
+    """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
+    states, took = output.states(par.states), output.duration(par.seconds)
+    if par.lost:
+        return Message("cli.solve.lost", states=states, took=took)
+    why = Message("cli.par.why", reason=output.reason(par.reason)) if par.reason else ""
+    return Message(
+        "cli.par.summary",
+        proven=str(par.optimal),
+        par=par_words(par),
+        why=why,
+        states=states,
+        took=took,
+    )
 
 
 def print_par(out: TextIO, start: Position, title: str, par: Par) -> None:
+    lang = language()
     out.write(f"{title}\n")
     pos = start
     n = 0
@@ -273,27 +256,43 @@ def print_par(out: TextIO, start: Position, title: str, par: Par) -> None:
             label = f"{n:>{width}}."
         else:
             label = " " * width + "+"
-        out.write(f"{label} {move!s:<6} {describe(pos, move)}\n")
+        out.write(f"{label} {move!s:<6} {describe(pos, move, lang)}\n")
         pos = pos.apply_unchecked(move)
     if par.count is MoveCount.PLAYER and par.moves:
-        out.write("(+ a card that safe auto-move or auto-complete sends home: not counted)\n")
-    out.write(f"{par_summary(par)}\n")
+        out.write(f"{text('cli.par.free_moves')}\n")
+    out.write(f"{say(par_summary(par), lang)}\n")
 
 
 # ----- running ----------------------------------------------------------------------
+def _language(args: argparse.Namespace) -> Lang:
+    """The output's language: English for ``--quiet``'s lines (for machines too), else
+    the command line's."""
+    return DEFAULT_LANGUAGE if args.quiet and not args.optimal else language()
+
+
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
-    """Each position to solve, its deal number (None for a board) and a title."""
+    """Each position to solve, its deal number (None for a board) and a title (in
+    English for ``--quiet``'s lines, which are for machines too; else in the command
+    line's language)."""
+    lang = _language(args)
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
-        yield position, None, f"{position.rules.name} · board {args.board}"
+        name = variant_name(position.rules, lang)
+        title = Message("cli.solve.board_title", variant=name, board=args.board)
+        yield position, None, say(title, lang)
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
+    name = variant_name(rules, lang)
     for numbers in deal_ranges(args.deals):
         for n in numbers:
-            yield deal(rules, n), n, f"{rules.name} · deal #{n}"
+            yield deal(rules, n), n, _title(name, n, lang)
 
 
-Done = tuple[str, int | None, str, Outcome]
+def _title(name: str, number: int, lang: Lang) -> str:
+    return say(Message("terminal.deal_title", variant=name, deal=number), lang)
+
+
+Done = tuple[str, int | None, str, output.Outcome]
 """One deal's (or board's) outcome: the variant id, the deal number, the title."""
 
 BLOCK_SECONDS: Final = 0.05
@@ -315,17 +314,19 @@ def _blocks(args: argparse.Namespace, limits: Limits, keep_moves: bool) -> Itera
                 result = solve(position, limits)
                 outcome = _outcome(position, result)
             except SolutionError as e:
-                raise SolutionError(f"{title}: {e}") from None
+                raise SolutionError(f"{title}: {said(e)}") from None
             yield iter(((position.rules.id, number, title, outcome),))
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
+    lang = _language(args)
+    name = variant_name(rules, lang)
     for numbers in deal_ranges(args.deals):
         first, size = numbers.start, 1
         while first < numbers.stop:
             count = min(size, numbers.stop - first)
             t0 = time.perf_counter()
             block = solve_deals(rules, first, count, limits, keep_moves)
-            yield _block_outcomes(rules, block, count)
+            yield _block_outcomes(rules, block, count, name, lang)
             if time.perf_counter() - t0 < BLOCK_SECONDS:
                 size = min(2 * size, MAX_BLOCK)
             first += count
@@ -356,27 +357,36 @@ def _writer(out: TextIO) -> Callable[[list[bytes]], None]:
     return write_text
 
 
-def _outcome(position: Position, result: Result) -> Outcome:
+def _outcome(position: Position, result: Result) -> output.Outcome:
     if isinstance(result, Solved):
-        return solved(played(position, result.moves), result.states, result.seconds)
+        return output.solved(played(position, result.moves), result.states, result.seconds)
     if isinstance(result, Unknown):
-        return Outcome(result.verdict, result.states, result.seconds, reason=result.reason)
-    return Outcome(result.verdict, result.states, result.seconds)
+        return output.Outcome(result.verdict, result.states, result.seconds, reason=result.reason)
+    return output.Outcome(result.verdict, result.states, result.seconds)
 
 
-def _block_outcomes(rules: Rules, block: DealBlock, count: int) -> Iterator[Done]:
+def _block_outcomes(
+    rules: Rules, block: DealBlock, count: int, name: str, lang: Lang
+) -> Iterator[Done]:
+    """Each deal of a block: its variant, number, title (variant ``name`` in ``lang``) and
+    outcome; SolutionError for a solution the compiled replay refused."""
     keys = block.keys
     at = 0
     for i in range(count):
         number = block.first + i
         status, states, seconds = block.status[i], block.states[i], block.seconds[i]
-        title = f"{rules.name} · deal #{number}"
+        title = _title(name, number, lang)
         if status == SOLVED:
             length = block.lengths[i]
             counts = Counts(block.player_moves[i], block.single_card_moves[i])
             moves = () if keys is None else keys[at : at + length]
             at += length
-            yield rules.id, number, title, Outcome(Verdict.SOLVED, states, seconds, moves, counts)
+            yield (
+                rules.id,
+                number,
+                title,
+                output.Outcome(Verdict.SOLVED, states, seconds, moves, counts),
+            )
         elif status == REPLAY_FAILED:  # a bug in the solver, never a verdict
             raise SolutionError(
                 f"{title}: the solver's solution for a position of {rules.name} is refused at"
@@ -384,10 +394,15 @@ def _block_outcomes(rules: Rules, block: DealBlock, count: int) -> Iterator[Done
                 " replay: a bug in the solver, please report it"
             )
         elif status == LOST:
-            yield rules.id, number, title, Outcome(Verdict.LOST, states, seconds)
+            yield rules.id, number, title, output.Outcome(Verdict.LOST, states, seconds)
         else:
             reason = reason_of(status)
-            yield rules.id, number, title, Outcome(Verdict.UNKNOWN, states, seconds, reason=reason)
+            yield (
+                rules.id,
+                number,
+                title,
+                output.Outcome(Verdict.UNKNOWN, states, seconds, reason=reason),
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -395,9 +410,9 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
         if args.board is not None and args.deals:
-            raise UsageError("give deal numbers or --board FILE, not both")
+            raise UsageError(Message("cli.solve.both"))
         if args.board is None and not args.deals:
-            raise UsageError("name deals to solve (e.g. 1-100 7) or a board (--board FILE)")
+            raise UsageError(Message("cli.solve.nothing"))
         if args.board is None:
             deal_ranges(args.deals)  # check every token before solving any deal
         limits = replace(
@@ -410,12 +425,13 @@ def run(args: argparse.Namespace) -> int:
         verdicts: set[Verdict] = set()
         first = True
         if not args.optimal and args.count is not None:
-            raise UsageError("--count goes with --optimal (par)")
+            raise UsageError(Message("cli.solve.count_needs_optimal"))
         if args.optimal and args.short:
-            raise UsageError("--optimal finds the shortest solution: --short adds nothing")
+            raise UsageError(Message("cli.solve.optimal_and_short"))
         if args.optimal:
             return _run_optimal(args)
         write = _writer(out)
+        lang = _language(args)
         try:
             for block in _blocks(args, limits, not args.quiet):
                 pieces: list[bytes] = []
@@ -423,22 +439,22 @@ def run(args: argparse.Namespace) -> int:
                     for variant, number, title, outcome in block:
                         verdicts.add(outcome.verdict)
                         if args.json:
-                            pieces.append(json_line(variant, number, outcome))
-                        elif args.quiet:
-                            pieces.append(summary_line(title, outcome))
+                            pieces.append(output.json_line(variant, number, outcome))
+                        elif args.quiet:  # English: see _jobs
+                            pieces.append(output.summary_line(title, outcome))
                         else:
                             if not first:
                                 pieces.append(b"\n")
-                            pieces.append(text(title, outcome))
+                            pieces.append(output.text(title, outcome, lang))
                         first = False
                 finally:  # what was solved before a failure or an interrupt is shown
                     write(pieces)
         except SolutionError as e:  # a bug in the solver, never a verdict
-            return fail("eightoff solve", str(e), EX_SOFTWARE)
+            return fail("eightoff solve", said(e), EX_SOFTWARE)
     except UsageError as e:
-        return fail("eightoff solve", str(e), e.code)
+        return fail("eightoff solve", e.message, e.code)
     except KeyboardInterrupt:
-        print(f"eightoff solve: {interrupted_word()}", file=sys.stderr)
+        print(f"eightoff solve: {say(interrupted_word())}", file=sys.stderr)
         return interrupted_status()
     if Verdict.UNKNOWN in verdicts:
         return EX_UNKNOWN
@@ -460,7 +476,7 @@ def _run_optimal(args: argparse.Namespace) -> int:
         try:
             par = optimal(position, which, limits)
         except (SolutionError, ParCheckError) as e:  # a bug in a solver, never a par
-            return fail("eightoff solve", f"{title}: {e}", EX_SOFTWARE)
+            return fail("eightoff solve", f"{title}: {said(e)}", EX_SOFTWARE)
         proven &= par.optimal
         lost |= par.lost
         if args.json:

@@ -21,7 +21,7 @@ The output is the same, byte for byte, as a Position replayed move by move would
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -30,7 +30,7 @@ from eightoff._join import Pieces
 from eightoff.cards import Card
 from eightoff.counts import Counts
 from eightoff.explain import describe_played, moved_cards
-from eightoff.i18n import DEFAULT_LANGUAGE, translate, words
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, check_language, translate, words
 from eightoff.solver import Played, move_of, place_of
 from eightoff.solver import _core as core
 from eightoff.verdict import Verdict
@@ -65,19 +65,39 @@ def duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def summary(outcome: Outcome) -> str:
+_REASONS: Final = {
+    "limit reached": "cli.reason.limit",
+    "state limit reached": "cli.reason.states",
+    "time limit reached": "cli.reason.time",
+    "memory limit reached": "cli.reason.memory",
+}
+"""The solver's reasons for stopping (its own words, the same in --json) as messages."""
+
+
+def reason(why: str) -> Message | str:
+    return Message(_REASONS[why]) if why in _REASONS else why
+
+
+def states(n: int) -> str:
+    return f"{n:,}".replace(",", " ")
+
+
+def summary(outcome: Outcome) -> Message:
     """The summary line: verdict, moves (player moves, then single-card moves), states,
     time."""
-    states = f"{outcome.states:,} states".replace(",", " ")
-    took = duration(outcome.seconds)
-    n = outcome.counts
+    n, took = outcome.counts, duration(outcome.seconds)
     if outcome.verdict == Verdict.SOLVED and n is not None:
-        player = f"{n.player} player move{'' if n.player == 1 else 's'}"
-        single = f"{n.single_card} single-card move{'' if n.single_card == 1 else 's'}"
-        return f"solved: {player} ({single}), {states}, {took}"
+        return Message(
+            "cli.solve.solved",
+            player=Message("cli.solve.player_moves", n=n.player),
+            single=Message("cli.solve.single_card_moves", n=n.single_card),
+            states=states(outcome.states),
+            took=took,
+        )
     if outcome.verdict == Verdict.LOST:
-        return f"lost: no sequence of moves wins (search space exhausted: {states}, {took})"
-    return f"unknown: {outcome.reason} ({states}, {took}); no verdict"
+        return Message("cli.solve.lost", states=states(outcome.states), took=took)
+    why = reason(outcome.reason)
+    return Message("cli.solve.unknown", reason=why, states=states(outcome.states), took=took)
 
 
 # ----- a move, by its key ----------------------------------------------------------------
@@ -93,36 +113,41 @@ _SLOT: Final = "\x00"
 target, the cards once per card, count and top card)."""
 
 
-class _Frames(dict[int, tuple[str, str]]):
-    """A move's words around what it moves, by ``src << 8 | dst``: ("", " from Column 6
-    to Cell 1")."""
-
-    def __missing__(self, code: int) -> tuple[str, str]:
-        message = describe_played(place_of(code >> 8), place_of(code & 255), _SLOT)
-        before, slot, after = translate(message, DEFAULT_LANGUAGE).partition(_SLOT)
-        assert slot, "a move's words name what moves"
-        self[code] = (before, after)
-        return before, after
+@cache
+def _frame(src: int, dst: int, lang: Lang) -> tuple[str, str]:
+    """A move's words around what it moves: ("", " from Column 6 to Cell 1")."""
+    message = describe_played(place_of(src), place_of(dst), _SLOT)
+    before, slot, after = translate(message, lang).partition(_SLOT)
+    assert slot, "a move's words name what moves"
+    return before, after
 
 
-class _Cards(dict[int, str]):
-    """What a move moves, in words ("3♦", "3 cards (9♠…7♠)"), by ``count << 16 | top << 8
-    | card``."""
-
-    def __missing__(self, code: int) -> str:
-        top = (code >> 8) & 255
-        what = moved_cards(Card(code & 255), code >> 16, Card(top) if top else None)
-        text = words(DEFAULT_LANGUAGE).format_param(what, "")
-        self[code] = text
-        return text
+@cache
+def _cards(card: int, count: int, top: int, lang: Lang) -> str:
+    """What a move moves, in words: "3♦", "3 cards (9♠…7♠)"."""
+    what = moved_cards(Card(card), count, Card(top) if top else None)
+    return words(lang).format_param(what, "")
 
 
-def _text_line(key: int) -> bytes:
-    """A move's line after its number ("3a     J♦ from Column 3 to Cell 1\\n", UTF-8)."""
-    src, dst, count = key & 255, (key >> 8) & 255, (key >> 16) & 255
-    before, after = _FRAMES[src << 8 | dst]
-    what = _CARDS[count << 16 | ((key >> 32) & 255) << 8 | (key >> 24) & 255]
-    return f"{_notation(src, dst, count):<6} {before}{what}{after}\n".encode()
+def _line_maker(lang: Lang) -> Callable[[int], bytes]:
+    def line(key: int) -> bytes:
+        """A move's line after its number ("3a     J♦ from Column 3 to Cell 1\\n")."""
+        src, dst, count = key & 255, (key >> 8) & 255, (key >> 16) & 255
+        before, after = _frame(src, dst, lang)
+        what = _cards((key >> 24) & 255, count, (key >> 32) & 255, lang)
+        return f"{_notation(src, dst, count):<6} {before}{what}{after}\n".encode()
+
+    return line
+
+
+class _Lines(dict[str, Pieces]):
+    """Each move's line by key, made once, per language (a table in compiled code:
+    eightoff._join)."""
+
+    def __missing__(self, lang: str) -> Pieces:
+        pieces = Pieces(_line_maker(check_language(lang)))
+        self[lang] = pieces
+        return pieces
 
 
 @cache
@@ -148,10 +173,7 @@ def _json_move(key: int) -> bytes:
     ).encode()
 
 
-_FRAMES: Final = _Frames()
-_CARDS: Final = _Cards()
-_TEXT: Final = Pieces(_text_line)
-"""Each move's line by key, made once (a table in compiled code: eightoff._join)."""
+_TEXT: Final = _Lines()
 _JSON: Final = Pieces(_json_move)
 """Each move's JSON object by key, made once."""
 _NUMBERS: dict[int, list[bytes]] = {}
@@ -168,15 +190,15 @@ def _numbers(length: int) -> list[bytes]:
 
 
 # ----- a deal's output (UTF-8) ---------------------------------------------------------
-def text(title: str, outcome: Outcome) -> bytes:
-    """The human output of one deal: its title, every move numbered, in the notation and
-    in words, then the summary line."""
+def text(title: str, outcome: Outcome, lang: Lang = DEFAULT_LANGUAGE) -> bytes:
+    """The human output of one deal in ``lang``: its title, every move numbered, in the
+    notation and in words, then the summary line."""
     keys = outcome.keys
     head = f"{title}\n".encode()
-    tail = f"{summary(outcome)}\n".encode()
+    tail = f"{translate(summary(outcome), lang)}\n".encode()
     if not keys:
         return head + tail
-    return _TEXT.join(keys, b"", _numbers(len(keys)), head, tail)
+    return _TEXT[lang].join(keys, b"", _numbers(len(keys)), head, tail)
 
 
 @cache
@@ -209,5 +231,6 @@ def json_line(variant: str, number: int | None, outcome: Outcome) -> bytes:
 
 
 def summary_line(title: str, outcome: Outcome) -> bytes:
-    """The ``--quiet`` output of one deal: its title and its summary on one line."""
-    return f"{title}: {summary(outcome)}\n".encode()
+    """The ``--quiet`` output of one deal: its title and its summary on one line, in
+    English (the lines are for machines too)."""
+    return f"{title}: {translate(summary(outcome), DEFAULT_LANGUAGE)}\n".encode()

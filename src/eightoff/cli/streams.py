@@ -20,6 +20,8 @@ import os
 import sys
 from typing import Any, Final
 
+from eightoff.i18n import Message
+
 PLAIN: Final = {
     "♣": "C", "♠": "S", "♥": "H", "♦": "D",
     "→": "->", "←": "<-", "↑": "^", "↓": "v", "↔": "<->", "⇒": "=>",
@@ -48,7 +50,7 @@ class ClosedInput(OSError):
     """Standard input was closed when the command started and it was asked to read it."""
 
     def __init__(self) -> None:
-        super().__init__("standard input is closed: give the input in a file or pipe it in")
+        super().__init__(Message("cli.stdin_closed"))
 
 
 class _Closed:
@@ -69,7 +71,7 @@ class _Closed:
         raise ClosedInput
 
 
-def prepare() -> str | None:
+def prepare() -> Message | None:
     """Make the streams fit for the commands; the one-line reason the command cannot
     run at all (standard output closed), or None."""
     if sys.stderr is None:
@@ -77,10 +79,7 @@ def prepare() -> str | None:
     if sys.stdin is None:
         sys.stdin = _Closed()
     if sys.stdout is None:
-        return (
-            "standard output is closed: nothing can be shown (redirect it to a file,"
-            " or to /dev/null to discard it)"
-        )
+        return Message("cli.stdout_closed")
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         encoding = getattr(stream, "encoding", None) or "utf-8"

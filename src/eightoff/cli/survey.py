@@ -45,8 +45,10 @@ from eightoff.cli.exits import (
     on_sigterm,
     whole_number,
 )
+from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
-from eightoff.i18n import quote
+from eightoff.explain import variant_name
+from eightoff.i18n import Message, quote, words
 
 ACTIONS: Final = ("report", "export")
 MAX_WORKERS_PER_CORE: Final = 4
@@ -59,130 +61,51 @@ _USAGE: Final = """\
        %(prog)s report [--db FILE] [--variant ID] [--json] [--png FILE]
        %(prog)s export --csv FILE [--db FILE]"""
 
-_DESCRIPTION: Final = """\
-Solve every deal from START to END (deal numbers, both included) and store each
-verdict (solved / lost / unknown) with its solution length, states, seconds,
-solver version and rules; with --rate also its difficulty rating (level, score,
-rating formula version). Deals already stored are skipped: the same command run
-again completes exactly what is missing; with --rate, deals stored unrated (or
-rated with an older formula) are rated, keeping their verdicts. Ctrl+C keeps every
-finished batch.
-
-'report' summarises a store: winnability with its Wilson 95% interval (unknown
-deals counted as wins for the upper bound, as losses for the lower), the lost
-deals, the deals per difficulty level (of rated deals), and with --png histograms
-of solution length, solve time and levels.
-'export' writes every stored row as CSV."""
-
-_EPILOG: Final = """\
-examples:
-  %(prog)s 1 10000                          Eight Off deals 1-10000, one worker per core
-  %(prog)s 1 1000 --variant freecell --db fc.sqlite3
-  %(prog)s 1 1000 --rate                    also rate each deal (Easy ... Grandmaster)
-  %(prog)s 1 1000000 --scheduler tcp://10.0.0.5:8786   on a Dask cluster
-  %(prog)s report --png survey.png
-  %(prog)s report --json
-  %(prog)s export --csv survey.csv
-
-exit codes: 64 bad usage, 66 no such store, 69 Dask/scheduler unavailable,
-70 a worker failed, 73 cannot write a file, 130 interrupted (rerun to continue)"""
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the survey arguments to ``parser`` (the ``survey`` subcommand
     of :mod:`eightoff.cli.app`)."""
     parser.usage = _USAGE
-    parser.description = _DESCRIPTION
-    parser.epilog = _EPILOG
+    parser.description = text("cli.help.survey.description")
+    parser.epilog = text("cli.help.survey.epilog")
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument(
-        "first",
-        metavar="START|report|export",
-        help="first deal number of the range, or 'report' or 'export'",
-    )
-    parser.add_argument(
-        "end", metavar="END", nargs="?", help="last deal number of the range (included)"
-    )
-    common = parser.add_argument_group("store and variant (all forms)")
+    parser.add_argument("first", metavar="START|report|export", help=text("cli.help.survey.first"))
+    parser.add_argument("end", metavar="END", nargs="?", help=text("cli.help.survey.end"))
+    common = parser.add_argument_group(text("cli.help.survey.common"))
+    common.add_argument("--db", metavar="FILE", help=text("cli.help.survey.db"))
     common.add_argument(
-        "--db",
-        metavar="FILE",
-        help="the survey store, an SQLite file (default: survey.sqlite3 in eightoff's data folder)",
-    )
-    common.add_argument(
-        "--variant",
-        metavar="ID",
-        default="eightoff",
-        help="the variant's id (default: eightoff); e.g. freecell, bakers-game, seahaven-towers",
+        "--variant", metavar="ID", default="eightoff", help=text("cli.help.survey.variant")
     )
     house_rules.add_arguments(common)  # a survey with house rules is stored apart
-    run = parser.add_argument_group("running a range (START END)")
+    run = parser.add_argument_group(text("cli.help.survey.run"))
     run.add_argument(
         "--workers",
         metavar="N",
         type=str,
-        help="local worker processes: 1 to 4 × the cores (default: one per core)",
+        help=text("cli.help.survey.workers", most=MAX_WORKERS_PER_CORE),
     )
+    run.add_argument("--scheduler", metavar="ADDRESS", help=text("cli.help.survey.scheduler"))
+    run.add_argument("--time-limit", metavar="S", type=str, help=text("cli.help.survey.time_limit"))
+    run.add_argument("--states", metavar="N", type=str, help=text("cli.help.survey.states"))
+    run.add_argument("--memory", metavar="SIZE", type=str, help=text("cli.help.survey.memory"))
+    run.add_argument("--batch-size", metavar="N", type=str, help=text("cli.help.survey.batch_size"))
     run.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on an existing Dask cluster, e.g. tcp://host:8786 (needs eightoff[dask])",
+        "--retry-unknown", action="store_true", help=text("cli.help.survey.retry_unknown")
     )
-    run.add_argument(
-        "--time-limit",
-        metavar="S",
-        type=str,
-        help="seconds per deal before its verdict is 'unknown' (default: the solver's, 60)",
-    )
-    run.add_argument(
-        "--states",
-        metavar="N",
-        type=str,
-        help="states searched per deal before 'unknown' (default: the solver's, 5000000)",
-    )
-    run.add_argument(
-        "--memory",
-        metavar="SIZE",
-        type=str,
-        help="memory per deal's search before 'unknown', e.g. 16G or 512M (default: the"
-        " solver's, 1G); each worker may take that much",
-    )
-    run.add_argument(
-        "--batch-size",
-        metavar="N",
-        type=str,
-        help="deals per batch (default: adaptive, about 2 s of solving per batch, at most 2000)",
-    )
-    run.add_argument(
-        "--retry-unknown",
-        action="store_true",
-        help="solve again the deals stored as 'unknown' (e.g. with a larger --time-limit)",
-    )
-    run.add_argument(
-        "--rate",
-        action="store_true",
-        help="also rate each deal (level and score, as 'eightoff rate'), including deals"
-        " stored unrated or rated with an older formula (their verdicts are kept);"
-        " about 12 ms more CPU per Eight Off deal, some 45 times the solving",
-    )
+    run.add_argument("--rate", action="store_true", help=text("cli.help.survey.rate"))
     run.add_argument(
         "--par",
         nargs="?",
         const="player",
         choices=["player", "single"],
-        help="store each deal's par instead (the fewest moves, proven, or its bounds; in"
-        " player moves unless 'single'); --time-limit is then the time a deal (default 10)",
+        help=text("cli.help.survey.par"),
     )
-    run.add_argument(
-        "--no-progress", action="store_true", help="no live progress bar (one line at the end)"
-    )
-    rep = parser.add_argument_group("report")
-    rep.add_argument("--json", action="store_true", help="print the report as JSON")
-    rep.add_argument(
-        "--png", metavar="FILE", help="also draw histograms of solution length and solve time"
-    )
-    exp = parser.add_argument_group("export")
-    exp.add_argument("--csv", metavar="FILE", help="write every stored row to FILE ('-': stdout)")
+    run.add_argument("--no-progress", action="store_true", help=text("cli.help.survey.no_progress"))
+    rep = parser.add_argument_group(text("cli.help.survey.report"))
+    rep.add_argument("--json", action="store_true", help=text("cli.help.survey.json"))
+    rep.add_argument("--png", metavar="FILE", help=text("cli.help.survey.png"))
+    exp = parser.add_argument_group(text("cli.help.survey.export"))
+    exp.add_argument("--csv", metavar="FILE", help=text("cli.help.survey.csv"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -203,24 +126,24 @@ def run(args: argparse.Namespace) -> int:
             return _export(args)
         return _run(args)
     except KeyboardInterrupt:
-        print(interrupted_word(), file=sys.stderr)
+        print(say(interrupted_word()), file=sys.stderr)
         return interrupted_status()
     except UsageError as exc:
-        return _fail(str(exc), exc.code)
+        return _fail(said(exc), exc.code)
     except (SurveyRangeError, UnknownVariantError, CellsError) as exc:
-        return _fail(str(exc), EX_USAGE)
+        return _fail(said(exc), EX_USAGE)
     except StoreError as exc:
         code = EX_NOINPUT if args.first in ACTIONS else EX_CANTCREAT
-        return _fail(str(exc), code)
+        return _fail(said(exc), code)
     except SurveyUnavailableError as exc:
-        return _fail(str(exc), EX_UNAVAILABLE)
+        return _fail(said(exc), EX_UNAVAILABLE)
     except SurveyWorkerError as exc:
-        return _fail(str(exc), EX_SOFTWARE)
+        return _fail(said(exc), EX_SOFTWARE)
     except SurveyError as exc:
-        return _fail(str(exc), EX_USAGE)
+        return _fail(said(exc), EX_USAGE)
 
 
-def _fail(message: str, code: int) -> int:
+def _fail(message: Message | str, code: int) -> int:
     return fail("eightoff survey", message, code)
 
 
@@ -244,7 +167,7 @@ def _refuse(args: argparse.Namespace, allowed: set[str], form: str) -> None:
     }
     for dest, flag in flags.items():
         if dest not in allowed and getattr(args, dest, None) not in (None, False):
-            raise UsageError(f"{flag} does not apply to '{form}'")
+            raise UsageError(Message("cli.survey.not_for_form", flag=flag, form=form))
 
 
 def _whole(text: str | None, what: str, high: int) -> int | None:
@@ -254,7 +177,7 @@ def _whole(text: str | None, what: str, high: int) -> int | None:
 def _deal_number(text: str, what: str) -> int:
     from eightoff.survey.store import MAX_STORED_DEAL
 
-    hint = " (or the word 'report' or 'export')" if what == "START" else ""
+    hint = Message("cli.survey.start_hint") if what == "START" else ""
     return deal_number(text, what, MAX_STORED_DEAL, hint)
 
 
@@ -296,7 +219,7 @@ def _run(args: argparse.Namespace) -> int:
 
     start = _deal_number(args.first, "START")
     if args.end is None:
-        raise UsageError(f"give the last deal too: eightoff survey {start} END")
+        raise UsageError(Message("cli.survey.give_end", command=f"eightoff survey {start} END"))
     end = _deal_number(args.end, "END")
     _check_db(args)
     rules = house_rules.apply(preset(args.variant), args)
@@ -306,12 +229,12 @@ def _run(args: argparse.Namespace) -> int:
     memory = None if args.memory is None else memory_limit(args.memory)
     batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
     if args.scheduler is not None and workers is not None:
-        raise UsageError("--workers is for local runs; a Dask cluster brings its own workers")
+        raise UsageError(Message("cli.survey.workers_or_cluster"))
     if args.scheduler is not None:
         try:
             check_address(args.scheduler)
         except SchedulerAddressError as e:
-            raise UsageError(str(e)) from None
+            raise UsageError(said(e)) from None
     limits = Limits(
         seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
         states=DEFAULT_LIMITS.states if states is None else states,
@@ -320,8 +243,10 @@ def _run(args: argparse.Namespace) -> int:
     from eightoff.survey import check_range
 
     check_range(start, end)
+    lang = language()
+    name = variant_name(rules, lang)
     with (
-        _ProgressBar(f"{rules.name} {start}–{end}", enabled=not args.no_progress) as bar,
+        _ProgressBar(f"{name} {start}–{end}", enabled=not args.no_progress) as bar,
         _sigterm_as_interrupt(),
     ):
         try:
@@ -342,50 +267,63 @@ def _run(args: argparse.Namespace) -> int:
         except SurveyInterrupted as stop:
             bar.close()
             r = stop.run
-            rated = f", {r.rated_only} stored deals rated" if r.rated_only else ""
-            print(
-                f"{interrupted_word()}: {r.new.total} deals saved this run{rated},"
-                f" {r.already + r.new.total + r.rated_only} of {r.total} stored;"
-                " run the same command again to continue",
-                file=sys.stderr,
+            stopped = Message(
+                "cli.survey.interrupted",
+                word=interrupted_word(),
+                saved=r.new.total,
+                rated=r.rated_only,
+                stored=r.already + r.new.total + r.rated_only,
+                total=r.total,
             )
+            print(say(stopped, lang), file=sys.stderr)
             return interrupted_status()
     n = result.new
-    where = f" into {result.db}"
-    shared = (
-        f"; {result.by_others} solved by another survey on this store at the same time"
-        if result.by_others
-        else ""
+    where = Message("cli.survey.into", db=str(result.db))
+    shared: Message | str = (
+        Message("cli.survey.shared", n=result.by_others) if result.by_others else ""
     )
-    rated = (
-        f"; {result.rated_only} deals stored before were rated (their verdicts kept)"
-        if result.rated_only
-        else ""
+    rated: Message | str = (
+        Message("cli.survey.rated_before", n=result.rated_only) if result.rated_only else ""
     )
+    span = f"{name} {start}–{end}"
     if n.total == 0 and result.rated_only:
-        print(
-            f"{rules.name} {start}–{end}: {result.rated_only} stored deals rated in"
-            f" {result.seconds:.1f} s ({result.backend}), their verdicts kept;"
-            f" {result.already} were already rated{where}{shared}"
+        line = Message(
+            "cli.survey.rated_only",
+            span=span,
+            rated=result.rated_only,
+            seconds=result.seconds,
+            backend=result.backend,
+            already=result.already,
+            where=where,
+            shared=shared,
         )
     elif n.total == 0 and not result.by_others:
-        done = "stored and rated" if args.rate else "stored"
-        print(f"{rules.name} {start}–{end}: all {result.total} deals already {done}{where}")
+        done = "cli.survey.all_rated" if args.rate else "cli.survey.all_stored"
+        line = Message(done, span=span, total=result.total, where=where)
     elif n.total == 0:
-        print(
-            f"{rules.name} {start}–{end}: nothing left for this run: {result.already} were"
-            f" already stored{where}{shared}"
+        line = Message(
+            "cli.survey.nothing_left", span=span, already=result.already, where=where, shared=shared
         )
     else:
-        print(
-            f"{rules.name} {start}–{end}: {n.total} deals solved in {result.seconds:.1f} s"
-            f" ({result.rate:.1f} deals/s, {result.backend};"
-            f" {1000 * result.cpu_seconds / n.total:.2f} ms of worker CPU per deal):"
-            f" {n.solved} solved, {n.lost} lost, {n.unknown} unknown;"
-            f" {result.already} were already stored{where}{rated}{shared}"
+        line = Message(
+            "cli.survey.solved",
+            span=span,
+            n=n.total,
+            seconds=result.seconds,
+            rate=result.rate,
+            backend=result.backend,
+            cpu=1000 * result.cpu_seconds / n.total,
+            solved=n.solved,
+            lost=n.lost,
+            unknown=n.unknown,
+            already=result.already,
+            where=where,
+            rated=rated,
+            shared=shared,
         )
+    print(say(line, lang))
     if result.errors:
-        return _report_errors(rules.name, result.errors)
+        return _report_errors(name, result.errors)
     return EX_OK
 
 
@@ -394,13 +332,15 @@ def _report_errors(name: str, errors: tuple[tuple[int, str], ...]) -> int:
     its replay: one line saying which, what was wrong with the first, that nothing of
     theirs was stored and a rerun tries them again; exit status 70 (a bug to report)."""
     shown = ", ".join(f"#{n}" for n, _ in errors[:10]) + (", …" if len(errors) > 10 else "")
-    many = len(errors) != 1
-    print(
-        f"eightoff survey: {len(errors)} deal{'s' if many else ''} of {name} not stored"
-        f" ({shown}): the solver's solution did not replay ({errors[0][1]}); a bug in the"
-        " solver, please report it; rerun the command to try them again",
-        file=sys.stderr,
+    line = Message(
+        "cli.survey.not_replayed",
+        prog="eightoff survey",
+        n=len(errors),
+        name=name,
+        shown=shown,
+        first=errors[0][1],
     )
+    print(say(line), file=sys.stderr)
     return EX_SOFTWARE
 
 
@@ -457,9 +397,9 @@ class _ProgressBar:
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
-            TextColumn("elapsed"),
+            TextColumn(text("cli.survey.elapsed")),
             TimeElapsedColumn(),
-            TextColumn("left"),
+            TextColumn(text("cli.survey.left")),
             TimeRemainingColumn(),
             TextColumn("{task.fields[counts]}"),
             console=Console(stderr=True),
@@ -477,7 +417,8 @@ class _ProgressBar:
             return
         self._progress.update(self._task, completed=p.done, counts=_counts(p.new))
         speed = self._progress.tasks[0].speed
-        self._progress.update(self._task, rate="" if speed is None else f"{speed:,.1f} deals/s")
+        rate = "" if speed is None else text("cli.survey.speed", speed=f"{speed:,.1f}")
+        self._progress.update(self._task, rate=rate)
 
     def close(self) -> None:
         if self._progress is not None:
@@ -502,17 +443,22 @@ class _PlainProgress:
         self.last = now
         rate = (p.done - self.done0) / max(now - self.t0, 1e-9)
         left = (p.total - p.done) / rate if rate > 0 else float("inf")
-        eta = "?" if left == float("inf") else f"{left / 60:.1f} min"
-        print(
-            f"{self.title}: {p.done}/{p.total} ({100 * p.done / p.total:.1f}%),"
-            f" {rate:.1f} deals/s, {eta} left; {_counts(p.new)}",
-            file=sys.stderr,
-            flush=True,
+        eta = "?" if left == float("inf") else text("cli.survey.minutes", minutes=left / 60)
+        line = Message(
+            "cli.survey.progress",
+            title=self.title,
+            done=p.done,
+            total=p.total,
+            percent=100 * p.done / p.total,
+            rate=rate,
+            eta=eta,
+            counts=_counts(p.new),
         )
+        print(say(line), file=sys.stderr, flush=True)
 
 
 def _counts(c: Any) -> str:
-    return f"solved {c.solved} · lost {c.lost} · unknown {c.unknown}"
+    return text("cli.survey.counts", solved=c.solved, lost=c.lost, unknown=c.unknown)
 
 
 # -- report / export -------------------------------------------------------------
@@ -533,10 +479,12 @@ def _run_par(args: argparse.Namespace) -> int:
         ("--retry-unknown", args.retry_unknown or None),
     ):
         if given is not None:
-            raise UsageError(f"{flag} does not apply to --par (a local run, one deal a worker)")
+            raise UsageError(Message("cli.survey.not_for_par", flag=flag))
     start = _deal_number(args.first, "START")
     if args.end is None:
-        raise UsageError(f"give the last deal too: eightoff survey {start} END --par")
+        raise UsageError(
+            Message("cli.survey.give_end", command=f"eightoff survey {start} END --par")
+        )
     end = _deal_number(args.end, "END")
     _check_db(args)
     check_range(start, end)
@@ -550,7 +498,8 @@ def _run_par(args: argparse.Namespace) -> int:
         now = time.monotonic()
         if not args.no_progress and (now - last[0] > 5 or done == total):
             last[0] = now
-            print(f"par: {done} of {total} deals, {proven} proven this run", file=sys.stderr)
+            line = text("cli.survey.par_progress", done=done, total=total, proven=proven)
+            print(line, file=sys.stderr)
 
     result = run_par_survey(
         start,
@@ -562,11 +511,18 @@ def _run_par(args: argparse.Namespace) -> int:
         workers=workers,
         progress=progress,
     )
-    print(
-        f"{rules.name} {start}–{end}: par ({which.words}) searched for {result.searched} deals,"
-        f" {result.proven} proven within {seconds:g} s a deal; {result.already} were proven"
-        f" before; stored in {result.db}"
+    lang = language()
+    line = Message(
+        "cli.survey.par_done",
+        span=f"{variant_name(rules, lang)} {start}–{end}",
+        count=which.message,
+        searched=result.searched,
+        proven=result.proven,
+        seconds=seconds,
+        already=result.already,
+        db=str(result.db),
     )
+    print(say(line, lang))
     return EX_OK
 
 
@@ -587,13 +543,17 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json()))
     else:
-        print(report.text())
+        print(report.text(words(language())))
     if args.png:
         try:
-            out = write_png(report, args.png)
+            out = write_png(report, args.png, words(language()))
         except OSError as exc:
-            return _fail(f"cannot write {quote(args.png, MAX_PATH)}: {exc}", EX_CANTCREAT)
-        print(f"histograms written to {out}", file=sys.stderr if args.json else sys.stdout)
+            refusal = Message(
+                "cli.survey.cannot_write", path=quote(args.png, MAX_PATH), error=str(exc)
+            )
+            return _fail(refusal, EX_CANTCREAT)
+        written = text("cli.survey.histograms", path=str(out))
+        print(written, file=sys.stderr if args.json else sys.stdout)
     return EX_OK
 
 
@@ -603,7 +563,7 @@ def _export(args: argparse.Namespace) -> int:
     _refuse(args, {"csv"}, "export")
     _check_db(args)
     if not args.csv:
-        raise UsageError("say where to write: eightoff survey export --csv FILE")
+        raise UsageError(Message("cli.survey.export_where"))
     if args.csv != "-":
         file_path(args.csv, "--csv")
     with SurveyStore(_store_path(args), create=False) as store:
@@ -614,8 +574,11 @@ def _export(args: argparse.Namespace) -> int:
             with open(args.csv, "w", newline="", encoding="utf-8") as f:
                 count = _write_csv(store, f, CSV_COLUMNS)
         except OSError as exc:
-            return _fail(f"cannot write {quote(args.csv, MAX_PATH)}: {exc}", EX_CANTCREAT)
-    print(f"{count} rows written to {args.csv}", file=sys.stderr)
+            refusal = Message(
+                "cli.survey.cannot_write", path=quote(args.csv, MAX_PATH), error=str(exc)
+            )
+            return _fail(refusal, EX_CANTCREAT)
+    print(text("cli.survey.rows_written", n=count, path=args.csv), file=sys.stderr)
     return EX_OK
 
 

@@ -22,7 +22,7 @@ from typing import Final
 
 from eightoff.cli.exits import UsageError, argument, file_path, number, whole_number
 from eightoff.deals import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
-from eightoff.i18n import quote
+from eightoff.i18n import Message, quote, reason
 from eightoff.rules import UnknownVariantError, preset
 
 MAX_PORT: Final = 65535
@@ -40,15 +40,17 @@ def variant(text: str) -> str:
     try:
         return preset(text).id
     except UnknownVariantError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(reason(e) or str(e)) from None
 
 
-def deal_number(text: str, what: str = "", high: int = MAX_DEAL, hint: str = "") -> int:
+def deal_number(text: str, what: str = "", high: int = MAX_DEAL, hint: Message | str = "") -> int:
     """A deal number: ASCII digits, 1 to ``high`` (at most the domain's largest deal).
     ``what`` names the argument in the error ("START"), ``hint`` ends it."""
     lead = f"{what}: " if what else ""
     refusal = UsageError(
-        f"{lead}{quote(text)} is not a deal number: deals are numbered {MIN_DEAL} to {high}{hint}"
+        Message(
+            "cli.value.not_a_deal", lead=lead, token=quote(text), low=MIN_DEAL, high=high, hint=hint
+        )
     )
     try:
         value = whole_number(text, "a deal number", MIN_DEAL, high)
@@ -65,37 +67,33 @@ def deal_ranges(tokens: list[str]) -> list[range]:
     for token in tokens:
         for part in token.split(","):
             if not part.strip():
-                raise UsageError(
-                    f"{quote(token)}: an empty deal number (write numbers and ranges such as"
-                    " 1-100,7 or 1-100 7)"
-                )
+                raise UsageError(Message("cli.value.empty_deal", token=quote(token)))
             first, dash, last = part.partition("-")
             try:
                 lo = deal_number(first)
                 hi = deal_number(last) if dash else lo
             except UsageError:
                 raise UsageError(
-                    f"{quote(part)} is not a deal or a range of deals: deals are numbered"
-                    f" {MIN_DEAL} to {MAX_DEAL}; a range is written 1-100"
+                    Message("cli.value.not_deals", token=quote(part), low=MIN_DEAL, high=MAX_DEAL)
                 ) from None
             if hi < lo:
-                raise UsageError(f"{quote(part)} is not a range: {lo} comes after {hi}")
+                raise UsageError(Message("cli.value.backwards", token=quote(part), lo=lo, hi=hi))
             total += hi - lo + 1
             if total > MAX_DEALS:
                 limit = f"{MAX_DEALS:,}".replace(",", " ")
-                raise UsageError(f"too many deals: at most {limit} in one command")
+                raise UsageError(Message("cli.value.too_many_deals", limit=limit))
             ranges.append(range(lo, hi + 1))
     return ranges
 
 
 def seconds_limit(text: str) -> float:
     """A time limit (``--time-limit``): more than 0, at most MAX_SECONDS."""
-    return number(text, "the time limit (seconds)", 0, MAX_SECONDS, open_low=True)
+    return number(text, Message("cli.what.time_limit"), 0, MAX_SECONDS, open_low=True)
 
 
 def states_limit(text: str) -> int:
     """A state limit (``--max-states``, a survey's ``--states``): 1 to 2^63 - 1."""
-    return whole_number(text, "the state limit", 1, MAX_STATES)
+    return whole_number(text, Message("cli.what.state_limit"), 1, MAX_STATES)
 
 
 MAX_MEMORY_MB: Final = 1 << 30
@@ -114,16 +112,16 @@ def memory_limit(text: str) -> int:
     digits = t.rstrip("abcdefghijklmnopqrstuvwxyz ")
     unit = t[len(digits) :].strip()
     if not digits.isdigit() or unit not in _MEMORY_UNITS or not digits.isascii():
-        raise UsageError(f"{quote(text)} is not a memory size: write e.g. 16G, 512M or 2048 (MiB)")
+        raise UsageError(Message("cli.value.not_memory", token=quote(text)))
     mb = int(digits) * _MEMORY_UNITS[unit]
     if not 16 <= mb <= MAX_MEMORY_MB:
-        raise UsageError(f"the memory limit {quote(text)} is out of range: 16M to 1048576G")
+        raise UsageError(Message("cli.value.memory_range", token=quote(text)))
     return mb
 
 
 def port(text: str) -> int:
     """A port to listen on (``--port``): 1 to 65535."""
-    return whole_number(text, "the port", 1, MAX_PORT)
+    return whole_number(text, Message("cli.what.port"), 1, MAX_PORT)
 
 
 variant_arg = argument(variant)

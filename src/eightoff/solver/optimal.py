@@ -80,17 +80,6 @@ class Par:
         """The proven fewest moves, or None when not proven."""
         return self.length if self.optimal else None
 
-    @property
-    def words(self) -> str:
-        """ "par is 31", "par is 31 to 33", "par is at least 31", "no solution"."""
-        if self.lost:
-            return "no solution: the deal cannot be won"
-        if self.optimal:
-            return f"par is {self.length} {self.count.words}"
-        if self.length is None:
-            return f"par is at least {self.lower_bound} {self.count.words}"
-        return f"par is {self.lower_bound} to {self.length} {self.count.words}"
-
     def to_json(self) -> dict[str, Any]:
         return {
             "count": self.count.value,

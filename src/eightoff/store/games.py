@@ -133,8 +133,32 @@ def _schema_v5(c: sqlite3.Connection) -> None:
         c.execute("UPDATE games SET player_moves = ? WHERE id = ?", (game.player_moves, row[0]))
 
 
+_SCHEMA_V6: Final = """
+ALTER TABLE games ADD COLUMN replay INTEGER NOT NULL DEFAULT 0; -- replays par: never counted
+CREATE TABLE par (
+    variant   TEXT NOT NULL,             -- as games.variant
+    options   TEXT NOT NULL,             -- as games.options
+    start     TEXT NOT NULL,             -- as games.start: the position par is of
+    count     TEXT NOT NULL CHECK (count IN ('player', 'single')),
+    optimal   INTEGER NOT NULL,          -- 1: upper is proven the fewest (par)
+    lower     INTEGER NOT NULL,          -- proven: no solution is shorter
+    upper     INTEGER,                   -- the best solution's length (NULL: none known)
+    lost      INTEGER NOT NULL DEFAULT 0,-- proven: no solution at all
+    moves     TEXT NOT NULL DEFAULT '',  -- the best solution, notation, space-separated
+    reason    TEXT NOT NULL DEFAULT '',  -- why the search stopped before a proof
+    seconds   REAL NOT NULL DEFAULT 0,   -- how long the search took
+    found     TEXT NOT NULL,
+    PRIMARY KEY (variant, options, start, count)
+) WITHOUT ROWID;
+"""
+"""Par at the table (issue 22.5): each deal's par, searched once, and the games that
+replay a par solution (never counted in the statistics). Nothing stored before changes."""
+
+
 GAMES: Final = Schema(
-    "games", (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _schema_v5), _legacy_version
+    "games",
+    (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _schema_v5, _SCHEMA_V6),
+    _legacy_version,
 )
 SCHEMA_VERSION: Final = GAMES.version
 
@@ -160,6 +184,8 @@ class SavedGame:
     """The deal's rating as :meth:`eightoff.rating.Rating.to_json` gave it when it started."""
     daily: str | None = None
     """The UTC date of a daily deal."""
+    replay: bool = False
+    """A replay of a par solution (:meth:`Store.create_game` ``replay``): never counted."""
 
     @property
     def finished_game(self) -> bool:
@@ -181,6 +207,57 @@ class VariantStats:
     def win_rate(self) -> float:
         """Games won per game played (0 before the first game)."""
         return self.won / self.played if self.played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPar:
+    """A deal's par as the table keeps it (:func:`eightoff.solver.optimal.optimal`'s
+    answer): proven (``optimal``), bounds ("par is 31 to 33"), or lost. ``moves``: the
+    best solution known, every move explicit, replayed through the rules when stored and
+    when read back (a record whose moves the rules refuse is not returned)."""
+
+    count: str
+    optimal: bool
+    lower: int
+    upper: int | None
+    lost: bool = False
+    moves: tuple[Move, ...] = ()
+    reason: str = ""
+    seconds: float = 0.0
+
+    @property
+    def par(self) -> int | None:
+        """The proven fewest moves, or None."""
+        return self.upper if self.optimal and not self.lost else None
+
+    def checked(self, start: Position) -> StoredPar:
+        """This record if its moves win from ``start`` by the rules (every move through
+        :meth:`Position.apply`); ValueError otherwise."""
+        p = start
+        for m in self.moves:
+            p = p.apply(m)
+        if self.moves and not p.is_won():
+            raise ValueError("the par solution does not end with every card home")
+        if self.optimal and not self.lost and not self.moves:
+            raise ValueError("a proven par without its solution")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class OverPar:
+    """Moves over par of the games won (by the player alone) whose deal's par is proven:
+    ``games`` such games, ``total`` their moves over par added up, ``best`` the fewest."""
+
+    games: int
+    total: int
+    best: int
+
+    @property
+    def average(self) -> float:
+        return self.total / self.games
+
+    def add(self, over: int) -> OverPar:
+        return OverPar(self.games + 1, self.total + over, min(self.best, over))
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +328,11 @@ _GAME_COLUMNS: Final = (
 )
 
 
+_ROW_COLUMNS: Final = _GAME_COLUMNS + ", replay"
+"""A game's row as :meth:`Store._decode` reads it (``_GAME_COLUMNS`` stays as the
+migration to schema 5 reads it)."""
+
+
 def _turn(move: str, auto: str, auto_move: int | None) -> Turn:
     """A stored turn. One stored before the auto-move setting was (NULL) was played
     with it on if it sent cards home after its move."""
@@ -307,7 +389,7 @@ class GameEdit:
                 self.saved.id,
                 self._stats,
                 self.status,
-                self.saved.deal is None,
+                self.saved.deal is None or self.saved.replay,
                 self.game.player_moves,
                 assisted=self.assisted,
             )
@@ -326,7 +408,12 @@ class GameEdit:
             (gid, at, str(turn.move), " ".join(str(m) for m in turn.auto), int(turn.auto_move)),
         )
         self._db.execute("UPDATE games SET cursor = ? WHERE id = ?", (at + 1, gid))
-        if not self.saved.counted and self.saved.deal is not None and self.status != "won":
+        if (
+            not self.saved.counted
+            and self.saved.deal is not None
+            and not self.saved.replay
+            and self.status != "won"
+        ):
             self._db.execute("UPDATE games SET counted = 1 WHERE id = ?", (gid,))
             self._store._ensure_stats(self._db, self._stats)
             self._db.execute(
@@ -350,7 +437,7 @@ class GameEdit:
         The revision is unchanged (the position and history are)."""
         gid = self.saved.id
         self._db.execute("UPDATE games SET hints = hints + 1 WHERE id = ?", (gid,))
-        if self.saved.deal is not None:
+        if self.saved.deal is not None and not self.saved.replay:
             self._store._ensure_stats(self._db, self._stats)
             self._db.execute("UPDATE stats SET hints = hints + 1 WHERE variant = ?", (self._stats,))
         self.hints += 1
@@ -409,16 +496,19 @@ class Store:
         lesson: int | None = None,
         rating: dict[str, Any] | None = None,
         daily: str | None = None,
+        replay: bool = False,
     ) -> int:
         """Store a new game; every other game in progress is abandoned (a counted one
         that was not won ends its variant's winning streak). Returns the new id.
-        ``rating``: the deal's rating (JSON); ``daily``: the date of a daily deal."""
+        ``rating``: the deal's rating (JSON); ``daily``: the date of a daily deal;
+        ``replay``: a replay of a par solution (assisted from the start and never
+        counted in the statistics)."""
         rules = start.rules
         with self.db.transaction() as db:
             self._abandon_playing(db)
             cur = db.execute(
-                "INSERT INTO games (variant, deal, lesson, start, options, created, rating, daily)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (variant, deal, lesson, start, options, created, rating,"
+                " daily, replay, assisted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     rules.id,
                     None if deal is None else str(deal),
@@ -428,6 +518,8 @@ class Store:
                     _now(),
                     None if rating is None else json.dumps(rating),
                     daily,
+                    int(replay),
+                    int(replay),
                 ),
             )
             assert cur.lastrowid is not None
@@ -450,7 +542,7 @@ class Store:
     def _load(self, db: sqlite3.Connection, game_id: int) -> SavedGame | None:
         if not 1 <= game_id <= MAX_ID:
             return None
-        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         with self.db.damaged(f"game {game_id}"):  # a row that does not decode: a 503
@@ -474,6 +566,7 @@ class Store:
             assisted,
             rating,
             daily,
+            replay,
         ) = row
         for name, value in (("revision", revision), ("cursor", cursor), ("hints", hints)):
             if not isinstance(value, int):
@@ -501,6 +594,7 @@ class Store:
             game=game,
             rating=None if rating is None else json.loads(rating),
             daily=daily,
+            replay=bool(replay),
         )
         return saved
 
@@ -608,6 +702,99 @@ class Store:
             " best_streak = MAX(best_streak, streak + 1) WHERE variant = ?",
             (variant,),
         )
+
+    # ----- par -----------------------------------------------------------------------
+    _PAR_COLUMNS: Final = "count, optimal, lower, upper, lost, moves, reason, seconds"
+
+    def par_of_game(self, game_id: int, count: str = "player") -> StoredPar | None:
+        """The stored par of a game's start (its deal with its rules), or None when it was
+        never searched (or its record does not replay: it is searched again)."""
+        with self.db.read() as db, self.db.errors("read"):
+            row = db.execute(
+                "SELECT p.count, p.optimal, p.lower, p.upper, p.lost, p.moves, p.reason,"
+                " p.seconds, g.variant, g.options, g.start FROM games g JOIN par p"
+                " ON p.variant = g.variant AND p.options = g.options AND p.start = g.start"
+                " WHERE g.id = ? AND p.count = ?",
+                (game_id, count),
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            rules = rules_with_options(row[8], json.loads(row[9]))
+            start = from_json(json.loads(row[10]), rules)
+            return self._par_record(row[:8]).checked(start)
+        except (ValueError, KeyError, TypeError):
+            return None  # damaged or from rules this version reads otherwise: search again
+
+    @staticmethod
+    def _par_record(row: Sequence[Any]) -> StoredPar:
+        count, optimal, lower, upper, lost, moves, reason, seconds = row
+        return StoredPar(
+            count=str(count),
+            optimal=bool(optimal),
+            lower=int(lower),
+            upper=None if upper is None else int(upper),
+            lost=bool(lost),
+            moves=tuple(Move.parse(m) for m in str(moves).split()),
+            reason=str(reason),
+            seconds=float(seconds),
+        )
+
+    def save_par(self, start: Position, par: StoredPar) -> StoredPar:
+        """Keep ``par`` (its moves checked from ``start`` by the rules: ValueError) as the
+        par of ``start`` with its rules, unless a proven one is kept already. Returns the
+        record kept."""
+        par.checked(start)
+        rules = start.rules
+        key = (rules.id, json.dumps(rule_options(rules)), json.dumps(to_json(start)), par.count)
+        with self.db.transaction() as db:
+            old = db.execute(
+                f"SELECT {self._PAR_COLUMNS} FROM par"
+                " WHERE variant = ? AND options = ? AND start = ? AND count = ?",
+                key,
+            ).fetchone()
+            if old is not None and old[1]:
+                return self._par_record(old)
+            db.execute(
+                "INSERT OR REPLACE INTO par (variant, options, start, count, optimal, lower,"
+                " upper, lost, moves, reason, seconds, found)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *key,
+                    int(par.optimal),
+                    par.lower,
+                    par.upper,
+                    int(par.lost),
+                    " ".join(str(m) for m in par.moves),
+                    par.reason,
+                    par.seconds,
+                    _now(),
+                ),
+            )
+        return par
+
+    def over_par(self) -> dict[str, dict[str | None, OverPar]]:
+        """Moves over par per statistics line (:func:`stats_key`) and difficulty level
+        (the key None: all the line's games; a level's name: its rated deals): the games
+        won by the player alone (counted, not assisted) whose start has a proven par in
+        player moves, each game's moves its player moves counted from its stored turns
+        when it was won (as the fewest moves)."""
+        with self.db.read() as db:
+            rows = db.execute(
+                "SELECT g.variant, g.options, json_extract(g.rating, '$.level'),"
+                " g.player_moves - p.upper FROM games g JOIN par p"
+                " ON p.variant = g.variant AND p.options = g.options AND p.start = g.start"
+                " WHERE g.status = 'won' AND g.counted AND g.deal IS NOT NULL"
+                " AND NOT g.assisted AND NOT g.replay AND g.player_moves IS NOT NULL"
+                " AND p.count = 'player' AND p.optimal AND NOT p.lost AND p.upper IS NOT NULL"
+            ).fetchall()
+        out: dict[str, dict[str | None, OverPar]] = {}
+        for variant, options, level, over in rows:
+            line = out.setdefault(stats_key(variant, json.loads(options)), {})
+            for key in (None, level) if level is not None else (None,):
+                seen = line.get(key)
+                line[key] = OverPar(1, over, over) if seen is None else seen.add(over)
+        return out
 
     # ----- statistics ----------------------------------------------------------------
     @staticmethod
@@ -719,10 +906,12 @@ __all__ = [
     "GAMES",
     "SCHEMA_VERSION",
     "GameEdit",
+    "OverPar",
     "SavedGame",
     "ServerRecord",
     "Store",
     "StoreError",
+    "StoredPar",
     "VariantStats",
     "parse_stats_key",
     "rule_options",

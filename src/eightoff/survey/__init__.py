@@ -608,5 +608,8 @@ def run_survey(
         done = store.stored_or_claimed(
             rules.id, signature, start, end, retry_unknown=retry_unknown, formula=formula
         )  # claimed: still being solved by another survey
-        others = done - already - sum(tally.values()) - rated_only
+        # With retry_unknown, a deal this run left unknown is not among ``done`` (it is
+        # still to do), so only the deals it decided are subtracted.
+        counted = sum(n for v, n in tally.items() if not retry_unknown or v != Verdict.UNKNOWN)
+        others = done - already - counted - rated_only
         return summary()

@@ -1,6 +1,7 @@
 """What a survey found: counts, winnability with its Wilson 95% interval, lost deals,
-the distribution of difficulty levels (surveys run with ``--rate``), and a PNG of
-the solution lengths, solve times and levels.
+the distribution of difficulty levels (surveys run with ``--rate``), the family table
+by number of free cells, and a PNG of the solution lengths, solve times, levels, par
+and winnability by number of cells.
 
 Unknown verdicts (a limit stopped the search) widen the interval the way Blake &
 Gent (JAIR 2026) count them: as wins for the upper bound and as losses for the
@@ -14,12 +15,17 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from eightoff.i18n import DEFAULT_LANGUAGE, Words
 from eightoff.rating import Level, formula_version
-from eightoff.rules import MAX_CELLS, Rules, preset
+from eightoff.rules import MAX_CELLS, Rules, cells_named, preset
 from eightoff.survey.store import SurveyStore, rules_signature
 from eightoff.verdict import Verdict
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -95,11 +101,21 @@ class _Counted:
         }
 
 
-def _spread(hist: Mapping[int, int]) -> str:
+def _spread(hist: Mapping[int, int], words: Words) -> str:
     """ "median 21, mean 22.4, min 9, max 40" of a histogram (value -> how many)."""
     n = sum(hist.values())
     mean = sum(k * v for k, v in hist.items()) / n
-    return f"median {_weighted_median(hist)}, mean {mean:.1f}, min {min(hist)}, max {max(hist)}"
+    return words.text(
+        "survey.spread",
+        median=_weighted_median(hist) or 0,
+        mean=f"{mean:.1f}",
+        min=min(hist),
+        max=max(hist),
+    )
+
+
+def _english() -> Words:
+    return Words(DEFAULT_LANGUAGE)
 
 
 @dataclass(frozen=True)
@@ -129,22 +145,31 @@ class ParSummary:
             },
         }
 
-    def lines(self) -> list[str]:
-        words = "player moves" if self.count == "player" else "single-card moves"
+    def lines(self, words: Words | None = None) -> list[str]:
+        words = words or _english()
         out = [
-            f"  par in {words}: {self.deals} deals, {self.proven} proven"
-            f" ({100 * self.proven / self.deals:.1f}%)"
-            + (f", {self.lost} lost" if self.lost else "")
+            words.text(
+                "survey.par",
+                count=words.text(f"survey.count.{self.count}"),
+                deals=self.deals,
+                proven=self.proven,
+                share=f"{100 * self.proven / self.deals:.1f}",
+                lost=self.lost,
+            )
         ]
         if self.hist:
-            out.append(f"    proven par: {_spread(self.hist)}")
+            out.append(words.text("survey.par_proven", spread=_spread(self.hist, words)))
         if self.unproven:
             shown = ", ".join(
                 f"{d}: {lo}–{'?' if hi is None else hi}"
                 for d, (lo, hi) in list(self.unproven.items())[:20]
             )
-            more = f" … and {len(self.unproven) - 20} more" if len(self.unproven) > 20 else ""
-            out.append(f"    not proven ({len(self.unproven)}), par between: {shown}{more}")
+            more = (
+                words.text("survey.par_more", n=len(self.unproven) - 20)
+                if len(self.unproven) > 20
+                else ""
+            )
+            out.append(words.text("survey.par_unproven", n=len(self.unproven), deals=shown + more))
         return out
 
 
@@ -161,21 +186,25 @@ class CellsRow(_Counted):
     def to_json(self) -> dict[str, Any]:
         return {"cells": self.cells, **self.counts_json()}
 
-    def text(self) -> str:
+    def text(self, words: Words | None = None) -> str:
         w = self.winnability
         low, high = self.ci95
         return (
             f"    {self.cells:>5} {self.deals:>10} {self.solved:>10} {self.lost:>10}"
             f" {self.unknown:>8} "
-            + ("      n/a" if w is None else f"{100 * w:>9.3f}%")
+            + (_not_applicable(words or _english()) if w is None else f"{100 * w:>9.3f}%")
             + f"   {100 * low:.3f}% – {100 * high:.3f}%"
         )
 
 
+def _not_applicable(words: Words) -> str:
+    """ "n/a" where a share is, right-aligned in its column."""
+    return words.text("survey.not_applicable").rjust(9)
+
+
 @dataclass(frozen=True)
 class SurveyReport(_Counted):
-    variant: str
-    name: str
+    rules: Rules
     signature: str
     solved: int
     lost: int
@@ -202,6 +231,15 @@ class SurveyReport(_Counted):
     """Count ("player", "single") → the par stored in it (``survey --par``)."""
 
     @property
+    def variant(self) -> str:
+        return self.rules.id
+
+    @property
+    def name(self) -> str:
+        """The variant's English name, with its cells when not its own."""
+        return self.rules.name
+
+    @property
     def rated(self) -> int:
         return sum(self.levels.values())
 
@@ -217,81 +255,101 @@ class SurveyReport(_Counted):
             "par": {k: v.to_json() for k, v in self.par.items()},
         }
 
-    def text(self) -> str:
-        """The report for people."""
+    def text(self, words: Words | None = None) -> str:
+        """The report for people, in the language of ``words`` (English by default)."""
+        words = words or _english()
+        name = cells_named(self.rules, words.lang)
         if self.deals == 0 and not self.par:
-            return f"{self.name} ({self.variant}): no deals surveyed yet"
+            return words.text("survey.none", name=name, variant=self.variant)
         if self.deals == 0:
-            lines = [f"{self.name} ({self.variant}): no verdicts surveyed yet"]
+            lines = [words.text("survey.no_verdicts", name=name, variant=self.variant)]
             for summary in self.par.values():
-                lines.extend(summary.lines())
+                lines.extend(summary.lines(words))
             return "\n".join(lines)
         w = self.winnability
         low, high = self.ci95
         lines = [
-            f"{self.name} ({self.variant}): {self.deals} deals surveyed",
-            f"  solved   {self.solved:>12}",
-            f"  lost     {self.lost:>12}",
-            f"  unknown  {self.unknown:>12}",
-            "  winnable "
-            + ("      n/a" if w is None else f"{100 * w:>12.4f}%")
-            + f"   95% interval {100 * low:.4f}% – {100 * high:.4f}% (Wilson"
-            + (", unknowns as losses/wins)" if self.unknown else ")"),
+            words.text("survey.surveyed", name=name, variant=self.variant, deals=self.deals),
+            words.text("survey.solved", n=self.solved),
+            words.text("survey.lost", n=self.lost),
+            words.text("survey.unknown", n=self.unknown),
+            words.text(
+                "survey.winnable",
+                share=_not_applicable(words).rjust(12) if w is None else f"{100 * w:>12.4f}%",
+                low=f"{100 * low:.4f}%",
+                high=f"{100 * high:.4f}%",
+                unknowns=self.unknown,
+            ),
         ]
         if self.length_hist:
-            lines.append(f"  solution length: {_spread(self.length_hist)} moves")
+            lines.append(words.text("survey.length", spread=_spread(self.length_hist, words)))
         if self.time_hist:
             med = _weighted_median(self.time_hist) or 0
             lines.append(
-                f"  solve time: median {_fmt_seconds(med / 1e6)},"
-                f" mean {_fmt_seconds(self.total_seconds / self.deals)},"
-                f" max {_fmt_seconds(max(self.time_hist) / 1e6)},"
-                f" total {_fmt_seconds(self.total_seconds)} of solver time"
+                words.text(
+                    "survey.time",
+                    median=_fmt_seconds(med / 1e6),
+                    mean=_fmt_seconds(self.total_seconds / self.deals),
+                    max=_fmt_seconds(max(self.time_hist) / 1e6),
+                    total=_fmt_seconds(self.total_seconds),
+                )
             )
-        lines.append(f"  lost deals ({len(self.lost_deals)}): " + _deal_list(self.lost_deals))
+        lines.append(
+            words.text(
+                "survey.lost_deals",
+                n=len(self.lost_deals),
+                deals=_deal_list(self.lost_deals, words),
+            )
+        )
         if self.unknown_deals:
             lines.append(
-                f"  unknown deals ({len(self.unknown_deals)}): " + _deal_list(self.unknown_deals)
+                words.text(
+                    "survey.unknown_deals",
+                    n=len(self.unknown_deals),
+                    deals=_deal_list(self.unknown_deals, words),
+                )
             )
-        lines.extend(self._level_lines())
+        lines.extend(self._level_lines(words))
         if self.by_cells:
-            lines.append(
-                "  by number of free cells (95% interval: Wilson, unknowns as losses/wins):"
-            )
-            lines.append(
-                "    cells      deals     solved       lost  unknown   winnable   interval"
-            )
-            lines.extend(row.text() for row in self.by_cells)
+            lines.append(words.text("survey.by_cells"))
+            lines.append(words.text("survey.by_cells_head"))
+            lines.extend(row.text(words) for row in self.by_cells)
         for summary in self.par.values():
-            lines.extend(summary.lines())
-        versions = ", ".join(f"{v} ({n} deals)" for v, n in self.solver_versions.items())
-        lines.append(f"  solver: {versions}; rules signature {self.signature}")
+            lines.extend(summary.lines(words))
+        versions = ", ".join(
+            words.text("survey.solver_version", version=v, n=n)
+            for v, n in self.solver_versions.items()
+        )
+        lines.append(words.text("survey.solver", versions=versions, signature=self.signature))
         if self.other_rules_rows:
             lines.append(
-                f"  ({self.other_rules_rows} stored rows of {self.variant} under other rules"
-                " are not counted)"
+                words.text("survey.other_rules", n=self.other_rules_rows, variant=self.variant)
             )
         return "\n".join(lines)
 
-    def _level_lines(self) -> list[str]:
+    def _level_lines(self, words: Words) -> list[str]:
+        formula = formula_version(self.variant)
         older = (
-            f"; {self.other_formula_ratings} rated with another formula not counted"
+            words.text("survey.levels_older", n=self.other_formula_ratings)
             if self.other_formula_ratings
             else ""
         )
         if not self.rated:
             if not self.other_formula_ratings:
-                return ["  levels: no deal rated (survey with --rate to rate them)"]
-            return [
-                f"  levels: no deal rated with formula {formula_version(self.variant)}{older}"
-                " (survey with --rate to rate them again)"
-            ]
+                return [words.text("survey.levels_none")]
+            return [words.text("survey.levels_none_current", formula=formula, older=older)]
         lines = [
-            f"  levels ({self.rated} of {self.deals} deals rated,"
-            f" rating formula {formula_version(self.variant)}{older}):"
+            words.text(
+                "survey.levels",
+                rated=self.rated,
+                deals=self.deals,
+                formula=formula,
+                older=older,
+            )
         ]
         for name, n in self.levels.items():
-            lines.append(f"    {name:<13}{n:>10}  {100 * n / self.rated:6.2f}%")
+            label = words.text(f"level.{name}")
+            lines.append(f"    {label:<13}{n:>10}  {100 * n / self.rated:6.2f}%")
         return lines
 
 
@@ -305,12 +363,12 @@ def _fmt_seconds(s: float) -> str:
     return f"{s * 1e6:.0f} µs"
 
 
-def _deal_list(deals: list[int], limit: int = 200) -> str:
+def _deal_list(deals: list[int], words: Words, limit: int = 200) -> str:
     if not deals:
-        return "none"
+        return words.text("survey.deals_none")
     shown = " ".join(map(str, deals[:limit]))
     return shown + (
-        f" … and {len(deals) - limit} more (--json lists all)" if len(deals) > limit else ""
+        words.text("survey.deals_more", n=len(deals) - limit) if len(deals) > limit else ""
     )
 
 
@@ -334,8 +392,7 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
     current = {level: n for (formula, level), n in ratings.items() if formula == version}
     levels = {lv.value: current.get(lv.value, 0) for lv in Level} if current else {}
     return SurveyReport(
-        variant=rules.id,
-        name=rules.name,
+        rules=rules,
         signature=sig,
         solved=counts.solved,
         lost=counts.lost,
@@ -367,11 +424,11 @@ def _by_cells(store: SurveyStore, rules: Rules) -> list[CellsRow]:
     return rows if len(rows) > 1 or (rows and rows[0].cells != rules.cells) else []
 
 
-def beyond_note(beyond: int, longest: int) -> str:
+def beyond_note(beyond: int, longest: int, words: Words | None = None) -> str:
     """The length histogram's note on the solutions longer than it shows."""
-    what = "longer solution" if beyond == 1 else "longer solutions"
-    shown = f"{longest} moves, not shown" if beyond == 1 else f"up to {longest} moves, not shown"
-    return f"{beyond:,} {what}, {shown}"
+    return (words or _english()).text(
+        "survey.png.beyond", n=beyond, shown=f"{beyond:,}", longest=longest
+    )
 
 
 def _par(store: SurveyStore, variant: str, sig: str) -> dict[str, ParSummary]:
@@ -400,15 +457,27 @@ def _par(store: SurveyStore, variant: str, sig: str) -> dict[str, ParSummary]:
     return out
 
 
-def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
-    """Histograms of solution length (solved deals) and solve time (all deals), and
-    the deals per difficulty level when the survey rated them."""
+def write_png(
+    report: SurveyReport, path: str | os.PathLike[str], words: Words | None = None
+) -> Path:
+    """The report's charts (see :func:`figure`) as a PNG file at ``path``."""
+    out = Path(path)
+    figure(report, words).savefig(out, format="png")
+    return out
+
+
+def figure(report: SurveyReport, words: Words | None = None) -> Figure:
+    """Histograms of solution length (solved deals) and solve time (all deals), the
+    deals per difficulty level when the survey rated them, the par histograms, and the
+    family table by number of free cells when the store holds more than one."""
     import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    words = words or _english()
+    t = words.text
     pars = [p for p in report.par.values() if p.hist]
-    panels = (3 if report.rated else 2) + len(pars)
+    panels = (3 if report.rated else 2) + len(pars) + (1 if report.by_cells else 0)
     fig = Figure(figsize=(5.5 * panels, 4.6), dpi=110)
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, panels)
@@ -416,10 +485,20 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
     w = report.winnability
     low, high = report.ci95
     fig.suptitle(
-        f"{report.name}: {report.deals:,} deals — "
-        + ("no decided deals" if w is None else f"{100 * w:.4f}% winnable")
-        + f" (95% CI {100 * low:.4f}–{100 * high:.4f}%), {report.lost:,} lost,"
-        f" {report.unknown:,} unknown"
+        t(
+            "survey.png.title",
+            name=cells_named(report.rules, words.lang),
+            deals=f"{report.deals:,}",
+            winnable=(
+                t("survey.png.undecided")
+                if w is None
+                else t("survey.png.winnable", share=f"{100 * w:.4f}")
+            ),
+            low=f"{100 * low:.4f}",
+            high=f"{100 * high:.4f}",
+            lost=f"{report.lost:,}",
+            unknown=f"{report.unknown:,}",
+        )
     )
 
     if report.length_hist:
@@ -434,21 +513,28 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         bins = np.arange(lo, hi + width + 1, width) - 0.5
         shown = lengths <= cut
         ax_len.hist(lengths[shown], bins=bins, weights=counts[shown], color="#3a6ea5")
-        med = _weighted_median(report.length_hist)
-        ax_len.axvline(med, color="#c0392b", linestyle="--", label=f"median {med}")
+        med = _weighted_median(report.length_hist) or 0
+        ax_len.axvline(
+            med, color="#c0392b", linestyle="--", label=t("survey.png.median", value=med)
+        )
         ax_len.legend(loc="upper right", fontsize="small")
         if beyond:
             ax_len.set_xlabel(
-                "moves (each card sent home counts)\n" + beyond_note(beyond, int(lengths.max()))
+                t("survey.png.length_axis") + "\n" + beyond_note(beyond, int(lengths.max()), words)
             )
     else:
         ax_len.text(
-            0.5, 0.5, "no solved deals", ha="center", va="center", transform=ax_len.transAxes
+            0.5,
+            0.5,
+            t("survey.png.no_solved"),
+            ha="center",
+            va="center",
+            transform=ax_len.transAxes,
         )
-    ax_len.set_title("Solution length (solved deals)")
+    ax_len.set_title(t("survey.png.length"))
     if not ax_len.get_xlabel():
-        ax_len.set_xlabel("moves (each card sent home counts)")
-    ax_len.set_ylabel("deals")
+        ax_len.set_xlabel(t("survey.png.length_axis"))
+    ax_len.set_ylabel(t("survey.png.deals"))
 
     if report.time_hist:
         us = np.array(sorted(report.time_hist), dtype=float)
@@ -462,36 +548,84 @@ def write_png(report: SurveyReport, path: str | os.PathLike[str]) -> Path:
         ax_time.set_xscale("log")
         med_time = (_weighted_median(report.time_hist) or 1) / 1e6
         ax_time.axvline(
-            med_time, color="#c0392b", linestyle="--", label=f"median {_fmt_seconds(med_time)}"
+            med_time,
+            color="#c0392b",
+            linestyle="--",
+            label=t("survey.png.median", value=_fmt_seconds(med_time)),
         )
         ax_time.legend(loc="upper right", fontsize="small")
-    ax_time.set_title("Solve time (all deals)")
-    ax_time.set_xlabel("seconds (log scale)")
-    ax_time.set_ylabel("deals")
+    ax_time.set_title(t("survey.png.time"))
+    ax_time.set_xlabel(t("survey.png.time_axis"))
+    ax_time.set_ylabel(t("survey.png.deals"))
     if report.rated:
         ax_lv = axes[2]
         names = list(report.levels)
         ax_lv.bar(range(len(names)), [report.levels[n] for n in names], color="#8e44ad")
-        ax_lv.set_xticks(range(len(names)), [n.replace(" ", "\n") for n in names])
-        ax_lv.set_title(f"Difficulty ({report.rated:,} deals rated)")
-        ax_lv.set_xlabel(f"level (rating formula {formula_version(report.variant)})")
-        ax_lv.set_ylabel("deals")
+        ax_lv.set_xticks(range(len(names)), [t(f"level.{n}").replace(" ", "\n") for n in names])
+        ax_lv.set_title(t("survey.png.levels", rated=f"{report.rated:,}"))
+        ax_lv.set_xlabel(t("survey.png.levels_axis", formula=formula_version(report.variant)))
+        ax_lv.set_ylabel(t("survey.png.deals"))
+    first_par = 3 if report.rated else 2
     for k, summary in enumerate(pars):
-        ax_par = axes[panels - len(pars) + k]
+        ax_par = axes[first_par + k]
         keys = sorted(summary.hist)
         ax_par.bar(keys, [summary.hist[v] for v in keys], width=0.9, color="#d35400")
-        med_par = _weighted_median(summary.hist)
-        ax_par.axvline(med_par, color="#2c3e50", linestyle="--", label=f"median {med_par}")
+        med_par = _weighted_median(summary.hist) or 0
+        ax_par.axvline(
+            med_par, color="#2c3e50", linestyle="--", label=t("survey.png.median", value=med_par)
+        )
         ax_par.legend(loc="upper right", fontsize="small")
-        words = "player moves" if summary.count == "player" else "single-card moves"
-        ax_par.set_title(f"Par ({summary.proven:,} of {summary.deals:,} deals proven)")
-        ax_par.set_xlabel(f"par, {words}")
-        ax_par.set_ylabel("deals")
+        ax_par.set_title(
+            t("survey.png.par", proven=f"{summary.proven:,}", deals=f"{summary.deals:,}")
+        )
+        ax_par.set_xlabel(t("survey.png.par_axis", count=t(f"survey.count.{summary.count}")))
+        ax_par.set_ylabel(t("survey.png.deals"))
     from matplotlib.ticker import MaxNLocator
 
-    for ax in axes:
+    for ax in axes[: first_par + len(pars)]:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if report.by_cells:
+        _cells_panel(axes[-1], report.by_cells, words)
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, format="png")
-    return out
+    return fig
+
+
+def _cells_panel(ax: Axes, rows: list[CellsRow], words: Words) -> None:
+    """Winnable share by number of free cells, with each row's Wilson 95% interval
+    (unknowns counted as losses for its low end, as wins for its high end) as error
+    bars, and the counts under each bar."""
+    xs = range(len(rows))
+    shares = [100 * (row.winnability or 0.0) for row in rows]
+    lows = [max(0.0, share - 100 * row.ci95[0]) for share, row in zip(shares, rows, strict=True)]
+    highs = [max(0.0, 100 * row.ci95[1] - share) for share, row in zip(shares, rows, strict=True)]
+    ax.bar(xs, shares, yerr=[lows, highs], capsize=4, color="#16a085")
+    t = words.text
+    ax.set_xticks(
+        list(xs),
+        [
+            t(
+                "survey.png.cells_bar",
+                cells=row.cells,
+                solved=f"{row.solved:,}",
+                deals=f"{row.deals:,}",
+            )
+            + (t("survey.png.cells_unknown", unknown=f"{row.unknown:,}") if row.unknown else "")
+            for row in rows
+        ],
+        fontsize="small",
+    )
+    for x, share, row in zip(xs, shares, rows, strict=True):
+        if row.winnability is not None:
+            ax.annotate(
+                f"{share:.2f}%",
+                (x, share),
+                ha="center",
+                va="bottom",
+                fontsize="small",
+                xytext=(0, 3),
+                textcoords="offset points",
+            )
+    ax.set_ylim(0, 110)
+    ax.set_title(t("survey.png.cells"))
+    ax.set_xlabel(t("survey.png.cells_axis"))
+    ax.set_ylabel(t("survey.png.cells_share"))

@@ -27,7 +27,7 @@ from eightoff.position import (
     Position,
 )
 from eightoff.rules import Rules
-from eightoff.store import rule_options
+from eightoff.store import OverPar, rule_options
 from eightoff.table import Analysis, GameState, StatsLine
 
 
@@ -213,6 +213,7 @@ def game_json(
         "assisted": s.assisted,
         "rating": s.rating,
         "daily": s.daily,
+        "replay": s.replay,
         "created": s.created,
         "finished_at": s.finished,
     }
@@ -236,9 +237,21 @@ def stats_json(stats: dict[str, StatsLine]) -> dict[str, Any]:
             "fewest_moves": st.fewest_moves,
             "hints": st.hints,
             "levels": {
-                level: {"played": played, "won": won}
+                level: {
+                    "played": played,
+                    "won": won,
+                    "over_par": over_par_json((st.levels_over_par or {}).get(level)),
+                }
                 for level, (played, won) in (st.levels or {}).items()
             },
+            "over_par": over_par_json(st.over_par),
         }
         for key, st in stats.items()
     }
+
+
+def over_par_json(over: OverPar | None) -> dict[str, Any] | None:
+    """Moves over par of the won games whose par is proven (None: no such game)."""
+    if over is None:
+        return None
+    return {"games": over.games, "average": round(over.average, 2), "best": over.best}

@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 import uvicorn
 
 from eightoff.cli.exits import EX_CANTCREAT, EX_DATAERR, EX_OK, EX_UNAVAILABLE
+from eightoff.cli.say import text
 from eightoff.store import ServerRecord, Store, StoreError, default_data_dir
 from eightoff.web import runtime
 from eightoff.web.app import create_app
@@ -150,8 +151,12 @@ def _answers_as(url: str, pid: int) -> bool:
     return isinstance(info, dict) and info.get("app") == "eightoff" and info.get("pid") == pid
 
 
+PROG = "eightoff"
+"""The name the table's lines on the terminal begin with."""
+
+
 def _point_to(url: str, db_path: Path, open_browser: bool) -> int:
-    print(f"eightoff: the table for {db_path} is already open at {url}", flush=True)
+    print(text("cli.play.already_open", prog=PROG, db=str(db_path), url=url), flush=True)
     if open_browser:
         webbrowser.open(url)
     return EX_OK
@@ -175,27 +180,23 @@ def serve(
         try:
             store = Store(db_path)
         except StoreError as e:
-            print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
+            print(text("cli.play.store", prog=PROG, error=str(e), env=DB_ENV), file=sys.stderr)
             return EX_CANTCREAT
     try:
         claim = runtime.claim(db_path)
     except (runtime.RuntimeDirError, OSError) as e:
         if store is not None:
             store.close()
-        text = str(e) if isinstance(e, runtime.RuntimeDirError) else f"{db_path}: {e.strerror}"
-        print(f"eightoff: {text}", file=sys.stderr)
+        why = str(e) if isinstance(e, runtime.RuntimeDirError) else f"{db_path}: {e.strerror}"
+        print(f"{PROG}: {why}", file=sys.stderr)
         return EX_CANTCREAT
     if not isinstance(claim, runtime.Claim):
         if store is not None:
             store.close()
         if claim is not None and _answers_as(claim.url, claim.pid):
             return _point_to(claim.url, db_path, open_browser)
-        print(
-            f"eightoff: {db_path} is held by another eightoff play"
-            f"{'' if claim is None else f' (pid {claim.pid}, {claim.url})'} that does not"
-            " answer: wait for it to start, or stop it",
-            file=sys.stderr,
-        )
+        who = "" if claim is None else f" (pid {claim.pid}, {claim.url})"
+        print(text("cli.play.held", prog=PROG, db=str(db_path), who=who), file=sys.stderr)
         return EX_UNAVAILABLE
     try:
         return _serve_claimed(claim, store, host, port, db_path, open_browser, limits)
@@ -223,29 +224,26 @@ def _serve_claimed(
         if store is not None:
             store.close()
         damaged = "damaged" in str(e) or "not an eightoff database" in str(e)
-        print(f"eightoff: {e} (or set {DB_ENV})", file=sys.stderr)
+        print(text("cli.play.store", prog=PROG, error=str(e), env=DB_ENV), file=sys.stderr)
         return EX_DATAERR if damaged else EX_CANTCREAT
     try:
         sock = _bind(host, port or 0)
     except OSError as e:
         store.close()
-        where = f"{host}:{port}" if port else f"{host} (any free port)"
-        print(f"eightoff: cannot listen on {where}: {e.strerror or e}", file=sys.stderr)
+        where = f"{host}:{port}" if port else text("cli.play.any_port", host=host)
+        why = str(e.strerror or e)
+        print(text("cli.play.cannot_listen", prog=PROG, where=where, error=why), file=sys.stderr)
         return EX_UNAVAILABLE
     if not is_loopback(host):  # (after the bind: an address that cannot be used is one line)
-        print(
-            f"eightoff: warning: listening on {host}, not on loopback: anyone on the network"
-            " with the URL below (it carries an access token) can play your games",
-            file=sys.stderr,
-            flush=True,
-        )
+        print(text("cli.play.not_loopback", prog=PROG, host=host), file=sys.stderr, flush=True)
     actual_port = sock.getsockname()[1]
     try:
         token = claim.token()
     except OSError as e:
         sock.close()
         store.close()
-        print(f"eightoff: cannot write the runtime file: {e.strerror or e}", file=sys.stderr)
+        why = str(e.strerror or e)
+        print(text("cli.play.runtime_file", prog=PROG, error=why), file=sys.stderr)
         return EX_CANTCREAT
     base = url_for(host, actual_port)
     url = f"{base}?token={token}"
@@ -259,18 +257,15 @@ def _serve_claimed(
     if other is not None:  # another user's server (this user's would hold the lock)
         sock.close()
         store.close()
-        print(
-            f"eightoff: the table for {db_path} is already open at {other.url}, served by"
-            " another user (ask them for its address with the token)",
-            flush=True,
-        )
+        print(text("cli.play.other_user", prog=PROG, db=str(db_path), url=other.url), flush=True)
         return EX_OK
     try:
         claim.publish(os.getpid(), url, db_path)
     except OSError as e:
         sock.close()
         store.close()
-        print(f"eightoff: cannot write the runtime file: {e.strerror or e}", file=sys.stderr)
+        why = str(e.strerror or e)
+        print(text("cli.play.runtime_file", prog=PROG, error=why), file=sys.stderr)
         return EX_CANTCREAT
     app = create_app(
         db_path,
@@ -291,11 +286,12 @@ def _serve_claimed(
     # garbage collector's full passes, which otherwise stall a move now and then
     # (60-200 ms on a loaded machine, bench/README.md's live-verdict section).
     gc.freeze()
-    print(f"eightoff: the table is at {url}  (games in {db_path}; Ctrl+C stops)", flush=True)
+    print(text("cli.play.serving", prog=PROG, url=url, db=str(db_path)), flush=True)
     if host in ANY_ADDRESS:
         lan = _lan_address()
         if lan is not None:
-            print(f"eightoff: from another device: {url_for(lan, actual_port)}?token={token}")
+            there = f"{url_for(lan, actual_port)}?token={token}"
+            print(text("cli.play.lan", prog=PROG, url=there))
     if open_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     try:

@@ -28,11 +28,15 @@ export class ApiError extends Error {
 // and two tables on one host keep one each), taken out of the address bar at once, and
 // sent as "Authorization: token …". No cookie: browsers send cookies to every port.
 const TOKEN_KEY = "eightoff.token";
+const PENDING_KEY = "eightoff.pending_link"; // a link's query kept by gate.js
+const PENDING_MS = 60 * 60 * 1000; // a link followed more than an hour ago is not opened
 let accessToken = null;
+let tokenGiven = false;
 
 function keepToken() {
   const here = new URL(window.location.href);
   const given = here.searchParams.get("token");
+  tokenGiven = Boolean(given);
   try {
     if (given) window.localStorage.setItem(TOKEN_KEY, given);
     accessToken = given || window.localStorage.getItem(TOKEN_KEY);
@@ -45,6 +49,36 @@ function keepToken() {
   }
 }
 keepToken();
+
+/** The query of the link followed before the token came (gate.js kept it), when this page
+ * was opened with the token (?token=…) within the hour; else null. Read once. */
+export function takePendingLink() {
+  let kept = null;
+  try {
+    kept = JSON.parse(window.localStorage.getItem(PENDING_KEY) || "null");
+    window.localStorage.removeItem(PENDING_KEY);
+  } catch {
+    return null;
+  }
+  if (!tokenGiven || !kept || typeof kept.search !== "string" || !(Date.now() - kept.at < PENDING_MS)) return null;
+  return kept.search;
+}
+
+/** The server refused this page's token (a table started in another login session has
+ * another): forget it and go to the page that says how to get in, keeping the link. */
+export function lockedOut() {
+  try {
+    window.localStorage.removeItem(TOKEN_KEY);
+    const query = new URLSearchParams(window.location.search);
+    if (["variant", "deal", "cells", "retrieval", "strict"].some((key) => query.has(key))) {
+      window.localStorage.setItem(PENDING_KEY, JSON.stringify({ search: window.location.search, at: Date.now() }));
+    }
+  } catch {
+    /* the access page shows the link to open again */
+  }
+  accessToken = null;
+  window.location.replace(`/access${window.location.search}`);
+}
 
 /** The headers that let a request through the server's guard. */
 export function authorization() {

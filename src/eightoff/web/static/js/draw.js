@@ -38,24 +38,21 @@ function makePlace(kind, index) {
 }
 
 /**
- * The heading above a place. A column's or cell's heading is a button: a click or tap acts as
- * its key does (picks up the movable cards, or puts the picked-up cards there).
+ * The heading above a place, a button: a click or tap acts as its key does (picks up the
+ * movable cards, or puts the picked-up cards there; a foundation's: Shift+H and its number,
+ * or the picked-up card onto that foundation).
  */
 function makeHeading(kind, index) {
   const text = headingText(kind, index);
   const title = placeTitle({ kind, index });
-  const el = document.createElement(kind === "foundation" ? "span" : "button");
+  const el = document.createElement("button");
   el.className = "heading";
   el.textContent = text;
   el.dataset.kind = kind;
   el.dataset.index = String(index);
-  if (kind === "foundation") {
-    el.setAttribute("aria-hidden", "true");
-  } else {
-    el.type = "button";
-    el.tabIndex = -1; // the keys reach it; Tab stays on the controls
-    el.setAttribute("aria-label", `${title} (${text})`);
-  }
+  el.type = "button";
+  el.tabIndex = -1; // the keys reach it; Tab stays on the controls
+  el.setAttribute("aria-label", `${title} (${text})`);
   return el;
 }
 

@@ -81,6 +81,7 @@ export async function openReplay() {
   }
   state.replay = { moves: [], index: 0, playing: false, loading: true, gameId: g.id };
   showPanel("replay");
+  $("replay-heading").textContent = t("replay.heading");
   $("replay-info").textContent = t("replay.asking");
   $("replay-next").textContent = "";
   renderReplay();
@@ -99,6 +100,19 @@ export async function openReplay() {
     return;
   }
   if (!state.replay || state.game !== asked) return;
+  loadReplay(sol);
+}
+
+/**
+ * Step through a solution the server sent (the solver's, or a par solution: heading and
+ * found say which) from the position on the table.
+ */
+export function loadReplay(sol, { heading = null, found = "replay.found" } = {}) {
+  const g = state.game;
+  if (!g) return;
+  if (!state.replay) state.replay = { moves: [], index: 0, playing: false, loading: false, gameId: g.id };
+  showPanel("replay");
+  $("replay-heading").textContent = heading || t("replay.heading");
   state.replay.loading = false;
   // Steps are turns: a move plus the cards the solver sends home right after it, exactly
   // what auto-move would send; a move whose follow-up differs is played without auto-move.
@@ -118,7 +132,7 @@ export async function openReplay() {
   // player moves, counted by the server in the table's auto-move setting (README: "Two move counts")
   state.replay.total = Number.isInteger(sol.player_moves) ? sol.player_moves : turns.length;
   renderReplay();
-  say(t("replay.found", { moves: plural(state.replay.total, "move"), steps: plural(turns.length, "step") }));
+  say(t(found, { moves: plural(state.replay.total, "move"), steps: plural(turns.length, "step") }));
 }
 
 function renderReplay() {

@@ -284,8 +284,10 @@ function onKey(e) {
     return;
   }
   if (ctrl || e.altKey) return;
+  const picking = pickingFoundation;
+  pickingFoundation = false; // a foundation's number, or any other key, ends the question
   if (k === "Escape") {
-    if (state.selection) say(t("announce.put_back"));
+    if (state.selection || picking) say(t("announce.put_back"));
     state.selection = null;
     state.hintMarks = null;
     hideMessage();
@@ -301,6 +303,16 @@ function onKey(e) {
   if (!g) return;
   if (replayKey(e)) return;
   const col = COLUMN_KEYS.indexOf(k);
+  if (picking && k.length === 1 && col >= 0 && col < g.foundations.length) {
+    e.preventDefault();
+    keyPlace({ kind: "foundation", index: col });
+    return;
+  }
+  if (k === RETRIEVE_KEY && !state.selection) {
+    e.preventDefault();
+    askFoundation();
+    return;
+  }
   if (k.length === 1 && col >= 0 && col < g.columns.length) {
     e.preventDefault();
     keyPlace({ kind: "column", index: col });
@@ -350,6 +362,10 @@ function keyPlace(place) {
     else moveSelectionTo(place);
     return;
   }
+  if (place.kind === "foundation" && !retrievalOn()) {
+    refuse(t("retrieve.off"));
+    return;
+  }
   if (!cardsOf(place).length) {
     const text = t("message.place_empty", { place: placeTitle(place) });
     showMessage(text, "info");
@@ -357,6 +373,33 @@ function keyPlace(place) {
     return;
   }
   select(place, null, { keyboard: true });
+}
+
+function refuse(text) {
+  showMessage(text, "error");
+  say(text);
+}
+
+// ----- keyboard: a card back from a foundation (the house rule foundation retrieval) ----------
+// Shift+H asks which foundation; its number (1-8) picks up its top card, which then goes
+// where a column's or cell's key puts it, as any picked-up card does: "h2" then "3" is
+// the move h23. Without the house rule the table says so.
+const RETRIEVE_KEY = "H";
+let pickingFoundation = false;
+
+/** Does this game let a foundation's top card come back (the house rule)? */
+function retrievalOn(g = state.game) {
+  return Boolean(g && g.options && g.options.foundation_retrieval);
+}
+
+function askFoundation() {
+  const g = state.game;
+  if (!retrievalOn(g)) return refuse(t("retrieve.off"));
+  if (!g.foundations.some((f) => f.top)) return refuse(t("retrieve.empty"));
+  pickingFoundation = true;
+  const text = t("retrieve.which", { last: Math.min(g.foundations.length, COLUMN_KEYS.length) });
+  showMessage(text, "info");
+  say(text);
 }
 
 // ----- wiring -----------------------------------------------------------------------------------

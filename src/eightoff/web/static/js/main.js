@@ -5,10 +5,11 @@
 //   state    the page's state and small helpers      ui      messages, live region, menu
 //   layout   card size and arrangement               draw    board, marks, status line, panel
 //   input    pointer and keyboard                    play    moves, undo/redo, new games, settings
-//   help     hints and solution replay               lessons, stats
+//   help     hints and solution replay               par     par, and its solution replayed
+//   lessons, stats
 // This module wires the buttons and starts the table.
 
-import { api } from "./api.js";
+import { api, lockedOut, takePendingLink } from "./api.js";
 import { installSprite } from "./cards.js";
 import { renderBoard } from "./draw.js";
 import { closeReplayPanel, hint, openReplay, replayBack, replayPlay, replayStep } from "./help.js";
@@ -16,8 +17,9 @@ import { dragging, wireInput } from "./input.js";
 import { frameSize } from "./layout.js";
 import { nextLesson, openLessons } from "./lessons.js";
 import { initWords, rememberChoice, t } from "./i18n.js";
-import { applySettings, catchUp, changeVariant, copyLink, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
+import { LINK_KEYS, applySettings, catchUp, changeVariant, copyLink, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
 import { $, plural, state } from "./state.js";
+import { askPar, showParSolution } from "./par.js";
 import { openStats } from "./stats.js";
 import { closeMenu, hideMessage, say, showMessage, toggleMenu, wireMessages } from "./ui.js";
 
@@ -35,6 +37,14 @@ function wire() {
   on("btn-solve", openReplay);
   on("btn-finish", finish);
   on("btn-copy-link", copyLink);
+  // the skip link moves the focus to the table (the keys play there), the address unchanged
+  $("skip-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    $("frame").focus();
+  });
+  on("btn-par", askPar);
+  on("btn-par-replay", showParSolution);
+  on("btn-won-par-replay", showParSolution);
   on("btn-new", openNewGame);
   $("language").addEventListener("change", changeLanguage);
   $("deal-form").addEventListener("submit", openDeal);
@@ -116,7 +126,15 @@ async function changeLanguage() {
 async function boot() {
   installSprite();
   wire();
-  const settings = await api("GET", "/api/settings").catch(() => null);
+  let refused = false;
+  const settings = await api("GET", "/api/settings").catch((e) => {
+    refused = e.status === 403; // this browser's token is not the table's
+    return null;
+  });
+  if (refused) {
+    lockedOut();
+    return;
+  }
   if (settings) state.settings = { ...state.settings, ...settings };
   // the player's choice, else the browser's languages; the server speaks it from here on
   const lang = await initWords(state.settings.language);
@@ -138,12 +156,14 @@ async function boot() {
     showFailure(e);
   }
   // a link's deal (/?variant=freecell&deal=617&strict=1), else the game in progress
-  const link = linkRequest();
+  // (or the link followed before the token came: gate.js kept it for this page)
+  const pending = takePendingLink();
+  const link = linkRequest() || (pending ? linkRequest(pending) : null);
   // the address goes back to the table's own: a reload resumes the game in progress (which
   // another window may have changed since), it does not open the link's deal again
   if (link) {
     const rest = new URLSearchParams(window.location.search);
-    for (const key of ["variant", "deal", "retrieval", "strict"]) rest.delete(key);
+    for (const key of LINK_KEYS) rest.delete(key);
     history.replaceState(null, "", `${window.location.pathname}${rest.size ? `?${rest}` : ""}`);
   }
   if (game) {
@@ -157,16 +177,21 @@ async function boot() {
   if (link && link.error) {
     showMessage(link.error, "error");
     say(link.error);
+    // nothing to undo, hint or solve until a game is started (New game, a deal's number)
+    if (!state.game) for (const id of ["btn-undo", "btn-redo", "btn-restart", "btn-hint", "btn-solve"]) $(id).disabled = true;
   }
   if (state.game) document.body.dataset.ready = "true"; // the table shows a game and plays
   if (link && !link.error && !showsLink(game, link)) {
-    state.houseRules = Object.keys(link).filter((k) => link[k] === true && k !== "winnable_only");
-    $("variant").value = link.variant;
     // asks first when it would leave a game in progress
-    if (await startGame(link)) state.openedByNumber = state.game.id;
-    else if (state.game) $("variant").value = state.game.variant;
+    if (await startGame(link)) {
+      state.openedByNumber = state.game.id;
+      // the link's house rules are the ones chosen last (the next New game keeps them)
+      state.houseRules = Object.keys(link).filter((k) => link[k] === true && k !== "winnable_only");
+      state.cells = link.cells ?? null;
+    } else if (state.game) $("variant").value = state.game.variant;
   }
-  if (!state.game) {
+  // a link the table cannot open starts nothing (its message says why)
+  if (!state.game && !link) {
     $("variant").value = "eightoff";
     await startGame({ variant: "eightoff", deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm: false });
   }

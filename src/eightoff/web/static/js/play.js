@@ -36,34 +36,75 @@ export function setGame(game, { announce = null, animate = true, fromReplay = fa
 }
 
 // ----- a link for every deal ------------------------------------------------------------------
+// The link's parameters: the deal, its variant and every house rule that differs from the
+// variant's own (the same options as POST /api/games: foundation_retrieval, strict_single,
+// cells), e.g. /?variant=freecell&deal=617&cells=2&retrieval=1&strict=1.
 const LINK_RULES = { foundation_retrieval: "retrieval", strict_single: "strict" };
+export const LINK_KEYS = ["variant", "deal", "cells", ...Object.values(LINK_RULES)];
+const LINK_YES = ["1", "true", "yes", "on"];
+const LINK_NO = ["0", "false", "no", "off", ""];
+const MAX_CELLS = 8;
+const MAX_DEAL_DIGITS = 20; // deal numbers 1 to 10^20 − 1, as the server takes them
+
+/** A link's value as the page quotes it: one line, at most 40 characters. */
+function quoted(raw) {
+  const one = String(raw).replace(/\s+/g, " ");
+  return one.length > 40 ? `${one.slice(0, 40)}…` : one;
+}
+
+/** The number of free cells a game is played with when not its variant's own, else null. */
+function changedCells(g) {
+  return g && g.cells_changed && g.options ? g.options.cells : null;
+}
 
 /** The link that opens a game's deal with its house rules ("/?variant=freecell&deal=617"),
  * or null (a lesson, a board of one's own). */
 export function dealLink(g) {
   if (!g || g.deal === null || g.deal === undefined || lessonOf(g)) return null;
   const q = new URLSearchParams({ variant: g.variant, deal: String(g.deal) });
+  const cells = changedCells(g);
+  if (cells !== null) q.set("cells", String(cells));
   for (const name of g.house_rules || []) if (LINK_RULES[name]) q.set(LINK_RULES[name], "1");
   return `/?${q}`;
 }
 
-/** What a link asks for: {variant, deal, ...house rules} or null (no deal in the address);
- * {error} when its deal or variant is not one the table has. */
+/** What a link asks for: {variant, deal, cells?, ...house rules} or null (no deal in the
+ * address); {error} (one line) when a value is not one the table takes: nothing starts then. */
 export function linkRequest(search = window.location.search) {
   const q = new URLSearchParams(search);
-  if (!q.has("deal") && !q.has("variant")) return null;
+  if (!LINK_KEYS.some((key) => q.has(key))) return null;
   const variant = q.get("variant") || "eightoff";
+  const v = state.variants.find((x) => x.id === variant);
+  if (!v) return { error: t("link.bad_variant", { variant: quoted(variant) }) };
   const raw = (q.get("deal") || "").trim();
-  if (!state.variants.some((v) => v.id === variant)) return { error: t("link.bad_variant", { variant }) };
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) return { error: t("link.bad_deal", { deal: raw }) };
-  const body = { variant, deal: Number(raw), winnable_only: false, lesson: null };
-  for (const [name, key] of Object.entries(LINK_RULES)) if (["1", "true", "yes"].includes(q.get(key))) body[name] = true;
+  if (!/^[0-9]+$/.test(raw) || /^0+$/.test(raw) || raw.replace(/^0+/, "").length > MAX_DEAL_DIGITS) {
+    return { error: t("link.bad_deal", { deal: quoted(raw) }) };
+  }
+  const digits = raw.replace(/^0+/, "");
+  // numbers beyond 2^53 go as text: the server reads them exactly
+  const deal = Number.isSafeInteger(Number(digits)) ? Number(digits) : digits;
+  const body = { variant, deal, winnable_only: false, lesson: null };
+  for (const [name, key] of Object.entries(LINK_RULES)) {
+    if (!q.has(key)) continue;
+    const value = q.get(key).trim().toLowerCase();
+    if (LINK_YES.includes(value)) body[name] = true;
+    else if (!LINK_NO.includes(value)) return { error: t("link.bad_rule", { key, value: quoted(q.get(key)) }) };
+  }
+  if (q.has("cells")) {
+    const cells = q.get("cells").trim();
+    const least = v.least_cells ?? 0;
+    if (!/^[0-9]{1,2}$/.test(cells) || Number(cells) < least || Number(cells) > MAX_CELLS) {
+      return { error: t("link.bad_cells", { cells: quoted(cells), variant: v.name, least, most: MAX_CELLS }) };
+    }
+    if (Number(cells) !== v.cells) body.cells = Number(cells);
+  }
   return body;
 }
 
 /** Does game g already show what a link asks for? */
 export function showsLink(g, body) {
-  if (!g || g.finished || g.variant !== body.variant || g.deal !== body.deal) return false;
+  if (!g || g.finished || g.variant !== body.variant || String(g.deal) !== String(body.deal)) return false;
+  if (changedCells(g) !== (body.cells ?? null)) return false;
   const rules = new Set(g.house_rules || []);
   return Object.keys(LINK_RULES).every((name) => rules.has(name) === Boolean(body[name]));
 }
@@ -113,19 +154,18 @@ export function showFailure(e, prefix = "") {
  */
 export function catchUp() {
   return enqueue(async () => {
-    const g = state.game;
-    if (!g) return;
+    const g = state.game; // null: no game shown yet (a link that opened nothing)
     let now;
     try {
       now = await api("GET", "/api/games/current?optional=true");
       // this game was finished here or elsewhere and nothing newer is in progress
-      if (!now && g.finished === false) now = await api("GET", `/api/games/${g.id}`);
+      if (!now && g && g.finished === false) now = await api("GET", `/api/games/${g.id}`);
     } catch {
       return; // the next request says what is wrong
     }
     if (!now || state.game !== g) return;
-    if (now.id === g.id && now.revision === g.revision) return;
-    const other = now.id !== g.id;
+    if (g && now.id === g.id && now.revision === g.revision) return;
+    const other = !g || now.id !== g.id;
     state.houseRules = now.house_rules || [];
     setGame(now, { animate: !other });
     if (other) state.wonShownFor = null;
@@ -157,9 +197,11 @@ function onWon(game) {
   if (lessonOf(game)) return; // the lesson panel says it
   const moves = plural(game.player_moves, "move");
   const hasDeal = game.deal !== null && game.deal !== undefined;
-  $("won-text").textContent = hasDeal
-    ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
-    : t("won.text_no_deal", { variant: game.variant_name, moves });
+  $("won-text").textContent = game.replay
+    ? t("par.replay_won", { moves })
+    : hasDeal
+      ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
+      : t("won.text_no_deal", { variant: game.variant_name, moves });
   // a game the solver's solution was shown for is finished with help, not won (stats: assisted)
   $("won-title").textContent = t(game.assisted ? "won.title_assisted" : "won.title");
   say(game.assisted ? t("won.title_assisted") : t("won.announce", { moves }));
@@ -260,7 +302,8 @@ function leaveWords(body) {
   const title = t(lessonOf(g) ? "confirm.title_lesson" : "confirm.title");
   const text = t(g.deal !== null && g.deal !== undefined && !lessonOf(g) ? "confirm.counted" : "confirm.not_counted");
   let go;
-  if (body.lesson !== null && body.lesson !== undefined) go = t("confirm.lesson");
+  if (body.parReplay) go = t("par.confirm_replay");
+  else if (body.lesson !== null && body.lesson !== undefined) go = t("confirm.lesson");
   else if (body.daily) go = t("confirm.daily");
   else if (body.deal !== null && body.deal !== undefined) go = t("confirm.deal", { deal: body.deal, variant: variantName(body.variant) });
   else if (body.variant && body.variant !== g.variant) go = t("confirm.variant", { variant: variantName(body.variant) });
@@ -270,7 +313,7 @@ function leaveWords(body) {
 
 /** Ask before leaving the game in progress: resolves true to go ahead, false to keep
  * playing (the button, Escape). */
-function confirmLeave(body) {
+export function confirmLeave(body) {
   const dlg = $("dlg-confirm");
   const words = leaveWords(body);
   $("confirm-title").textContent = words.title;

@@ -1,0 +1,152 @@
+"""Par at the table: the proven fewest moves of a game's deal (player moves), and a
+replay of a par solution.
+
+``GET /api/games/{id}/par`` answers from the store when the deal's par was searched
+before; otherwise it starts the search in the background (the oracle's par lane, within
+the table's limits) and waits up to ``wait`` seconds for it: "pending" means ask again.
+A search the limits stop answers with bounds ("par is 31 to 33"), a failed one "par
+unknown": never a 500. ``POST /api/games/{id}/par/replay`` starts a game on the deal to
+step through its par solution (assisted, never counted)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import CancelledError
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query
+
+from eightoff.counts import count
+from eightoff.explain import par_message
+from eightoff.i18n import Message, translate
+from eightoff.oracle import DroppedWork
+from eightoff.position import Position
+from eightoff.solver.optimal import Par
+from eightoff.store import StoredPar
+from eightoff.table import GameState, par_record
+from eightoff.web.deps import Services, Svc, language
+from eightoff.web.schemas import Revisioned
+from eightoff.web.serialize import moves_json, turns_json
+from eightoff.web.timing import off_loop, timed
+
+router = APIRouter()
+log = logging.getLogger("eightoff.web")
+
+MAX_WAIT = 10.0
+"""The longest a par request waits for the search before answering "pending"."""
+
+
+def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> dict[str, Any]:
+    """A game's par as the page shows it (see API.md): ``state`` is "pending" (ask
+    again), "proven", "bounds" (not proven within the limits), "lost" or "unknown"; with
+    a won game (not a par replay) its player moves and moves over par. ``text`` says it
+    all ("Par 14 — you took 20"), ``short`` fits a status line ("Par 14")."""
+    won = state.status == "won" and not state.replay
+    took = state.game.player_moves if won else None
+    out: dict[str, Any] = {"count": "player", "player_moves": took, "solution": False}
+    if par is None:
+        said = Message("par.searching", seconds=seconds or 0)
+        text = translate(said, language())
+        return {**out, "state": "pending", "text": text, "short": text}
+    if par.lost:
+        kind = "lost"
+    elif par.optimal:
+        kind = "proven"
+    elif par.upper is None and par.lower == 0:
+        kind = "unknown"  # nothing learnt: no solution, no bound
+    else:
+        kind = "bounds"
+    said = (
+        Message("par.unknown")
+        if kind == "unknown"
+        else par_message(
+            optimal=par.optimal,
+            lower=par.lower,
+            upper=par.upper,
+            lost=par.lost,
+            took=took,
+            seconds=seconds,
+        )
+    )
+    short = (
+        Message("par.unknown_short")
+        if kind == "unknown"
+        else Message("par.lost_short")
+        if kind == "lost"
+        else par_message(optimal=par.optimal, lower=par.lower, upper=par.upper)
+    )
+    return {
+        **out,
+        "state": kind,
+        "short": translate(short, language()),
+        "par": par.par,
+        "lower_bound": par.lower,
+        "upper_bound": par.upper,
+        "over_par": None if took is None or par.par is None else took - par.par,
+        "solution": bool(par.moves) and par.optimal,
+        "text": translate(said, language()),
+    }
+
+
+_UNKNOWN = StoredPar(count="player", optimal=False, lower=0, upper=None)
+
+
+@router.get("/api/games/{game_id}/par", summary="The par of the game's deal (player moves)")
+@timed
+async def par(
+    svc: Svc, game_id: int, wait: Annotated[float, Query(ge=0, le=MAX_WAIT)] = 1.0
+) -> dict[str, Any]:
+    table, oracle = svc.table, svc.oracle
+    seconds = oracle.par_limits.seconds
+    state, stored = await off_loop(table.par, game_id)
+    if stored is not None:
+        return par_json(state, stored, seconds)
+    start = state.game.start
+    future = oracle.par_search(start, lambda found: _keep(svc, start, found))
+    try:
+        found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), wait)
+    except TimeoutError:
+        return par_json(state, None, seconds)
+    except asyncio.CancelledError:
+        if not future.cancelled():
+            raise  # this request was cancelled (the client went away)
+        return par_json(state, _UNKNOWN, seconds)  # the table is stopping
+    except (CancelledError, DroppedWork):
+        return par_json(state, _UNKNOWN, seconds)  # the table is stopping
+    except Exception:  # a bug in the search: par unknown, not a 500
+        log.exception("par search of game %s failed", game_id)
+        return par_json(state, _UNKNOWN, seconds)
+    state, stored = await off_loop(table.par, game_id)
+    return par_json(state, stored if stored is not None else par_record(found), seconds)
+
+
+def _keep(svc: Services, start: Position, found: Par) -> None:
+    svc.table.keep_par(start, found)
+
+
+@router.post(
+    "/api/games/{game_id}/par/replay", summary="A new game on the deal to replay its par solution"
+)
+@timed
+async def par_replay(
+    svc: Svc, game_id: int, body: Annotated[Revisioned | None, Body()] = None
+) -> dict[str, Any]:
+    """409 ``no_par_solution`` until the deal's par solution is known (ask for par first)."""
+
+    def run() -> dict[str, Any]:
+        state, record = svc.table.start_par_replay(game_id)
+        start = state.position
+        auto_move = bool(svc.table.settings()["auto_move"])
+        replay = {
+            "moves": moves_json(start, record.moves, language()),
+            "turns": turns_json(start, record.moves, language()),
+            # in the table's auto-move setting: what replaying it step by step will count
+            **count(start, record.moves, auto_move=auto_move).to_json(),
+            "par": record.par,
+            "lower_bound": record.lower,
+            "upper_bound": record.upper,
+        }
+        return svc.game(state, extra={"par_replay": replay})
+
+    return await off_loop(run)

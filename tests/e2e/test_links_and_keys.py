@@ -1,0 +1,327 @@
+"""Issue 23.11, what was still missing: a deal's link carries every house rule, the number
+of free cells too, and a bad one starts nothing; a link opened without the table's token
+says how to get in (and opens its deal once the token has come); a skip link to the table;
+a foundation's card taken back with the keys alone. Screenshots: test-artifacts/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from eightoff.explain import describe_move
+from eightoff.game import Game
+from eightoff.i18n import Message, translate
+from eightoff.position import IllegalMoveError, Move, Place
+from eightoff.rules import preset
+
+from .conftest import DESKTOP, PHONE, Server, TablePage, _table
+from .test_a11y import violations
+from .test_layout import start
+from .test_table_issue23 import wait_codes
+
+LANGS = {"en": "en-GB", "de": "de-DE"}
+SIZES = {
+    "1280x720": DESKTOP,
+    "1366x768": {"width": 1366, "height": 768},
+    "1920x1080": {"width": 1920, "height": 1080},
+    "390x844": PHONE,
+    "844x390": {"width": 844, "height": 390},
+}
+TOUCH = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+# a desktop and a phone, each language at each: four browser runs
+SCREENS = [("1280x720", "en"), ("1280x720", "de"), ("390x844", "en"), ("390x844", "de")]
+LINK = "/?variant=freecell&deal=617&cells=2&retrieval=1&strict=1"
+SECOND_LINE = {
+    "en": "FreeCell, 2 cells",
+    "de": "FreeCell, 2 Zellen",
+}
+
+
+def context_options(size: str, lang: str) -> dict[str, Any]:
+    """A browser context's language and touch (phones) for ``size``, besides its viewport."""
+    touch = TOUCH if SIZES[size]["width"] < 900 else {}
+    return {"locale": LANGS[lang], **touch}
+
+
+@pytest.fixture(params=SCREENS, ids=[f"{s}-{lang}" for s, lang in SCREENS])
+def screen(request: pytest.FixtureRequest) -> tuple[str, str]:
+    size, lang = request.param
+    return str(size), str(lang)
+
+
+# ----- links carry the house rules, cells too ------------------------------------------------
+@pytest.mark.parametrize(("size", "lang"), [("1280x720", "en"), ("390x844", "de")])
+def test_a_link_carries_the_number_of_cells_and_every_house_rule(
+    chromium_browser: Any, server: Server, size: str, lang: str
+) -> None:
+    for table in _table(chromium_browser, server, SIZES[size], **context_options(size, lang)):
+        page = table.page
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        # the token and the link in one address (what a player pastes)
+        table.open(LINK)
+        deal = page.locator("#st-deal")
+        expect(deal).to_contain_text(SECOND_LINE[lang])
+        expect(deal).to_contain_text("617")
+        house = page.locator("#st-house")
+        for rule in ("rules.house.retrieval", "rules.house.strict"):
+            expect(house).to_contain_text(words(page, rule))
+        game = table.server.get("/api/games/current")
+        assert (game["variant"], game["deal"], game["options"]["cells"]) == ("freecell", 617, 2)
+        assert game["house_rules"] == ["foundation_retrieval", "strict_single"]
+        assert len(game["cells"]) == 2
+        # the address is the table's again, and Copy link gives every rule back
+        assert page.evaluate("() => location.search") == ""
+        page.locator("#btn-copy-link").click()
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == f"{server.url}{LINK}"
+        table.screenshot(f"i23-link-cells-{size}-{lang}")
+        # the next New game keeps the link's rules (they are the ones chosen last)
+        page.locator("#btn-new").click()
+        expect(page.locator("#new-cells")).to_have_value("2")
+        expect(page.locator("#new-retrieval")).to_be_checked()
+        expect(page.locator("#new-strict")).to_be_checked()
+        page.keyboard.press("Escape")
+
+
+def words(page: Any, key: str) -> str:
+    """A message of the page's catalogue in the page's language."""
+    text: str = page.evaluate(
+        """async (key) => { const w = await import('/static/locales/words.js');
+             const words = await w.loadWords(document.documentElement.lang);
+             return words.t(key, {}); }""",
+        key,
+    )
+    return text
+
+
+BAD_LINKS = [
+    ("/?variant=freecell&deal=617&cells=99", "99"),
+    ("/?variant=freecell&deal=abc", "abc"),
+    ("/?variant=nosuch&deal=3", "nosuch"),
+    ("/?variant=freecell&deal=617&strict=maybe", "maybe"),
+]
+
+
+def test_a_bad_link_says_what_is_wrong_in_one_line_and_starts_nothing(
+    chromium_browser: Any, server: Server
+) -> None:
+    for table in _table(chromium_browser, server, DESKTOP):
+        page = table.page
+        settings = server.get("/api/settings")
+        for link, quoted in BAD_LINKS:
+            table.open(link)
+            expect(table.message).to_be_visible()
+            text = table.message.inner_text()
+            assert quoted in text and "\n" not in text, text
+            assert page.locator("#board .card").count() == 0  # no game shown, none started
+            expect(page.locator("#btn-hint")).to_be_disabled()
+            assert server.get("/api/games/current?optional=true") is None
+            assert server.get("/api/settings") == settings
+            assert page.evaluate("() => location.search") == ""
+        table.screenshot("i23-link-bad-cells-1280x720-en")
+        # a game in progress stays as it is
+        table.open("/?variant=freecell&deal=5&cells=3")
+        expect(page.locator("#st-deal")).to_contain_text("FreeCell, 3 cells")
+        table.open("/?variant=freecell&deal=6&cells=9")
+        expect(table.message).to_contain_text("“9”")
+        expect(page.locator("#st-deal")).to_contain_text("Deal 5 · FreeCell, 3 cells")
+        assert server.get("/api/games/current")["deal"] == 5
+
+
+# ----- a link opened without the table's token -----------------------------------------------
+def test_a_link_without_the_token_says_how_to_get_in_then_opens_its_deal(
+    chromium_browser: Any, server: Server, screen: tuple[str, str]
+) -> None:
+    size, lang = screen
+    context = chromium_browser.new_context(viewport=SIZES[size], **context_options(size, lang))
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        api_calls: list[str] = []
+        page.on("request", lambda r: api_calls.append(r.url) if "/api/" in r.url else None)
+        page.goto(f"{server.url}{LINK}")
+        expect(page).to_have_url(re.compile(r"/access\?variant=freecell&deal=617&cells=2"))
+        heading = translate(Message("access.heading"), lang)
+        expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        body = page.locator("body").inner_text()
+        assert "eightoff play" in body
+        assert server.token not in page.content()
+        assert api_calls == []  # not one request for the table's data
+        # it fits: no sideways scrolling, at every size
+        for name, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            wide = page.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= viewport["width"], (name, wide)
+            if size == "1280x720":  # each language once at every size
+                page.screenshot(path=str(shot_path(f"i23-access-{name}-{lang}")))
+        page.set_viewport_size(SIZES[size])
+        assert violations(page) == []
+        page.screenshot(path=str(shot_path(f"i23-access-{size}-{lang}")))
+        # once in (the address eightoff play opens), the link's deal opens
+        table = TablePage(page, server)
+        table.open("/")
+        expect(page.locator("#st-deal")).to_contain_text(SECOND_LINE[lang])
+        game = server.get("/api/games/current")
+        assert (game["deal"], game["options"]["cells"]) == (617, 2)
+        assert game["house_rules"] == ["foundation_retrieval", "strict_single"]
+        # a reload resumes it: the kept link is used once
+        table.reload()
+        assert server.get("/api/games/current")["id"] == game["id"]
+        assert errors == []
+    finally:
+        context.close()
+
+
+def shot_path(name: str) -> Any:
+    from .conftest import SHOTS
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS / f"{name}.png"
+
+
+def test_a_token_the_table_refuses_sends_the_page_to_how_to_get_in(
+    chromium_browser: Any, server: Server
+) -> None:
+    context = chromium_browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/?token=not-the-token&variant=eightoff&deal=4")
+        expect(page).to_have_url(re.compile(r"/access\?variant=eightoff&deal=4$"))
+        expect(page.get_by_role("heading", level=1)).to_have_text(
+            translate(Message("access.heading"), "en")
+        )
+        assert page.evaluate("() => localStorage.getItem('eightoff.token')") is None
+    finally:
+        context.close()
+
+
+# ----- the skip link -----------------------------------------------------------------------------
+@pytest.fixture
+def screen_table(
+    chromium_browser: Any, server: Server, screen: tuple[str, str]
+) -> Iterator[tuple[str, str, TablePage]]:
+    size, lang = screen
+    for table in _table(chromium_browser, server, SIZES[size], **context_options(size, lang)):
+        table.open()
+        yield size, lang, table
+
+
+def test_the_first_tab_shows_a_skip_link_to_the_table(
+    screen_table: tuple[str, str, TablePage],
+) -> None:
+    size, lang, table = screen_table
+    page = table.page
+    skip = page.locator("#skip-link")
+    assert not in_view(skip)  # out of sight until it has the focus
+    page.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    expect(skip).to_have_text({"en": "Skip to the table", "de": "Zum Spieltisch springen"}[lang])
+    assert in_view(skip)
+    assert violations(page) == []
+    table.screenshot(f"i23-skip-link-{size}-{lang}")
+    page.keyboard.press("Enter")
+    expect(page.locator("#frame")).to_be_focused()
+    assert page.evaluate("() => location.hash") == ""
+    # and the keys play from there: a column's key picks up its run
+    page.keyboard.press("1")
+    expect(page.locator("#board .card.selected")).not_to_have_count(0)
+    page.keyboard.press("Escape")
+    # the keyboard help names the key that takes a foundation's card back
+    page.keyboard.press("?")
+    expect(page.locator("#dlg-keys")).to_contain_text(
+        {"en": "take back a foundation's top card", "de": "oberste Karte eines Ablagestapels"}[lang]
+    )
+    table.screenshot(f"i23-keys-help-{size}-{lang}")
+
+
+def in_view(locator: Any) -> bool:
+    box = locator.bounding_box()
+    size = locator.page.viewport_size
+    return bool(
+        box
+        and box["y"] >= 0
+        and box["x"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] + box["width"] <= size["width"]
+    )
+
+
+# ----- a foundation's card back, by keyboard -----------------------------------------------------
+@pytest.fixture(params=sorted(LANGS))
+def lang_table(
+    request: pytest.FixtureRequest, chromium_browser: Any, server: Server
+) -> Iterator[tuple[str, TablePage]]:
+    for table in _table(chromium_browser, server, DESKTOP, locale=LANGS[request.param]):
+        table.open()
+        yield str(request.param), table
+
+
+def test_a_foundations_card_comes_back_by_keyboard_announced(
+    lang_table: tuple[str, TablePage],
+) -> None:
+    lang, table = lang_table
+    page = table.page
+    announce = page.locator("#announce")
+    # Eight Off deal 3 sends A♥ 2♥ 3♥ home at the deal
+    start(table, {"variant": "eightoff", "deal": 3, "foundation_retrieval": True})
+    game = Game.new(preset("eightoff").with_options(foundation_retrieval=True), 3)
+    game.auto_home()
+    game = Game(game.position)
+    pos = game.position
+    wait_codes(table, pos)
+    home = next(f for f, top in enumerate(pos.foundations) if top)
+    # from the skip link to the table, then the keys alone
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#frame")).to_be_focused()
+    page.keyboard.press("Shift+H")
+    expect(announce).to_contain_text({"en": "Take back from which", "de": "Von welchem"}[lang])
+    page.keyboard.press(str(home + 1))
+    expect(announce).to_contain_text({"en": "picked up", "de": "aufgenommen"}[lang])
+    expect(page.locator("#board .place.foundation .card.selected")).to_have_count(1)
+    cell = next(i for i, c in enumerate(pos.cells) if c is None)
+    move = Move(Place.foundation(home), Place.cell(cell))
+    said = translate(describe_move(pos, move), lang)
+    page.keyboard.press("abcdefgi"[cell])
+    game.play(move)
+    wait_codes(table, game.position)
+    expect(announce).to_contain_text(said)
+    assert (
+        table.server.get("/api/games/current")["foundations"][home]["top"]
+        == (game.position.foundations[home])
+    )
+    # a refusal is announced in the engine's words: onto a column that does not take it
+    pos = game.position
+    refused = next(
+        m
+        for j in range(len(pos.columns))
+        if not pos.is_legal(m := Move(Place.foundation(home), Place.column(j)))
+    )
+    with pytest.raises(IllegalMoveError) as refusal:
+        pos.check(refused)
+    assert refusal.value.reason is not None
+    page.keyboard.press("Shift+H")
+    page.keyboard.press(str(home + 1))
+    page.keyboard.press(str(refused.target.index + 1))  # type: ignore[operator]
+    expect(announce).to_have_text(translate(refusal.value.reason, lang))
+    wait_codes(table, pos)
+    table.screenshot(f"i23-keyboard-retrieval-{lang}")
+    # a foundation's heading is a button too (a pointer or a screen reader's cursor): it
+    # picks up the foundation's top card as Shift+H and its number do
+    page.locator(f"#board .foundations button.heading >> nth={home}").click()
+    expect(page.locator("#board .place.foundation .card.selected")).to_have_count(1)
+    page.keyboard.press("Escape")
+    # Escape ends the question, and without the house rule the table says so
+    page.keyboard.press("Shift+H")
+    page.keyboard.press("Escape")
+    start(table, {"variant": "eightoff", "deal": 3})
+    page.locator("#frame").focus()
+    page.keyboard.press("Shift+H")
+    expect(announce).to_have_text(words(page, "retrieve.off"))

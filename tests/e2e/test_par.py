@@ -1,0 +1,194 @@
+"""Par at the table in the browser (issue 22.5), at a desktop (1280×720) and a phone
+(390×844), in English and German: after a win the dialog says the deal's par beside the
+moves taken ("Par 14 — you took 16"), "Show a par solution" steps through it with the
+solution replay on a game that is not counted, the statistics keep the moves over par,
+and during play the Par? link asks for it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from eightoff.explain import par_message
+from eightoff.i18n import Message, translate
+from eightoff.position import Kind
+from eightoff.solver import DEFAULT_LIMITS, Solved, solve
+from eightoff.store import Store
+from eightoff.table import Table
+from eightoff.web.serialize import turns_json
+
+from .conftest import DESKTOP, PHONE, Server, TablePage, _table
+from .test_every_screen import STATS_FIT_JS
+from .test_layout import start
+
+LOCALES = {"en": "en-GB", "de": "de-DE"}
+SIZES: dict[str, tuple[dict[str, int], dict[str, Any]]] = {
+    "desktop": (DESKTOP, {}),
+    "phone": (PHONE, {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}),
+}
+PAGE_WORDS = {
+    "en": {
+        "show": "Show a par solution",
+        "heading": "Par solution",
+        "step": "Step ▶",
+        "play": "Play to end",
+        "stats": "Stats",
+        "replay_won": "The par solution is played: 14 moves.",
+        "over": "Over par",
+        "confirm": "Show the par solution",
+    },
+    "de": {
+        "show": "Par-Lösung zeigen",
+        "heading": "Par-Lösung",
+        "step": "Schritt ▶",
+        "play": "Bis zum Ende spielen",
+        "stats": "Statistik",
+        "replay_won": "Die Par-Lösung ist gespielt: 14 Züge.",
+        "over": "Über Par",
+        "confirm": "Par-Lösung zeigen",
+    },
+}
+
+
+@pytest.fixture(params=["desktop-en", "phone-de", "desktop-de", "phone-en"])
+def where(request: pytest.FixtureRequest) -> tuple[str, str]:
+    size, lang = str(request.param).split("-")
+    return size, lang
+
+
+@pytest.fixture
+def par_table(where: tuple[str, str], chromium_browser: Any, server: Server) -> Iterator[TablePage]:
+    size, lang = where
+    viewport, kw = SIZES[size]
+    for table in _table(chromium_browser, server, viewport, locale=LOCALES[lang], **kw):
+        table.open()
+        yield table
+
+
+def press(table: TablePage, keys: str) -> None:
+    """Type a move on the keyboard as a player does: its source, then its target."""
+    table.page.locator("#frame").focus()
+    for key in keys:
+        table.page.keyboard.press(key)
+
+
+def words(table: TablePage, lang: str, key: str) -> str:
+    """A word of the page, checked against the page's own catalogue."""
+    said: str = table.page.evaluate("(k) => import('/static/js/i18n.js').then((m) => m.t(k))", key)
+    return said
+
+
+def near_the_win(table: TablePage, number: int) -> tuple[Table, Any, str]:
+    """Deal ``number`` played through the store up to its last move made by hand (the
+    solver's moves, no hint asked); the page shows it. Returns the service, the state and
+    the last move's notation."""
+    service = Table(Store(table.server.db))
+    state = service.current()
+    found = solve(state.position, DEFAULT_LIMITS)
+    assert isinstance(found, Solved)
+    steps = turns_json(state.position, found.moves)
+    by_hand = [i for i, s in enumerate(steps) if s[0]["target"]["kind"] != "foundation"]
+    last = by_hand[-1]
+    for step in steps[:last]:
+        state, _ = service.move(state.id, str(step[0]["notation"]), auto_move=len(step) > 1)
+    final = state.position.parse_move(str(steps[last][0]["notation"]))
+    assert final.target.kind is not Kind.FOUNDATION
+    table.reload()
+    table.wait_ready()
+    return service, state, str(final)[:2]
+
+
+def test_a_win_says_par_and_the_par_solution_replays(
+    par_table: TablePage, where: tuple[str, str]
+) -> None:
+    size, lang = where
+    table = par_table
+    w = PAGE_WORDS[lang]
+    start(table, {"variant": "eightoff", "deal": 2})
+    service, state, last = near_the_win(table, 2)
+    press(table, last)
+    dialog = table.page.locator("#dlg-won")
+    expect(dialog).to_be_visible(timeout=30_000)
+    took = state.game.player_moves + 1
+    assert took > 14  # the ordinary solver's moves, not the fewest
+    said = translate(par_message(optimal=True, lower=14, upper=14, took=took), lang)
+    assert said == (
+        f"Par 14 — you took {took}" if lang == "en" else f"Par 14 — du hast {took} gebraucht"
+    )
+    expect(dialog.locator("#won-par")).to_have_text(said, timeout=30_000)
+    expect(table.page.locator("#st-par")).to_have_text("Par 14")  # short: the moves are beside it
+    expect(table.page.locator("#st-par")).to_have_attribute("title", said)
+    table.screenshot(f"par-{size}-{lang}-won")
+
+    # the par solution, step by step, on a game of its own
+    dialog.get_by_role("button", name=w["show"], exact=True).click()
+    expect(table.page.locator("#replay-heading")).to_have_text(w["heading"])
+    assert words(table, lang, "par.replay_heading") == w["heading"]
+    step = table.button(w["step"])
+    for n in (1, 2, 3):
+        step.click()
+        expect(table.page.locator("#replay-info")).to_contain_text(f" {n} ")
+    table.wait_ready()
+    table.screenshot(f"par-{size}-{lang}-replay")
+    table.button(w["play"]).click()
+    expect(dialog).to_be_visible(timeout=60_000)
+    expect(dialog.locator("#won-text")).to_have_text(w["replay_won"])
+    title = translate(Message("par.is", par=14), lang)
+    expect(dialog.locator("#won-par")).to_have_text(title, timeout=30_000)
+    table.screenshot(f"par-{size}-{lang}-replay-won")
+    dialog.locator("#btn-won-close").click()
+
+    # the statistics: one game won (the replay is not counted), over par by took - 14
+    stats = service.stats()["eightoff"]
+    assert (stats.played, stats.won, stats.assisted) == (1, 1, 0)
+    menu = table.page.locator("#btn-menu")
+    if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
+        menu.click()  # on a phone the links sit behind the menu
+    table.button(w["stats"]).click()
+    box = table.page.locator("#dlg-stats")
+    expect(box).to_be_visible()
+    over = took - 14
+    value = "avg. {0} · best {0}" if lang == "en" else "Ø {0} · bestes {0}"
+    expect(box.get_by_text(value.format(over), exact=True).first).to_be_visible()
+    expect(box.get_by_text(w["over"], exact=True).first).to_be_visible()
+    assert table.page.evaluate(STATS_FIT_JS) == []  # every column fits or wraps
+    table.screenshot(f"par-{size}-{lang}-stats")
+
+
+@pytest.mark.parametrize("where", [("desktop", "en"), ("phone", "de")])
+def test_par_asked_during_play_and_its_solution_after_asking_to_leave(
+    par_table: TablePage, where: tuple[str, str]
+) -> None:
+    size, lang = where
+    table = par_table
+    w = PAGE_WORDS[lang]
+    game = start(table, {"variant": "eightoff", "deal": 3})
+    service = Table(Store(table.server.db))
+    service.move(game["id"], game["legal_moves"][0]["notation"])
+    table.reload()
+    table.wait_ready()
+    asked = table.page.locator("#btn-par")
+    expect(asked).to_have_text("Par?")
+    table.screenshot(f"par-{size}-{lang}-before-asking")
+    asked.click()
+    expect(table.page.locator("#st-par")).to_have_text("Par 14", timeout=30_000)
+    expect(asked).to_be_hidden()
+    table.screenshot(f"par-{size}-{lang}-asked")
+    table.page.locator("#btn-par-replay").click()
+    confirm = table.page.locator("#dlg-confirm")
+    expect(confirm).to_be_visible()
+    expect(confirm.locator("#btn-confirm-ok")).to_have_text(w["confirm"])
+    confirm.locator("#btn-confirm-ok").click()
+    expect(table.page.locator("#replay-heading")).to_have_text(w["heading"])
+    expect(table.moves_label).to_have_text(re.compile(r"\b0$"))
+    table.button(w["step"]).click()
+    expect(table.page.locator("#replay-info")).to_contain_text(" 1 ")
+    table.wait_ready()
+    table.screenshot(f"par-{size}-{lang}-asked-replay")
+    # the game left counts as played (not won); the replay is not counted at all
+    stats = service.stats()["eightoff"]
+    assert (stats.played, stats.won) == (1, 0)

@@ -1,0 +1,267 @@
+"""Par at the table (issue 22.5): ``GET /api/games/{id}/par`` says a deal's par after a
+win ("Par 14 — you took 16") or on request during play, searched once in the
+background and kept in the store; a search the limits stop says bounds, a failed one
+"par unknown", never a 500; ``POST /api/games/{id}/par/replay`` starts a game that
+steps through the par solution and is never counted in the statistics."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import eightoff.oracle as oracle_module
+from eightoff.solver import DEFAULT_LIMITS, Solved, solve
+from eightoff.table import Table
+from eightoff.web.app import create_app
+from eightoff.web.serialize import turns_json
+
+LOCAL = "http://127.0.0.1"
+GERMAN = {"Accept-Language": "de"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(tmp_path / "t.sqlite3", status_seconds=5, hint_seconds=10)
+    with TestClient(app, base_url=LOCAL) as c:
+        yield c
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def table_of(client: TestClient) -> Table:
+    table: Table = client.app.state.services.table  # type: ignore[attr-defined]
+    return table
+
+
+def win_by_hand(client: TestClient, gid: int) -> dict[str, Any]:
+    """Win the game with the ordinary solver's moves, sent as a player sends them (no
+    hint, no solution asked: a win of the player's own)."""
+    state = table_of(client).get(gid)
+    found = solve(state.position, DEFAULT_LIMITS)
+    assert isinstance(found, Solved)
+    game: dict[str, Any] = {}
+    for turn in turns_json(state.position, found.moves):
+        r = client.post(
+            f"/api/games/{gid}/move", json={"move": turn[0]["notation"], "auto": len(turn) > 1}
+        )
+        assert r.status_code == 200, r.text
+        game = r.json()
+    assert game["won"]
+    return game
+
+
+def par_of(client: TestClient, gid: int, **headers: str) -> dict[str, Any]:
+    """Ask for par as the page does: until it is no longer pending."""
+    deadline = time.monotonic() + 120
+    while True:
+        r = client.get(f"/api/games/{gid}/par", params={"wait": 5}, headers=headers)
+        assert r.status_code == 200, r.text
+        answer: dict[str, Any] = r.json()
+        if answer["state"] != "pending":
+            return answer
+        assert time.monotonic() < deadline, answer
+
+
+def par_rows(db: Path) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT variant, count, optimal, lower, upper FROM par").fetchall()
+    finally:
+        con.close()
+
+
+def test_after_a_win_par_is_said_beside_the_moves_taken_and_kept(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = new_game(client, variant="eightoff", deal=2)
+    won = win_by_hand(client, g["id"])
+    took = won["player_moves"]
+    answer = par_of(client, g["id"])
+    assert answer["state"] == "proven" and answer["par"] == 14
+    assert answer["lower_bound"] == answer["upper_bound"] == 14
+    assert answer["player_moves"] == took and answer["over_par"] == took - 14
+    assert answer["solution"] is True and answer["short"] == "Par 14"
+    if took == 14:
+        assert answer["text"] == "Par 14 — you matched par!"
+    else:
+        assert answer["text"] == f"Par 14 — you took {took}"
+    assert par_rows(tmp_path / "t.sqlite3") == [("eightoff", "player", 1, 14, 14)]
+
+    # kept: asked again (in German) it is read from the store, not searched again
+    def no_search(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("par was searched again")
+
+    monkeypatch.setattr(oracle_module, "optimal", no_search)
+    again = client.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
+    assert again["state"] == "proven" and again["par"] == 14
+    assert again["text"].startswith("Par 14 — du hast")
+    # a new game of the same deal finds it too
+    other = new_game(client, variant="eightoff", deal=2)
+    assert par_of(client, other["id"])["text"] == "Par 14"
+
+
+def test_par_on_request_during_play_is_the_deals_par(client: TestClient) -> None:
+    g = new_game(client, variant="eightoff", deal=3)
+    client.post(f"/api/games/{g['id']}/move", json={"move": g["legal_moves"][0]["notation"]})
+    answer = par_of(client, g["id"])
+    assert answer["state"] == "proven" and answer["par"] == 14
+    assert answer["player_moves"] is None and answer["over_par"] is None
+    assert answer["text"] == "Par 14"
+
+
+def test_par_is_pending_while_the_search_runs(client: TestClient) -> None:
+    g = new_game(client, variant="eightoff", deal=19)
+    r = client.get(f"/api/games/{g['id']}/par", params={"wait": 0})
+    assert r.status_code == 200
+    assert r.json()["state"] == "pending"
+    assert r.json()["text"] == "Working out par (up to 20 seconds)…"
+    assert par_of(client, g["id"])["state"] == "proven"
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "code"),
+    [
+        ("/api/games/999/par", 404, "no_game"),
+        ("/api/games/0/par", 404, "no_game"),
+        ("/api/games/99999999999999999999999/par", 404, "no_game"),
+        ("/api/games/x/par", 422, "bad_request"),
+        ("/api/games/{id}/par?wait=abc", 422, "bad_request"),
+        ("/api/games/{id}/par?wait=11", 422, "bad_request"),
+        ("/api/games/{id}/par?wait=-1", 422, "bad_request"),
+    ],
+)
+def test_bad_par_requests_get_one_clear_line(
+    client: TestClient, path: str, status: int, code: str
+) -> None:
+    g = new_game(client, variant="eightoff", deal=2)
+    r = client.get(path.replace("{id}", str(g["id"])))
+    assert r.status_code == status, r.text
+    assert r.json()["code"] == code and "\n" not in r.json()["error"]
+
+
+def test_a_deal_too_hard_for_the_limit_gets_bounds_not_a_500(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "t.sqlite3", status_seconds=1, par_seconds=0.5)
+    with TestClient(app, base_url=LOCAL) as c:
+        g = new_game(c, variant="freecell", deal=1)
+        answer = par_of(c, g["id"])
+        assert answer["state"] == "bounds", answer
+        low, high = answer["lower_bound"], answer["upper_bound"]
+        assert answer["par"] is None and answer["solution"] is False
+        assert high is not None and 0 < low < high
+        assert answer["text"] == f"Par is {low} to {high} (not proven within 0.5 seconds)"
+        assert answer["short"] == f"Par is {low} to {high}"
+        german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
+        said = f"Par liegt zwischen {low} und {high} (in 0.5 Sekunden nicht bewiesen)"
+        assert german["text"] == said
+        refused = c.post(f"/api/games/{g['id']}/par/replay", json={})
+        assert refused.status_code == 409 and refused.json()["code"] == "no_par_solution"
+
+
+def test_a_failed_search_says_par_unknown_politely(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the search broke")
+
+    monkeypatch.setattr(oracle_module, "optimal", broken)
+    g = new_game(client, variant="eightoff", deal=2)
+    answer = par_of(client, g["id"])
+    assert answer["state"] == "unknown" and answer["par"] is None
+    assert answer["text"] == "Par unknown: the search could not finish within the table's limits"
+    assert answer["short"] == "Par unknown"
+    german = client.get(f"/api/games/{g['id']}/par", headers=GERMAN)
+    assert german.status_code == 200
+    assert german.json()["text"].startswith("Par unbekannt")
+
+
+def test_the_par_solution_replays_on_a_game_that_is_not_counted(client: TestClient) -> None:
+    g = new_game(client, variant="eightoff", deal=2)
+    early = client.post(f"/api/games/{g['id']}/par/replay", json={})
+    assert early.status_code == 409 and early.json()["code"] == "no_par_solution"
+    assert "ask for par first" in early.json()["error"]
+    won = win_by_hand(client, g["id"])
+    assert par_of(client, g["id"])["par"] == 14
+    before = client.get("/api/stats").json()["eightoff"]
+    assert (before["played"], before["won"]) == (1, 1)
+    assert before["fewest_moves"] == won["player_moves"]
+
+    r = client.post(f"/api/games/{g['id']}/par/replay", json={})
+    assert r.status_code == 200, r.text
+    replay = r.json()
+    assert replay["id"] != g["id"] and replay["replay"] is True and replay["assisted"] is True
+    assert replay["deal"] == 2 and replay["columns"] == g["columns"]
+    steps = replay["par_replay"]
+    assert steps["par"] == 14 and steps["player_moves"] == 14
+    end: dict[str, Any] = {}
+    for turn in steps["turns"]:
+        r = client.post(
+            f"/api/games/{replay['id']}/move",
+            json={"move": turn[0]["notation"], "auto": len(turn) > 1},
+        )
+        assert r.status_code == 200, r.text
+        end = r.json()
+    assert end["won"] and end["player_moves"] == 14
+    after = client.get("/api/stats").json()["eightoff"]
+    # the replay is neither played nor won nor assisted in the statistics
+    assert {k: after[k] for k in ("played", "won", "assisted", "fewest_moves")} == {
+        "played": 1,
+        "won": 1,
+        "assisted": 0,
+        "fewest_moves": won["player_moves"],
+    }
+    over = after["over_par"]
+    assert over == {
+        "games": 1,
+        "average": won["player_moves"] - 14,
+        "best": won["player_moves"] - 14,
+    }
+
+
+def test_a_par_search_holds_up_no_move_nor_hint_and_runs_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the par search works (held here until the moves and a hint are answered),
+    play goes on; the requests meanwhile share the one search."""
+    from eightoff.solver import optimal as optimal_module
+
+    gate = threading.Event()
+    calls: list[int] = []
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        assert gate.wait(60), "the test never let the par search go"
+        return optimal_module.optimal(*args, **kwargs)
+
+    monkeypatch.setattr(oracle_module, "optimal", held)
+    g = new_game(client, variant="eightoff", deal=2)
+    for _ in range(2):
+        r = client.get(f"/api/games/{g['id']}/par", params={"wait": 0})
+        assert r.json()["state"] == "pending"
+    moved = client.post(
+        f"/api/games/{g['id']}/move", json={"move": g["legal_moves"][0]["notation"]}
+    )
+    assert moved.status_code == 200
+    hinted = client.post(f"/api/games/{g['id']}/hint", json={"level": 2})
+    assert hinted.status_code == 200 and hinted.json()["move"] is not None
+    gate.set()
+    assert par_of(client, g["id"])["par"] == 14
+    assert calls == [1]
+
+
+def test_the_daily_deal_has_its_par_too(client: TestClient) -> None:
+    g = new_game(client, variant="eightoff", daily=True)
+    assert g["daily"] is not None
+    answer = par_of(client, g["id"])
+    assert answer["state"] in ("proven", "bounds"), answer
+    assert answer["text"].startswith("Par ")
