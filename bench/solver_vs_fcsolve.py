@@ -866,7 +866,9 @@ def whole_process(
                 )
             for c in commands:
                 shown = " ".join(a if i else Path(a).name for i, a in enumerate(c.argv))
-                print(f"  $ taskset -c {c.cpus} {shown}" + (" --db FILE" if c.fresh_db else ""))
+                env = f"PYTHONPATH={c.pythonpath} " if c.pythonpath else ""
+                db = " --db FILE" if c.fresh_db else ""
+                print(f"  $ {env}taskset -c {c.cpus} {shown}{db}")
     return 0
 
 
