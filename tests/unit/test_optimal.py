@@ -18,7 +18,7 @@ from eightoff.counts import MoveCount, count
 from eightoff.deals import deal
 from eightoff.position import Kind, Move, Position
 from eightoff.rules import PRESETS, Rules
-from eightoff.solver import Limits, Solved, solve
+from eightoff.solver import Limits, Solved, _core, core_rules, solve
 from eightoff.solver.optimal import Par, ParLimits, optimal
 
 # ----- the independent search ---------------------------------------------------------
@@ -192,3 +192,88 @@ def test_a_won_position_has_par_zero() -> None:
     for which in MoveCount:
         par = optimal(won, which)
         assert par.optimal and par.length == 0 and par.moves == ()
+
+
+# ----- the deadlock bound -------------------------------------------------------------
+def _root_bound(position: Position, which: MoveCount, deadlocks: int) -> int:
+    """The compiled search's proven lower bound after one expansion, with the deadlock
+    bound at ``deadlocks`` (1: pairs taken card by card; 2: the units matched, then
+    cycles of any length)."""
+    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, core_count, 0, 1, 0.0, 0)
+    return _core.optimal(rules, *args, deadlocks)[1]
+
+
+# positions (found by a random search) where the matching and the cycles bound more than
+# the pairs taken card by card did: columns bottom to top, then the foundations by suit
+STRONGER_BOUND = [
+    (
+        "freecell",
+        MoveCount.PLAYER,
+        [["QD", "QC"], ["JC", "KC"], ["QH", "KD"], ["TC", "KH", "KS"]],
+        (9, 12, 11, 11),
+    ),
+    (
+        "freecell",
+        MoveCount.PLAYER,
+        [["QC", "TC", "KH", "KD"], ["QS", "JC", "KC"], ["QD", "KS"]],
+        (9, 11, 12, 11),
+    ),
+    (
+        "freecell",
+        MoveCount.SINGLE,
+        [["QC", "KD", "JH", "JD"], ["QD", "KH"], ["QH", "KC", "TH"]],
+        (11, 13, 9, 10),
+    ),
+    (
+        "eightoff",
+        MoveCount.SINGLE,
+        [["KD", "JD", "KC"], ["JC", "QC", "KS"], ["QS", "QD", "KH"]],
+        (10, 11, 12, 10),
+    ),
+    (
+        "eightoff",
+        MoveCount.SINGLE,
+        [["QH", "KC"], ["JS", "KH"], ["QC", "QS"], ["KS", "JH"]],
+        (11, 10, 10, 13),
+    ),
+]
+
+
+@pytest.mark.parametrize(("variant", "which", "columns", "foundations"), STRONGER_BOUND)
+def test_the_deadlock_bound_is_stronger_and_still_at_most_par(
+    variant: str, which: MoveCount, columns: list[list[str]], foundations: tuple[int, ...]
+) -> None:
+    rules = VARIANTS[variant]
+    cols = [tuple(Card.parse(c) for c in col) for col in columns]
+    cols += [()] * (rules.columns - len(cols))
+    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    expected = bfs(position, which)
+    assert expected is not None
+    old, new = _root_bound(position, which, 1), _root_bound(position, which, 2)
+    assert old < new <= expected
+    par = optimal(position, which, ParLimits(seconds=None, memory_mb=256), first_solution=False)
+    check(position, par, which)
+    assert par.length == expected
+
+
+@pytest.mark.parametrize(("variant", "which", "columns", "foundations"), STRONGER_BOUND)
+def test_weighted_a_star_proves_par_and_the_beam_is_never_shorter(
+    variant: str, which: MoveCount, columns: list[list[str]], foundations: tuple[int, ...]
+) -> None:
+    """The two modes that give A* upper bounds: anytime weighted A* run to the end
+    proves the same par; the beam finds a solution, never shorter than par (optimal()
+    replays what it keeps)."""
+    rules = VARIANTS[variant]
+    cols = [tuple(Card.parse(c) for c in col) for col in columns]
+    cols += [()] * (rules.columns - len(cols))
+    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    expected = bfs(position, which)
+    assert expected is not None
+    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    args = (position.columns, position.cells, position.foundations, core_count, 0, 0, 0.0, 0)
+    status, lower, _, _, steps = _core.optimal(core_rules(rules), *args, weight=30)
+    assert status == 1 and lower == len(steps) == expected
+    status, _, upper, _, steps = _core.optimal(core_rules(rules), *args, beam=50)
+    assert status == 7 and upper == len(steps) >= expected

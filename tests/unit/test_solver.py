@@ -162,6 +162,16 @@ def test_freecell_63777_is_solved() -> None:
     assert result.states < 200_000
 
 
+def test_freecell_5177999_is_solved_at_the_default_limits() -> None:
+    """No member of FreeCell's portfolio wins it in its share of the first 200,000
+    states, and the complete search after them failed for the rest of the 5 million
+    (issue 21); given more turns, the portfolio wins it (a dive, at some 220,000)."""
+    start = deal("freecell", 5177999)
+    result = solve(start)
+    assert_solution(start, result)
+    assert 200_000 < result.states < 2_000_000
+
+
 @pytest.mark.parametrize(
     "method", [plans.Method.DIVE, plans.Method.BEST_FIRST, plans.Method.BEST_FIRST_NO_TARGET]
 )

@@ -120,7 +120,9 @@ def optimal(
     max_states: int = 0,
     seconds: float = 0.0,
     max_memory: int = 0,
-    pairs: bool = True,
+    deadlocks: int = 2,
+    weight: int = 0,
+    beam: int = 0,
 ) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...
 
 # ----- the batch API (issue 20) ---------------------------------------------------------

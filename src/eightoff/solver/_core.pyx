@@ -593,7 +593,9 @@ cdef extern from "optimal.h":
         eo_state S
         int count
         int upper
-        int pairs
+        int deadlocks
+        int weight
+        long beam
         long max_states
         double seconds
         size_t max_mem
@@ -609,20 +611,25 @@ cdef extern from "optimal.h":
 COUNT_PLAYER = OP_PLAYER
 COUNT_SINGLE = OP_SINGLE
 OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
-                  4: "time limit reached", 5: "memory limit reached", 6: "lost"}
+                  4: "time limit reached", 5: "memory limit reached", 6: "lost",
+                  7: "found by the beam"}
 
 
 def optimal(rules, columns, cells, foundations, int count, int upper=0,
             long max_states=0, double seconds=0.0, long max_memory=0,
-            bint pairs=True) -> tuple:
+            int deadlocks=2, int weight=0, long beam=0) -> tuple:
     """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
     states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
     length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
     moves (as ``(src, dst, count)``) are a solution of the least length; 2: none shorter
     than ``upper`` exists; 6: no solution at all; 3-5: a limit stopped the search, the
     lower bound is proven, and the moves are a solution found (of length upper bound) or
-    empty.  ``pairs``: add deadlocked pairs of cards to the bound (op_pairs); without it
-    the bound is the plain one (blocked cards).  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
+    empty.  ``deadlocks``: what the bound adds to the blocked cards (op_deadlocks): 0
+    nothing, 1 deadlocked pairs of cards, 2 cycles of deadlocked cards of any length.  ``weight``: 0 A*; above 10, anytime
+    weighted A* (g + weight/10 * h first): shorter solutions sooner, no lower bound but
+    the first one, and a proof only when it runs out of states.  ``beam``: above 0, a
+    beam search of that width instead, for a short solution (status 7, not proven; 3 when
+    the beam ran dry, 4 or 5 when a limit stopped it).  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
     (of the start too) follow each, and the auto-complete ends the game."""
     cdef op_ctx x
     cdef int i
@@ -633,7 +640,9 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
         raise ValueError("count: COUNT_PLAYER or COUNT_SINGLE")
     x.count = count
     x.upper = upper
-    x.pairs = pairs
+    x.deadlocks = deadlocks
+    x.weight = weight
+    x.beam = beam
     x.max_states = max_states
     x.seconds = seconds
     x.max_mem = max_memory

@@ -38,7 +38,7 @@
  *     is home), and leaving its place only frees a cell or a column, which makes no
  *     other move illegal.
  *
- * The heuristic, h: the plain bound below (consistent), plus op_pairs (admissible).
+ * The heuristic, h: the plain bound below (consistent), plus op_deadlocks (admissible).
  *   A card x in a column is *blocked* when a card below it in the same column must go home
  *   before it can: with one pack, a lower card of its suit; with two, both copies of a
  *   lower rank of its suit.  A blocked card must leave its column before that card does,
@@ -57,14 +57,24 @@
  *   (blocking depends only on the cards below) and joins at most the top run; the
  *   auto-moves send home only unblocked top cards, which ends no blocked run.  So h falls
  *   by at most 1 per step: consistent.
+ *   op_deadlocks adds, for one pack, a packing of cycles of the deadlock graph no two of
+ *   which share a unit (a card, or for player moves a built run), each costing a move of
+ *   its own: argued where it is written.
  * tests/unit/test_optimal.py checks the lengths against an independent breadth-first
  * search over Position.legal_moves.
+ *
+ * Two other modes find short solutions without proving them (upper bounds for A*): an
+ * anytime weighted A* (x->weight) and a beam search (x->beam, op_beam_search).  Both drop
+ * only children whose g + h reaches the best length known, which no shorter solution
+ * passes through, so what A* is then given as `upper` is the length of a real solution
+ * and A* still finds any shorter one.
  */
 #ifndef EIGHTOFF_OPTIMAL_H
 #define EIGHTOFF_OPTIMAL_H
 
 #include "core.h"
-#include "search.h" /* eo_decode */
+#include "search.h"    /* eo_decode */
+#include "heuristic.h" /* eo_score, for the beam */
 
 #define OP_PLAYER 0
 #define OP_SINGLE 1
@@ -78,6 +88,7 @@
 #define OP_STATES 3
 #define OP_TIME 4
 #define OP_MEMORY 5
+#define OP_BEAM 7      /* the beam search found a solution (not proven optimal): path, plen */
 
 typedef struct {
     uint32_t *v;
@@ -89,7 +100,10 @@ typedef struct {
     eo_state S;
     int count;      /* OP_PLAYER or OP_SINGLE */
     int upper;      /* the length of a known solution (0: none): only shorter ones are sought */
-    int pairs;      /* add the deadlocked pairs to the bound (op_pairs) */
+    int deadlocks;  /* add deadlocks to the bound: 0 none, 1 pairs, 2 cycles of any length */
+    int weight;     /* 0: A* (exact, a lower bound at any time); w > 10: anytime weighted
+                       A*, states taken in the order of g + w/10 * h (op_index) */
+    long beam;      /* > 0: a beam search of this width instead (op_beam_search) */
     long max_states;
     double seconds;
     size_t max_mem;
@@ -145,26 +159,202 @@ static int op_goal(const op_ctx *x, const eo_state *s) {
     return s->home == x->R.total;
 }
 
-/* Deadlocks between two cards (one pack): the graph of "w must leave its column before
- * x can go home": w lies above, in its column, x itself or a card that must go home
- * before x (a lower card of x's suit not yet home).  If x's first move is to go home
- * (a "direct" card), then every card w it points to moved before it, and if w is direct
- * too, w went home before x did.  So a cycle x -> w -> x cannot have both direct: one of
- * them makes a move to a cell or a column first.  A self-loop is a blocked card (above a
- * lower card of its suit).  Pairs of cards pointing at each other, each pair apart from
- * the others (and, for player moves, from the others' runs, and from runs already
- * counted), each cost one move more; the pairs are matched greedily, any set of
- * disjoint pairs being a valid bound (no more than the fewest cards, or runs, that meet
- * every cycle).  The bound is admissible but not consistent: the search takes the
- * parent's f where it is larger (pathmax) and opens a state again when it is reached
- * by a shorter path (A* with an admissible bound and reopening is exact). */
-static int op_pairs(const op_ctx *x, const eo_state *s, const int *run_of, const uint64_t used_runs) {
+/* Deadlocks (one pack): the graph of "w must leave its column before x can go home":
+ * w lies above, in its column, x itself or a card that must go home before x (a lower
+ * card of x's suit not yet home).  Call a card *direct* when its first move is to go home
+ * (a card that never moves goes home in the auto-complete after the goal, which moves
+ * cards home only: every solution, so extended, moves every card, and its moves other
+ * than home are all counted).  If x is direct, every card w it points to moved before x
+ * went home; if w is direct too, w went home before x.  So no cycle of the graph is made
+ * of direct cards alone: each cycle holds a card whose first move is to a cell or a
+ * column.  A self-loop is a blocked card (above a lower card of its suit).
+ *
+ * A *unit* is what one move can never split before the cards' first moves: for single
+ * moves a card; for player moves a maximal built run of a column (two cards of
+ * different runs, or of different columns, cannot move in one move while both are where
+ * they lie now: the break between their runs lies between them).  So the first moves of
+ * cards of different units are different moves, and a set of cycles no two of which
+ * share a unit needs a move of its own for each: any such packing is a bound.  Units
+ * already counted (blocked cards, or runs holding one: `dead`) are left out.  The
+ * packing is greedy: pairs of cards pointing at each other first (level 1 and up), then
+ * (level 2) the shortest cycle left, again and again (op_cycles).  Cycles are found in
+ * the live cards alone, so each new one shares no unit with those taken.  The bound is
+ * admissible but not consistent: the search takes the parent's f where it is larger
+ * (pathmax) and opens a state again when it is reached by a shorter path (A* with an
+ * admissible bound and reopening is exact). */
+#define OP_CYCLE_MAX 12
+
+/* Bits set (the builtin is a library call without the popcnt instruction, which the
+ * build does not ask for). */
+static inline int op_popcount(uint64_t v) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(v);
+#else
+    v = v - ((v >> 1) & 0x5555555555555555ULL);
+    v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((v * 0x0101010101010101ULL) >> 56);
+#endif
+}
+/* Cycles of any length in the deadlock graph (level 2 of x->deadlocks), packed greedily
+ * after the pairs: the shortest cycle among the cards left (breadth-first search from
+ * each, its length at most OP_CYCLE_MAX), then every card of its units leaves the pool,
+ * until no cycle is left.  Each cycle holds a card whose first move is not home (the
+ * argument of op_deadlocks), and no unit holds cards of two cycles of the packing, so
+ * each cycle costs a move of its own. */
+static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
+    int found = 0;
+    for (;;) {
+        /* trim: a card without a successor or a predecessor among the live is on no
+         * cycle */
+        for (;;) {
+            uint64_t keep = 0, into = 0;
+            for (uint64_t m = live; m; m &= m - 1) {
+                int v = __builtin_ctzll(m);
+                uint64_t out = adj[v] & live;
+                if (out) keep |= (uint64_t)1 << v;
+                into |= out;
+            }
+            keep &= into;
+            if (keep == live) break;
+            live = keep;
+        }
+        if (!live) return found;
+        int best = OP_CYCLE_MAX + 1, best_v = -1;
+        uint64_t best_layers[OP_CYCLE_MAX + 1];
+        for (uint64_t m = live; m && best > 3; m &= m - 1) {
+            int v = __builtin_ctzll(m);
+            uint64_t vb = (uint64_t)1 << v;
+            uint64_t layers[OP_CYCLE_MAX + 1];
+            uint64_t seen = 0, front = adj[v] & live;
+            int d = 1;
+            while (front && d < best) {
+                layers[d] = front;
+                if (front & vb) {
+                    best = d;
+                    best_v = v;
+                    memcpy(best_layers, layers, sizeof(uint64_t) * (size_t)(d + 1));
+                    break;
+                }
+                seen |= front;
+                uint64_t next = 0;
+                for (uint64_t k = front; k; k &= k - 1) next |= adj[__builtin_ctzll(k)];
+                front = next & live & ~seen;
+                d++;
+            }
+        }
+        if (best_v < 0) return found;
+        /* the cycle back from best_v: c_d = best_v, c_{i-1} a card of layer i-1 leading
+         * to c_i (layer 1 is best_v's successors) */
+        uint64_t drop = unit[best_v];
+        int c = best_v;
+        for (int i = best - 1; i >= 1; i--) {
+            uint64_t cand = best_layers[i];
+            int p = -1;
+            for (uint64_t k = cand; k; k &= k - 1) {
+                int u = __builtin_ctzll(k);
+                if ((adj[u] >> c) & 1) {
+                    p = u;
+                    break;
+                }
+            }
+            if (p < 0) return found; /* cannot happen: layer i was reached from layer i-1 */
+            drop |= unit[p];
+            c = p;
+        }
+        live &= ~drop;
+        found++;
+    }
+}
+
+/* Level 2: the pairs packed by a matching of the units rather than card by card.  A unit
+ * holding two cards that point at each other is a cycle alone; then units are matched
+ * when a card of one and a card of the other point at each other, the unit with the
+ * fewest partners left first, to its partner with the fewest (a maximal matching, near
+ * the largest); then the cycles left among the units not matched (op_cycles). */
+static int op_matching(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
+    int8_t uidx[64];
+    uint64_t umask[64], ug[64];
+    int nu = 0;
+    for (uint64_t m = live; m; m &= m - 1) uidx[__builtin_ctzll(m)] = -1;
+    for (uint64_t m = live; m; m &= m - 1) {
+        int a = __builtin_ctzll(m);
+        if (uidx[a] >= 0) continue;
+        uint64_t u = unit[a] & live;
+        for (uint64_t k = u; k; k &= k - 1) uidx[__builtin_ctzll(k)] = (int8_t)nu;
+        umask[nu] = u;
+        ug[nu] = 0;
+        nu++;
+    }
+    uint64_t alone = 0;
+    for (uint64_t m = live; m; m &= m - 1) {
+        int a = __builtin_ctzll(m);
+        for (uint64_t n = adj[a] & live & (((uint64_t)1 << a) - 1); n; n &= n - 1) {
+            int b = __builtin_ctzll(n);
+            if (!((adj[b] >> a) & 1)) continue;
+            int i = uidx[a], j = uidx[b];
+            if (i == j) {
+                alone |= (uint64_t)1 << i;
+            } else {
+                ug[i] |= (uint64_t)1 << j;
+                ug[j] |= (uint64_t)1 << i;
+            }
+        }
+    }
+    uint64_t all = nu == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nu) - 1);
+    int found = op_popcount(alone);
+    uint64_t open = all & ~alone, paired = 0;
+    int deg[64];
+    for (uint64_t m = open; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        ug[i] &= open;
+        deg[i] = op_popcount(ug[i]);
+        if (deg[i]) paired |= (uint64_t)1 << i;
+    }
+    /* the units with partners: matched, or left without partners */
+    while (paired) {
+        int bi = -1, bd = 99;
+        for (uint64_t m = paired; m; m &= m - 1) {
+            int i = __builtin_ctzll(m);
+            if (deg[i] < bd) {
+                bd = deg[i];
+                bi = i;
+                if (bd == 1) break;
+            }
+        }
+        if (bd == 0) {
+            paired &= ~((uint64_t)1 << bi);
+            continue;
+        }
+        int bj = -1;
+        bd = 99;
+        for (uint64_t m = ug[bi] & paired; m; m &= m - 1) {
+            int j = __builtin_ctzll(m);
+            if (deg[j] < bd) {
+                bd = deg[j];
+                bj = j;
+            }
+        }
+        uint64_t two = (uint64_t)1 << bi | (uint64_t)1 << bj;
+        paired &= ~two;
+        open &= ~two;
+        for (uint64_t m = (ug[bi] | ug[bj]) & paired; m; m &= m - 1) {
+            int k = __builtin_ctzll(m);
+            deg[k] -= op_popcount(ug[k] & two);
+        }
+        found++;
+    }
+    uint64_t rest = 0;
+    for (uint64_t m = open; m; m &= m - 1) rest |= umask[__builtin_ctzll(m)];
+    return found + op_cycles(adj, unit, rest);
+}
+
+static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit,
+                        uint64_t dead) {
     const eo_rules *r = &x->R;
-    /* pos_of[card] = column * 64 + position, or -1 */
     int8_t colof[64], posof[64];
     memset(colof, -1, sizeof(colof));
     uint64_t above[EO_MAXCOLS][EO_COLCAP + 1];
-    uint64_t incol = 0;
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         uint64_t m = 0;
@@ -176,103 +366,86 @@ static int op_pairs(const op_ctx *x, const eo_state *s, const int *run_of, const
             colof[card] = (int8_t)c;
             posof[card] = (int8_t)i;
         }
-        incol |= m;
     }
     uint64_t adj[64];
     uint64_t cand = 0;
     for (int suit = 0; suit < 4; suit++) {
-        int lo = s->found[suit] + 1;
-        /* the deepest position in each column of the suit's cards from lo up */
-        int deep[EO_MAXCOLS];
-        for (int c = 0; c < r->ncols; c++) deep[c] = EO_COLCAP;
-        for (int rank = lo; rank <= 13; rank++) {
+        /* the cards above the suit's cards from the next one home up to this rank: as the
+         * rank grows, each new card in a column adds the cards above it (those above a
+         * deeper card of the column include those above a shallower one) */
+        uint64_t a = 0;
+        for (int rank = s->found[suit] + 1; rank <= 13; rank++) {
             int card = rank << 2 | suit;
-            if (colof[card] >= 0 && posof[card] < deep[(int)colof[card]])
-                deep[(int)colof[card]] = posof[card];
-            if (!((incol >> card) & 1)) {
+            if (colof[card] < 0) {
                 adj[card] = 0;
                 continue;
             }
-            uint64_t a = 0;
-            for (int c = 0; c < r->ncols; c++)
-                if (deep[c] < EO_COLCAP) a |= above[c][deep[c]];
+            a |= above[(int)colof[card]][(int)posof[card]];
             adj[card] = a;
             cand |= (uint64_t)1 << card;
         }
     }
-    /* drop self-loops (blocked, counted already) and cards of runs counted already */
-    uint64_t live = 0;
-    for (uint64_t m = cand; m; m &= m - 1) {
-        int card = __builtin_ctzll(m);
-        if ((adj[card] >> card) & 1) continue;
-        if (run_of && ((used_runs >> run_of[card]) & 1)) continue;
-        live |= (uint64_t)1 << card;
-    }
-    int pairs = 0;
-    uint64_t used = used_runs;
+    /* self-loops are blocked cards: counted already, in `dead` */
+    uint64_t live = cand & ~dead;
+    int found = 0;
+    if (x->deadlocks >= 2) return op_matching(adj, unit, live);
     for (uint64_t m = live; m; m &= m - 1) {
         int a = __builtin_ctzll(m);
         if (!((live >> a) & 1)) continue;
         for (uint64_t n = adj[a] & live & ~((uint64_t)1 << a); n; n &= n - 1) {
             int b = __builtin_ctzll(n);
             if (!((adj[b] >> a) & 1)) continue;
-            if (run_of) {
-                /* both in one run: that run makes a move to a cell or a column */
-                if (((used >> run_of[a]) & 1) || ((used >> run_of[b]) & 1)) continue;
-                used |= (uint64_t)1 << run_of[a] | (uint64_t)1 << run_of[b];
-                /* every card of these runs leaves the pool */
-                uint64_t drop = 0;
-                for (uint64_t k = live; k; k &= k - 1) {
-                    int c = __builtin_ctzll(k);
-                    if (run_of[c] == run_of[a] || run_of[c] == run_of[b]) drop |= (uint64_t)1 << c;
-                }
-                live &= ~drop;
-            } else {
-                live &= ~((uint64_t)1 << a | (uint64_t)1 << b);
-            }
-            pairs++;
+            live &= ~(unit[a] | unit[b]);
+            found++;
             break;
         }
     }
-    return pairs;
+    return found;
 }
 
 static int op_h(const op_ctx *x, const eo_state *s) {
     const eo_rules *r = &x->R;
-    int runs = 0, blocked = 0, nrun = 0;
-    int run_of[64];
-    uint64_t used_runs = 0;
+    int runs = 0, blocked = 0;
+    uint64_t unit[64];
+    uint64_t dead = 0; /* the units counted as blocked */
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         const uint8_t *col = s->col[c];
         uint32_t once[4] = {0, 0, 0, 0}, twice[4] = {0, 0, 0, 0};
-        int run_blocked = 0;
-        for (int i = 0; i < L; i++) {
+        int run_blocked = 0, start = 0;
+        uint64_t run = 0;
+        for (int i = 0; i <= L; i++) {
+            if (i == L || (i > 0 && !eo_stacks(r, col[i], col[i - 1]))) {
+                /* the run col[start..i) ends */
+                for (int j = start; j < i; j++) unit[col[j]] = run;
+                if (run_blocked) dead |= run;
+                runs += run_blocked;
+                run_blocked = 0;
+                run = 0;
+                start = i;
+                if (i == L) break;
+            }
             int card = col[i], rank = card >> 2, suit = card & 3;
             uint32_t below = (uint32_t)1 << rank;
             uint32_t lower = below - 1;
             int b = ((r->nfound == 4 ? once[suit] : twice[suit]) & lower) != 0;
-            if (i == 0 || !eo_stacks(r, card, col[i - 1])) {
-                if (run_blocked && nrun < 64) used_runs |= (uint64_t)1 << (nrun - 1);
-                runs += run_blocked;
-                run_blocked = 0;
-                nrun++;
-            }
-            run_of[card] = nrun - 1 < 63 ? nrun - 1 : 63;
             run_blocked |= b;
             blocked += b;
+            run |= (uint64_t)1 << (card & 63);
+            if (x->count == OP_SINGLE && b) dead |= (uint64_t)1 << (card & 63);
             if (once[suit] & below) twice[suit] |= below;
             once[suit] |= below;
         }
-        if (run_blocked && nrun <= 64) used_runs |= (uint64_t)1 << (nrun - 1);
-        runs += run_blocked;
     }
-    int pairs = 0;
-    if (r->nfound == 4 && x->pairs)
-        pairs = op_pairs(x, s, x->count == OP_PLAYER ? run_of : NULL,
-                         x->count == OP_PLAYER ? used_runs : 0);
-    if (x->count == OP_PLAYER) return runs + pairs;
-    return (r->total - s->home) + blocked + pairs;
+    int extra = 0;
+    if (r->nfound == 4 && x->deadlocks) {
+        if (x->count == OP_SINGLE)
+            for (int c = 0; c < r->ncols; c++)
+                for (int i = 0; i < s->len[c]; i++) unit[s->col[c][i]] = (uint64_t)1 << s->col[c][i];
+        extra = op_deadlocks(x, s, unit, dead);
+    }
+    if (x->count == OP_PLAYER) return runs + extra;
+    return (r->total - s->home) + blocked + extra;
 }
 
 /* The state after one step (a move, and the auto-moves after it with OP_PLAYER). */
@@ -327,6 +500,17 @@ typedef struct {
     op_stack *open; /* OP_MAXF * OP_HB stacks: f * OP_HB + min(h, OP_HB - 1) */
     size_t open_bytes;
 } op_work;
+
+/* Where a state waits in the open list: its f (A*) or g + w/10 * h (weighted), then h.
+ * f = g + h is what w->f keeps in both modes: the bound that prunes. */
+static int op_index(const op_ctx *x, int g, int f) {
+    int h = f - g, key = f;
+    if (x->weight > 10) {
+        key = g + (h * x->weight + 9) / 10;
+        if (key >= OP_MAXF) key = OP_MAXF - 1;
+    }
+    return key * OP_HB + (h < OP_HB ? h : OP_HB - 1);
+}
 
 static int op_reserve(op_work *w, size_t id) {
     if (id < w->cap) return 0;
@@ -432,6 +616,136 @@ static int op_trace(op_ctx *x, op_work *w, const eo_rules *mr, const eo_state *s
     return 0;
 }
 
+/* ----- the upper bound: a beam search (x->beam > 0) ------------------------------------
+ * Not a proof, a short solution sooner: breadth-first by steps, keeping at each depth
+ * only the x->beam children that look best (op_beam_score), every state once (the first
+ * depth it is reached at); children whose g + h reaches x->upper (the best solution
+ * known) are dropped, as they cannot be shorter.  The first goal reached ends it: the
+ * path to it is the solution (status OP_BEAM), at most x->upper - 1 steps. */
+typedef struct {
+    int score;
+    uint32_t id;
+} op_scored;
+
+/* How promising a state looks (higher better): the compiled solver's features with the
+ * weights it is tuned with for the build rule (plans.py, SUIT_WEIGHTS and
+ * ALTERNATE_WEIGHTS without the moves made, which are the same within a depth), less a
+ * weight on the moves the bound says are left. */
+static int op_beam_score(const op_ctx *x, const eo_state *s, int h) {
+    static const eo_weights suit = {100, 2, 5, 13, 12, 0, 124, 4, 27, 131, 2};
+    static const eo_weights alt = {100, 11, 21, 0, 11, 0, 108, 9, 31, 109, 24};
+    return eo_score(&x->R, s, x->R.alt ? &alt : &suit) - 100 * h;
+}
+
+/* the `keep` best of v[0..n) to its front (quickselect by score, best first) */
+static void op_best(op_scored *v, long n, long keep) {
+    long lo = 0, hi = n - 1;
+    while (lo < hi && keep > lo && keep <= hi) {
+        int pivot = v[lo + (hi - lo) / 2].score;
+        long i = lo, j = hi;
+        while (i <= j) {
+            while (v[i].score > pivot) i++;
+            while (v[j].score < pivot) j--;
+            if (i <= j) {
+                op_scored t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (keep <= j) hi = j;
+        else if (keep > i) lo = i;
+        else break;
+    }
+}
+
+static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_state *start,
+                           double deadline) {
+    int upper = x->upper > 0 ? x->upper : OP_MAXF;
+    long width = x->beam;
+    uint32_t *layer = (uint32_t *)malloc((size_t)width * sizeof(uint32_t));
+    long cap = width * 64, nnext = 0, nlayer = 1;
+    op_scored *next = (op_scored *)malloc((size_t)cap * sizeof(op_scored));
+    uint8_t key[EO_MAXKEY];
+    eo_move moves[2048];
+    eo_state s, t;
+    long goal = -1;
+    x->status = OP_TIME;
+    if (!layer || !next) {
+        x->status = OP_MEMORY;
+        goto done;
+    }
+    layer[0] = 0;
+    for (int depth = 0; depth + 1 < upper && nlayer > 0 && goal < 0; depth++) {
+        nnext = 0;
+        for (long li = 0; li < nlayer && goal < 0; li++) {
+            uint32_t id = layer[li];
+            int klen;
+            const uint8_t *k = op_key_of(w, id, &klen);
+            eo_decode(&x->R, k, &s);
+            int n = op_moves(x, mr, &s, moves);
+            for (int i = 0; i < n; i++) {
+                t = s;
+                op_step(x, &t, &moves[i]);
+                int goal_here = op_goal(x, &t);
+                int h = goal_here ? 0 : op_h(x, &t);
+                if (depth + 1 + h >= upper) continue;
+                int len = eo_key(&x->R, &t, key);
+                long r = eo_table_insert(&w->t, key, len);
+                if (r == -1 || (r >= 0 && op_reserve(w, (size_t)r) != 0)) {
+                    x->status = OP_MEMORY;
+                    goto done;
+                }
+                if (r < 0) continue; /* reached before, at this depth or less */
+                w->parent[r] = id;
+                w->g[r] = (uint16_t)(depth + 1);
+                if (goal_here) {
+                    goal = r;
+                    break;
+                }
+                if (nnext == cap) {
+                    op_scored *v = (op_scored *)realloc(next, (size_t)cap * 2 * sizeof(op_scored));
+                    if (!v) {
+                        x->status = OP_MEMORY;
+                        goto done;
+                    }
+                    next = v;
+                    cap *= 2;
+                }
+                next[nnext].score = op_beam_score(x, &t, h);
+                next[nnext].id = (uint32_t)r;
+                nnext++;
+            }
+            x->expanded++;
+            if ((x->expanded & 255) == 0) {
+                if (deadline && op_now() > deadline) goto done;
+                if (x->max_mem && op_bytes(w) + (size_t)cap * sizeof(op_scored) > x->max_mem) {
+                    x->status = OP_MEMORY;
+                    goto done;
+                }
+            }
+        }
+        if (goal >= 0) break;
+        if (nnext > width) op_best(next, nnext, width);
+        nlayer = nnext < width ? nnext : width;
+        for (long i = 0; i < nlayer; i++) layer[i] = next[i].id;
+    }
+    if (goal >= 0) {
+        if (op_trace(x, w, mr, start, (uint32_t)goal) == 0) {
+            x->status = OP_BEAM;
+            x->upper = x->plen;
+        } else {
+            x->status = OP_MEMORY;
+        }
+    } else if (x->status == OP_TIME && nlayer == 0) {
+        x->status = OP_STATES; /* the beam ran dry: nothing shorter found */
+    }
+done:
+    free(layer);
+    free(next);
+}
+
 static void op_search(op_ctx *x) {
     op_work w;
     memset(&w, 0, sizeof(w));
@@ -477,21 +791,30 @@ static void op_search(op_ctx *x) {
     w.f[0] = (uint16_t)h0;
     w.closed[0] = 0;
     x->lower = h0;
+    if (x->beam > 0) {
+        op_beam_search(x, &w, &mr, &start, deadline);
+        x->lower = h0 < upper ? h0 : upper;
+        x->states = (long)w.t.count;
+        op_work_free(&w);
+        return;
+    }
     if (h0 >= upper) {
         x->status = OP_NO_BETTER;
         x->lower = upper;
         op_work_free(&w);
         return;
     }
-    op_push(&w, h0 * OP_HB + (h0 < OP_HB ? h0 : OP_HB - 1), 0);
-    int cur = h0 * OP_HB;
+    op_push(&w, op_index(x, 0, h0), 0);
+    int cur = op_index(x, 0, h0);
+    int weighted = x->weight > 10;
     eo_move moves[2048];
     eo_state s, t;
     for (;;) {
         /* the least (f, h) with an entry */
         while (cur < OP_MAXF * OP_HB && w.open[cur].n == 0) cur++;
         int f = cur / OP_HB;
-        if (cur >= OP_MAXF * OP_HB || f >= upper) {
+        /* weighted: the order is not by f, so the search ends only when nothing is open */
+        if (cur >= OP_MAXF * OP_HB || (!weighted && f >= upper)) {
             /* every state of f < upper was expanded */
             if (goal >= 0) {
                 x->status = OP_FOUND;
@@ -508,8 +831,16 @@ static void op_search(op_ctx *x) {
             break;
         }
         uint32_t id = w.open[cur].v[--w.open[cur].n];
-        if (w.closed[id] || w.f[id] != f) continue;
-        if (f > x->lower) x->lower = f; /* the least f open now: a bound */
+        if (w.closed[id]) continue;
+        if (weighted) {
+            /* an old entry (the state was reached again by a shorter path), or one that
+             * the solution found since makes useless */
+            if (op_index(x, w.g[id], w.f[id]) != cur || w.f[id] >= upper) continue;
+            f = w.f[id];
+        } else {
+            if (w.f[id] != f) continue;
+            if (f > x->lower) x->lower = f; /* the least f open now: a bound */
+        }
         w.closed[id] = 1;
         x->expanded++;
         if ((x->expanded & 255) == 0) {
@@ -573,7 +904,7 @@ static void op_search(op_ctx *x) {
                 upper = g1;
                 continue;
             }
-            int index = f1 * OP_HB + (h < OP_HB ? h : OP_HB - 1);
+            int index = op_index(x, g1, f1);
             if (op_push(&w, index, cid) != 0) {
                 failed = 1;
                 break;

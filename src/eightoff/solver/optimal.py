@@ -11,11 +11,13 @@ Par is the fewest moves under one of the two counts of :mod:`eightoff.counts`:
   foundation, as at the table.
 * **single-card moves**: only single cards move, every card sent home is one move.
 
-The search (``optimal.h`` in the compiled core) is A* with an admissible, consistent
-bound; its argument is written there.  A solution found by the ordinary solver first
-(``solve`` with ``short``) gives an upper bound: A* then only looks for shorter
-solutions, and when it finds none that solution is par.  When a limit stops A*, the
-result keeps the best solution known and the proven lower bound ("par is 31 to 33").
+The search (``optimal.h`` in the compiled core) is A* with an admissible bound (blocked
+cards and cycles of deadlocked cards); its argument is written there.  A solution found
+by the ordinary solver first (``solve`` with ``short``), then shorter ones found by a
+beam search of growing width (with a time limit), give an upper bound: A* then only
+looks for shorter solutions, and when it finds none the best of them is par.  When a
+limit stops A*, the result keeps the best solution known and the proven lower bound
+("par is 31 to 33").
 
 Whatever is returned was checked here: the solution is played through the rules
 (:meth:`Position.apply`) to the win and counted again by :func:`eightoff.counts.count`.
@@ -100,6 +102,21 @@ class ParCheckError(RuntimeError):
 
 
 _CORE_COUNT: Final = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
+_STOPPED: Final = (3, 4, 5)
+"""The compiled search's statuses when a limit stopped it."""
+_BEAM_FOUND: Final = 7
+"""The beam search found a solution (not proven shortest)."""
+_BEAM_DRY: Final = 3
+"""The beam ran dry: nothing shorter found at that width."""
+_BEAM_GAP: Final = 10
+"""The beam runs first when the first solution is more than this above the bound at the
+start (the bound after one expansion)."""
+_BEAM_SHARE: Final = 0.15
+"""The share of the time left that the beam searches take before A*."""
+_BEAM_IDLE: Final = 2
+"""The beam stops widening after this many widths in a row found nothing shorter."""
+_FIRST_BEAM: Final = 100
+"""The first beam's width (each next one four times as wide)."""
 
 
 def _length(position: Position, moves: tuple[Move, ...], which: MoveCount) -> int:
@@ -178,28 +195,68 @@ def optimal(
         if which is MoveCount.SINGLE:
             best = _single_moves(position, best)
         length = _length(position, best, which)
-    try:
-        status, lower, _found, a_states, steps = _core.optimal(
-            core_rules(position.rules),
+    rules = core_rules(position.rules)
+    core_memory = 0 if memory is None else memory << 20
+
+    def run(
+        seconds: float, upper: int, beam: int = 0, max_states: int = 0
+    ) -> tuple[int, int, int, list[Move]]:
+        """One call of the compiled search: (status, lower bound, states, steps)."""
+        status, lower, _found, n, steps = _core.optimal(
+            rules,
             position.columns,
             position.cells,
             position.foundations,
             _CORE_COUNT[which],
-            length or 0,
-            limits.states or 0,
-            left(),
-            0 if memory is None else memory << 20,
+            upper,
+            max_states or limits.states or 0,
+            seconds,
+            core_memory,
+            beam=beam,
         )
-    except ValueError as e:
-        return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
-    states += a_states
-    if steps:
-        found = _explicit(position, [move_of(s << 16 | d << 8 | n) for s, d, n in steps], which)
+        return status, lower, n, [move_of(s << 16 | d << 8 | k) for s, d, k in steps]
+
+    def take(steps: list[Move]) -> None:
+        """A solution of the compiled search, played and counted again: the best if
+        shorter."""
+        nonlocal best, length
+        found = _explicit(position, steps, which)
         n = _length(position, found, which)
         if n != len(steps):
             raise ParCheckError(f"the par solution counts {n} moves, the search said {len(steps)}")
         if length is None or n < length:
             best, length = found, n
+
+    # When the first solution is far above the bound at the start (FreeCell's deals, not
+    # most Eight Off ones), a beam search of growing width first, for a shorter one: it
+    # gives A* a smaller upper bound (A* then stores only the states that could lead to
+    # a shorter solution, and ends sooner) and narrows "par is L to U" when A* cannot
+    # close it; the widening stops when it no longer shortens the solution.  Then A*
+    # with the time left.
+    timed = limits.seconds is not None
+    try:
+        _status, root, _n, _steps = run(left() if timed else 0.0, 0, max_states=1)
+    except ValueError as e:
+        return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
+    if timed and (length is None or length - root > _BEAM_GAP):
+        beam_until = time.perf_counter() + left() * _BEAM_SHARE
+        width, idle = _FIRST_BEAM, 0
+        while (rest := beam_until - time.perf_counter()) > 0.01 and idle < _BEAM_IDLE:
+            before = length
+            b_status, _b_lower, n, steps = run(rest, length or 0, beam=width)
+            states += n
+            if steps:
+                take(steps)
+            if b_status not in (_BEAM_FOUND, _BEAM_DRY):
+                break  # a limit stopped it
+            idle = 0 if length != before else idle + 1
+            width *= 4
+    status, lower, n, steps = run(left(), length or 0)
+    states += n
+    if status in _STOPPED:
+        lower = max(lower, root)
+    if steps:
+        take(steps)
     elif status == 1:  # already won, or a certain win
         best = _explicit(position, [], which)
         length = _length(position, best, which)

@@ -259,13 +259,16 @@ def family(rules: Rules) -> Family:
 
 
 PLANS: Final[dict[Family, Plan]] = {
-    # Two dives and two best-first searches in turns, then the complete search: each
-    # solves deals the others are slow on.
+    # Two dives and three best-first searches in turns, then the complete search: each
+    # solves deals the others are slow on.  The turns may take 2 million of the default
+    # 5 million states: a deal none of them has won after 200,000 is most often still
+    # won by one of them, far sooner than by the complete search over single moves,
+    # which keeps 3 million for the rest (issue 21; figures in bench/README).
     Family.FREECELL: Plan(
         Search(
             weights=ALTERNATE_WEIGHTS,
             stages=Stage.DIVE | Stage.COMPLETE,
-            dive_states=200_000,
+            dive_states=2_000_000,
             portfolio=(
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE),
