@@ -42,7 +42,7 @@ from collections import Counter
 from typing import Any, Final
 
 from eightoff.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSyntaxError, deck
-from eightoff.i18n import quote
+from eightoff.i18n import Message, quote, reason
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
 
@@ -56,9 +56,7 @@ class BoardError(ValueError):
 
 def _check_size(text: str | bytes) -> None:
     if len(text) > MAX_BOARD_CHARS:
-        raise BoardError(
-            f"the board is {len(text):,} characters long; at most {MAX_BOARD_CHARS:,} are read"
-        )
+        raise BoardError(Message("board.too_long", n=f"{len(text):,}", most=f"{MAX_BOARD_CHARS:,}"))
 
 
 # ----- Freecell Solver text -------------------------------------------------------
@@ -91,17 +89,18 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
     named: Counter[int] = Counter()  # suit -> foundation tokens read (one per pack)
     cells: list[Card | None] = [None] * rules.cells
     columns: list[tuple[Card, ...]] = []
-    where: dict[int, str] = {}  # card -> where first seen, for duplicate messages
+    where: dict[int, Message] = {}  # card -> where first seen, for duplicate messages
     seen: Counter[int] = Counter()
 
     def note(card: Card, lineno: int, token: str) -> None:
         seen[card] += 1
         if seen[card] > rules.decks:
             raise BoardError(
-                f"line {lineno}: {quote(token)} — the {card.symbol} is already on the board"
-                f" ({where[card]})"
+                Message(
+                    "board.again", line=lineno, token=quote(token), card=card, where=where[card]
+                )
             )
-        where.setdefault(card, f"line {lineno}")
+        where.setdefault(card, Message("board.line", line=lineno))
 
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -114,21 +113,23 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
                 suit_rank = token.replace("-", " ").split()
                 if len(suit_rank) != 2 or suit_rank[0].upper() not in SUIT_LETTERS:
                     raise BoardError(
-                        f"line {lineno}: {quote(token)} is not a foundation"
-                        " (write e.g. H-0, S-A, D-5)"
+                        Message("board.not_foundation", line=lineno, token=quote(token))
                     )
                 suit = SUIT_LETTERS.index(suit_rank[0].upper())
                 rank_token = suit_rank[1].upper()
                 rank = 0 if rank_token == "0" else _rank_of(rank_token)
                 if rank is None:
-                    raise BoardError(
-                        f"line {lineno}: {quote(token)} has no rank 0, A, 2…10, J, Q, K"
-                    )
+                    raise BoardError(Message("board.no_rank", line=lineno, token=quote(token)))
                 if named[suit] == rules.decks:
-                    per_suit = "one foundation" if rules.decks == 1 else "two foundations"
                     raise BoardError(
-                        f"line {lineno}: {quote(token)} — {SUIT_LETTERS[suit]} is named again,"
-                        f" but {rules.name} has {per_suit} per suit"
+                        Message(
+                            "board.named_again",
+                            line=lineno,
+                            token=quote(token),
+                            suit=SUIT_LETTERS[suit],
+                            name=rules.name,
+                            decks=rules.decks,
+                        )
                     )
                 foundations[named[suit] * 4 + suit] = rank
                 named[suit] += 1
@@ -139,7 +140,13 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
             tokens = rest.split()
             if len(tokens) > rules.cells:
                 raise BoardError(
-                    f"line {lineno}: {len(tokens)} cells given but {rules.name} has {rules.cells}"
+                    Message(
+                        "board.too_many_cells",
+                        line=lineno,
+                        n=len(tokens),
+                        name=rules.name,
+                        cells=rules.cells,
+                    )
                 )
             for i, token in enumerate(tokens):
                 if token == "-":
@@ -150,13 +157,10 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
             continue
         body = rest if colon and not head.strip() else line
         if colon and head.strip():
-            raise BoardError(
-                f"line {lineno}: {quote(head.strip())} is not a board line (Foundations:,"
-                " Freecells: or a column)"
-            )
+            raise BoardError(Message("board.not_a_line", line=lineno, head=quote(head.strip())))
         if len(columns) == rules.columns:
             raise BoardError(
-                f"line {lineno}: a column beyond the {rules.columns} that {rules.name} has"
+                Message("board.extra_column", line=lineno, columns=rules.columns, name=rules.name)
             )
         col = []
         for token in body.split():
@@ -182,9 +186,7 @@ def _card(token: str, lineno: int) -> Card:
     try:
         return Card.parse(token)
     except CardSyntaxError:
-        raise BoardError(
-            f"line {lineno}: {quote(token)} is not a card (write e.g. TD, 10D, QS, A♠)"
-        ) from None
+        raise BoardError(Message("board.not_a_card", line=lineno, token=quote(token))) from None
 
 
 def _check_complete(position: Position) -> None:
@@ -194,10 +196,10 @@ def _check_complete(position: Position) -> None:
     extra = have - expected
     if extra:
         names = ", ".join(c.symbol for c in sorted(extra, key=int))
-        raise BoardError(f"cards on the board more often than the pack holds them: {names}")
+        raise BoardError(Message("board.extra_cards", names=names))
     if missing:
         names = " ".join(str(c) for c in sorted(missing, key=lambda c: (c.suit, c.rank)))
-        raise BoardError(f"{len(list(missing.elements()))} card(s) missing from the board: {names}")
+        raise BoardError(Message("board.missing", n=len(list(missing.elements())), names=names))
 
 
 # ----- JSON ------------------------------------------------------------------------
@@ -226,21 +228,24 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
         try:
             data = json.loads(data)
         except json.JSONDecodeError as e:
-            raise BoardError(f"not JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+            not_json = Message("board.not_json", error=e.msg, line=e.lineno, column=e.colno)
+            raise BoardError(not_json) from None
         except RecursionError:
-            raise BoardError("not a JSON board: nested too deep") from None
+            raise BoardError(Message("board.too_deep")) from None
         except ValueError:  # an integer of more than 4300 digits
-            raise BoardError("not a JSON board: a number of thousands of digits") from None
+            raise BoardError(Message("board.huge_number")) from None
     if not isinstance(data, dict):
-        raise BoardError("a JSON board is an object with variant, columns, cells, foundations")
+        raise BoardError(Message("board.not_object"))
     if rules is None:
         variant = data.get("variant", "eightoff")
         if not isinstance(variant, str):
-            raise BoardError(f"variant: {quote(variant)} is not a variant id")
+            raise BoardError(Message("board.not_variant", value=quote(variant)))
         try:
             rules = preset(variant)
         except ValueError as e:
-            raise BoardError(f"variant: {e}") from None
+            raise BoardError(
+                Message("board.field", field="variant", error=reason(e) or str(e))
+            ) from None
     elif isinstance(rules, str):
         rules = preset(rules)
     free_cells = data.get("free_cells")
@@ -248,28 +253,38 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
         try:
             rules = rules.with_options(**Rules.parse_options({"cells": free_cells}))
         except ValueError as e:
-            raise BoardError(f"free_cells: {e}") from None
+            why = reason(e) or str(e)
+            raise BoardError(Message("board.field", field="free_cells", error=why)) from None
     raw_columns = data.get("columns", [])
     if not isinstance(raw_columns, list) or not all(isinstance(c, list) for c in raw_columns):
-        raise BoardError("columns: must be a list of columns, each a list of cards bottom → top")
+        raise BoardError(Message("board.columns_list"))
     if len(raw_columns) > rules.columns:
-        raise BoardError(f"columns: {len(raw_columns)} given but {rules.name} has {rules.columns}")
+        raise BoardError(
+            Message(
+                "board.too_many_columns", n=len(raw_columns), name=rules.name, columns=rules.columns
+            )
+        )
     raw_cells = data.get("cells", [])
     if not isinstance(raw_cells, list):
-        raise BoardError("cells: must be a list of cards or null")
+        raise BoardError(Message("board.cells_list"))
     if len(raw_cells) > rules.cells:
-        raise BoardError(f"cells: {len(raw_cells)} given but {rules.name} has {rules.cells}")
+        raise BoardError(
+            Message(
+                "board.too_many_json_cells", n=len(raw_cells), name=rules.name, cells=rules.cells
+            )
+        )
     raw_found = data.get("foundations", {})
     if not isinstance(raw_found, dict):
-        raise BoardError('foundations: must be an object such as {"S": 0, "H": 3}')
+        raise BoardError(Message("board.foundations_object"))
 
     def card_of(token: Any, where: str) -> Card:
         if not isinstance(token, str):
-            raise BoardError(f"{where}: {quote(token)} is not a card")
+            raise BoardError(Message("board.json_not_card", where=where, token=quote(token)))
         try:
             return Card.parse(token)
         except CardSyntaxError:
-            raise BoardError(f"{where}: {quote(token)} is not a card (write e.g. TD, QS)") from None
+            not_card = Message("board.json_not_card_hint", where=where, token=quote(token))
+            raise BoardError(not_card) from None
 
     columns = tuple(
         tuple(card_of(t, f"columns[{i}][{j}]") for j, t in enumerate(col))
@@ -285,20 +300,25 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
         if suit_key not in SUIT_LETTERS:
             suit_key = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}.get(suit_key, "")
         if not suit_key:
-            raise BoardError(f"foundations: {quote(key)} is not a suit (C, S, H, D)")
+            raise BoardError(Message("board.not_suit", key=quote(key)))
         suit = SUIT_LETTERS.index(suit_key)
         values = value if isinstance(value, list) else [value]
         if len(values) > rules.decks:
             raise BoardError(
-                f"foundations.{suit_key}: {len(values)} tops given but {rules.name} has"
-                f" {rules.decks} foundation(s) per suit"
+                Message(
+                    "board.too_many_tops",
+                    suit=suit_key,
+                    n=len(values),
+                    name=rules.name,
+                    decks=rules.decks,
+                )
             )
         if suit in seen_suits:
-            raise BoardError(f"foundations: {quote(key)} names {suit_key} a second time")
+            raise BoardError(Message("board.suit_again", key=quote(key), suit=suit_key))
         seen_suits.add(suit)
         for d, v in enumerate(values):
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 13:
-                raise BoardError(f"foundations.{suit_key}: {quote(v)} is not a top rank 0…13")
+                raise BoardError(Message("board.bad_top", suit=suit_key, value=quote(v)))
             foundations[d * 4 + suit] = v
     position = Position(rules, columns, cells, tuple(foundations))
     _check_complete(position)

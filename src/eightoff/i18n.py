@@ -32,9 +32,12 @@ rules and lessons. Every text for people is in the catalogues, English beside Ge
 ``messages`` (templates by id), ``variants`` (each variant's name and summary) and
 ``lessons`` (each lesson's title, goal and guidance). A server renders them with
 ``translate(message, lang)``, the language being the player's choice or
-:func:`pick_language` of the request's ``Accept-Language``. The table's own words are in
-``web/static/locales/`` with their renderer ``words.js`` (the same template rules; card,
-place and noun words identical, held so by tests/unit/test_i18n.py).
+:func:`pick_language` of the request's ``Accept-Language``; the command line
+(``cli.*`` ids, through :mod:`eightoff.cli.say`) speaks :func:`environment_language`,
+read from ``LC_ALL``/``LC_MESSAGES``/``LANG``/``LANGUAGE`` as gettext reads them. The
+table's own words are in ``web/static/locales/`` with their renderer ``words.js`` (the
+same template rules; card, place and noun words identical, held so by
+tests/unit/test_i18n.py).
 
 A leaf: it imports nothing of eightoff (cards and places are read by their shape), so
 that every layer may speak through it, the cards too.

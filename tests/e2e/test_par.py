@@ -192,3 +192,29 @@ def test_par_asked_during_play_and_its_solution_after_asking_to_leave(
     # the game left counts as played (not won); the replay is not counted at all
     stats = service.stats()["eightoff"]
     assert (stats.played, stats.won) == (1, 0)
+
+
+@pytest.mark.parametrize("where", [("desktop", "en")])
+def test_a_par_the_table_cannot_prove_shows_its_bounds(
+    par_table: TablePage, where: tuple[str, str]
+) -> None:
+    """FreeCell's player-move par is rarely proven within the table's 20 s: the status
+    line says the bounds, play goes on meanwhile, and no par solution is offered."""
+    size, lang = where
+    table = par_table
+    game = start(table, {"variant": "freecell", "deal": 1})
+    table.page.locator("#btn-par").click()
+    expect(table.page.locator("#st-par")).to_have_text("Working out par…")
+    # play goes on while par is worked out: a move is answered at once
+    service = Table(Store(table.server.db))
+    first = game["legal_moves"][0]["notation"]
+    press(table, first[:2])
+    expect(table.moves_label).to_have_text(re.compile(r"\b1$"))
+    assert service.get(game["id"]).game.player_moves == 1
+    status = table.page.locator("#st-par")
+    expect(status).to_have_text(re.compile(r"^Par is \d+ to \d+$"), timeout=90_000)
+    expect(status).to_have_attribute(
+        "title", re.compile(r"^Par is \d+ to \d+ \(not proven within 20 seconds\)$")
+    )
+    expect(table.page.locator("#btn-par-replay")).to_be_hidden()
+    table.screenshot(f"par-{size}-{lang}-freecell-bounds")

@@ -167,6 +167,16 @@ def test_the_terminal_game_in_german(
     assert "Gewinnbar" in out and "Winnable" not in out
 
 
+def test_a_malformed_board_is_refused_in_german(tmp_path: Path) -> None:
+    board = tmp_path / "b.txt"
+    board.write_text("Freecells: 2S 2S\n", "utf-8")
+    english = eightoff("solve", "--board", str(board), LANG="C")
+    german = eightoff("solve", "--board", str(board), LANG=GERMAN)
+    assert german.returncode == english.returncode == 65
+    assert english.stderr.endswith("line 1: '2S' — the 2♠ is already on the board (line 1)\n")
+    assert german.stderr.endswith("Zeile 1: '2S' — 2♠ kommt schon vor (Zeile 1)\n")
+
+
 def test_a_survey_in_german(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -182,6 +192,14 @@ def test_a_survey_in_german(
     assert code == 0 and out.startswith("Eight Off (eightoff): 3 Spiele untersucht")
     code, _, err = run(capsys, "survey", "1", "--db", db)
     assert code == 64 and "gib auch das letzte Spiel an: eightoff survey 1 END" in err
+    code, _, err = run(capsys, "survey", "5", "3", "--db", db)
+    assert code == 64 and err == "eightoff survey: Fehler: END (3) liegt vor START (5)\n"
+    code, _, err = run(capsys, "survey", "1", "3", "--scheduler", "foo")
+    assert code == 64 and "'foo' ist keine Adresse eines Dask-Schedulers" in err
+    not_db = tmp_path / "not.db"
+    not_db.write_text("not a database", "utf-8")
+    code, _, err = run(capsys, "survey", "report", "--db", str(not_db))
+    assert code == 66 and "sie ist keine Datenbank von eightoff (oder sie ist beschädigt)" in err
 
 
 def test_play_says_where_the_table_is_in_german(tmp_path: Path) -> None:

@@ -55,3 +55,16 @@ def test_a_win_over_par_says_the_moves_taken(
     took = int(next(x for x in out.splitlines() if x.startswith("You won in")).split()[3])
     assert took > 14
     assert out.splitlines()[-1] == f"Par 14 — you took {took}"
+
+
+def test_the_terminal_says_par_in_german(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    game, _ = dealt("eightoff", 2)
+    par = optimal(game.position, MoveCount.PLAYER, TABLE_LIMITS)
+    out = run(monkeypatch, capsys, "p\n" + entries_for(par.moves))
+    lines = [line.removeprefix("Zug> ") for line in out.splitlines()]  # the German prompt
+    asked = lines.index("Par wird ermittelt (bis zu 20 Sekunden)…")
+    assert lines[asked + 1] == "Par 14"
+    assert lines[-1] == "Par 14 — du hast Par erreicht!"

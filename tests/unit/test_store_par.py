@@ -117,6 +117,10 @@ def test_a_par_solution_the_rules_refuse_is_never_kept_nor_read(table: Table) ->
     with table.store.db.transaction() as c:  # damaged in the file: searched again
         c.execute("UPDATE par SET moves = ?", (" ".join(str(m) for m in moves[1:]),))
     assert table.store.par_of_game(g.id) is None
+    # and the new search's answer replaces it
+    again = StoredPar("player", True, 14, 14, moves=moves)
+    assert table.store.save_par(g.position, again) == again
+    assert table.store.par_of_game(g.id) == again
 
 
 def test_a_file_of_schema_5_gets_par_and_keeps_its_games(tmp_path: Path) -> None:

@@ -195,7 +195,7 @@ class Parser(argparse.ArgumentParser):
     """An argparse parser whose errors are one short line and exit 64 (not argparse's 2,
     which means "unknown" in ``eightoff solve``), and whose help has argparse's own
     words ("usage:", "options", "show this help message and exit") in the command
-    line's language too (argparse's error phrases stay its own)."""
+    line's language too, as are its error phrases (:func:`argparse_words`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -210,19 +210,20 @@ class Parser(argparse.ArgumentParser):
             kwargs.setdefault("help", text("cli.help.version"))
         return super().add_argument(*args, **kwargs)
 
-    def format_usage(self) -> str:
+    def _usage(self) -> argparse.HelpFormatter:
+        """A formatter holding the usage, its prefix in the command line's words."""
         formatter = self._get_formatter()
         formatter.add_usage(
             self.usage, self._actions, self._mutually_exclusive_groups, text("cli.help.usage")
         )
-        return formatter.format_help()
+        return formatter
+
+    def format_usage(self) -> str:
+        return self._usage().format_help()
 
     def format_help(self) -> str:
         # argparse's own format_help, with the usage's prefix in the command line's words
-        formatter = self._get_formatter()
-        formatter.add_usage(
-            self.usage, self._actions, self._mutually_exclusive_groups, text("cli.help.usage")
-        )
+        formatter = self._usage()
         formatter.add_text(self.description)
         for group in self._action_groups:
             formatter.start_section(group.title)

@@ -53,6 +53,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from eightoff.i18n import Message
+
 Migration = str | Callable[[sqlite3.Connection], None]
 """An SQL script (statements separated by ``;``) or a function given the connection."""
 
@@ -123,9 +125,9 @@ class Database:
             try:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
+                why = str(e.strerror or e)
                 raise StoreError(
-                    f"{self.path}: cannot create its folder ({e.strerror or e});"
-                    " choose another file with --db"
+                    Message("store.no_folder", path=str(self.path), error=why)
                 ) from None
         with self.errors("open"):
             self._conn = self._connection()
@@ -190,7 +192,7 @@ class Database:
             raise StoreError(self.describe_error(e, doing)) from None
 
     @contextmanager
-    def damaged(self, what: str) -> Iterator[None]:
+    def damaged(self, what: Message | str) -> Iterator[None]:
         """Rows that do not decode (a value of the wrong type, JSON that does not parse, a
         move that is not a move) are damage in the file, not the caller's fault: one-line
         :class:`StoreError` naming the file and ``what``."""
@@ -199,24 +201,24 @@ class Database:
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
             detail = _one_line(e)[:120]
             raise StoreError(
-                f"{self.path}: {what} is damaged in the file ({detail}); restore the file from"
-                " a copy or choose another file with --db"
+                Message("store.damaged_rows", path=str(self.path), what=what, detail=detail)
             ) from None
 
-    def describe_error(self, exc: sqlite3.Error, doing: str = "use") -> str:
+    def describe_error(self, exc: sqlite3.Error, doing: str = "use") -> Message:
+        """SQLite's error in words a user can act on; ``doing``: "open", "read",
+        "update", "write to" or "use" (``store.cannot``'s cases)."""
         text = _one_line(exc)
         low = text.lower()
+        why: Message | str = text
         if "not a database" in low or "malformed" in low or "encrypted" in low:
-            why = "it is not an eightoff database (or it is damaged)"
+            why = Message("store.why.not_a_database")
         elif "readonly" in low or "read-only" in low:
-            why = "it cannot be written (read-only file or folder)"
+            why = Message("store.why.read_only")
         elif "unable to open" in low:
-            why = "it cannot be opened (missing folder or no permission)"
+            why = Message("store.why.cannot_open")
         elif "locked" in low or "busy" in low:
-            why = "another program holds it locked; try again"
-        else:
-            why = text
-        return f"{self.path}: cannot {doing} this database: {why}; choose another file with --db"
+            why = Message("store.why.locked")
+        return Message("store.cannot", path=str(self.path), doing=doing, why=why)
 
     # ----- plumbing ------------------------------------------------------------------
     def close(self) -> None:
@@ -295,11 +297,7 @@ class Database:
         except OSError:
             return
         if links > 1:
-            raise StoreError(
-                f"{self.path} has {links} names (hard links to one file): SQLite keeps its"
-                " journal beside each name, so writes through two names can be lost; keep"
-                " one name (remove the other links, find them with ls -i) or copy the file"
-            )
+            raise StoreError(Message("store.hard_links", path=str(self.path), links=links))
 
     def quick_check(self) -> None:
         """Raise :class:`StoreError` (one line) unless SQLite's ``quick_check`` finds the
@@ -308,10 +306,7 @@ class Database:
             rows = [str(r[0]) for r in c.execute("PRAGMA quick_check(3)").fetchall()]
         if rows != ["ok"]:
             said = " ".join("; ".join(rows).split())[:160]
-            raise StoreError(
-                f"{self.path} is damaged (SQLite's quick_check: {said}); restore it from a"
-                " copy, or try `sqlite3 FILE .recover`, or choose another file with --db"
-            )
+            raise StoreError(Message("store.damaged", path=str(self.path), said=said))
 
     def check_writable(self) -> None:
         """Raise :class:`StoreError` unless this process can write the file now."""
@@ -348,9 +343,13 @@ class Database:
             current = self._version(c, schema.name, schema.legacy_version)
         if current > schema.version:
             raise StoreError(
-                f"{self.path} was written by a newer eightoff ({schema.name} schema {current};"
-                f" this one reads up to {schema.version}): upgrade eightoff or choose another"
-                " file with --db"
+                Message(
+                    "store.newer",
+                    path=str(self.path),
+                    schema=schema.name,
+                    version=current,
+                    ours=schema.version,
+                )
             )
         for target in range(current + 1, schema.version + 1):
             with self.transaction() as c, self.errors("update"):

@@ -39,6 +39,7 @@ from typing import Any, Final, Literal
 
 from eightoff.boards import from_json, to_json
 from eightoff.game import Game, Turn
+from eightoff.i18n import Message
 from eightoff.position import Move, Position
 from eightoff.rules import Rules, preset
 from eightoff.store.db import Database, Schema, StoreError, connect
@@ -545,7 +546,9 @@ class Store:
         row = db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        with self.db.damaged(f"game {game_id}"):  # a row that does not decode: a 503
+        with self.db.damaged(
+            Message("store.what.game", id=game_id)
+        ):  # a row that does not decode: a 503
             return self._decode(db, game_id, row)
 
     def _decode(self, db: sqlite3.Connection, game_id: int, row: Sequence[Any]) -> SavedGame:
@@ -742,8 +745,8 @@ class Store:
 
     def save_par(self, start: Position, par: StoredPar) -> StoredPar:
         """Keep ``par`` (its moves checked from ``start`` by the rules: ValueError) as the
-        par of ``start`` with its rules, unless a proven one is kept already. Returns the
-        record kept."""
+        par of ``start`` with its rules, unless a proven one that replays is kept already.
+        Returns the record kept."""
         par.checked(start)
         rules = start.rules
         key = (rules.id, json.dumps(rule_options(rules)), json.dumps(to_json(start)), par.count)
@@ -754,7 +757,10 @@ class Store:
                 key,
             ).fetchone()
             if old is not None and old[1]:
-                return self._par_record(old)
+                try:
+                    return self._par_record(old).checked(start)
+                except (ValueError, KeyError, TypeError):
+                    pass  # damaged in the file: the new record replaces it
             db.execute(
                 "INSERT OR REPLACE INTO par (variant, options, start, count, optimal, lower,"
                 " upper, lost, moves, reason, seconds, found)"
@@ -849,7 +855,7 @@ class Store:
             if cached is not None and cached[0] == version:
                 return dict(cached[1])
             rows = db.execute("SELECT key, value FROM settings").fetchall()
-        with self.db.damaged("the settings"):
+        with self.db.damaged(Message("store.what.settings")):
             values = {k: json.loads(v) for k, v in rows}
         self._settings = (version, values)
         return dict(values)

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Final, NamedTuple, Protocol
 
 from eightoff.deals import deal as deal_position
+from eightoff.i18n import Message
 from eightoff.rules import Rules, UnknownVariantError, preset
 from eightoff.solver import DEFAULT_LIMITS, Limits, SolutionError, solve, solve_deals
 from eightoff.solver._core import REPLAY_FAILED
@@ -389,15 +390,13 @@ def check_range(start: int, end: int) -> None:
     """Raise SurveyRangeError unless 1 ≤ start ≤ end ≤ the store's largest deal."""
     for name, value in (("START", start), ("END", end)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SurveyRangeError(f"{name} must be a whole deal number, not {value!r}")
+            raise SurveyRangeError(Message("survey.range.whole", name=name, value=repr(value)))
     if start < 1:
-        raise SurveyRangeError(f"START must be at least 1 (deals are numbered from 1), not {start}")
+        raise SurveyRangeError(Message("survey.range.start", start=start))
     if end < start:
-        raise SurveyRangeError(f"END ({end}) is before START ({start})")
+        raise SurveyRangeError(Message("survey.range.backwards", start=start, end=end))
     if end > MAX_STORED_DEAL:
-        raise SurveyRangeError(
-            f"END must be at most {MAX_STORED_DEAL} (the store's largest integer), not {end}"
-        )
+        raise SurveyRangeError(Message("survey.range.end", most=MAX_STORED_DEAL, end=end))
 
 
 def _resolve_rules(variant: str | Rules) -> Rules:
@@ -434,11 +433,11 @@ def run_survey(
     check_range(start, end)
     rules = _resolve_rules(variant)
     if workers is not None and workers < 1:
-        raise SurveyError(f"workers must be at least 1, not {workers}")
+        raise SurveyError(Message("survey.workers_at_least", n=workers))
     if batch_size is not None and batch_size < 1:
-        raise SurveyError(f"batch size must be at least 1, not {batch_size}")
+        raise SurveyError(Message("survey.batch_at_least", n=batch_size))
     if scheduler is not None and workers is not None:
-        raise SurveyError("workers is for local runs; a Dask cluster brings its own workers")
+        raise SurveyError(Message("survey.workers_or_cluster"))
     path = default_store_path() if db is None else Path(db)
     formula: str | None = None
     if rate:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from eightoff.i18n import quote
+from eightoff.i18n import Message, quote
 from eightoff.rules import Rules
 from eightoff.solver import Limits
 from eightoff.survey.errors import SurveyUnavailableError, SurveyWorkerError
@@ -47,12 +47,12 @@ class SchedulerAddressError(ValueError):
 
 def check_address(address: str) -> str:
     """A scheduler address ``tcp://host:port``; raise SchedulerAddressError otherwise."""
-    example = "write it like tcp://10.0.0.5:8786"
+    given = quote(address)
     scheme, sep, _ = address.partition("://")
     if not sep or scheme.lower() not in SCHEMES:
+        schemes = ", ".join(SCHEMES)
         raise SchedulerAddressError(
-            f"--scheduler {quote(address)} is not a Dask scheduler address: {example}"
-            f" (protocols: {', '.join(SCHEMES)})"
+            Message("survey.scheduler.not_an_address", address=given, schemes=schemes)
         )
     if scheme.lower() == "inproc":  # a cluster in this process (tests, notebooks)
         return address
@@ -60,17 +60,11 @@ def check_address(address: str) -> str:
         parts = urlsplit(address)
         port = parts.port
     except ValueError:
-        raise SchedulerAddressError(
-            f"--scheduler {quote(address)}: the port must be a number from 1 to 65535; {example}"
-        ) from None
+        raise SchedulerAddressError(Message("survey.scheduler.port", address=given)) from None
     if not parts.hostname or parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise SchedulerAddressError(
-            f"--scheduler {quote(address)} names no host and port: {example}"
-        )
+        raise SchedulerAddressError(Message("survey.scheduler.no_host", address=given))
     if port == 0:
-        raise SchedulerAddressError(
-            f"--scheduler {quote(address)}: the port must be a number from 1 to 65535; {example}"
-        )
+        raise SchedulerAddressError(Message("survey.scheduler.port", address=given))
     return address
 
 
@@ -132,24 +126,18 @@ class DaskBackend:
         self._task = task
         check_address(address)
         if not _installed("distributed"):
-            raise SurveyUnavailableError(
-                "--scheduler needs Dask's distributed package: install eightoff[dask]"
-                " (pip install 'eightoff[dask]')"
-            )
+            raise SurveyUnavailableError(Message("survey.scheduler.no_dask"))
         if urlsplit(address).scheme.lower() == "tcp":
             try:
                 _probe(address)
             except OSError as exc:
-                raise SurveyUnavailableError(
-                    f"no Dask scheduler at {address}: {exc.strerror or exc}"
-                ) from None
+                why = str(exc.strerror or exc)
+                none_there = Message("survey.scheduler.none", address=address, error=why)
+                raise SurveyUnavailableError(none_there) from None
         try:
             import distributed
         except ImportError:
-            raise SurveyUnavailableError(
-                "--scheduler needs Dask's distributed package: install eightoff[dask]"
-                " (pip install 'eightoff[dask]')"
-            ) from None
+            raise SurveyUnavailableError(Message("survey.scheduler.no_dask")) from None
         self.address = address
         _quiet_dask()
         try:
@@ -157,9 +145,9 @@ class DaskBackend:
                 address, timeout=f"{timeout}s", set_as_default=False
             )
         except Exception as exc:  # anything from a failed connection: not reachable
-            raise SurveyUnavailableError(
-                f"the Dask scheduler at {address} cannot be used: {_why(address, exc)}"
-            ) from None
+            why = _why(address, exc)
+            unusable = Message("survey.scheduler.unusable", address=address, error=why)
+            raise SurveyUnavailableError(unusable) from None
         self._client.eightoff_connected = True
         self._prefix = f"eightoff-survey-{uuid.uuid4().hex[:8]}"
         self._futures: dict[int, tuple[Any, tuple[tuple[int, int], ...]]] = {}
@@ -204,11 +192,8 @@ class DaskBackend:
         self._futures[key] = (future, runs)
         future.add_done_callback(lambda _f, k=key: self._done.put(k))
 
-    def _gone(self) -> str:
-        return (
-            f"the Dask scheduler at {self.address} went away during the survey; every"
-            " finished batch is stored: run the same command again to continue"
-        )
+    def _gone(self) -> Message:
+        return Message("survey.scheduler.gone", address=self.address)
 
     def _scheduler_here(self) -> bool:
         """Is the client still connected to its scheduler?"""

@@ -56,6 +56,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Final
 
+from eightoff.i18n import Message
 from eightoff.rules import Rules
 from eightoff.store.db import Database, Schema, StoreError, connect, default_data_dir
 from eightoff.verdict import Verdict
@@ -394,7 +395,7 @@ class SurveyStore:
             self._db: Database = connect(self.path, SURVEY)
             return
         if not self.path.exists():
-            raise StoreError(f"no survey store at {self.path}: run a survey into it first")
+            raise StoreError(Message("survey.store.none", path=str(self.path)))
         # as it is: a file this refuses keeps its journal mode (no switch to WAL)
         self._db = Database(self.path, wal=False)
         try:
@@ -407,12 +408,13 @@ class SurveyStore:
             raise
         if version == 0:
             self._db.close()
-            raise StoreError(f"{self.path} holds no survey results (not a survey store)")
+            raise StoreError(Message("survey.store.not_a_store", path=str(self.path)))
         if version > SURVEY.version:
             self._db.close()
             raise StoreError(
-                f"{self.path} was written by a newer eightoff (survey schema {version};"
-                f" this one reads up to {SURVEY.version}): upgrade eightoff"
+                Message(
+                    "survey.store.newer", path=str(self.path), version=version, ours=SURVEY.version
+                )
             )
 
     # -- plumbing -----------------------------------------------------------------

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from eightoff.i18n import Message
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: no lock (one server per path only)
@@ -65,14 +67,14 @@ def runtime_dir() -> Path:
         info = folder.stat()
         if info.st_uid != os.geteuid():
             raise RuntimeDirError(
-                f"{folder} belongs to another user: set {RUNTIME_ENV} to a folder of yours"
+                Message("cli.play.runtime_owner", folder=str(folder), env=RUNTIME_ENV)
             )
         if stat.S_IMODE(info.st_mode) & 0o077:
             folder.chmod(0o700)
     except OSError as e:
+        why = str(e.strerror or e)
         raise RuntimeDirError(
-            f"{folder}: cannot use it for the table's runtime file ({e.strerror or e});"
-            f" set {RUNTIME_ENV} to another folder"
+            Message("cli.play.runtime_folder", folder=str(folder), error=why, env=RUNTIME_ENV)
         ) from None
     return folder
 

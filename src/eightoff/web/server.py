@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 import uvicorn
 
 from eightoff.cli.exits import EX_CANTCREAT, EX_DATAERR, EX_OK, EX_UNAVAILABLE
-from eightoff.cli.say import text
+from eightoff.cli.say import said, text
 from eightoff.store import ServerRecord, Store, StoreError, default_data_dir
 from eightoff.web import runtime
 from eightoff.web.app import create_app
@@ -187,7 +187,7 @@ def serve(
     except (runtime.RuntimeDirError, OSError) as e:
         if store is not None:
             store.close()
-        why = str(e) if isinstance(e, runtime.RuntimeDirError) else f"{db_path}: {e.strerror}"
+        why = said(e) if isinstance(e, runtime.RuntimeDirError) else f"{db_path}: {e.strerror}"
         print(f"{PROG}: {why}", file=sys.stderr)
         return EX_CANTCREAT
     if not isinstance(claim, runtime.Claim):
