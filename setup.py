@@ -21,6 +21,12 @@ extensions = [
         depends=["src/eightoff/solver/deals.h"],
         extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
     ),
+    # byte strings looked up by 64-bit keys and joined (eightoff solve's output)
+    Extension(
+        "eightoff._join",
+        ["src/eightoff/_join.pyx"],
+        extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, quiet=True))

@@ -692,6 +692,8 @@ class Command:
     cpus: str
     fresh_db: bool = False
     """Give it a new empty survey store each run (appended as ``--db FILE``)."""
+    pythonpath: str | None = None
+    """Run another checkout's eightoff (its ``src``, built): ``--compare-src``."""
 
 
 def fcs_tool(name: str, prefix: str, record: bool = False) -> tuple[Path, str]:
@@ -737,9 +739,14 @@ def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
         store = tmp / f"whole-{run}.sqlite3"
         store.unlink(missing_ok=True)  # a fresh store each run: nothing already stored
         argv += ["--db", str(store)]
+    env = None
+    if cmd.pythonpath is not None:
+        env = {**os.environ, "PYTHONPATH": cmd.pythonpath}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=env
+    )
     wall = time.perf_counter() - t0
     reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -752,10 +759,11 @@ def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
 
 
 def whole_groups(
-    first: int, last: int, variant: str, prefix: str
+    first: int, last: int, variant: str, prefix: str, compare_src: str | None = None
 ) -> list[tuple[str, list[Command]]]:
     """The comparisons: ours first in each group, each peer after it (the output group:
-    --quiet first, the text and --json after it)."""
+    --quiet first, the text and --json after it; with ``compare_src``, the same three
+    of that checkout after them, in the same turns)."""
     eo = (sys.executable, "-m", "eightoff.cli")
     deals = (str(first), str(last))
     groups: list[tuple[str, list[Command]]] = []
@@ -789,27 +797,37 @@ def whole_groups(
                 )
         groups.append((f"{variant} {first}-{last}, {workers} worker(s)", [ours, *peers]))
     solve = (*eo, "solve", f"{first}-{last}", "--variant", variant)
-    groups.append(
-        (
-            f"eightoff solve {first}-{last} output (one core)",
-            [
-                Command("eightoff solve --quiet", (*solve, "--quiet"), "0"),
-                Command("eightoff solve (text)", solve, "0"),
-                Command("eightoff solve --json", (*solve, "--json"), "0"),
-            ],
-        )
-    )
+    output = [
+        Command("eightoff solve --quiet", (*solve, "--quiet"), "0"),
+        Command("eightoff solve (text)", solve, "0"),
+        Command("eightoff solve --json", (*solve, "--json"), "0"),
+    ]
+    if compare_src is not None:
+        src = str(Path(compare_src) / "src")
+        name = Path(compare_src).name
+        output += [
+            Command(f"[{name}] {c.label.removeprefix('eightoff ')}", c.argv, c.cpus, False, src)
+            for c in output
+        ]
+    groups.append((f"eightoff solve {first}-{last} output (one core)", output))
     return groups
 
 
 def whole_process(
-    first: int, last: int, variant: str, runs: int, only: str | None, prefix: str
+    first: int,
+    last: int,
+    variant: str,
+    runs: int,
+    only: str | None,
+    prefix: str,
+    compare_src: str | None = None,
 ) -> int:
-    """Each group's commands in turns, ``runs`` times; the medians and their ratios."""
+    """Each group's commands in turns, ``runs`` times; the medians and their ratios (in
+    the output group each to the --quiet of its own checkout)."""
     import tempfile
 
     adopt_orphans()
-    groups = whole_groups(first, last, variant, prefix)
+    groups = whole_groups(first, last, variant, prefix, compare_src)
     if only:
         groups = [g for g in groups if only in g[0]]
     with tempfile.TemporaryDirectory() as tmp:
@@ -823,19 +841,21 @@ def whole_process(
                     walls[cmd.label].append(wall)
                     cpus[cmd.label].append(cpu)
                     loads.append(os.getloadavg()[0])
-            base = statistics.median(walls[commands[0].label])
-            cbase = statistics.median(cpus[commands[0].label])
             overhead = "output" in title  # this / --quiet; else ours / this
             print(
                 f"\n{title}: {runs} runs each, alternating; medians, ratios of medians; CPU:"
-                f" the process and all its descendants; load {min(loads):.2f}-{max(loads):.2f}"
+                f" the process and all its descendants; load (1 min) {min(loads):.2f}"
+                f"-{max(loads):.2f}, {loads[0]:.2f} before, {loads[-1]:.2f} after"
             )
             head = "it / quiet" if overhead else "ours / it"
             print(
                 f"  {'command':<52} {'wall s':>7} {'min s':>7} {head:>10}"
                 f" {'CPU s':>7} {'min s':>7} {head:>10}"
             )
-            for cmd in commands:
+            for k, cmd in enumerate(commands):
+                first_of_its_kind = commands[3 * (k // 3) if overhead else 0].label
+                base = statistics.median(walls[first_of_its_kind])
+                cbase = statistics.median(cpus[first_of_its_kind])
                 med = statistics.median(walls[cmd.label])
                 cpu = statistics.median(cpus[cmd.label])
                 r = f"{med / base if overhead else base / med:.2f}"
@@ -846,7 +866,9 @@ def whole_process(
                 )
             for c in commands:
                 shown = " ".join(a if i else Path(a).name for i, a in enumerate(c.argv))
-                print(f"  $ taskset -c {c.cpus} {shown}" + (" --db FILE" if c.fresh_db else ""))
+                env = f"PYTHONPATH={c.pythonpath} " if c.pythonpath else ""
+                db = " --db FILE" if c.fresh_db else ""
+                print(f"  $ {env}taskset -c {c.cpus} {shown}{db}")
     return 0
 
 
@@ -906,13 +928,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--only", default=None, help="--whole-process: only the groups whose title contains this"
     )
+    p.add_argument("--compare-src", default=None, metavar="DIR",
+                   help="--whole-process: also time solve's output with the eightoff of this"
+                        " checkout (DIR/src on PYTHONPATH, its extensions built), in the same"
+                        " turns: before and after a change")  # fmt: skip
     args = p.parse_args(argv)
 
     if args.whole_process:
         numbers = parse_deals(args.deals)
         try:
             return whole_process(
-                min(numbers), max(numbers), args.variant, args.runs, args.only, args.fcs_prefix
+                min(numbers),
+                max(numbers),
+                args.variant,
+                args.runs,
+                args.only,
+                args.fcs_prefix,
+                args.compare_src,
             )
         except BenchError as e:
             print(f"error: {e}", file=sys.stderr)

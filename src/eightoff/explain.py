@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from eightoff.cards import Card
 from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, Param, catalogue, translate
 from eightoff.lessons import Lesson
-from eightoff.position import Kind, Move, Position
+from eightoff.position import Kind, Move, Place, Position
 from eightoff.rules import Rules, cells_named
 
 
@@ -104,11 +105,30 @@ def _what_moves(pos: Position, move: Move, msg_id: str = "move.cards") -> Param:
 
 def describe_move(pos: Position, move: Move) -> Message:
     """ "7♥ from Column 3 to Cell 2", "3 cards (9♠…7♠) from Column 1 home"."""
-    target = pos.resolve_target(move)
-    what = _what_moves(pos, move)
+    return describe_played(move.source, pos.resolve_target(move), _what_moves(pos, move))
+
+
+def moved_cards(card: Card, count: int = 1, top: Card | None = None) -> Param:
+    """What a move moves, as :func:`describe_played` names it: the card, or for a group
+    of ``count`` its deepest card ``card`` and its top card ``top`` ("3 cards (9♠…7♠)")."""
+    if count == 1 or top is None:
+        return card
+    return Message("move.cards", n=count, first=card, last=top)
+
+
+def describe_played(source: Place, target: Place, what: Param) -> Message:
+    """:func:`describe_move` from what was played, without the position: the move's
+    source, its target resolved (a foundation for a move home) and what it moves
+    (:func:`moved_cards`). For outputs that describe a solution from the compiled
+    replay's keys (``eightoff solve``).
+
+    >>> from eightoff.cards import Card
+    >>> str(describe_played(Place.column(4), Place.cell(4), moved_cards(Card.parse("6C"))))
+    '6♣ from Column 5 to Cell 5'
+    """
     if target.kind is Kind.FOUNDATION:
-        return Message("move.home", what=what, source=move.source)
-    return Message("move.to", what=what, source=move.source, target=target)
+        return Message("move.home", what=what, source=source)
+    return Message("move.to", what=what, source=source, target=target)
 
 
 def describe(pos: Position, move: Move, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -194,10 +214,12 @@ __all__ = [
     "LessonText",
     "describe",
     "describe_move",
+    "describe_played",
     "describe_rules",
     "hint_message",
     "house_rules_words",
     "lesson_text",
+    "moved_cards",
     "par_message",
     "variant_name",
     "variant_summary",

@@ -228,6 +228,7 @@ def test_wheel_holds_every_module_and_static_file_and_the_compiled_core(dists: D
     missing = sorted(expected - names)
     assert not missing, f"files of src/eightoff left out of the wheel: {missing}"
     assert f"eightoff/solver/_core{sysconfig.get_config_var('EXT_SUFFIX')}" in names
+    assert f"eightoff/_join{sysconfig.get_config_var('EXT_SUFFIX')}" in names  # solve's output
     assert f"{info}licenses/LICENSE" in names
     stray = sorted(n for n in names if not n.startswith(("eightoff/", info)))
     assert not stray, f"files beside the package in the wheel: {stray}"

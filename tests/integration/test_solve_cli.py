@@ -7,6 +7,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -275,15 +276,38 @@ def test_quiet_and_json_together_are_refused(capsys: pytest.CaptureFixture[str])
 def test_a_solution_that_fails_its_replay_is_one_line_and_exit_70(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Never printed as a verdict: the deal is named, one line on stderr, status 70."""
+    """Never printed as a verdict: the deal is named, one line on stderr, status 70; the
+    deals solved before it are shown. Deals solved one at a time (--short) and in a
+    block (the batch path, where the core reports the refused solution) alike."""
+    from dataclasses import replace as with_fields
+
     import eightoff.cli.solve as command
-    from eightoff.solver import SolutionError
+    from eightoff.solver import DealBlock, SolutionError
+    from eightoff.solver._core import REPLAY_FAILED
 
     def refusing(position: object, limits: object) -> object:
         raise SolutionError("the solver's solution for a position of FreeCell is refused")
 
     monkeypatch.setattr(command, "solve", refusing)
-    assert main(["solve", "7", "--variant", "freecell"]) == 70
+    assert main(["solve", "7", "--variant", "freecell", "--short"]) == 70
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip().count("\n") == 0 and "deal #7" in err and "refused" in err
+
+    from eightoff.solver import solve_deals as real
+
+    def block_refusing(rules: Any, first: int, count: int, *args: Any, **kw: Any) -> DealBlock:
+        block = real(rules, first, count, *args, **kw)
+        if not first <= 7 < first + count:
+            return block
+        status, lengths = list(block.status), list(block.lengths)
+        status[7 - first], lengths[7 - first] = REPLAY_FAILED, 4
+        return with_fields(block, status=status, lengths=lengths)
+
+    monkeypatch.setattr(command, "solve_deals", block_refusing)
+    assert main(["solve", "1-9", "--variant", "freecell", "--quiet"]) == 70
+    out, err = capsys.readouterr()
+    assert [line.split(":")[0] for line in out.splitlines()] == [
+        f"FreeCell · deal #{n}" for n in range(1, 7)
+    ]
+    assert err.strip().count("\n") == 0 and "deal #7" in err and "refused at move 5" in err

@@ -106,8 +106,9 @@ def test_move_keys_describe_a_solution_the_replay_accepts_and_none_it_refuses() 
     assert isinstance(result, Solved)
     codes = [code_of(m) for m in result.moves]
     args = (core_rules(pos.rules), pos.columns, pos.cells, pos.foundations)
-    bad, keys = _core.move_keys(*args, codes)
+    bad, keys, player, single = _core.move_keys(*args, codes)
     assert (bad, len(keys)) == (-1, len(codes))
+    assert 0 < player <= len(codes) <= single
     assert moves_of_keys(keys) == result.moves
     # each key names the card that moves, as the engine sees it, and home resolved
     for key, move in zip(keys, result.moves, strict=True):
@@ -120,10 +121,10 @@ def test_move_keys_describe_a_solution_the_replay_accepts_and_none_it_refuses() 
             else code_of(move) >> 8 & 255
         )
         pos = pos.apply(move)
-    bad, keys = _core.move_keys(*args, codes[:-1])
+    bad, keys, *_ = _core.move_keys(*args, codes[:-1])
     assert (bad, len(keys)) == (len(codes) - 1, 0)  # legal but unfinished
     onto_itself = 2 << 16 | 2 << 8 | 1  # column 3 onto column 3: never legal
-    bad, keys = _core.move_keys(*args, [*codes[:2], onto_itself, *codes[2:]])
+    bad, keys, *_ = _core.move_keys(*args, [*codes[:2], onto_itself, *codes[2:]])
     assert (bad, len(keys)) == (2, 0)
 
 

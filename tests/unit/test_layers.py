@@ -59,7 +59,7 @@ def _circles(graph: grimp.ImportGraph) -> list[list[str]]:
     return circles
 
 
-COMPILED = ("eightoff._deals", "eightoff.solver._core")
+COMPILED = ("eightoff._deals", "eightoff._join", "eightoff.solver._core")
 """The compiled extensions (Cython): grimp reads Python files only, so it takes
 ``from . import _core`` for an import of the package itself. They import nothing of
 eightoff, so an import of one of them is an import of a leaf."""

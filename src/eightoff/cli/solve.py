@@ -29,14 +29,17 @@ refused unread.
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, Final, TextIO
 
 from eightoff.boards import MAX_BOARD_CHARS, BoardError, parse_board
 from eightoff.cli import house_rules
+from eightoff.cli import solve_output as output
 from eightoff.cli.exits import (
     EX_DATAERR,
     EX_LOST,
@@ -60,13 +63,28 @@ from eightoff.cli.values import (
     states_arg,
     variant_arg,
 )
-from eightoff.counts import MoveCount, count, counted_moves
+from eightoff.counts import Counts, MoveCount, counted_moves
 from eightoff.deals import deal
 from eightoff.explain import describe, variant_name
-from eightoff.i18n import DEFAULT_LANGUAGE, Message, quote
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, quote
 from eightoff.position import Move, Position
-from eightoff.rules import DEFAULT_VARIANT, PRESETS, preset
-from eightoff.solver import DEFAULT_LIMITS, Result, SolutionError, Solved, solve
+from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
+from eightoff.solver import (
+    DEFAULT_LIMITS,
+    LOST,
+    SOLVED,
+    DealBlock,
+    Limits,
+    Result,
+    SolutionError,
+    Solved,
+    Unknown,
+    played,
+    reason_of,
+    solve,
+    solve_deals,
+)
+from eightoff.solver._core import REPLAY_FAILED
 from eightoff.solver.optimal import (
     COMMAND_LINE_MEMORY_MB,
     Par,
@@ -187,85 +205,6 @@ def move_json(position: Position, move: Move) -> dict[str, Any]:
     }
 
 
-def result_json(start: Position, number: int | None, result: Result) -> dict[str, Any]:
-    moves = []
-    pos = start
-    for move in result.moves:
-        moves.append(move_json(pos, move))
-        pos = pos.apply_unchecked(move)
-    return {
-        "variant": start.rules.id,
-        "deal": number,
-        "verdict": result.verdict,
-        "moves": moves,
-        # the solution's length in both counts (eightoff.counts): null without one
-        **_counts_json(start, result),
-        "states": result.states,
-        "seconds": round(result.seconds, 6),
-    }
-
-
-def _counts_json(start: Position, result: Result) -> dict[str, int | None]:
-    if not isinstance(result, Solved):
-        return {"player_moves": None, "single_card_moves": None}
-    return {**count(start, result.moves).to_json()}
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
-
-
-_REASONS: Final = {
-    "limit reached": "cli.reason.limit",
-    "state limit reached": "cli.reason.states",
-    "time limit reached": "cli.reason.time",
-    "memory limit reached": "cli.reason.memory",
-}
-"""The solver's reasons for stopping (its own words, the same in --json) as messages."""
-
-
-def _reason(reason: str) -> Message | str:
-    return Message(_REASONS[reason]) if reason in _REASONS else reason
-
-
-def _states(n: int) -> str:
-    return f"{n:,}".replace(",", " ")
-
-
-def summary(start: Position, result: Result) -> Message:
-    """The summary line: verdict, moves (player moves, then single-card moves), states,
-    time."""
-    states, took = _states(result.states), _duration(result.seconds)
-    if isinstance(result, Solved):
-        n = count(start, result.moves)
-        return Message(
-            "cli.solve.solved",
-            player=Message("cli.solve.player_moves", n=n.player),
-            single=Message("cli.solve.single_card_moves", n=n.single_card),
-            states=states,
-            took=took,
-        )
-    if result.verdict == Verdict.LOST:
-        return Message("cli.solve.lost", states=states, took=took)
-    why = _reason(getattr(result, "reason", "limit reached"))
-    return Message("cli.solve.unknown", reason=why, states=states, took=took)
-
-
-def print_human(out: TextIO, start: Position, title: str, result: Result) -> None:
-    lang = language()
-    out.write(f"{title}\n")
-    pos = start
-    width = len(str(len(result.moves)))
-    for i, move in enumerate(result.moves, start=1):
-        out.write(f"{i:>{width}}. {move!s:<6} {describe(pos, move, lang)}\n")
-        pos = pos.apply_unchecked(move)
-    out.write(f"{say(summary(start, result), lang)}\n")
-
-
 def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
     """One deal's par: the bounds, and the best solution known, each move with what it
     counts for (``"counts": 0`` for a card auto-move or auto-complete sends home)."""
@@ -291,10 +230,10 @@ def par_words(par: Par) -> Message:
 
 def par_summary(par: Par) -> Message:
     """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
-    states, took = _states(par.states), _duration(par.seconds)
+    states, took = output.states(par.states), output.duration(par.seconds)
     if par.lost:
         return Message("cli.solve.lost", states=states, took=took)
-    why = Message("cli.par.why", reason=_reason(par.reason)) if par.reason else ""
+    why = Message("cli.par.why", reason=output.reason(par.reason)) if par.reason else ""
     return Message(
         "cli.par.summary",
         proven=str(par.optimal),
@@ -325,11 +264,17 @@ def print_par(out: TextIO, start: Position, title: str, par: Par) -> None:
 
 
 # ----- running ----------------------------------------------------------------------
+def _language(args: argparse.Namespace) -> Lang:
+    """The output's language: English for ``--quiet``'s lines (for machines too), else
+    the command line's."""
+    return DEFAULT_LANGUAGE if args.quiet and not args.optimal else language()
+
+
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
     """Each position to solve, its deal number (None for a board) and a title (in
     English for ``--quiet``'s lines, which are for machines too; else in the command
     line's language)."""
-    lang = DEFAULT_LANGUAGE if args.quiet and not args.optimal else language()
+    lang = _language(args)
     if args.board is not None:
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
         name = variant_name(position.rules, lang)
@@ -340,7 +285,124 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]
     name = variant_name(rules, lang)
     for numbers in deal_ranges(args.deals):
         for n in numbers:
-            yield deal(rules, n), n, say(Message("terminal.deal_title", variant=name, deal=n), lang)
+            yield deal(rules, n), n, _title(name, n, lang)
+
+
+def _title(name: str, number: int, lang: Lang) -> str:
+    return say(Message("terminal.deal_title", variant=name, deal=number), lang)
+
+
+Done = tuple[str, int | None, str, output.Outcome]
+"""One deal's (or board's) outcome: the variant id, the deal number, the title."""
+
+BLOCK_SECONDS: Final = 0.05
+"""A block of deals solved in one call (solve_deals) grows while it takes less than this
+(wall time), up to MAX_BLOCK deals: the output stays as prompt as a deal at a time, and
+an interrupt is seen between blocks."""
+MAX_BLOCK: Final = 1024
+
+
+def _blocks(args: argparse.Namespace, limits: Limits, keep_moves: bool) -> Iterator[Iterator[Done]]:
+    """Each deal's (or the board's) outcome in order, in blocks (each written at once),
+    the solution described by the compiled replay (which checks it: a refused one raises
+    SolutionError naming the deal). Plain deals are solved a block at a time by the
+    batch path (deals made, solved and replayed in the core); a board and ``--short``
+    one at a time by :func:`solve`."""
+    if args.board is not None or limits.short:
+        for position, number, title in _jobs(args):
+            try:
+                result = solve(position, limits)
+                outcome = _outcome(position, result)
+            except SolutionError as e:
+                raise SolutionError(f"{title}: {said(e)}") from None
+            yield iter(((position.rules.id, number, title, outcome),))
+        return
+    rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
+    lang = _language(args)
+    name = variant_name(rules, lang)
+    for numbers in deal_ranges(args.deals):
+        first, size = numbers.start, 1
+        while first < numbers.stop:
+            count = min(size, numbers.stop - first)
+            t0 = time.perf_counter()
+            block = solve_deals(rules, first, count, limits, keep_moves)
+            yield _block_outcomes(rules, block, count, name, lang)
+            if time.perf_counter() - t0 < BLOCK_SECONDS:
+                size = min(2 * size, MAX_BLOCK)
+            first += count
+
+
+def _writer(out: TextIO) -> Callable[[list[bytes]], None]:
+    """Write UTF-8 output: straight to the stream's bytes when it writes UTF-8, else as
+    text (the stream's own encoding and error handler: eightoff.cli.streams)."""
+    buffer = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None) or ""
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        utf8 = False
+    if buffer is not None and utf8:
+
+        def write_bytes(pieces: list[bytes]) -> None:
+            out.flush()
+            buffer.writelines(pieces)
+            buffer.flush()
+
+        return write_bytes
+
+    def write_text(pieces: list[bytes]) -> None:
+        out.write(b"".join(pieces).decode())
+        out.flush()
+
+    return write_text
+
+
+def _outcome(position: Position, result: Result) -> output.Outcome:
+    if isinstance(result, Solved):
+        return output.solved(played(position, result.moves), result.states, result.seconds)
+    if isinstance(result, Unknown):
+        return output.Outcome(result.verdict, result.states, result.seconds, reason=result.reason)
+    return output.Outcome(result.verdict, result.states, result.seconds)
+
+
+def _block_outcomes(
+    rules: Rules, block: DealBlock, count: int, name: str, lang: Lang
+) -> Iterator[Done]:
+    """Each deal of a block: its variant, number, title (variant ``name`` in ``lang``) and
+    outcome; SolutionError for a solution the compiled replay refused."""
+    keys = block.keys
+    at = 0
+    for i in range(count):
+        number = block.first + i
+        status, states, seconds = block.status[i], block.states[i], block.seconds[i]
+        title = _title(name, number, lang)
+        if status == SOLVED:
+            length = block.lengths[i]
+            counts = Counts(block.player_moves[i], block.single_card_moves[i])
+            moves = () if keys is None else keys[at : at + length]
+            at += length
+            yield (
+                rules.id,
+                number,
+                title,
+                output.Outcome(Verdict.SOLVED, states, seconds, moves, counts),
+            )
+        elif status == REPLAY_FAILED:  # a bug in the solver, never a verdict
+            raise SolutionError(
+                f"{title}: the solver's solution for a position of {rules.name} is refused at"
+                f" move {block.lengths[i] + 1} (or ends with cards left) by the compiled"
+                " replay: a bug in the solver, please report it"
+            )
+        elif status == LOST:
+            yield rules.id, number, title, output.Outcome(Verdict.LOST, states, seconds)
+        else:
+            reason = reason_of(status)
+            yield (
+                rules.id,
+                number,
+                title,
+                output.Outcome(Verdict.UNKNOWN, states, seconds, reason=reason),
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -368,22 +430,27 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(Message("cli.solve.optimal_and_short"))
         if args.optimal:
             return _run_optimal(args)
-        for position, number, title in _jobs(args):
-            try:
-                result = solve(position, limits)
-            except SolutionError as e:  # a bug in the solver, never a verdict
-                return fail("eightoff solve", f"{title}: {said(e)}", EX_SOFTWARE)
-            verdicts.add(result.verdict)
-            if args.json:
-                out.write(json.dumps(result_json(position, number, result)) + "\n")
-            elif args.quiet:
-                out.write(f"{title}: {summary(position, result)}\n")  # English: see _jobs
-            else:
-                if not first:
-                    out.write("\n")
-                print_human(out, position, title, result)
-            out.flush()
-            first = False
+        write = _writer(out)
+        lang = _language(args)
+        try:
+            for block in _blocks(args, limits, not args.quiet):
+                pieces: list[bytes] = []
+                try:
+                    for variant, number, title, outcome in block:
+                        verdicts.add(outcome.verdict)
+                        if args.json:
+                            pieces.append(output.json_line(variant, number, outcome))
+                        elif args.quiet:  # English: see _jobs
+                            pieces.append(output.summary_line(title, outcome))
+                        else:
+                            if not first:
+                                pieces.append(b"\n")
+                            pieces.append(output.text(title, outcome, lang))
+                        first = False
+                finally:  # what was solved before a failure or an interrupt is shown
+                    write(pieces)
+        except SolutionError as e:  # a bug in the solver, never a verdict
+            return fail("eightoff solve", said(e), EX_SOFTWARE)
     except UsageError as e:
         return fail("eightoff solve", e.message, e.code)
     except KeyboardInterrupt:

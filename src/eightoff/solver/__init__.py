@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Final
 
+from eightoff.counts import Counts, group_cost
 from eightoff.position import HOME, Move, Place, Position
 from eightoff.rules import Build, EmptyColumn, GroupLimit, Rules
 from eightoff.verdict import Verdict as Verdict
@@ -112,6 +113,17 @@ def check_solution(position: Position, moves: tuple[Move, ...], what: str = "") 
 
 SOLVED: Final = _core.SOLVED
 LOST: Final = _core.LOST
+
+
+def _group_cost_or_none(count: int, empty_cells: int, empty_columns: int) -> int | None:
+    try:
+        return group_cost(count, empty_cells, empty_columns)
+    except ValueError:  # a group the room cannot carry: never offered
+        return None
+
+
+# the compiled replay counts single-card moves with eightoff.counts' own costs
+_core.set_group_costs(_group_cost_or_none)
 
 
 def core_rules(rules: Rules) -> dict[str, int]:
@@ -307,6 +319,11 @@ class DealBlock:
     keys: Sequence[int] | None = None
     """With ``keep_moves``: every solution's moves in order, as the replay describes them
     (``_core.solve_range``); deal i's are the ``lengths[i]`` after those before it."""
+    player_moves: Sequence[int] = ()
+    """Each solution's length in player moves (eightoff.counts; 0 unless solved), as the
+    compiled replay counts it (held to eightoff.counts by tests/unit/test_solve_output.py)."""
+    single_card_moves: Sequence[int] = ()
+    """Each solution's length in single-card moves (likewise)."""
 
     def verdicts(self) -> list[Verdict]:
         return [verdict_of(code) for code in self.status]
@@ -338,7 +355,7 @@ def solve_deals(
     if limits.short:
         raise ValueError("solve_deals runs the main search only; use solve() for short")
     max_states, seconds, memory = _core_limits(limits)
-    status, states, times, lengths, keys = _core.solve_range(
+    status, states, times, lengths, keys, player, single = _core.solve_range(
         _setups(rules).main,
         deal_layout(rules),
         first,
@@ -348,7 +365,41 @@ def solve_deals(
         memory,
         keep_moves,
     )
-    return DealBlock(first, status, states, times, lengths, keys)
+    return DealBlock(first, status, states, times, lengths, keys, player, single)
+
+
+def reason_of(status: int) -> str:
+    """Why the core stopped without a verdict ("state limit reached", ...), as
+    :class:`Unknown` says it."""
+    return str(_core.STATUS[status])
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A solution as the compiled replay describes it for an output: each move's key
+    (replay.h, eo_move_key: source, resolved target, count, the card that moves and a
+    group's top card) and its length in both counts (eightoff.counts)."""
+
+    keys: Sequence[int]
+    counts: Counts
+
+
+def played(position: Position, moves: Sequence[Move]) -> Played:
+    """``moves`` from ``position`` described by the compiled replay (which checks them
+    again): raise :class:`SolutionError` unless they replay to a win."""
+    bad, keys, player, single = _core.move_keys(
+        core_rules(position.rules),
+        position.columns,
+        position.cells,
+        position.foundations,
+        [code_of(m) for m in moves],
+    )
+    if bad >= 0:
+        raise SolutionError(
+            f"the solver's solution for a position of {position.rules.name} is refused at"
+            f" move {bad + 1} by the compiled replay: a bug in the solver, please report it"
+        )
+    return Played(keys, Counts(player, single))
 
 
 def place_of(code: int) -> Place:

@@ -1,7 +1,7 @@
 """Type stub of the compiled core (see _core.pyx)."""
 
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 _Columns = Sequence[Sequence[int]]
@@ -145,7 +145,11 @@ def move_keys(
     cells: _Cells,
     foundations: Sequence[int],
     codes: Sequence[int],
-) -> tuple[int, array[int]]: ...
+) -> tuple[int, array[int], int, int]: ...
+
+COST_RUN: int
+
+def set_group_costs(cost: Callable[[int, int, int], int | None]) -> None: ...
 def solve_range(
     setup: Setup,
     layout: _Layout,
@@ -155,4 +159,6 @@ def solve_range(
     seconds: float = 0.0,
     max_memory: int = 0,
     keep_moves: bool = False,
-) -> tuple[array[int], array[int], array[float], array[int], array[int] | None]: ...
+) -> tuple[
+    array[int], array[int], array[float], array[int], array[int] | None, array[int], array[int]
+]: ...

@@ -13,7 +13,7 @@ cell, ``foundations`` a sequence of top ranks.  A move is ``(src, dst, count)``:
 0..9 a column, 16+i a cell, 32+f a foundation, 48 home.
 """
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int16_t, uint8_t, uint64_t
 from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -716,8 +716,30 @@ cdef extern from *:
     double eo_cpu_now() nogil
 
 cdef extern from "replay.h":
-    void eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
-                      int plen, uint64_t *keys) nogil
+    enum:
+        EO_COST_RUN
+    int eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
+                     int plen, uint64_t *keys, int *counts) nogil
+    int16_t eo_group_costs[EO_COST_RUN + 1][EO_MAXCELLS + 1][EO_MAXCOLS + 1]
+
+COST_RUN = EO_COST_RUN
+"""The longest group the table of single-card costs holds (set_group_costs)."""
+
+
+def set_group_costs(cost) -> None:
+    """Fill the replay's table of what a group of ``n`` cards moved with ``e`` empty
+    cells and ``c`` empty columns as room costs in single-card moves: ``cost(n, e, c)``
+    for 2 <= n <= COST_RUN, 0 <= e <= MAX_CELLS, 0 <= c <= MAX_COLUMNS (None: no such
+    group). eightoff.solver calls it at import with eightoff.counts.group_cost, so the
+    counts the replay gives (move_keys, solve_range) follow the one rule."""
+    cdef int n, e, c
+    for n in range(2, EO_COST_RUN + 1):
+        for e in range(EO_MAXCELLS + 1):
+            for c in range(EO_MAXCOLS + 1):
+                v = cost(n, e, c)
+                if v is not None and not 0 < v < 32768:
+                    raise ValueError(f"a group's cost {v!r} does not fit the table")
+                eo_group_costs[n][e][c] = 0 if v is None else v
 
 
 cdef int load_layout(eo_layout *L, const eo_rules *r, tuple layout) except -1:
@@ -763,12 +785,14 @@ def dealt(rules, tuple layout, number) -> tuple:
 def move_keys(rules, columns, cells, foundations, codes) -> tuple:
     """A solution (move codes ``src << 16 | dst << 8 | count``) checked by the compiled
     replay (replay.h) and, when it replays, described for the output:
-    (first illegal move or -1, ``array('Q')`` of each move's key, eo_move_key; empty when
-    it does not replay; ``len(codes)`` as the first value when every move is legal but
-    cards are left)."""
+    (first illegal move or -1, ``array('Q')`` of each move's key, eo_move_key, player
+    moves, single-card moves); the keys empty and the counts 0 when it does not replay
+    (``len(codes)`` as the first value when every move is legal but cards are left)."""
     cdef eo_rules r
     cdef eo_state s
-    cdef int i, n = len(codes), bad
+    cdef int i, n = len(codes), bad, rc = 0
+    cdef int counts[2]
+    counts[0] = counts[1] = 0
     load_rules(&r, rules)
     load_state(&r, &s, columns, cells, foundations)
     cdef array.array keys = array.clone(_array.array("Q"), n, zero=True)
@@ -783,10 +807,12 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
     with nogil:
         bad = eo_replay(&r, &s, mv, n)
         if bad == EO_REPLAY_OK:
-            eo_move_keys(&r, &s, mv, n, <uint64_t *>keys.data.as_ulonglongs)
+            rc = eo_move_keys(&r, &s, mv, n, <uint64_t *>keys.data.as_ulonglongs, counts)
+    if rc != 0:
+        raise ValueError("a group move the table of single-card costs does not hold")
     if bad != EO_REPLAY_OK:
         del keys[:]
-    return bad, keys
+    return bad, keys, counts[0], counts[1]
 
 
 def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
@@ -795,11 +821,13 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     deals): deals made by deals.h, each solution replayed by replay.h before it counts
     (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
 
-    Returns (status, states, seconds, lengths, keys): ``array('b')`` of statuses (as
-    ``solve``), ``array('q')`` of states, ``array('d')`` of each deal's CPU seconds in
-    the core (search and replay; the time limit is wall time), ``array('i')`` of solution lengths (0 unless solved), and with
-    ``keep_moves`` an ``array('Q')`` of every solution's move keys in order (replay.h,
-    eo_move_key; deal i's are those after the lengths before it), else None."""
+    Returns (status, states, seconds, lengths, keys, player, single): ``array('b')`` of
+    statuses (as ``solve``), ``array('q')`` of states, ``array('d')`` of each deal's CPU
+    seconds in the core (search and replay; the time limit is wall time), ``array('i')``
+    of solution lengths (0 unless solved), with ``keep_moves`` an ``array('Q')`` of every
+    solution's move keys in order (replay.h, eo_move_key; deal i's are those after the
+    lengths before it), else None, and two ``array('i')`` of each solution's length in
+    player moves and in single-card moves (eightoff.counts; 0 unless solved)."""
     cdef eo_ctx x
     cdef eo_layout L
     cdef eo_state start
@@ -817,6 +845,9 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     cdef array.array states = array.clone(_array.array("q"), count, zero=True)
     cdef array.array secs = array.clone(_array.array("d"), count, zero=True)
     cdef array.array lengths = array.clone(_array.array("i"), count, zero=True)
+    cdef array.array player = array.clone(_array.array("i"), count, zero=True)
+    cdef array.array single = array.clone(_array.array("i"), count, zero=True)
+    cdef int counts[2]
     cdef array.array keys = array.clone(_array.array("Q"), 0, zero=False)
     cdef signed char *pstatus = status.data.as_schars
     cdef long long *pstates = states.data.as_longlongs
@@ -861,18 +892,25 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
             pstatus[d] = x.status
             plens[d] = plen
         pstates[d] = st
-        if keep_moves and plen:
-            if used + plen > cap:
-                cap = max(2 * cap, used + plen, 4096)
-                array.resize(keys, cap)
-            pkeys = <uint64_t *>keys.data.as_ulonglongs + used
-            eo_move_keys(&x.R, &start, x.path, plen, pkeys)
-            used += plen
+        if plen:
+            pkeys = NULL
+            if keep_moves:
+                if used + plen > cap:
+                    cap = max(2 * cap, used + plen, 4096)
+                    array.resize(keys, cap)
+                pkeys = <uint64_t *>keys.data.as_ulonglongs + used
+                used += plen
+            rc = eo_move_keys(&x.R, &start, x.path, plen, pkeys, counts)
+            if rc != 0:
+                eo_ctx_free(&x)
+                raise ValueError("a group move the table of single-card costs does not hold")
+            player.data.as_ints[d] = counts[0]
+            single.data.as_ints[d] = counts[1]
         eo_ctx_free(&x)
         lo += 1
         if lo == 0:
             hi += 1
     if keep_moves:
         array.resize(keys, used)
-        return status, states, secs, lengths, keys
-    return status, states, secs, lengths, None
+        return status, states, secs, lengths, keys, player, single
+    return status, states, secs, lengths, None, player, single

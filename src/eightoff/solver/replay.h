@@ -50,10 +50,45 @@ static inline uint64_t eo_move_key(int src, int dst, int n, int card, int top) {
            (uint64_t)top << 32;
 }
 
-/* The keys of a solution eo_replay accepted, played from start (not checked again). */
-static void eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
-                         int plen, uint64_t *keys) {
+/* ----- the two move counts of a solution (eightoff.counts) ---------------------------
+ * Player moves: every move but a card sent home that may safely go home
+ * (Position.is_safe_home: eo_engine_safe) or once the win is certain
+ * (Position.win_is_certain); counts.is_free.  Single-card moves: 1 for a card, and for a
+ * group of n the cost counts.group_cost gives with the room counts._room names: the
+ * empty cells, and where any card fills an empty column the empty columns but the
+ * target.  The costs are not worked out here: the table is counts.group_cost's own,
+ * filled in by eightoff.solver at import (_core.set_group_costs).
+ * tests/unit/test_solve_output.py holds both counts to eightoff.counts. */
+#define EO_COST_RUN 13 /* the longest run: King to Ace */
+static int16_t eo_group_costs[EO_COST_RUN + 1][EO_MAXCELLS + 1][EO_MAXCOLS + 1]; /* 0: none */
+
+/* Position.win_is_certain: every column runs down in rank from bottom to top. */
+static int eo_win_certain(const eo_rules *r, const eo_state *s) {
+    for (int c = 0; c < r->ncols; c++)
+        for (int i = 0; i + 1 < s->len[c]; i++)
+            if ((s->col[c][i] >> 2) < (s->col[c][i + 1] >> 2)) return 0;
+    return 1;
+}
+
+/* The single-card moves of move m made in s (0: a group the table cannot carry). */
+static inline int eo_single_cost(const eo_rules *r, const eo_state *s, const eo_move *m) {
+    if (m->n == 1) return 1;
+    int cols = 0;
+    if (!r->kings_only)
+        cols = s->free_cols - (m->dst < EO_CELL && s->len[m->dst] == 0 ? 1 : 0);
+    if (m->n > EO_COST_RUN || s->free_cells > EO_MAXCELLS || cols < 0 || cols > EO_MAXCOLS)
+        return 0;
+    return eo_group_costs[m->n][s->free_cells][cols];
+}
+
+/* A solution eo_replay accepted, played from start (not checked again): each move's key
+ * into keys (unless NULL), and its player moves and single-card moves into counts[0]
+ * and counts[1]. -1 when a group's single-card cost is missing from the table (a bug:
+ * the move generator offers no group the room cannot carry), else 0. */
+static int eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
+                        int plen, uint64_t *keys, int *counts) {
     eo_state s = *start;
+    int player = 0, single = 0;
     for (int i = 0; i < plen; i++) {
         eo_move m = path[i];
         int card, top = 0;
@@ -67,9 +102,19 @@ static void eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move
             int f = m.src - EO_FOUND;
             card = s.found[f] << 2 | (f & 3);
         }
+        int cost = eo_single_cost(r, &s, &m);
+        if (!cost) return -1;
+        single += cost;
+        player += !(m.dst == EO_HOME && m.src < EO_FOUND &&
+                    (eo_engine_safe(r, &s, card) || eo_win_certain(r, &s)));
         eo_apply(r, &s, &m);
-        keys[i] = eo_move_key(m.src, m.dst == EO_HOME ? EO_FOUND + m.f : m.dst, m.n, card, top);
+        if (keys)
+            keys[i] = eo_move_key(m.src, m.dst == EO_HOME ? EO_FOUND + m.f : m.dst, m.n, card,
+                                  top);
     }
+    counts[0] = player;
+    counts[1] = single;
+    return 0;
 }
 
 #endif
