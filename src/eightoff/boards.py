@@ -127,7 +127,7 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
                             line=lineno,
                             token=quote(token),
                             suit=SUIT_LETTERS[suit],
-                            name=rules.name,
+                            name=rules,
                             decks=rules.decks,
                         )
                     )
@@ -144,7 +144,7 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
                         "board.too_many_cells",
                         line=lineno,
                         n=len(tokens),
-                        name=rules.name,
+                        name=rules,
                         cells=rules.cells,
                     )
                 )
@@ -160,7 +160,7 @@ def parse_fcs(text: str, rules: Rules | str = "eightoff") -> Position:
             raise BoardError(Message("board.not_a_line", line=lineno, head=quote(head.strip())))
         if len(columns) == rules.columns:
             raise BoardError(
-                Message("board.extra_column", line=lineno, columns=rules.columns, name=rules.name)
+                Message("board.extra_column", line=lineno, columns=rules.columns, name=rules)
             )
         col = []
         for token in body.split():
@@ -260,18 +260,14 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
         raise BoardError(Message("board.columns_list"))
     if len(raw_columns) > rules.columns:
         raise BoardError(
-            Message(
-                "board.too_many_columns", n=len(raw_columns), name=rules.name, columns=rules.columns
-            )
+            Message("board.too_many_columns", n=len(raw_columns), name=rules, columns=rules.columns)
         )
     raw_cells = data.get("cells", [])
     if not isinstance(raw_cells, list):
         raise BoardError(Message("board.cells_list"))
     if len(raw_cells) > rules.cells:
         raise BoardError(
-            Message(
-                "board.too_many_json_cells", n=len(raw_cells), name=rules.name, cells=rules.cells
-            )
+            Message("board.too_many_json_cells", n=len(raw_cells), name=rules, cells=rules.cells)
         )
     raw_found = data.get("foundations", {})
     if not isinstance(raw_found, dict):
@@ -309,7 +305,7 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
                     "board.too_many_tops",
                     suit=suit_key,
                     n=len(values),
-                    name=rules.name,
+                    name=rules,
                     decks=rules.decks,
                 )
             )

@@ -91,6 +91,20 @@ class _PlaceLike(Protocol):
     def index(self) -> int | None: ...
 
 
+class _VariantLike(Protocol):
+    """A :class:`eightoff.rules.Rules` (read by shape, as a card is): rendered as the
+    variant's name, with its number of free cells when not the variant's own."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def cells(self) -> int: ...
+
+    @property
+    def cells_changed(self) -> bool: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Suit:
     """A suit as a parameter: 0 ♣, 1 ♠, 2 ♥, 3 ♦."""
@@ -107,7 +121,8 @@ class Count:
 
 
 Param: TypeAlias = (
-    "str | int | float | _CardLike | Suit | Count | _PlaceLike | Message | tuple[Message, ...]"
+    "str | int | float | _CardLike | Suit | Count | _PlaceLike | _VariantLike | Message"
+    " | tuple[Message, ...]"
 )
 
 
@@ -301,6 +316,14 @@ class Words:
     def count(self, count: Count) -> str:
         return self.text(f"noun.{count.noun}", n=count.n)
 
+    def variant(self, rules: _VariantLike) -> str:
+        """ "FreeCell"; with another number of free cells than the variant's own,
+        "FreeCell, 2 cells" ("FreeCell, 2 Zellen")."""
+        name = str(self.catalogue.variants[rules.id]["name"])
+        if not rules.cells_changed:
+            return name
+        return f"{name}, {self.text('rules.cells', cells=Count(rules.cells, 'cell'))}"
+
     def format_param(self, value: object, spec: str) -> str:
         if isinstance(value, Message):
             return self(value)
@@ -320,6 +343,8 @@ class Words:
             return self.count(value)
         if isinstance(value, int | float | str):
             return format(value, spec)
+        if hasattr(value, "cells_changed") and hasattr(value, "id"):
+            return self.variant(cast(_VariantLike, value))
         if hasattr(value, "kind") and hasattr(value, "index"):
             return self.place(cast(_PlaceLike, value))
         raise TypeError(f"cannot render a parameter of type {type(value).__name__}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
-from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, catalogue, translate
+from eightoff.i18n import DEFAULT_LANGUAGE, Count, Message, Words, catalogue
 
 
 class Build(Enum):
@@ -319,10 +319,7 @@ DEFAULT_VARIANT: Final = "eightoff"
 def cells_named(rules: Rules, lang: str) -> str:
     """The variant's name in ``lang``, with its number of free cells when not the
     variant's own: "FreeCell, 2 cells", "FreeCell, 2 Zellen"."""
-    name = str(catalogue(lang).variants[rules.id]["name"])
-    if not rules.cells_changed:
-        return name
-    return f"{name}, {translate(Message('rules.cells', cells=Count(rules.cells, 'cell')), lang)}"
+    return Words(lang).variant(rules)
 
 
 def preset(variant: str = DEFAULT_VARIANT) -> Rules:

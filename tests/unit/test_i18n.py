@@ -469,3 +469,21 @@ def test_court_card_pictures_are_drawn_for_every_jack_queen_and_king() -> None:
         assert title is not None and title.text == card.name
         colours = path.read_text("utf-8")
         assert ("#c8161d" in colours) == card.is_red  # the suit's colour
+
+
+def test_a_refusal_names_the_variant_in_its_own_language() -> None:
+    """A board with a column too many for Double FreeCell with 4 cells: the German refusal
+    says "Doppel-FreeCell, 4 Zellen", the English one "Double FreeCell, 4 cells"."""
+    from eightoff.boards import BoardError, parse_board
+    from eightoff.i18n import Words, reason
+    from eightoff.rules import preset
+
+    rules = preset("double-freecell").with_options(cells=4)
+    cards = [f"{rank}{suit}" for suit in "CSHD" for rank in "A23456789TJQK"]
+    text = "\n".join(cards[: rules.columns + 1])
+    with pytest.raises(BoardError) as refused:
+        parse_board(text, rules)
+    message = reason(refused.value)
+    assert message is not None
+    assert "Double FreeCell, 4 cells" in Words("en")(message)
+    assert "Doppel-FreeCell, 4 Zellen" in Words("de")(message)
