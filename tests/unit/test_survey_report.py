@@ -352,3 +352,22 @@ def test_the_report_speaks_german_with_its_columns_in_line(tmp_path: Path) -> No
     assert worded and not worded & set(german)
     titles = {ax.get_title() for ax in figure(report, Words("de")).axes}
     assert "Gewinnbar nach Zahl der freien Zellen" in titles
+
+
+def test_a_failed_batch_is_reported_in_the_command_lines_language() -> None:
+    """A worker's failure names the deals of its batch, in English and in German."""
+    from eightoff.i18n import Words, reason
+    from eightoff.solver import DEFAULT_LIMITS
+    from eightoff.survey.errors import SurveyWorkerError
+    from eightoff.survey.local import InlinePool
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    pool = InlinePool(broken)
+    with pytest.raises(SurveyWorkerError) as failed:
+        pool.submit(1, preset("freecell"), ((5, 9), (12, 12)), DEFAULT_LIMITS)
+    message = reason(failed.value)
+    assert message is not None
+    assert str(failed.value) == "solving deals 5–9, 12 failed: disk on fire"
+    assert Words("de")(message) == "das Lösen der Spiele 5–9, 12 ist gescheitert: disk on fire"

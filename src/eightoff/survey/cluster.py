@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from eightoff.i18n import Message, quote
+from eightoff.i18n import Message, quote, reason
 from eightoff.rules import Rules
 from eightoff.solver import Limits
 from eightoff.survey.errors import SurveyUnavailableError, SurveyWorkerError
@@ -83,7 +83,7 @@ def _probe(address: str) -> None:
     try:
         conn = socket.create_connection((parts.hostname, parts.port or 8786), PROBE_SECONDS)
     except TimeoutError:
-        raise OSError(f"nothing answers within {PROBE_SECONDS:g} s") from None
+        raise OSError(Message("survey.probe.silent", seconds=PROBE_SECONDS)) from None
 
     def read(n: int) -> bytes:
         got = b""
@@ -92,9 +92,9 @@ def _probe(address: str) -> None:
             try:
                 chunk = conn.recv(n - len(got))
             except TimeoutError:
-                raise OSError(f"no whole Dask handshake within {PROBE_SECONDS:g} s") from None
+                raise OSError(Message("survey.probe.no_handshake", seconds=PROBE_SECONDS)) from None
             if not chunk:
-                raise OSError("the connection was closed without a Dask handshake")
+                raise OSError(Message("survey.probe.closed"))
             got += chunk
         return got
 
@@ -131,7 +131,7 @@ class DaskBackend:
             try:
                 _probe(address)
             except OSError as exc:
-                why = str(exc.strerror or exc)
+                why = reason(exc) or str(exc.strerror or exc)
                 none_there = Message("survey.scheduler.none", address=address, error=why)
                 raise SurveyUnavailableError(none_there) from None
         try:
@@ -229,14 +229,15 @@ class DaskBackend:
             if future.status == "cancelled" or not self._scheduler_here():
                 if not self._scheduler_here():
                     raise SurveyUnavailableError(self._gone())
-                raise SurveyWorkerError(f"the Dask cluster cancelled the batch {_runs_text(runs)}")
+                raise SurveyWorkerError(Message("survey.cancelled", deals=_runs_text(runs)))
             exc = future.exception()
-            hint = ""
-            if isinstance(exc, ModuleNotFoundError):
-                hint = " (install eightoff on every Dask worker)"
-            raise SurveyWorkerError(
-                f"a Dask worker failed on {_runs_text(runs)}: {type(exc).__name__}: {exc}{hint}"
+            failed = Message(
+                "survey.dask_worker_failed",
+                deals=_runs_text(runs),
+                error=f"{type(exc).__name__}: {exc}",
+                missing="yes" if isinstance(exc, ModuleNotFoundError) else "no",
             )
+            raise SurveyWorkerError(failed)
         return out
 
     def close(self, abort: bool) -> None:

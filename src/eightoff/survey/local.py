@@ -17,6 +17,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from eightoff.i18n import Message
 from eightoff.rules import Rules
 from eightoff.solver import Limits
 from eightoff.survey.errors import SurveyWorkerError
@@ -104,7 +105,11 @@ class LocalPool:
                     key, result, error = w.conn.recv()
                     runs = w.outstanding.pop(key)
                     if error is not None:
-                        raise SurveyWorkerError(f"a worker failed on {_runs_text(runs)}: {error}")
+                        raise SurveyWorkerError(
+                            Message(
+                                "survey.worker_failed", deals=_runs_text(runs), error=str(error)
+                            )
+                        )
                     done.append((key, result))
             except (EOFError, OSError):
                 pass  # the worker died; reported below
@@ -112,8 +117,11 @@ class LocalPool:
             if w.outstanding and not w.process.is_alive():
                 runs = next(iter(w.outstanding.values()))
                 raise SurveyWorkerError(
-                    f"a worker process died (exit code {w.process.exitcode}) while solving"
-                    f" {_runs_text(runs)}; finished batches are stored, rerun to continue"
+                    Message(
+                        "survey.worker_died",
+                        code=str(w.process.exitcode),
+                        deals=_runs_text(runs),
+                    )
                 )
         return done
 
@@ -133,8 +141,7 @@ class LocalPool:
 
 
 def _runs_text(runs: tuple[tuple[int, int], ...]) -> str:
-    parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs]
-    return "deals " + ", ".join(parts)
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 class InlinePool:
@@ -162,8 +169,9 @@ class InlinePool:
         try:
             result = self._task(rules, runs, limits, rate, stored)
         except Exception as exc:
+            why = str(exc) or type(exc).__name__
             raise SurveyWorkerError(
-                f"solving {_runs_text(runs)} failed: {str(exc) or type(exc).__name__}"
+                Message("survey.solving_failed", deals=_runs_text(runs), error=why)
             ) from exc
         self._done.append((key, result))
 

@@ -505,7 +505,9 @@ class SurveyStore:
                         [(variant, signature, a, owner) for a, _ in runs],
                     )
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot store results in {self.path}: {exc}") from None
+            raise StoreError(
+                Message("survey.cannot_store", db=str(self.path), error=str(exc))
+            ) from None
         except (KeyError, TypeError) as exc:
             raise ValueError(f"{exc.args[0]!r} is not a verdict: nothing stored") from None
         return changed
@@ -527,7 +529,9 @@ class SurveyStore:
                 )
                 return c.total_changes - before
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot store par results in {self.path}: {exc}") from None
+            raise StoreError(
+                Message("survey.cannot_store_par", db=str(self.path), error=str(exc))
+            ) from None
 
     def par_rows(
         self, variant: str, signature: str, count: str, start: int = 1, end: int = MAX_STORED_DEAL
