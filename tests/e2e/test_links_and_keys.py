@@ -77,6 +77,8 @@ def test_a_link_carries_the_number_of_cells_and_every_house_rule(
         assert (game["variant"], game["deal"], game["options"]["cells"]) == ("freecell", 617, 2)
         assert game["house_rules"] == ["foundation_retrieval", "strict_single"]
         assert len(game["cells"]) == 2
+        # the status, at its longest here (every house rule), overlaps no button
+        assert _overlaps(page) == [], _overlaps(page)
         # the address is the table's again, and Copy link gives every rule back
         assert page.evaluate("() => location.search") == ""
         page.locator("#btn-copy-link").click()
@@ -89,6 +91,27 @@ def test_a_link_carries_the_number_of_cells_and_every_house_rule(
         expect(page.locator("#new-retrieval")).to_be_checked()
         expect(page.locator("#new-strict")).to_be_checked()
         page.keyboard.press("Escape")
+
+
+def _overlaps(page: Any) -> list[str]:
+    """The toolbar buttons the status lines' text is drawn over (by their boxes)."""
+    found: list[str] = page.evaluate(
+        """() => {
+          const hit = (a, b) => a.left < b.right && b.left < a.right
+                             && a.top < b.bottom && b.top < a.bottom;
+          const texts = [...document.querySelectorAll('#status .st-line > *')]
+            .filter((e) => !e.hidden && e.getClientRects().length)
+            .map((e) => [e, e.getBoundingClientRect()]);
+          const out = [];
+          for (const b of document.querySelectorAll('.actions button')) {
+            if (b.hidden || !b.getClientRects().length) continue;
+            const r = b.getBoundingClientRect();
+            for (const [e, t] of texts) if (hit(r, t)) out.push(`${b.id} under ${e.id}`);
+          }
+          return out;
+        }"""
+    )
+    return found
 
 
 def words(page: Any, key: str) -> str:
