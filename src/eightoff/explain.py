@@ -179,6 +179,11 @@ def hint_message(pos: Position, move: Move, length: int | None = None) -> Messag
     return Message("hint.move_effect", action=action, effect=effect, n=length)
 
 
+def par_unknown(*, lost: bool, lower: int, upper: int | None) -> bool:
+    """Whether a par search learnt nothing: no solution, no bound above 0, not lost."""
+    return not lost and upper is None and lower == 0
+
+
 def par_message(
     *,
     optimal: bool,
@@ -191,9 +196,11 @@ def par_message(
     """A deal's par in words (player moves): "Par 34", "Par 34 — you took 37", "Par 34 —
     you matched par!", "Par is 31 to 33", "Par is at least 31", "No par: …". ``took``:
     the player moves of a won game; ``seconds``: the search's time limit, said when par
-    was not proven."""
+    was not proven. A search that learnt nothing (:func:`par_unknown`): "Par unknown"."""
     if lost:
         return Message("par.lost")
+    if par_unknown(lost=lost, lower=lower, upper=upper):
+        return Message("par.unknown")
     said: Message
     if optimal and upper is not None:
         said = Message("par.is", par=upper)
@@ -221,6 +228,7 @@ __all__ = [
     "lesson_text",
     "moved_cards",
     "par_message",
+    "par_unknown",
     "variant_name",
     "variant_summary",
 ]

@@ -70,8 +70,6 @@ def par_words(oracle: Oracle, game: Game, *, took: int | None = None) -> Message
         found = oracle.par_search(game.start).result()
     except Exception:
         return Message("par.unknown")
-    if not found.lost and found.length is None and found.lower_bound == 0:
-        return Message("par.unknown")
     return par_message(
         optimal=found.optimal,
         lower=found.lower_bound,

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 
 from eightoff.counts import count
-from eightoff.explain import par_message
+from eightoff.explain import par_message, par_unknown
 from eightoff.i18n import Message, translate
 from eightoff.oracle import DroppedWork
 from eightoff.position import Position
@@ -53,21 +53,17 @@ def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> 
         kind = "lost"
     elif par.optimal:
         kind = "proven"
-    elif par.upper is None and par.lower == 0:
-        kind = "unknown"  # nothing learnt: no solution, no bound
+    elif par_unknown(lost=par.lost, lower=par.lower, upper=par.upper):
+        kind = "unknown"
     else:
         kind = "bounds"
-    said = (
-        Message("par.unknown")
-        if kind == "unknown"
-        else par_message(
-            optimal=par.optimal,
-            lower=par.lower,
-            upper=par.upper,
-            lost=par.lost,
-            took=took,
-            seconds=seconds,
-        )
+    said = par_message(
+        optimal=par.optimal,
+        lower=par.lower,
+        upper=par.upper,
+        lost=par.lost,
+        took=took,
+        seconds=seconds,
     )
     short = (
         Message("par.unknown_short")
