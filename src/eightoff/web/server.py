@@ -180,7 +180,7 @@ def serve(
         try:
             store = Store(db_path)
         except StoreError as e:
-            print(text("cli.play.store", prog=PROG, error=str(e), env=DB_ENV), file=sys.stderr)
+            print(text("cli.play.store", prog=PROG, error=said(e), env=DB_ENV), file=sys.stderr)
             return EX_CANTCREAT
     try:
         claim = runtime.claim(db_path)
@@ -224,7 +224,7 @@ def _serve_claimed(
         if store is not None:
             store.close()
         damaged = "damaged" in str(e) or "not an eightoff database" in str(e)
-        print(text("cli.play.store", prog=PROG, error=str(e), env=DB_ENV), file=sys.stderr)
+        print(text("cli.play.store", prog=PROG, error=said(e), env=DB_ENV), file=sys.stderr)
         return EX_DATAERR if damaged else EX_CANTCREAT
     try:
         sock = _bind(host, port or 0)
@@ -237,36 +237,36 @@ def _serve_claimed(
     if not is_loopback(host):  # (after the bind: an address that cannot be used is one line)
         print(text("cli.play.not_loopback", prog=PROG, host=host), file=sys.stderr, flush=True)
     actual_port = sock.getsockname()[1]
+    opened = store
+
+    def give_up(code: int, line: str, *, error: bool = True) -> int:
+        """Close the socket and the store, say ``line`` and return ``code``."""
+        sock.close()
+        opened.close()
+        print(line, file=sys.stderr if error else sys.stdout, flush=True)
+        return code
+
+    def runtime_file_refused(e: OSError) -> int:
+        why = str(e.strerror or e)
+        return give_up(EX_CANTCREAT, text("cli.play.runtime_file", prog=PROG, error=why))
+
     try:
         token = claim.token()
     except OSError as e:
-        sock.close()
-        store.close()
-        why = str(e.strerror or e)
-        print(text("cli.play.runtime_file", prog=PROG, error=why), file=sys.stderr)
-        return EX_CANTCREAT
+        return runtime_file_refused(e)
     base = url_for(host, actual_port)
     url = f"{base}?token={token}"
     try:
         other = _claim(store, base)  # the record in the file: no token there
     except StoreError as e:
-        sock.close()
-        store.close()
-        print(f"eightoff: {e}", file=sys.stderr)
-        return EX_CANTCREAT
+        return give_up(EX_CANTCREAT, f"eightoff: {said(e)}")
     if other is not None:  # another user's server (this user's would hold the lock)
-        sock.close()
-        store.close()
-        print(text("cli.play.other_user", prog=PROG, db=str(db_path), url=other.url), flush=True)
-        return EX_OK
+        line = text("cli.play.other_user", prog=PROG, db=str(db_path), url=other.url)
+        return give_up(EX_OK, line, error=False)
     try:
         claim.publish(os.getpid(), url, db_path)
     except OSError as e:
-        sock.close()
-        store.close()
-        why = str(e.strerror or e)
-        print(text("cli.play.runtime_file", prog=PROG, error=why), file=sys.stderr)
-        return EX_CANTCREAT
+        return runtime_file_refused(e)
     app = create_app(
         db_path,
         hosts=None if host in ANY_ADDRESS else [host],
