@@ -20,21 +20,28 @@ def survey_main(argv: list[str]) -> int:
 def race(
     db: Path, a: tuple[int, int], b: tuple[int, int], **kw: Any
 ) -> tuple[SurveyRun, SurveyRun]:
-    """Survey ranges A and B into DB at once, in two threads: A waits after its first
-    stored batch until B has started, so both take a share of where they overlap.
+    """Survey ranges A and B into DB at once, in two threads: B begins once A has read
+    what is left to do, and A waits after its first stored batch until B has started, so
+    both take a share of where they overlap (were B let run first, it could finish the
+    overlap before A looks, and A would find it already done).
     KW goes to both `run_survey` calls (workers, limits, batch_size, rate...)."""
+    a_started = threading.Event()
     b_started = threading.Event()
     results: dict[str, SurveyRun] = {}
 
     def run(name: str, span: tuple[int, int], **more: Any) -> None:
         results[name] = run_survey(span[0], span[1], db=db, **kw, **more)
 
+    def run_second() -> None:
+        a_started.wait(60)
+        run("b", b, on_start=lambda _: b_started.set())
+
     first = threading.Thread(
-        target=run, args=("a", a), kwargs={"progress": lambda _: b_started.wait(60)}
+        target=run,
+        args=("a", a),
+        kwargs={"on_start": lambda _: a_started.set(), "progress": lambda _: b_started.wait(60)},
     )
-    second = threading.Thread(
-        target=run, args=("b", b), kwargs={"on_start": lambda _: b_started.set()}
-    )
+    second = threading.Thread(target=run_second)
     first.start()
     second.start()
     first.join(300)

@@ -43,7 +43,8 @@ def test_two_surveys_in_one_process_split_overlapping_ranges(tmp_path: Path) -> 
     assert ra.new.total + rb.new.total == 50  # none solved twice
     assert ra.new.total > 0 and rb.new.total > 0  # both did a share
     # What each did not solve of its own range, the other did.
-    assert ra.new.total + ra.by_others == 40 and rb.new.total + rb.by_others == 40
+    assert ra.already + ra.new.total + ra.by_others == 40
+    assert rb.already + rb.new.total + rb.by_others == 40
 
 
 def survey(db: Path, first: int, last: int) -> list[str]:
