@@ -14,7 +14,7 @@ import pytest
 
 from eightoff.rules import preset
 from eightoff.store.db import StoreError
-from eightoff.survey.store import Pending, Row, SurveyStore, rules_signature
+from eightoff.survey.store import Counts, Pending, Row, SurveyStore, rules_signature
 from eightoff.verdict import Verdict
 
 
@@ -170,3 +170,90 @@ def test_claims_of_a_dead_survey_are_taken_back(tmp_path: Path) -> None:
             )
         me = store.register_owner()
         assert store.claim(me, "eightoff", sig, 1, 10, 10).runs == ((1, 10),)
+
+
+def test_a_batch_larger_than_one_statement_is_stored_row_for_row(tmp_path: Path) -> None:
+    """A batch goes to the file in statements of many rows each: every row arrives as
+    it was given (a length of None or 0 is no solution), an unknown is still the only
+    verdict replaced, and the count of new rows spans the statements."""
+    from eightoff.survey.store import ROWS_PER_STATEMENT
+
+    store, sig, run = open_store(tmp_path)
+    n = 2 * ROWS_PER_STATEMENT + 7
+    words = (Verdict.SOLVED, Verdict.LOST, Verdict.UNKNOWN)
+    rows: list[Row] = [
+        (d, words[d % 3], (d % 90) + 1 if d % 3 == 0 else (0 if d % 2 else None), d * 7, d / 1e6)
+        for d in range(3, 3 + n)
+    ]
+    with store:
+        assert store.write("eightoff", sig, run, rows) == n
+        retry: list[Row] = [(d, Verdict.SOLVED, 50, 1, 0.5) for d in range(3, 3 + n)]
+        unknown = sum(v is Verdict.UNKNOWN for _, v, *_ in rows)
+        assert store.write("eightoff", sig, run, retry) == unknown
+    with sqlite3.connect(tmp_path / "s.sqlite3") as c:
+        got = c.execute(
+            "SELECT deal, verdict, length, states, seconds FROM survey_results ORDER BY deal"
+        ).fetchall()
+    expected = [
+        (d, "solved", 50, 1, 0.5) if v is Verdict.UNKNOWN else (d, v.value, n or None, s, t)
+        for d, v, n, s, t in rows
+    ]
+    assert got == expected
+
+
+def v4_store(path: Path) -> str:
+    """A survey store as eightoff wrote it at schema version 4 (the verdict checked
+    ``IN`` a list), with deals 1, 2 and 5 stored; the rules signature."""
+    from eightoff.store.db import Schema, connect
+    from eightoff.survey.store import SURVEY
+
+    v4 = Schema("survey", SURVEY.migrations[:4], legacy_version=SURVEY.legacy_version)
+    sig = rules_signature(preset("eightoff"))
+    db = connect(path, v4)
+    with db.transaction() as c:
+        c.execute("INSERT INTO survey_rules VALUES (?, 'eightoff', '{}')", (sig,))
+        c.execute("INSERT INTO survey_runs VALUES (1, 'then', 'v', NULL, 10, 'local:1')")
+        c.executemany(
+            "INSERT INTO survey_results VALUES ('eightoff', ?, ?, ?, ?, 5, 0.1, 1)",
+            [(sig, 1, "solved", 80), (sig, 2, "unknown", None), (sig, 5, "lost", None)],
+        )
+    db.close()
+    return sig
+
+
+def test_a_version_4_store_is_read_as_it_is_and_upgraded_by_a_run(tmp_path: Path) -> None:
+    """A store written before version 5 reports unchanged; a survey opening it checks the
+    verdict in the cheaper form (the same rule: a word that is not a verdict is still
+    refused by the file itself), keeps every row, and resumes where it stopped."""
+    path = tmp_path / "v4.sqlite3"
+    sig = v4_store(path)
+    with SurveyStore(path, create=False) as old:
+        assert old.counts("eightoff", sig) == Counts(1, 1, 1)
+    with sqlite3.connect(path) as c:
+        assert c.execute("SELECT version FROM eightoff_schema").fetchone()[0] == 4
+    with SurveyStore(path) as store:
+        assert store.counts("eightoff", sig) == Counts(1, 1, 1)
+        assert store.pending("eightoff", sig, 1, 6).take(9) == ((3, 4), (6, 6))
+        owner = store.register_owner()
+        claim = store.claim(owner, "eightoff", sig, 1, 6, 9, retry_unknown=True)
+        assert claim.runs == ((2, 4), (6, 6))
+        store.write(
+            "eightoff",
+            sig,
+            1,
+            [(d, Verdict.SOLVED, 70, 9, 0.2) for d in (2, 3, 4, 6)],
+            claimed=(owner, claim.runs),
+        )
+        assert store.counts("eightoff", sig) == Counts(5, 1, 0)
+        assert store.integrity_check() == "ok"
+    with sqlite3.connect(path) as c:
+        assert c.execute("SELECT version FROM eightoff_schema").fetchone()[0] == 5
+        table = c.execute("SELECT sql FROM sqlite_master WHERE name = 'survey_results'")
+        assert " IN " not in table.fetchone()[0]
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            c.execute(
+                "INSERT INTO survey_results VALUES ('eightoff', ?, 9, 'won', 1, 5, 0.1, 1)",
+                (sig,),
+            )
+    with SurveyStore(path) as again:  # opened again: nothing left to upgrade
+        assert again.counts("eightoff", sig) == Counts(5, 1, 0)
