@@ -257,3 +257,39 @@ def test_a_version_4_store_is_read_as_it_is_and_upgraded_by_a_run(tmp_path: Path
             )
     with SurveyStore(path) as again:  # opened again: nothing left to upgrade
         assert again.counts("eightoff", sig) == Counts(5, 1, 0)
+
+
+def test_rows_given_as_columns_are_stored_as_the_same_rows(tmp_path: Path) -> None:
+    """The batch path's arrays (RowBlock) give the file the rows a list of Row gives it;
+    a word in them that is not a verdict stores nothing of the batch."""
+    from array import array
+
+    from eightoff.survey.store import RowBlock
+
+    rows: list[Row] = [
+        (10, Verdict.SOLVED, 81, 400, 0.25),
+        (11, Verdict.LOST, None, 90, 0.5),
+        (12, Verdict.UNKNOWN, None, 10**6, 2.0),
+    ]
+    block = RowBlock(
+        10, ["solved", "lost", "unknown"], array("i", [81, 0, 0]),
+        array("q", [400, 90, 10**6]), array("d", [0.25, 0.5, 2.0]),
+    )  # fmt: skip
+    found = []
+    for name, as_rows, as_blocks in (("rows", rows, []), ("blocks", [], [block])):
+        store, sig, run = open_store(tmp_path / name)
+        with store:
+            assert store.write("eightoff", sig, run, as_rows, blocks=as_blocks) == 3
+            bad = block._replace(first=20, verdicts=["solved", "won", "lost"])
+            with pytest.raises(ValueError, match="'won' is not a verdict"):
+                store.write("eightoff", sig, run, [(30, Verdict.LOST, None, 1, 0.1)], blocks=[bad])
+            found.append([r[:6] for r in store.export_rows()])
+    assert (
+        found[0]
+        == found[1]
+        == [
+            ("eightoff", 10, "solved", 81, 400, 0.25),
+            ("eightoff", 11, "lost", None, 90, 0.5),
+            ("eightoff", 12, "unknown", None, 10**6, 2.0),
+        ]
+    )

@@ -50,7 +50,7 @@ from typing import Final, NamedTuple, Protocol
 from eightoff.deals import deal as deal_position
 from eightoff.i18n import Message
 from eightoff.rules import Rules, UnknownVariantError, preset
-from eightoff.solver import DEFAULT_LIMITS, Limits, SolutionError, solve, solve_deals
+from eightoff.solver import DEFAULT_LIMITS, DealBlock, Limits, SolutionError, solve, solve_deals
 from eightoff.solver._core import REPLAY_FAILED
 from eightoff.store.db import StoreError
 from eightoff.survey.errors import (
@@ -66,6 +66,7 @@ from eightoff.survey.store import (
     Counts,
     RatingRow,
     Row,
+    RowBlock,
     Runs,
     SurveyStore,
     default_store_path,
@@ -125,6 +126,41 @@ class BatchResult(NamedTuple):
     errors: tuple[tuple[int, str], ...] = ()
     """Deals the solver answered with a solution the replay refused (a bug, never a
     verdict): (deal, what was wrong). They get no row, so a later run tries again."""
+    blocks: tuple[DealBlock, ...] = ()
+    """The batch path's deals (besides ``rows``): each call of the core's arrays as it
+    returned them, no Python object per deal (a deal in ``errors`` among them gets no
+    row)."""
+
+    @property
+    def deals(self) -> int:
+        """The deals the batch solved (or only rated)."""
+        return len(self.rows) + sum(len(b.status) for b in self.blocks) + self.rated_only
+
+    def row_blocks(self) -> list[RowBlock]:
+        """``blocks`` as the store takes them: verdicts for statuses, the deals whose
+        solution the replay refused left out."""
+        out: list[RowBlock] = []
+        for b in self.blocks:
+            status = b.status
+            start = 0
+            while start < len(status):
+                try:  # a refused solution is a bug: almost never, so cut around it
+                    stop = status.index(REPLAY_FAILED, start)
+                except ValueError:
+                    stop = len(status)
+                if stop > start:
+                    verdicts = list(map(_WORD_BY_STATUS.__getitem__, status[start:stop]))
+                    out.append(
+                        RowBlock(
+                            b.first + start,
+                            verdicts,
+                            b.lengths[start:stop],
+                            b.states[start:stop],
+                            b.seconds[start:stop],
+                        )
+                    )
+                start = stop + 1
+        return out
 
 
 @functools.cache
@@ -225,6 +261,7 @@ def solve_batch(
 
 _BY_STATUS: Final = (Verdict.UNKNOWN, Verdict.SOLVED, Verdict.LOST) + (Verdict.UNKNOWN,) * 4
 """The verdict of each status of the compiled core (solver.solve_deals)."""
+_WORD_BY_STATUS: Final = tuple(v.value for v in _BY_STATUS)
 
 
 def _solve_blocks(
@@ -234,11 +271,11 @@ def _solve_blocks(
     stored: tuple[tuple[int, Verdict], ...],
 ) -> BatchResult:
     """The worker's fast path: each run of deals (less the stored ones) dealt, solved and
-    replayed in one call of the compiled core; a row per deal from its arrays."""
+    replayed in one call of the compiled core; its arrays go back as they are."""
     t0 = time.perf_counter()
     c0 = time.thread_time()
     known = {number for number, _ in stored}
-    rows: list[Row] = []
+    blocks: list[DealBlock] = []
     errors: list[tuple[int, str]] = []
     for first, last in runs:
         for a, b in _without(first, last, known):
@@ -248,19 +285,7 @@ def _solve_blocks(
                 raise RuntimeError(
                     f"deals {a}-{b} of {rules.id}: {type(exc).__name__}: {exc}"
                 ) from exc
-            by_status = _BY_STATUS
-            rows += [
-                (number, by_status[code], length or None, n, t)
-                for number, code, length, n, t in zip(
-                    range(a, b + 1),
-                    block.status,
-                    block.lengths,
-                    block.states,
-                    block.seconds,
-                    strict=True,
-                )
-                if code != REPLAY_FAILED
-            ]
+            blocks.append(block)
             if REPLAY_FAILED in block.status:  # a bug, never a verdict: no row, reported
                 errors += [
                     (a + i, f"{rules.name} deal #{a + i}: the solver's solution is refused at"
@@ -269,11 +294,12 @@ def _solve_blocks(
                     if code == REPLAY_FAILED
                 ]  # fmt: skip
     return BatchResult(
-        rows,
+        [],
         time.perf_counter() - t0,
         solver_version(),
         time.thread_time() - c0,
         errors=tuple(errors),
+        blocks=tuple(blocks),
     )
 
 
@@ -568,22 +594,27 @@ def run_survey(
                             f"the workers run solver version {result.solver!r} but this"
                             f" machine has {version!r}: install the same eightoff on both"
                         )
+                    blocks = result.row_blocks()
                     store.write(
                         rules.id,
                         signature,
                         run_id,
                         result.rows,
+                        blocks=blocks,
                         claimed=(owner, runs),
                         ratings=result.ratings,
                     )
                     work_seconds += result.seconds
                     work_cpu += result.cpu_seconds
-                    work_deals += len(result.rows) + result.rated_only
-                    largest_done = max(largest_done, len(result.rows) + result.rated_only)
+                    work_deals += result.deals
+                    largest_done = max(largest_done, result.deals)
                     rated_only += result.rated_only
                     errors.extend(result.errors)
                     for row in result.rows:
                         tally[row[1]] += 1
+                    for block in blocks:
+                        for verdict in Verdict:
+                            tally[verdict] += block.verdicts.count(verdict)
                     if progress is not None:
                         done = already + sum(tally.values()) + rated_only
                         progress(Progress(total, done, summary().new))

@@ -54,8 +54,9 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
+from itertools import chain, islice
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from eightoff.i18n import Message
 from eightoff.rules import Rules
@@ -264,11 +265,25 @@ WHERE survey_par.optimal = 0
 """
 
 RatingRow = tuple[int, str, float, str]
+"""One rated deal as workers return it: (deal, level name, score, formula version)."""
+
+
+class RowBlock(NamedTuple):
+    """The rows of consecutive deals as columns (what the compiled batch path returns,
+    no Python object per deal): deal ``first + i`` has verdict ``verdicts[i]`` (a
+    :class:`~eightoff.verdict.Verdict` or its word), solution length ``lengths[i]`` (0:
+    none, stored as NULL), ``states[i]`` and ``seconds[i]``."""
+
+    first: int
+    verdicts: Sequence[str]
+    lengths: Sequence[int]
+    states: Sequence[int]
+    seconds: Sequence[float]
+
 
 _VERDICT_VALUES: Final[dict[str, str]] = {v.value: v.value for v in Verdict}
 """A row's verdict (a Verdict, or its word) as stored; a dict lookup, not Verdict(v) per
 row (a StrEnum member and its word are equal keys)."""
-"""One rated deal as workers return it: (deal, level name, score, formula version)."""
 
 # A newer rating (a rerun, perhaps with a newer formula) replaces the stored one.
 _UPSERT_RATING: Final = """
@@ -537,33 +552,38 @@ class SurveyStore:
         variant: str,
         signature: str,
         run: int,
-        rows: Sequence[Row],
+        rows: Sequence[Row] = (),
         *,
+        blocks: Sequence[RowBlock] = (),
         claimed: tuple[int, Runs] | None = None,
         ratings: Sequence[RatingRow] = (),
     ) -> int:
         """Store one batch in one transaction; return how many rows were new or upgraded
-        (a deal already decided is left as it is). ``claimed`` = (owner, runs): the
-        batch's claims, deleted in the same transaction. ``ratings``: the batch's
-        ratings (a deal's stored rating is replaced by a new one)."""
+        (a deal already decided is left as it is). ``rows`` and ``blocks`` (the same
+        rows as arrays, :class:`RowBlock`): the batch's deals. ``claimed`` = (owner,
+        runs): the batch's claims, deleted in the same transaction. ``ratings``: the
+        batch's ratings (a deal's stored rating is replaced by a new one)."""
         try:
             with self.transaction() as c:
                 before = c.total_changes
                 # rows come from workers (other processes, perhaps other machines); a
                 # word that is not a verdict stops here, before the file (a KeyError)
                 values = _VERDICT_VALUES
-                step = self._rows_per_statement
-                for i in range(0, len(rows), step):
-                    part = rows[i : i + step]
-                    c.execute(
-                        _upsert(len(part)),
-                        (
-                            variant,
-                            signature,
-                            run,
-                            *[x for d, v, n, s, t in part for x in (d, values[v], n, s, t)],
-                        ),
+                parts: list[Iterable[tuple[object, ...]]] = [
+                    [(d, values[v], n, s, t) for d, v, n, s, t in rows]
+                ]
+                for b in blocks:
+                    wrong = set(b.verdicts) - values.keys()
+                    if wrong:
+                        raise KeyError(min(map(str, wrong)))
+                    deals = range(b.first, b.first + len(b.verdicts))
+                    parts.append(
+                        zip(deals, b.verdicts, b.lengths, b.states, b.seconds, strict=True)
                     )
+                flat = chain.from_iterable(chain.from_iterable(parts))
+                step = 5 * self._rows_per_statement
+                while part := tuple(islice(flat, step)):
+                    c.execute(_upsert(len(part) // 5), (variant, signature, run, *part))
                 changed = c.total_changes - before
                 c.executemany(
                     _UPSERT_RATING,
