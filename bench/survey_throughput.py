@@ -73,18 +73,20 @@ def _process_cpu(pid: int) -> float:
 
 
 class Meter:
-    """What the survey's parts spend, read through two hooks on the survey's own
-    classes: the store's ``write`` (thread time, in this process) and the local pool's
-    ``close`` (each worker process's CPU, read just before it is told to stop)."""
+    """What the survey's parts spend, read through hooks on the survey's own classes:
+    the store's ``write`` and ``claim`` (thread time, in this process) and the local
+    pool's ``close`` (each worker process's CPU, read just before it is told to stop)."""
 
     def __init__(self) -> None:
         self.write = 0.0
+        self.claim = 0.0
         self.workers = 0.0
         self.seen_workers = 0
 
     @contextmanager
     def hooked(self) -> Iterator[None]:
         write = SurveyStore.write
+        claim = SurveyStore.claim
         close = local.LocalPool.close
         meter = self
 
@@ -95,6 +97,13 @@ class Meter:
             finally:
                 meter.write += time.thread_time() - c0
 
+        def timed_claim(self: SurveyStore, *args: Any, **kw: Any) -> Any:
+            c0 = time.thread_time()
+            try:
+                return claim(self, *args, **kw)
+            finally:
+                meter.claim += time.thread_time() - c0
+
         def metered_close(self: local.LocalPool, abort: bool) -> None:
             for w in self._workers:
                 meter.workers += _process_cpu(w.process.pid or 0)
@@ -102,11 +111,13 @@ class Meter:
             close(self, abort)
 
         SurveyStore.write = timed_write  # type: ignore[method-assign]
+        SurveyStore.claim = timed_claim  # type: ignore[method-assign]
         local.LocalPool.close = metered_close  # type: ignore[method-assign]
         try:
             yield
         finally:
             SurveyStore.write = write  # type: ignore[method-assign]
+            SurveyStore.claim = claim  # type: ignore[method-assign]
             local.LocalPool.close = close  # type: ignore[method-assign]
 
 
@@ -119,6 +130,9 @@ def main() -> None:
     parser.add_argument("--no-core", action="store_true", help="skip the core alone")
     parser.add_argument(
         "--only-workers", action="store_true", help="survey with --workers only (not 1 too)"
+    )
+    parser.add_argument(
+        "--batch-size", type=int, help="the survey's batch size (default: adaptive)"
     )
     parser.add_argument(
         "--db", type=Path, help="the survey's store (default: a fresh temporary one)"
@@ -152,7 +166,9 @@ def main() -> None:
             db = args.db or Path(tmp) / "bench.sqlite3"
             t0 = time.perf_counter()
             p0 = time.process_time()
-            run = run_survey(first, last, args.variant, db=db, workers=workers)
+            run = run_survey(
+                first, last, args.variant, db=db, workers=workers, batch_size=args.batch_size
+            )
             parent = time.process_time() - p0
             wall = time.perf_counter() - t0
         done = run.new.total
@@ -167,7 +183,10 @@ def main() -> None:
         whole = run.cpu_seconds if workers == 1 else meter.workers
         if workers > 1:
             print(f"      workers  {per_deal(whole)}  (the worker processes, pipes included)")
-        print(f"      parent   {per_deal(parent)}  (of which store.write {per_deal(meter.write)})")
+        print(
+            f"      parent   {per_deal(parent)}  (of which store.write {per_deal(meter.write)},"
+            f" store.claim {per_deal(meter.claim)})"
+        )
         total = parent if workers == 1 else whole + parent
         print(
             f"      total    {per_deal(total)}  -> {workers * done / total:8.0f} deals/s on"
