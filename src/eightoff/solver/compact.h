@@ -81,7 +81,6 @@ typedef struct {
 } eo_crec;
 
 #define EO_CBIG ((uint64_t)1 << 63)
-#define EO_PACK_BITS (((uint64_t)1 << 56) - ((uint64_t)1 << 4)) /* the codes of one pack's cards */
 #define EO_CBLOCK_BITS 16
 #define EO_CBLOCK ((size_t)1 << EO_CBLOCK_BITS)
 

@@ -29,6 +29,7 @@
  * for eo_hash's last block read whole */
 #define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8 + 16)
 #define EO_MAXMOVES 512
+#define EO_PACK_BITS (((uint64_t)1 << 56) - ((uint64_t)1 << 4)) /* one pack's card codes */
 
 typedef struct {
     int ncols, ncells, nfound;
