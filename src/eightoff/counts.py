@@ -11,7 +11,9 @@ counted: with auto-move on, a move that sends home a card that may safely go hom
 auto-move off every card the player sends home is a move. Once the win is certain
 (every column runs down in rank, :meth:`~eightoff.position.Position.win_is_certain`),
 the cards sent home are free as well: auto-complete sends them. Player-move par
-assumes safe auto-move on.
+assumes safe auto-move on; a game played with auto-move off is compared with par (and
+with other games: the statistics' fewest moves) in par's count, :func:`as_par_counts`:
+the same moves count the same, whatever the setting was.
 
 **Single-card moves**: the length of the solution when only single-card moves are
 allowed, the research literature's count (Paul & Helmert, "Optimal Solitaire Game
@@ -119,6 +121,16 @@ def is_free(position: Position, move: Move, *, auto_move: bool = True) -> bool:
 def player_moves(position: Position, move: Move, *, auto_move: bool = True) -> int:
     """The player moves ``move`` counts for in ``position``: 0 or 1."""
     return 0 if is_free(position, move, auto_move=auto_move) else 1
+
+
+def as_par_counts(start: Position, moves: Iterable[Move]) -> int:
+    """The player moves of ``moves``, played from ``start``, as par counts them: with
+    safe auto-move on, whatever the setting they were played with (a card sent home
+    that safe auto-move would have sent at that point is free, and so is every card
+    sent home once the win is certain). A game won with auto-move off is compared with
+    par, and with other games, in this count; with auto-move on throughout it is the
+    table's counter. Each move checked as :func:`count` does."""
+    return count(start, moves).player
 
 
 # ----- single-card moves ---------------------------------------------------------------

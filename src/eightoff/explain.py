@@ -191,12 +191,17 @@ def par_message(
     upper: int | None,
     lost: bool = False,
     took: int | None = None,
+    counter: int | None = None,
     seconds: float | None = None,
 ) -> Message:
     """A deal's par in words (player moves): "Par 34", "Par 34 — you took 37", "Par 34 —
     you matched par!", "Par is 31 to 33", "Par is at least 31", "No par: …". ``took``:
-    the player moves of a won game; ``seconds``: the search's time limit, said when par
-    was not proven. A search that learnt nothing (:func:`par_unknown`): "Par unknown"."""
+    the player moves of a won game as par counts them
+    (:meth:`eightoff.game.Game.player_moves_as_par`); ``counter``: what the table's
+    counter showed, said beside it when the two differ (a game won with auto-move off:
+    "Par 34 — you took 36 (counted as par is, with safe auto-move on; the counter showed
+    80 with auto-move off)"); ``seconds``: the search's time limit, said when par was not
+    proven. A search that learnt nothing (:func:`par_unknown`): "Par unknown"."""
     if lost:
         return Message("par.lost")
     if par_unknown(lost=lost, lower=lower, upper=upper):
@@ -210,8 +215,12 @@ def par_message(
         said = Message("par.at_least", low=lower)
     if took is not None:
         if optimal and took == upper:
-            return Message("par.matched", par=said)
-        return Message("par.you_took", par=said, moves=took)
+            said = Message("par.matched", par=said)
+        else:
+            said = Message("par.you_took", par=said, moves=took)
+        if counter is not None and counter != took:
+            return Message("par.counter", said=said, shown=counter)
+        return said
     if not optimal and seconds is not None:
         return Message("par.unproven", par=said, seconds=seconds)
     return said

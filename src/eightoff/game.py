@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from eightoff.counts import NONE, Counts, move_counts
+from eightoff.counts import NONE, Counts, as_par_counts, move_counts
 from eightoff.deals import deal
 from eightoff.position import IllegalMoveError, Kind, Move, Position
 from eightoff.rules import Rules, preset
@@ -136,6 +136,17 @@ class Game:
         """Player moves on the board: what the table's counter shows (the cards safe
         auto-move or auto-complete sent home are free)."""
         return self._counts[-1].player
+
+    @property
+    def player_moves_as_par(self) -> int:
+        """Player moves on the board as par counts them (safe auto-move on,
+        :func:`eightoff.counts.as_par_counts`): :attr:`player_moves` when every turn was
+        played with auto-move on; with it off, fewer (the safe cards the player sent home
+        by hand are free here). What a win is compared with par in, and the statistics'
+        fewest moves."""
+        if all(t.auto_move for t in self.turns):
+            return self.player_moves
+        return as_par_counts(self.start, self.moves())
 
     @property
     def single_card_moves(self) -> int:

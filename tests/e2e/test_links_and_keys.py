@@ -114,6 +114,70 @@ def _overlaps(page: Any) -> list[str]:
     return found
 
 
+TABLE_TOP = "() => document.querySelector('#table').getBoundingClientRect().top"
+GROWS_WITH_PAR = {("844x390", "de")}
+"""Where limit, verdict, par and its link do not fit one line (a German phone on its
+side): the status takes a line more once par is known."""
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_the_status_with_par_and_its_solution_overlaps_no_button_at_any_size(
+    chromium_browser: Any, server: Server, lang: str
+) -> None:
+    """Par known and its solution offered ("Par 14" and the par solution's link beside
+    the verdict). A plain deal: the play bar keeps its height when par comes (the
+    table is not drawn again under the player's pointer; German's "Par-Lösung zeigen"
+    took a line more at 1280x720). With a house rule in the line above too (the status
+    at its longest): at each of the five sizes no status text is drawn over a play
+    button, none runs off the screen, and the status ends above the table."""
+    for table in _table(chromium_browser, server, DESKTOP, locale=LANGS[lang]):
+        page = table.page
+        table.open()
+        start(table, {"variant": "eightoff", "deal": 3})
+        before = {}
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            before[size] = page.evaluate(TABLE_TOP)
+        page.locator("#btn-par").click()
+        expect(page.locator("#st-par")).to_have_text("Par 14", timeout=60_000)
+        link = page.locator("#btn-par-replay")
+        expect(link).to_have_text(words(page, "par.show_solution_short"))
+        expect(link).to_have_accessible_name(words(page, "par.show_solution"))
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            if (size, lang) not in GROWS_WITH_PAR:
+                assert page.evaluate(TABLE_TOP) == before[size], size
+            table.screenshot(f"i23-par-status-plain-{size}-{lang}")
+
+        start(table, {"variant": "eightoff", "deal": 3, "foundation_retrieval": True})
+        page.locator("#btn-par").click()
+        expect(page.locator("#st-par")).to_have_text("Par 14", timeout=60_000)
+        expect(link).to_be_visible()
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            assert _overlaps(page) == [], (size, _overlaps(page))
+            assert _off_screen_or_over_the_table(page) == [], size
+            table.screenshot(f"i23-par-status-{size}-{lang}")
+
+
+def _off_screen_or_over_the_table(page: Any) -> list[str]:
+    """The status lines' parts that run off the screen or down over the table."""
+    found: list[str] = page.evaluate(
+        """() => {
+          const table = document.querySelector('#table').getBoundingClientRect();
+          const out = [];
+          for (const e of document.querySelectorAll('#status .st-line > *')) {
+            if (e.hidden || !e.getClientRects().length) continue;
+            const r = e.getBoundingClientRect();
+            if (r.left < 0 || r.right > innerWidth + 0.5) out.push(`${e.id} off screen`);
+            if (r.bottom > table.top + 0.5) out.push(`${e.id} over the table`);
+          }
+          return out;
+        }"""
+    )
+    return found
+
+
 def words(page: Any, key: str) -> str:
     """A message of the page's catalogue in the page's language."""
     text: str = page.evaluate(

@@ -218,3 +218,92 @@ def test_a_par_the_table_cannot_prove_shows_its_bounds(
     )
     expect(table.page.locator("#btn-par-replay")).to_be_hidden()
     table.screenshot(f"par-{size}-{lang}-freecell-bounds")
+
+
+# ----- the par key -------------------------------------------------------------------------
+def test_the_par_key_asks_for_par_as_the_button_does_and_says_it(
+    par_table: TablePage, where: tuple[str, str]
+) -> None:
+    """Shift+P (p alone plays a replay to its end): the keyboard help lists it, and on
+    the table it asks for par as the Par? button does ("Working out par…", then "Par
+    14" in the status line, read out); pressed again it says par again, in full."""
+    size, lang = where
+    table = par_table
+    page = table.page
+    start(table, {"variant": "eightoff", "deal": 3})
+    # the keyboard help and the button name the key
+    page.locator("#frame").focus()
+    page.keyboard.press("?")
+    keys = page.locator("#dlg-keys")
+    expect(keys).to_be_visible()
+    row = keys.locator("tr", has=page.locator("th", has_text="Shift+P"))
+    expect(row.locator("td")).to_have_text(words(table, lang, "keys.par"))
+    table.screenshot(f"par-{size}-{lang}-keys")
+    page.keyboard.press("Escape")
+    expect(keys).to_be_hidden()
+    button = page.locator("#btn-par")
+    expect(button).to_have_attribute("aria-keyshortcuts", "Shift+P")
+    assert "+P)" in (button.get_attribute("title") or "")
+    # the key asks: the status line works it out, then says it, read out as well
+    page.locator("#frame").focus()
+    page.keyboard.press("Shift+P")
+    status = page.locator("#st-par")
+    working = words(table, lang, "par.working")
+    expect(status).to_have_text(re.compile(rf"^({re.escape(working)}|Par 14)$"))
+    expect(status).to_have_text("Par 14", timeout=30_000)
+    expect(button).to_be_hidden()
+    expect(page.locator("#announce")).to_have_text("Par 14")
+    expect(page.locator("#btn-par-replay")).to_be_visible()
+    # asked again it is said again (the button is gone by now), over the status line too
+    page.keyboard.press("Shift+P")
+    expect(table.message).to_have_text("Par 14")
+    table.screenshot(f"par-{size}-{lang}-key")
+    # a lesson has no par: the key says so
+    start(table, {"lesson": 1})
+    page.locator("#frame").focus()
+    page.keyboard.press("Shift+P")
+    expect(table.message).to_have_text(words(table, lang, "par.lesson"))
+    expect(status).to_be_hidden()
+
+
+# ----- a win with auto-move off ------------------------------------------------------------
+def test_a_win_with_auto_move_off_is_compared_with_par_as_par_counts_it(
+    par_table: TablePage, where: tuple[str, str]
+) -> None:
+    """With auto-move off the counter counts every card home; par counts the safe ones
+    free (safe auto-move on). The win dialog says the counter's moves, and par beside
+    the moves as par counts them and what the counter showed; the statistics' over par
+    and fewest moves are in par's count."""
+    size, lang = where
+    table = par_table
+    service = Table(Store(table.server.db))
+    service.put_settings({"auto_move": False})
+    start(table, {"variant": "eightoff", "deal": 2})
+    state = service.current()
+    found = solve(state.position, DEFAULT_LIMITS)
+    assert isinstance(found, Solved)
+    *moves, last = found.moves
+    for move in moves:  # one at a time: nothing goes home by itself
+        state, _ = service.move(state.id, str(move))
+    table.reload()
+    table.wait_ready()
+    assert last.target.kind is Kind.FOUNDATION
+    press(table, str(last))
+    dialog = table.page.locator("#dlg-won")
+    expect(dialog).to_be_visible(timeout=30_000)
+    won = service.get(state.id).game
+    shown, as_par = won.player_moves, won.player_moves_as_par
+    assert shown > as_par > 14
+    moves_word = translate(Message("noun.move", n=shown), lang)
+    expect(dialog.locator("#won-text")).to_contain_text(moves_word)
+    said = translate(
+        par_message(optimal=True, lower=14, upper=14, took=as_par, counter=shown), lang
+    )
+    assert str(shown) in said and str(as_par) in said
+    expect(dialog.locator("#won-par")).to_have_text(said, timeout=30_000)
+    expect(table.page.locator("#st-par")).to_have_text("Par 14")
+    table.screenshot(f"par-{size}-{lang}-won-auto-off")
+    dialog.locator("#btn-won-close").click()
+    stats = service.stats()["eightoff"]
+    assert stats.fewest_moves == as_par
+    assert stats.over_par is not None and stats.over_par.best == as_par - 14

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import eightoff.oracle as oracle_module
+from eightoff.counts import count
 from eightoff.solver import DEFAULT_LIMITS, Solved, solve
 from eightoff.table import Table
 from eightoff.web.app import create_app
@@ -109,6 +110,45 @@ def test_after_a_win_par_is_said_beside_the_moves_taken_and_kept(
     # a new game of the same deal finds it too
     other = new_game(client, variant="eightoff", deal=2)
     assert par_of(client, other["id"])["text"] == "Par 14"
+
+
+def test_a_win_with_auto_move_off_is_compared_with_par_as_par_counts_it(
+    client: TestClient,
+) -> None:
+    """Par counts with safe auto-move on. A game won with auto-move off (every card home
+    a move on the counter) is compared with par in par's count, and the words say what
+    the counter showed too; the statistics' fewest moves are the same figure."""
+    assert client.put("/api/settings", json={"auto_move": False}).status_code == 200
+    g = new_game(client, variant="eightoff", deal=2)
+    start = table_of(client).get(g["id"]).position
+    found = solve(start, DEFAULT_LIMITS)
+    assert isinstance(found, Solved)
+    game: dict[str, Any] = {}
+    for move in found.moves:  # one at a time, the safe cards home by hand too
+        r = client.post(f"/api/games/{g['id']}/move", json={"move": str(move)})
+        assert r.status_code == 200, r.text
+        game = r.json()
+    assert game["won"]
+    shown = game["player_moves"]
+    as_par = count(start, found.moves).player  # with safe auto-move on
+    assert shown > as_par > 14
+    answer = par_of(client, g["id"])
+    assert answer["state"] == "proven" and answer["par"] == 14
+    assert (answer["player_moves"], answer["player_moves_as_par"]) == (shown, as_par)
+    assert answer["over_par"] == as_par - 14
+    assert answer["text"] == (
+        f"Par 14 — you took {as_par} (counted as par is, with safe auto-move on;"
+        f" the counter showed {shown} with auto-move off)"
+    )
+    assert answer["short"] == "Par 14"
+    german = client.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
+    assert german["text"] == (
+        f"Par 14 — du hast {as_par} gebraucht (gezählt wie Par, mit automatischem Ablegen;"
+        f" der Zähler zeigte ohne automatisches Ablegen {shown})"
+    )
+    stats = client.get("/api/stats").json()["eightoff"]
+    assert stats["fewest_moves"] == as_par
+    assert stats["over_par"] == {"games": 1, "average": as_par - 14, "best": as_par - 14}
 
 
 def test_par_on_request_during_play_is_the_deals_par(client: TestClient) -> None:

@@ -110,7 +110,22 @@ def test_serve_refuses_a_file_that_is_not_a_database(
 
     bad = tmp_path / "notes.txt"
     bad.write_text("not a database\n" * 100)
-    assert srv.serve("127.0.0.1", None, str(bad), open_browser=False) >= 64
+    assert srv.serve("127.0.0.1", None, str(bad), open_browser=False) == 65  # EX_DATAERR
     err = capsys.readouterr().err
     assert "not an eightoff database" in err and err.count("\n") == 1
     assert bad.read_text() == "not a database\n" * 100
+
+
+def test_serve_tells_a_file_it_cannot_create_from_a_damaged_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store that cannot be made (its folder is a file) is not damage: another exit
+    status (EX_CANTCREAT), so that a script can tell 'restore the file' from 'choose
+    another place'."""
+    from eightoff.web import server as srv
+
+    (tmp_path / "plain").write_text("a file, not a folder")
+    where = tmp_path / "plain" / "eightoff.sqlite3"
+    assert srv.serve("127.0.0.1", None, str(where), open_browser=False) == 73
+    err = capsys.readouterr().err
+    assert str(where) in err and err.count("\n") == 1

@@ -8,6 +8,7 @@ and the empty columns."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from eightoff.cards import Card
 from eightoff.counts import (
     Counts,
     MoveCount,
+    as_par_counts,
     count,
     group_cost,
     is_free,
@@ -26,7 +28,8 @@ from eightoff.counts import (
 from eightoff.deals import deal
 from eightoff.game import Game
 from eightoff.position import Kind, Move, Place, Position
-from eightoff.rules import preset
+from eightoff.rules import Rules, preset
+from eightoff.solver import DEFAULT_LIMITS, Solved, solve
 from tests.sketch import make
 from tests.unit.test_properties import rules_st
 
@@ -235,3 +238,89 @@ def test_a_game_counts_its_moves_and_undo_gives_them_back(game: Game, picks: lis
         history.pop()
         assert game.counts == history[-1]
     assert game.counts == Counts()
+
+
+# ----- a game won with auto-move off, counted as par counts it ------------------------------
+def _same_moves_by_hand(game: Game) -> Game:
+    """A game with auto-move off that makes exactly ``game``'s moves, one at a time (the
+    cards auto-move sent home sent by hand, each a move on its counter)."""
+    by_hand = Game(game.start, auto_move=False)
+    for move in game.moves():
+        by_hand.play(move)
+    return by_hand
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rules=rules_st,
+    number=st.integers(1, 10**9),
+    picks=st.lists(st.integers(0, 10**6), max_size=30),
+)
+def test_the_same_moves_count_the_same_as_par_counts_them_whatever_the_setting(
+    rules: Rules, number: int, picks: list[int]
+) -> None:
+    """Over random play: a game with auto-move on and one with it off that makes the
+    same moves (sending home by hand what auto-move sent) count the same as par counts
+    them, the first game's counter; the second game's counter is the higher by every
+    safe card its player sent home."""
+    on = Game(deal(rules, number))
+    for pick in picks:
+        legal = on.position.legal_moves()
+        if not legal:
+            break
+        on.play(legal[pick % len(legal)])
+    off = _same_moves_by_hand(on)
+    assert off.position == on.position
+    assert on.player_moves_as_par == on.player_moves == off.player_moves_as_par
+    assert off.player_moves_as_par == as_par_counts(on.start, on.moves())
+    home_by_hand = sum(
+        is_free(p, m) and not is_free(p, m, auto_move=False)
+        for p, m in _played(on.start, on.moves())
+    )
+    assert off.player_moves == on.player_moves + home_by_hand
+
+
+def _played(start: Position, moves: Sequence[Move]) -> list[tuple[Position, Move]]:
+    """Each move with the position it is made in."""
+    out: list[tuple[Position, Move]] = []
+    for move in moves:
+        out.append((start, move))
+        start = start.apply(move)
+    return out
+
+
+def _as_the_table_plays(start: Position, moves: Sequence[Move]) -> Game:
+    """``moves`` played with auto-move on, a move and the safe cards it sends home at a
+    time (a move whose auto-moves are not the solution's next moves is played alone)."""
+    game = Game(start)
+    i = 0
+    while i < len(moves):
+        turn = game.play(moves[i])
+        if turn.auto != tuple(moves[i + 1 : i + 1 + len(turn.auto)]):
+            game.undo()
+            turn = game.play(moves[i], auto=False)
+        i += 1 + len(turn.auto)
+    return game
+
+
+def test_a_deal_won_with_auto_move_off_is_won_in_par_count_as_with_it_on() -> None:
+    """Eight Off deal 2 won with the solver's moves: with auto-move on, and again with it
+    off and the same moves by hand (every safe card home a move on the counter). As par
+    counts them the two wins are the same, and so is one that switched auto-move on
+    halfway."""
+    start = deal(preset("eightoff"), 2)
+    found = solve(start, DEFAULT_LIMITS)
+    assert isinstance(found, Solved)
+    on = _as_the_table_plays(start, found.moves)
+    assert on.moves() == list(found.moves)
+    off = _same_moves_by_hand(on)
+    assert on.position.is_won() and off.position.is_won()
+    assert off.player_moves > on.player_moves  # the counter counted every card home
+    assert off.player_moves_as_par == on.player_moves == on.player_moves_as_par
+    # auto-move switched on halfway: the same figure again
+    mixed = Game(start, auto_move=False)
+    for n, move in enumerate(on.moves()):
+        mixed.auto_move = n >= len(on.moves()) // 2
+        mixed.play(move, auto=False)
+    assert off.player_moves > mixed.player_moves > on.player_moves
+    assert mixed.player_moves_as_par == on.player_moves

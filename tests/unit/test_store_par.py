@@ -14,6 +14,7 @@ import pytest
 
 from eightoff.counts import MoveCount
 from eightoff.deals import deal
+from eightoff.game import Game
 from eightoff.position import Move
 from eightoff.rules import preset
 from eightoff.solver import DEFAULT_LIMITS, Solved, solve
@@ -93,6 +94,68 @@ def test_moves_over_par_per_variant_and_difficulty(table: Table) -> None:
     assert table.stats()["freecell"].over_par is None
 
 
+def won_by_hand_with_auto_move_off(table: Table, like: GameState) -> GameState:
+    """``like``'s deal won again with auto-move off and the same moves: the cards that
+    auto-move sent home (at the deal too) sent by hand, each a move on the counter."""
+    number = like.game.deal_number
+    assert number is not None
+    table.put_settings({"auto_move": False})
+    state = table.start_dealt(deal(preset("eightoff"), number), number)
+    at_the_deal = Game(state.position)
+    at_the_deal.auto_home()
+    assert at_the_deal.position == like.game.start
+    if table.store.par_of_game(state.id) is None:
+        table.keep_par(state.position, optimal(state.position, MoveCount.PLAYER, TABLE_LIMITS))
+    for move in [*at_the_deal.moves(), *like.game.moves()]:
+        state, turn = table.move(state.id, str(move))
+        assert not turn.auto and not turn.auto_move
+    assert state.status == "won"
+    return state
+
+
+def test_a_win_with_auto_move_off_is_over_par_and_fewest_as_par_counts_it(table: Table) -> None:
+    """Par counts with safe auto-move on: a win with auto-move off whose moves are those
+    of a win with it on (the safe cards sent home by hand) is as far over par, and as
+    few moves, in the statistics; its counter showed more."""
+    first = start(table, 2)
+    table.keep_par(first.position, optimal(first.position, MoveCount.PLAYER, TABLE_LIMITS))
+    on = play(table, first, solver_moves(first))
+    off = won_by_hand_with_auto_move_off(table, on)
+    assert off.game.player_moves > on.game.player_moves  # every card home a move
+    assert off.game.player_moves_as_par == on.game.player_moves == on.game.player_moves_as_par
+    off_par = table.store.par_of_game(off.id)
+    assert off_par is not None and off_par.par == 14  # the cards home at the deal are free
+    over = on.game.player_moves - 14
+    assert table.store.over_par()["eightoff"][None] == OverPar(2, 2 * over, over)
+    assert table.stats()["eightoff"].fewest_moves == on.game.player_moves
+
+
+def test_a_file_of_schema_6_counts_its_wins_as_par_counts_them(tmp_path: Path) -> None:
+    """Opened by this version, a file of schema 6 gets each won game's moves as par
+    counts them, from its stored turns: a win with auto-move off is no longer over par
+    by the cards its player sent home by hand."""
+    db = tmp_path / "old.sqlite3"
+    table = Table(Store(db))
+    first = start(table, 2)
+    table.keep_par(first.position, optimal(first.position, MoveCount.PLAYER, TABLE_LIMITS))
+    on = play(table, first, solver_moves(first))
+    off = won_by_hand_with_auto_move_off(table, on)
+    table.store.close()
+    con = sqlite3.connect(db)
+    with con:  # as schema 6 wrote it: the counter's figure only
+        con.execute("ALTER TABLE games DROP COLUMN player_moves_as_par")
+        con.execute("UPDATE eightoff_schema SET version = 6 WHERE name = 'games'")
+    con.close()
+    store = Store(db)
+    assert store.schema_version == SCHEMA_VERSION == 7
+    over = on.game.player_moves - 14
+    assert store.over_par()["eightoff"][None] == OverPar(2, 2 * over, over)
+    assert store.stats()["eightoff"].fewest_moves == on.game.player_moves
+    saved = store.load(off.id)
+    assert saved is not None and saved.game.player_moves == off.game.player_moves
+    store.close()
+
+
 def test_a_par_is_kept_once_and_a_proven_one_is_not_replaced(table: Table) -> None:
     g = start(table, 2)
     assert table.store.par_of_game(g.id) is None
@@ -137,7 +200,7 @@ def test_a_file_of_schema_5_gets_par_and_keeps_its_games(tmp_path: Path) -> None
         )
     old.close()
     store = Store(db)
-    assert store.schema_version == SCHEMA_VERSION == 6
+    assert store.schema_version == SCHEMA_VERSION == 7
     saved = store.load(1)
     assert saved is not None and saved.game.start == position and not saved.replay
     assert store.par_of_game(1) is None

@@ -62,9 +62,10 @@ def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
     return text("terminal.no_win_found", seconds=oracle.hint_seconds)
 
 
-def par_words(oracle: Oracle, game: Game, *, took: int | None = None) -> Message:
+def par_words(oracle: Oracle, game: Game, *, won: bool = False) -> Message:
     """The par of the game's deal (from its start) in the table's words: "Par 14", "Par
-    14 — you took 16", "Par is 31 to 33 (not proven within 20 seconds)", "Par unknown …".
+    14 — you took 16" (``won``: the game's moves as par counts them, as the web table
+    says them), "Par is 31 to 33 (not proven within 20 seconds)", "Par unknown …".
     Blocking: searched once per deal on the oracle's par lane within the table's limits."""
     try:
         found = oracle.par_search(game.start).result()
@@ -75,7 +76,8 @@ def par_words(oracle: Oracle, game: Game, *, took: int | None = None) -> Message
         lower=found.lower_bound,
         upper=found.length,
         lost=found.lost,
-        took=took,
+        took=game.player_moves_as_par if won else None,
+        counter=game.player_moves if won else None,
         seconds=oracle.par_limits.seconds,
     )
 
@@ -207,7 +209,7 @@ def _terminal_loop(
             screen.note(Message("terminal.won", n=game.player_moves), style="bold green")
             screen.note(searching, style="dim")
             screen.draw()
-            screen.note(par_words(oracle, game, took=game.player_moves), style="bold green")
+            screen.note(par_words(oracle, game, won=True), style="bold green")
             screen.draw()
             return 0
         if game.position.is_lost():

@@ -2,7 +2,14 @@
 transactions, schema versions, the data directory); :mod:`eightoff.store.games` keeps
 the table's games. ``from eightoff.store import Store`` keeps working for the games."""
 
-from eightoff.store.db import Database, Schema, StoreError, connect, default_data_dir
+from eightoff.store.db import (
+    Database,
+    Schema,
+    StoreDamaged,
+    StoreError,
+    connect,
+    default_data_dir,
+)
 from eightoff.store.games import (
     GAMES,
     SCHEMA_VERSION,
@@ -29,6 +36,7 @@ __all__ = [
     "Schema",
     "ServerRecord",
     "Store",
+    "StoreDamaged",
     "StoreError",
     "StoredPar",
     "VariantStats",

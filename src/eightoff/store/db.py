@@ -67,6 +67,12 @@ class StoreError(Exception):
     by a newer eightoff, or not holding what it should. The message is one line."""
 
 
+class StoreDamaged(StoreError):
+    """The file is not a whole eightoff database: damaged pages or rows, or not a
+    database at all (restore it from a copy or choose another file; a retry will not
+    help, unlike a locked or unwritable file)."""
+
+
 def default_data_dir() -> Path:
     """Where eightoff keeps its files unless told otherwise (e.g. ~/.local/share/eightoff)."""
     import platformdirs
@@ -189,7 +195,7 @@ class Database:
         try:
             yield
         except sqlite3.Error as e:
-            raise StoreError(self.describe_error(e, doing)) from None
+            raise self.error(e, doing) from None
 
     @contextmanager
     def damaged(self, what: Message | str) -> Iterator[None]:
@@ -200,25 +206,27 @@ class Database:
             yield
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
             detail = _one_line(e)[:120]
-            raise StoreError(
+            raise StoreDamaged(
                 Message("store.damaged_rows", path=str(self.path), what=what, detail=detail)
             ) from None
 
-    def describe_error(self, exc: sqlite3.Error, doing: str = "use") -> Message:
-        """SQLite's error in words a user can act on; ``doing``: "open", "read",
-        "update", "write to" or "use" (``store.cannot``'s cases)."""
+    def error(self, exc: sqlite3.Error, doing: str = "use") -> StoreError:
+        """SQLite's error as a one-line :class:`StoreError` in words a user can act on
+        (:class:`StoreDamaged` when the file is not a whole database); ``doing``:
+        "open", "read", "update", "write to" or "use" (``store.cannot``'s cases)."""
         text = _one_line(exc)
         low = text.lower()
         why: Message | str = text
         if "not a database" in low or "malformed" in low or "encrypted" in low:
             why = Message("store.why.not_a_database")
-        elif "readonly" in low or "read-only" in low:
+            return StoreDamaged(Message("store.cannot", path=str(self.path), doing=doing, why=why))
+        if "readonly" in low or "read-only" in low:
             why = Message("store.why.read_only")
         elif "unable to open" in low:
             why = Message("store.why.cannot_open")
         elif "locked" in low or "busy" in low:
             why = Message("store.why.locked")
-        return Message("store.cannot", path=str(self.path), doing=doing, why=why)
+        return StoreError(Message("store.cannot", path=str(self.path), doing=doing, why=why))
 
     # ----- plumbing ------------------------------------------------------------------
     def close(self) -> None:
@@ -255,7 +263,7 @@ class Database:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
                 if isinstance(e, sqlite3.Error):
-                    raise StoreError(self.describe_error(e, "write to")) from None
+                    raise self.error(e, "write to") from None
                 raise
             with self.errors("write to"):
                 self._conn.execute("COMMIT")
@@ -306,7 +314,7 @@ class Database:
             rows = [str(r[0]) for r in c.execute("PRAGMA quick_check(3)").fetchall()]
         if rows != ["ok"]:
             said = " ".join("; ".join(rows).split())[:160]
-            raise StoreError(Message("store.damaged", path=str(self.path), said=said))
+            raise StoreDamaged(Message("store.damaged", path=str(self.path), said=said))
 
     def check_writable(self) -> None:
         """Raise :class:`StoreError` unless this process can write the file now."""

@@ -156,9 +156,28 @@ CREATE TABLE par (
 replay a par solution (never counted in the statistics). Nothing stored before changes."""
 
 
+def _schema_v7(c: sqlite3.Connection) -> None:
+    """A won game's player moves as par counts them (safe auto-move on,
+    :func:`eightoff.counts.as_par_counts`) beside the counter's: what its moves over par
+    and the statistics' fewest moves are read from, so a game won with auto-move off
+    (every card home a move on its counter) is compared with par and with other games
+    fairly. Counted from each won game's stored turns."""
+    c.execute("ALTER TABLE games ADD COLUMN player_moves_as_par INTEGER")  # at the win
+    won = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'won'").fetchall()
+    for row in won:
+        try:
+            game = _game_of(c, row)
+        except (ValueError, KeyError, TypeError):
+            continue  # a game this version cannot read: no figure rather than a wrong one
+        c.execute(
+            "UPDATE games SET player_moves_as_par = ? WHERE id = ?",
+            (game.player_moves_as_par, row[0]),
+        )
+
+
 GAMES: Final = Schema(
     "games",
-    (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _schema_v5, _SCHEMA_V6),
+    (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _schema_v5, _SCHEMA_V6, _schema_v7),
     _legacy_version,
 )
 SCHEMA_VERSION: Final = GAMES.version
@@ -202,7 +221,8 @@ class VariantStats:
     hints: int = 0
     assisted: int = 0
     fewest_moves: int | None = None
-    """The fewest player moves of a game won (not assisted), from the stored turns."""
+    """The fewest player moves of a game won (not assisted), from the stored turns, as
+    par counts them (safe auto-move on, whatever the setting was)."""
 
     @property
     def win_rate(self) -> float:
@@ -392,6 +412,7 @@ class GameEdit:
                 self.status,
                 self.saved.deal is None or self.saved.replay,
                 self.game.player_moves,
+                self.game.player_moves_as_par,
                 assisted=self.assisted,
             )
             self.status = "won"
@@ -679,17 +700,20 @@ class Store:
         status: str,
         uncounted: bool,
         player_moves: int,
+        as_par: int,
         *,
         assisted: bool = False,
     ) -> None:
         """``variant`` is the statistics row (:func:`stats_key`). An assisted finish is
         counted as assisted: not a win, and it ends the winning streak. The game keeps
-        its ``player_moves`` (the statistics' fewest moves are read from the games)."""
+        its ``player_moves`` (the counter's) and the same ``as_par`` counts them (the
+        statistics' fewest moves and moves over par are read from those)."""
         if status == "won":
             return
         db.execute(
-            "UPDATE games SET status = 'won', finished = ?, player_moves = ? WHERE id = ?",
-            (_now(), player_moves, game_id),
+            "UPDATE games SET status = 'won', finished = ?, player_moves = ?,"
+            " player_moves_as_par = ? WHERE id = ?",
+            (_now(), player_moves, as_par, game_id),
         )
         if uncounted:
             return
@@ -783,15 +807,16 @@ class Store:
         """Moves over par per statistics line (:func:`stats_key`) and difficulty level
         (the key None: all the line's games; a level's name: its rated deals): the games
         won by the player alone (counted, not assisted) whose start has a proven par in
-        player moves, each game's moves its player moves counted from its stored turns
-        when it was won (as the fewest moves)."""
+        player moves, each game's moves its player moves as par counts them (safe
+        auto-move on, whatever the setting was), counted from its stored turns when it
+        was won (as the fewest moves)."""
         with self.db.read() as db:
             rows = db.execute(
                 "SELECT g.variant, g.options, json_extract(g.rating, '$.level'),"
-                " g.player_moves - p.upper FROM games g JOIN par p"
+                " g.player_moves_as_par - p.upper FROM games g JOIN par p"
                 " ON p.variant = g.variant AND p.options = g.options AND p.start = g.start"
                 " WHERE g.status = 'won' AND g.counted AND g.deal IS NOT NULL"
-                " AND NOT g.assisted AND NOT g.replay AND g.player_moves IS NOT NULL"
+                " AND NOT g.assisted AND NOT g.replay AND g.player_moves_as_par IS NOT NULL"
                 " AND p.count = 'player' AND p.optimal AND NOT p.lost AND p.upper IS NOT NULL"
             ).fetchall()
         out: dict[str, dict[str | None, OverPar]] = {}
@@ -810,16 +835,17 @@ class Store:
     def stats(self) -> dict[str, VariantStats]:
         """Per variant and house rules (:func:`stats_key`; only those played or hinted).
         The fewest moves are the fewest player moves of the games won (not assisted),
-        each counted from its stored turns when it was won."""
+        each counted from its stored turns when it was won as par counts them (safe
+        auto-move on, whatever the setting was: the same moves, the same figure)."""
         with self.db.read() as db:
             rows = db.execute(
                 "SELECT variant, played, won, streak, best_streak, hints, assisted"
                 " FROM stats ORDER BY variant"
             ).fetchall()
             best = db.execute(
-                "SELECT variant, options, MIN(player_moves) FROM games"
+                "SELECT variant, options, MIN(player_moves_as_par) FROM games"
                 " WHERE status = 'won' AND counted AND deal IS NOT NULL AND NOT assisted"
-                " AND player_moves IS NOT NULL GROUP BY variant, options"
+                " AND player_moves_as_par IS NOT NULL GROUP BY variant, options"
             ).fetchall()
         fewest: dict[str, int] = {}
         for variant, options, moves in best:

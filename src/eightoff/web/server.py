@@ -39,7 +39,7 @@ import uvicorn
 
 from eightoff.cli.exits import EX_CANTCREAT, EX_DATAERR, EX_OK, EX_UNAVAILABLE
 from eightoff.cli.say import said, text
-from eightoff.store import ServerRecord, Store, StoreError, default_data_dir
+from eightoff.store import ServerRecord, Store, StoreDamaged, StoreError, default_data_dir
 from eightoff.web import runtime
 from eightoff.web.app import create_app
 from eightoff.web.limits import DEFAULT as DEFAULT_LIMITS
@@ -223,9 +223,8 @@ def _serve_claimed(
     except StoreError as e:
         if store is not None:
             store.close()
-        damaged = "damaged" in str(e) or "not an eightoff database" in str(e)
         print(text("cli.play.store", prog=PROG, error=said(e), env=DB_ENV), file=sys.stderr)
-        return EX_DATAERR if damaged else EX_CANTCREAT
+        return EX_DATAERR if isinstance(e, StoreDamaged) else EX_CANTCREAT
     try:
         sock = _bind(host, port or 0)
     except OSError as e:

@@ -40,11 +40,19 @@ MAX_WAIT = 10.0
 def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> dict[str, Any]:
     """A game's par as the page shows it (see API.md): ``state`` is "pending" (ask
     again), "proven", "bounds" (not proven within the limits), "lost" or "unknown"; with
-    a won game (not a par replay) its player moves and moves over par. ``text`` says it
-    all ("Par 14 — you took 20"), ``short`` fits a status line ("Par 14")."""
+    a won game (not a par replay) its player moves (the counter's), the same as par
+    counts them (safe auto-move on: fewer when it was off) and their moves over par.
+    ``text`` says it all ("Par 14 — you took 20"), ``short`` fits a status line ("Par
+    14")."""
     won = state.status == "won" and not state.replay
-    took = state.game.player_moves if won else None
-    out: dict[str, Any] = {"count": "player", "player_moves": took, "solution": False}
+    shown = state.game.player_moves if won else None
+    took = state.game.player_moves_as_par if won else None
+    out: dict[str, Any] = {
+        "count": "player",
+        "player_moves": shown,
+        "player_moves_as_par": took,
+        "solution": False,
+    }
     if par is None:
         said = Message("par.searching", seconds=seconds or 0)
         text = translate(said, language())
@@ -63,6 +71,7 @@ def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> 
         upper=par.upper,
         lost=par.lost,
         took=took,
+        counter=shown,
         seconds=seconds,
     )
     short = (

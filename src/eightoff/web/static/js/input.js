@@ -6,6 +6,7 @@ import { cardName, t } from "./i18n.js";
 import { applyHighlights, placeElement, renderBoard } from "./draw.js";
 import { hint, openReplay, replayBack, replayPlay, replayStep } from "./help.js";
 import { CELL_KEYS, COLUMN_KEYS, HOME_KEY, placeNotation } from "./notation.js";
+import { parKey } from "./par.js";
 import { autoHome, openNewGame, redo, sendMove, undo } from "./play.js";
 import { $, cardsOf, legalFrom, placeKey, placeTitle, plural, samePlace, state } from "./state.js";
 import { hideMessage, say, showMessage } from "./ui.js";
@@ -330,6 +331,11 @@ function onKey(e) {
     hint(2); // the solver's move at once
     return;
   }
+  if (k === PAR_KEY) {
+    e.preventDefault();
+    parKey(); // Shift+P: p alone plays a replay to its end
+    return;
+  }
   const actions = {
     [HOME_KEY]: () => (state.selection ? moveSelectionTo({ kind: "foundation", index: null }) : autoHome()),
     t: hint,
@@ -385,6 +391,8 @@ function refuse(text) {
 // where a column's or cell's key puts it, as any picked-up card does: "h2" then "3" is
 // the move h23. Without the house rule the table says so.
 const RETRIEVE_KEY = "H";
+/** Par, as the terminal game's p; Shift because p plays a replay to its end. */
+const PAR_KEY = "P";
 let pickingFoundation = false;
 
 /** Does this game let a foundation's top card come back (the house rule)? */

@@ -1,6 +1,7 @@
 // Par: the proven fewest moves that win the deal (player moves). Asked after every win and
-// on request (the Par button), searched by the server in the background: the page polls
-// GET /api/games/{id}/par outside the request queue, so moves and hints never wait for it.
+// on request (the Par button, or Shift+P: see parKey), searched by the server in the
+// background: the page polls GET /api/games/{id}/par outside the request queue, so moves
+// and hints never wait for it.
 // The server says it in words ("Par 34 — you took 37", "Par is 31 to 33 …", "Par unknown
 // …"). "Show a par solution" starts a game on the deal (never counted) and steps through
 // the par solution with the solution replay.
@@ -67,6 +68,29 @@ export async function askPar() {
     if (token !== par.token) return;
     delay = Math.min(delay * 1.5, 1500);
   }
+}
+
+/** The par key (Shift+P): what the Par button does, and said aloud and shown in full
+ * whatever the state: the par once known (the button is gone by then), "Working out par…"
+ * while the server works (the answer is said when it comes), or why a lesson has none. */
+export function parKey() {
+  const g = state.game;
+  if (!g) return;
+  if (lessonOf(g)) {
+    const text = t("par.lesson");
+    showMessage(text, "info");
+    say(text);
+    return;
+  }
+  const known = par.gameId === g.id && par.answer && par.answer.state !== "pending";
+  if (known) {
+    showMessage(par.answer.text, "info");
+    say(par.answer.text);
+    return;
+  }
+  const asking = par.gameId === g.id && !par.answer;
+  say(t("par.working"));
+  if (!asking) askPar();
 }
 
 /** Replay the par solution on a game of its own (asks first when that leaves a game in
