@@ -271,6 +271,17 @@ def test_compiled_replay_matches_the_engine(rules: Rules) -> None:
     assert refused > POSITIONS_PER_CONFIG // 4  # the test refuses moves, not only accepts
 
 
+@pytest.mark.parametrize("rules", configs(), ids=config_id)
+def test_the_replays_rule_allows_exactly_the_listed_moves(rules: Rules) -> None:
+    """The rule the compiled replay checks each move by allows every move the list of
+    legal moves holds (the list the engine's is held to above) and no other: every move
+    from every place to every place, counts 0 to 14, places that are none among them."""
+    for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode()) + 13):
+        compared, mismatches = _core.check_legal(*core_args(pos))
+        assert compared > 0
+        assert mismatches == 0, f"the replay's rule and the legal moves differ in\n{pos}"
+
+
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_compiled_replay_accepts_solutions_and_refuses_them_cut_short(variant: str) -> None:
     """A solution from the solver passes the compiled replay; the same solution without

@@ -69,6 +69,9 @@ def canonical_key(
 def check_dive_moves(
     rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> tuple[int, int]: ...
+def check_legal(
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
+) -> tuple[int, int]: ...
 def check_compact(
     rules: _Rules,
     root: tuple[_Columns, _Cells, Sequence[int]],

@@ -141,6 +141,7 @@ cdef extern from "checks.h":
     int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights *w,
                              int *n_out) nogil
     int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
+    int eo_check_legal(const eo_rules *r, const eo_state *s, int *n_out) nogil
     int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) nogil
 
 MAX_COLUMNS = EO_MAXCOLS
@@ -413,6 +414,20 @@ def check_dive_moves(rules, columns, cells, foundations) -> tuple:
     load_rules(&r, rules)
     load_state(&r, &s, columns, cells, foundations)
     bad = eo_check_dive_moves(&r, &s, &n)
+    return n, bad
+
+
+def check_legal(rules, columns, cells, foundations) -> tuple:
+    """Does the rule the replay checks each move by (eo_legal) allow exactly the moves
+    the list of legal moves holds, for every move from every place to every place
+    (counts 0 to 14, places that are none among them)?  Returns (moves compared,
+    mismatches)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef int n = 0
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    bad = eo_check_legal(&r, &s, &n)
     return n, bad
 
 

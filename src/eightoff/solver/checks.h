@@ -68,6 +68,31 @@ static int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out)
     return bad + (m != na);
 }
 
+/* For the differential test: the rule eo_legal (the replay's) against the list of moves
+ * eo_legal_from makes with it, for every move from every place of s to every place,
+ * counts 0 to 14, places that are none among them: the same moves.  Returns the
+ * mismatches; *n_out: the moves compared. */
+static int eo_check_legal(const eo_rules *r, const eo_state *s, int *n_out) {
+    int places[EO_MAXCOLS + EO_MAXCELLS + EO_MAXFOUND + 4], np = 0, bad = 0;
+    eo_move listed[EO_MAXMOVES];
+    for (int c = 0; c <= r->ncols; c++) places[np++] = c; /* (ncols: no column) */
+    for (int i = 0; i <= r->ncells; i++) places[np++] = EO_CELL + i;
+    for (int f = 0; f < r->nfound; f++) places[np++] = EO_FOUND + f;
+    places[np++] = EO_HOME;
+    *n_out = 0;
+    for (int a = 0; a < np; a++) {
+        int k = eo_legal_from(r, s, places[a], listed);
+        for (int b = 0; b < np; b++)
+            for (int n = 0; n <= 14; n++) {
+                int in_list = 0;
+                for (int j = 0; j < k; j++) in_list |= listed[j].dst == places[b] && listed[j].n == n;
+                bad += in_list != eo_legal(r, s, eo_mv(places[a], places[b], n));
+                ++*n_out;
+            }
+    }
+    return bad;
+}
+
 /* For the differential test: make every search step from s (single moves and every
  * kind of digging step, then the auto-moves) and compare the incremental score and
  * hash of the result with the full ones.  Returns the number of mismatches; *n_out:

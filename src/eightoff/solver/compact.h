@@ -91,6 +91,10 @@ typedef struct {
     uint8_t rcol[EO_MAXCOLS][EO_COLCAP]; /* the root's columns, in its order */
     int8_t root_of[64];                  /* card -> the root column it is the bottom of, or -1 */
     uint8_t pbits[EO_MAXCOLS];           /* bits of a prefix length of root column i */
+    /* the cards of root column i's prefix of length p, a bit per card code: pre[pre0[i] + p]
+     * (one pack: the root columns hold at most 52 cards, so 52 + EO_MAXCOLS entries) */
+    uint64_t pre[52 + EO_MAXCOLS + 1];
+    uint8_t pre0[EO_MAXCOLS];
     uint64_t home[4][16];                /* the cards of suit f up to rank n, bit by code */
     eo_crec **blocks;                    /* record of id: blocks[id >> EO_CBLOCK_BITS][id & ...] */
     size_t nblocks, blockcap;
@@ -127,7 +131,9 @@ static void eo_cstore_free(eo_cstore *c) {
 static int eo_cstore_root(eo_cstore *c, const eo_rules *r, const eo_state *root) {
     eo_cstore_free(c);
     eo_cstore_init(c);
-    if (r->nfound != 4 || r->total != 52 || r->ncols > EO_MAXCOLS) return 0;
+    int cards = 0;
+    for (int i = 0; i < r->ncols; i++) cards += root->len[i];
+    if (r->nfound != 4 || r->total != 52 || r->ncols > EO_MAXCOLS || cards > 52) return 0;
     c->on = 1;
     c->alt = r->alt;
     c->ncols = r->ncols;
@@ -135,12 +141,17 @@ static int eo_cstore_root(eo_cstore *c, const eo_rules *r, const eo_state *root)
     for (int f = 0; f < 4; f++)
         for (int n = 1; n < 16; n++)
             c->home[f][n] = c->home[f][n - 1] | (n <= EO_KING ? (uint64_t)1 << (n << 2 | f) : 0);
+    int at = 0;
     for (int i = 0; i < r->ncols; i++) {
         int L = root->len[i];
         c->rlen[i] = (uint8_t)L;
         memcpy(c->rcol[i], root->col[i], (size_t)L);
         c->pbits[i] = (uint8_t)eo_bw((unsigned)L);
         if (L) c->root_of[root->col[i][0]] = (int8_t)i;
+        c->pre0[i] = (uint8_t)at;
+        c->pre[at] = 0;
+        for (int p = 0; p < L; p++, at++) c->pre[at + 1] = c->pre[at] | (uint64_t)1 << root->col[i][p];
+        at++;
     }
     return 1;
 }
@@ -259,7 +270,7 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
         }
         int k = at[i];
         present++;
-        for (int q = 0; q < pl[i]; q++) used |= (uint64_t)1 << s->col[k][q];
+        used |= c->pre[c->pre0[i] + pl[i]]; /* the prefix: root column i's first pl[i] cards */
         if (eo_put(&b, (unsigned)pl[i], c->pbits[i]) != 0 ||
             eo_put_chain(c, &b, s->col[k], pl[i], s->len[k], &used) != 0)
             return -1;
@@ -314,7 +325,7 @@ static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec
         int p = (int)eo_get(&b, c->pbits[i]);
         if (!p) continue;
         memcpy(t.col[nc], c->rcol[i], (size_t)p);
-        for (int q = 0; q < p; q++) used |= (uint64_t)1 << c->rcol[i][q];
+        used |= c->pre[c->pre0[i] + p];
         eo_get_chain(c, &b, t.col[nc], &p, &used);
         t.len[nc++] = (uint8_t)p;
     }
@@ -327,12 +338,8 @@ static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec
         t.len[nc++] = (uint8_t)L;
     }
     for (; nc < r->ncols; nc++) t.len[nc] = 0;
-    /* the cells: every card neither home nor in a column */
-    uint64_t left = 0;
-    for (int f = 0; f < 4; f++)
-        for (int rank = s->found[f] + 1; rank <= EO_KING; rank++) left |= (uint64_t)1 << (rank << 2 | f);
-    for (int k = 0; k < r->ncols; k++)
-        for (int q = 0; q < t.len[k]; q++) left &= ~((uint64_t)1 << t.col[k][q]);
+    /* the cells: every card neither home nor in a column (those are `used`) */
+    uint64_t left = ~used & EO_PACK_BITS;
     int n = __builtin_popcountll(left), i = 0;
     for (; i < r->ncells - n; i++) s->cell[i] = 0;
     for (uint64_t m = left; m; m &= m - 1) s->cell[i++] = (uint8_t)__builtin_ctzll(m);

@@ -29,6 +29,7 @@
  * for eo_hash's last block read whole */
 #define EO_MAXKEY (EO_MAXFOUND + 8 + EO_MAXCELLS + EO_MAXCOLS + 2 * 52 + 8 + 16)
 #define EO_MAXMOVES 512
+#define EO_PACK_BITS (((uint64_t)1 << 56) - ((uint64_t)1 << 4)) /* one pack's card codes */
 
 typedef struct {
     int ncols, ncells, nfound;
@@ -234,34 +235,67 @@ static inline eo_move eo_mv(int src, int dst, int n) {
 }
 
 /* ----- every legal move, as Position.legal_moves lists them ---------------------- */
+/* The rule for moving n cards from column c, whose top run is `run` cards, to dst (the
+ * one rule both the move list below and the replay, replay.h, ask). */
+static inline int eo_column_move_ok(const eo_rules *r, const eo_state *s, int c, int run, int dst,
+                                    int n) {
+    int L = s->len[c];
+    if (n < 1 || n > run) return 0; /* (no run: an empty column) */
+    if (dst == EO_HOME) return n == 1 && eo_foundation_for(r, s, s->col[c][L - 1]) >= 0;
+    if (dst >= EO_CELL && dst < EO_FOUND)
+        return n == 1 && dst - EO_CELL < r->ncells && !s->cell[dst - EO_CELL];
+    if (dst >= r->ncols || dst == c) return 0; /* (a named foundation is no target) */
+    int T = s->len[dst];
+    if (T) return n <= eo_limit(r, s, 0) && eo_stacks(r, s->col[c][L - n], s->col[dst][T - 1]);
+    return n <= eo_limit(r, s, 1) && (!r->kings_only || eo_rank(s->col[c][L - n]) == EO_KING);
+}
+
+/* The rule for moving `card` alone from a cell (from_cell) or a foundation to dst. */
+static inline int eo_single_move_ok(const eo_rules *r, const eo_state *s, int card, int from_cell,
+                                    int dst, int n) {
+    if (n != 1) return 0;
+    if (dst == EO_HOME) return from_cell && eo_foundation_for(r, s, card) >= 0;
+    if (dst >= EO_CELL && dst < EO_FOUND) return dst - EO_CELL < r->ncells && !s->cell[dst - EO_CELL];
+    if (dst >= r->ncols) return 0;
+    int T = s->len[dst];
+    if (T) return eo_stacks(r, card, s->col[dst][T - 1]);
+    return !r->kings_only || eo_rank(card) == EO_KING;
+}
+
+/* Whether move m is legal in s: one of the moves eo_legal_from lists from its source. */
+static inline int eo_legal(const eo_rules *r, const eo_state *s, eo_move m) {
+    int src = m.src;
+    if (src < EO_CELL) return src < r->ncols && eo_column_move_ok(r, s, src, eo_run(r, s, src), m.dst, m.n);
+    if (src < EO_FOUND) {
+        int i = src - EO_CELL;
+        return i < r->ncells && s->cell[i] && eo_single_move_ok(r, s, s->cell[i], 1, m.dst, m.n);
+    }
+    if (src < EO_HOME) {
+        int f = src - EO_FOUND;
+        return f < r->nfound && r->retrieval && s->found[f] &&
+               eo_single_move_ok(r, s, s->found[f] << 2 | (f & 3), 0, m.dst, m.n);
+    }
+    return 0;
+}
+
 /* The legal moves from column c, appended at out[k]; returns the new count. */
 static int eo_legal_from_column(const eo_rules *r, const eo_state *s, int c, eo_move *out,
                                 int k) {
     int L = s->len[c];
     if (!L) return k;
-    int lim_full = eo_limit(r, s, 0), lim_empty = eo_limit(r, s, 1);
-    const uint8_t *col = s->col[c];
-    if (eo_foundation_for(r, s, col[L - 1]) >= 0) out[k++] = eo_mv(c, EO_HOME, 1);
-    for (int i = 0; i < r->ncells; i++)
-        if (!s->cell[i]) out[k++] = eo_mv(c, EO_CELL + i, 1);
     int run = eo_run(r, s, c);
+    if (eo_column_move_ok(r, s, c, run, EO_HOME, 1)) out[k++] = eo_mv(c, EO_HOME, 1);
+    for (int i = 0; i < r->ncells; i++)
+        if (eo_column_move_ok(r, s, c, run, EO_CELL + i, 1)) out[k++] = eo_mv(c, EO_CELL + i, 1);
     for (int t = 0; t < r->ncols; t++) {
-        if (t == c) continue;
-        if (s->len[t]) {
-            int onto = s->col[t][s->len[t] - 1];
-            int top = run < lim_full ? run : lim_full;
-            for (int n = 1; n <= top; n++)
-                if (eo_stacks(r, col[L - n], onto)) {
-                    out[k++] = eo_mv(c, t, n);
-                    break;
-                }
-        } else {
-            int top = run < lim_empty ? run : lim_empty;
-            for (int n = 1; n <= top; n++) {
-                if (r->kings_only && eo_rank(col[L - n]) != EO_KING) continue;
+        /* onto a card, one count at most (a run's ranks differ, so one card of it can
+         * lie there); into an empty column, every count allowed */
+        int onto = s->len[t] != 0;
+        for (int n = 1; n <= run; n++)
+            if (eo_column_move_ok(r, s, c, run, t, n)) {
                 out[k++] = eo_mv(c, t, n);
+                if (onto) break;
             }
-        }
     }
     return k;
 }
@@ -270,25 +304,20 @@ static int eo_legal_from_column(const eo_rules *r, const eo_state *s, int c, eo_
  * top card), appended at out[k]; returns the new count. */
 static int eo_legal_from_single(const eo_rules *r, const eo_state *s, int src, eo_move *out,
                                 int k) {
-    int card;
-    if (src < EO_FOUND) {
+    int card, from_cell = src < EO_FOUND;
+    if (from_cell) {
         card = s->cell[src - EO_CELL];
         if (!card) return k;
-        if (eo_foundation_for(r, s, card) >= 0) out[k++] = eo_mv(src, EO_HOME, 1);
     } else {
         int f = src - EO_FOUND;
         if (!r->retrieval || !s->found[f]) return k;
         card = s->found[f] << 2 | (f & 3);
     }
+    if (eo_single_move_ok(r, s, card, from_cell, EO_HOME, 1)) out[k++] = eo_mv(src, EO_HOME, 1);
     for (int j = 0; j < r->ncells; j++)
-        if (!s->cell[j]) out[k++] = eo_mv(src, EO_CELL + j, 1);
-    for (int t = 0; t < r->ncols; t++) {
-        if (s->len[t]) {
-            if (eo_stacks(r, card, s->col[t][s->len[t] - 1])) out[k++] = eo_mv(src, t, 1);
-        } else if (!r->kings_only || eo_rank(card) == EO_KING) {
-            out[k++] = eo_mv(src, t, 1);
-        }
-    }
+        if (eo_single_move_ok(r, s, card, from_cell, EO_CELL + j, 1)) out[k++] = eo_mv(src, EO_CELL + j, 1);
+    for (int t = 0; t < r->ncols; t++)
+        if (eo_single_move_ok(r, s, card, from_cell, t, 1)) out[k++] = eo_mv(src, t, 1);
     return k;
 }
 

@@ -1,10 +1,11 @@
 /* The compiled replay: is a solution the search found legal, move by move, under the
- * rules engine's own move list, and does it end with every card home?
+ * rules, and does it end with every card home?
  *
- * It checks each move against the legal moves from its source (eo_legal_from, the code
- * of eo_legal_moves, whose moves are the same set as Position.legal_moves:
- * tests/unit/test_core_differential.py holds the two together),
- * not against the search's generators, so a bug in the search (its macro moves, its
+ * It checks each move by the rule the list of legal moves is made by (core.h's
+ * eo_legal; eo_legal_moves lists the moves it allows, the same set as
+ * Position.legal_moves: tests/unit/test_core_differential.py holds the list to the
+ * engine and the rule to the list), not by the search's generators, so a bug in the
+ * search (its macro moves, its
  * pruning, its incremental bookkeeping) cannot pass it.  It costs microseconds where
  * a replay through the Python engine costs about a millisecond, so every solution the
  * core returns is checked before it leaves the core.
@@ -15,7 +16,6 @@
 #include "core.h"
 
 #define EO_REPLAY_OK (-1)
-#define EO_LEGAL_CAP 256 /* room for every legal move from one place */
 
 /* A move home names HOME (48), as every move the core makes does: a named foundation as
  * a target (the engine's notation h1..h8) is refused.
@@ -25,17 +25,9 @@
  * move is legal but cards are left). */
 static int eo_replay(const eo_rules *r, const eo_state *start, const eo_move *path, int plen) {
     eo_state s = *start;
-    eo_move legal[EO_LEGAL_CAP];
     for (int i = 0; i < plen; i++) {
-        int k = eo_legal_from(r, &s, path[i].src, legal), found = -1;
-        for (int j = 0; j < k; j++)
-            if (legal[j].src == path[i].src && legal[j].dst == path[i].dst &&
-                legal[j].n == path[i].n) {
-                found = j;
-                break;
-            }
-        if (found < 0) return i;
-        eo_move m = legal[found];
+        eo_move m = eo_mv(path[i].src, path[i].dst, path[i].n);
+        if (!eo_legal(r, &s, m)) return i;
         eo_apply(r, &s, &m);
     }
     return s.home == r->total ? EO_REPLAY_OK : plen;

@@ -73,6 +73,43 @@ static void eo_run_search(eo_ctx *x, int order, int steps) {
         eo_dfs(x);
 }
 
+/* Set up member i of x's portfolio in m to search from `root` (whose auto-moves are
+ * path[0..root_len)), at its first turn: most solves never get past the first member, so
+ * the others cost nothing.  Nonzero out of memory (m can still be freed). */
+static int eo_member_begin(const eo_ctx *x, eo_ctx *m, int i, const eo_state *root, int root_len) {
+    memset(m, 0, sizeof(*m));
+    m->R = x->R;
+    m->S = *root;
+    if (eo_ctx_init(m) != 0 || eo_path_reserve(m, root_len + 1) != 0) return -1;
+    memcpy(m->path, x->path, (size_t)root_len * sizeof(eo_move));
+    memset(m->is_step, 0, (size_t)root_len);
+    m->plen = root_len;
+    const eo_member *p = &x->port[i];
+    m->w = p->weights;
+    m->noise = p->noise;
+    m->plan.dive = x->plan.dive;
+    m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
+    m->deadline = x->deadline;
+    m->max_mem = x->max_mem / (size_t)x->nport; /* the members share the memory limit */
+    int befs = p->method == EO_METHOD_BEST_FIRST || p->method == EO_METHOD_BEST_FIRST_NO_TARGET;
+    m->dive_parent_digs_last = p->method == EO_METHOD_DIVE_PARENT_DIGS_LAST;
+    m->hash_only = m->is_dive = !befs;
+    m->steps = EO_STEPS_PURPOSEFUL;
+    /* the costliest kind of dig, moving a card onto a dug one, is left out by the
+     * dive and by best-first members of method 2 */
+    m->dig_kinds = p->method == EO_METHOD_BEST_FIRST ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
+    m->status = EO_RUNNING;
+    return 0;
+}
+
+/* The states the portfolio's members have entered (those begun). */
+static inline long eo_port_states(const eo_ctx *ms, const int *begun, int k) {
+    long total = 0;
+    for (int j = 0; j < k; j++)
+        if (begun[j]) total += eo_states(&ms[j]);
+    return total;
+}
+
 /* The dive as a portfolio (after Freecell Solver's soft threads): x->nport searches
  * over purposeful steps, greedy depth-first dives or best-first searches, each with
  * its own weights (and, depth-first, score noise) and its own seen states, all from
@@ -84,8 +121,9 @@ static void eo_run_search(eo_ctx *x, int order, int steps) {
  * none is complete), or a time or memory limit.  Returns the states entered. */
 static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long budget) {
     int k = x->nport;
-    eo_ctx *ms = (eo_ctx *)calloc((size_t)k, sizeof(eo_ctx));
-    int *live = (int *)calloc((size_t)k, sizeof(int));
+    eo_ctx *ms = (eo_ctx *)malloc((size_t)k * sizeof(eo_ctx)); /* each set up when begun */
+    int *live = (int *)calloc((size_t)(2 * k), sizeof(int));
+    int *begun = live + k;
     long total = 0;
     x->status = EO_STATE_LIMIT;
     if (!ms || !live) {
@@ -95,34 +133,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         return 0;
     }
     int ok = 1;
-    for (int i = 0; i < k && ok; i++) {
-        eo_ctx *m = &ms[i];
-        m->R = x->R;
-        m->S = *root;
-        if (eo_ctx_init(m) != 0 || eo_path_reserve(m, root_len + 1) != 0) {
-            ok = 0;
-            break;
-        }
-        memcpy(m->path, x->path, (size_t)root_len * sizeof(eo_move));
-        memset(m->is_step, 0, (size_t)root_len);
-        m->plen = root_len;
-        const eo_member *p = &x->port[i];
-        m->w = p->weights;
-        m->noise = p->noise;
-        m->plan.dive = x->plan.dive;
-        m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
-        m->deadline = x->deadline;
-        m->max_mem = x->max_mem / (size_t)k; /* the members share the memory limit */
-        int befs = p->method == EO_METHOD_BEST_FIRST || p->method == EO_METHOD_BEST_FIRST_NO_TARGET;
-        m->dive_parent_digs_last = p->method == EO_METHOD_DIVE_PARENT_DIGS_LAST;
-        m->hash_only = m->is_dive = !befs;
-        m->steps = EO_STEPS_PURPOSEFUL;
-        /* the costliest kind of dig, moving a card onto a dug one, is left out by the
-         * dive and by best-first members of method 2 */
-        m->dig_kinds = p->method == EO_METHOD_BEST_FIRST ? EO_DIGS_ALL : EO_DIGS_ALL & ~(1 << EO_DIG_TARGET);
-        m->status = EO_RUNNING;
-        live[i] = 1; /* begun at its first turn: most solves never get past the first */
-    }
+    for (int i = 0; i < k; i++) live[i] = 1; /* begun at its first turn */
     int winner = -1;
     for (int round = 0; ok && winner < 0; round++) {
         int any = 0;
@@ -130,10 +141,14 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
         for (int i = 0; i < k; i++) {
             if (!live[i]) continue;
             eo_ctx *m = &ms[i];
-            total = 0;
-            for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
+            total = eo_port_states(ms, begun, k);
             if (budget > 0 && total >= budget) break;
             if (round == 0) {
+                begun[i] = 1;
+                if (eo_member_begin(x, m, i, root, root_len) != 0) {
+                    ok = 0;
+                    break;
+                }
                 int ended = !m->is_dive ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
@@ -171,12 +186,10 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                 break;
             }
         }
-        total = 0;
-        for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
+        total = eo_port_states(ms, begun, k);
         if (!any || (budget > 0 && total >= budget)) break;
     }
-    total = 0;
-    for (int j = 0; j < k; j++) total += eo_states(&ms[j]);
+    total = eo_port_states(ms, begun, k);
     if (winner >= 0) {
         eo_ctx *m = &ms[winner];
         x->plen = 0;
@@ -192,7 +205,8 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
     } else if (!ok && x->status == EO_STATE_LIMIT) {
         x->status = EO_MEMORY_LIMIT;
     }
-    for (int i = 0; i < k; i++) eo_ctx_free(&ms[i]);
+    for (int i = 0; i < k; i++)
+        if (begun[i]) eo_ctx_free(&ms[i]);
     free(ms);
     free(live);
     return total;

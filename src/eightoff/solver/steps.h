@@ -121,6 +121,11 @@ static inline int eo_autos_after(const eo_rules *r, eo_state *s, const eo_move *
 /* The cards that a foundation takes now, as a bit mask by card code. */
 static inline uint64_t eo_homeable_mask(const eo_rules *r, const eo_state *s) {
     uint64_t m = 0;
+    if (r->nfound == 4) { /* (the common case, unrolled: a King's foundation takes no card) */
+        m = (uint64_t)1 << ((s->found[0] + 1) << 2) | (uint64_t)1 << ((s->found[1] + 1) << 2 | 1) |
+            (uint64_t)1 << ((s->found[2] + 1) << 2 | 2) | (uint64_t)1 << ((s->found[3] + 1) << 2 | 3);
+        return m & EO_PACK_BITS;
+    }
     for (int f = 0; f < r->nfound; f++)
         if (s->found[f] < EO_KING) m |= (uint64_t)1 << ((s->found[f] + 1) << 2 | (f & 3));
     return m;
@@ -167,6 +172,20 @@ static inline int eo_related(const eo_rules *r, int card, int delta, int *out) {
     out[0] = rank << 2 | base;
     out[1] = rank << 2 | (base + 1);
     return 2;
+}
+
+/* The cards of mask m one rank lower (delta -1) or higher (+1), of the colour a card on
+ * them or under them must have by the build rule: every card eo_related gives for a card
+ * of m, as a mask (so that a generator can see at once that no card it looks for is
+ * there). */
+static inline uint64_t eo_related_bits(const eo_rules *r, uint64_t m, int delta) {
+    uint64_t x = (delta < 0 ? m >> 4 : m << 4) & EO_PACK_BITS;
+    if (!r->alt) return x;
+    /* a nibble per rank, a bit per suit; suits 0, 1 and suits 2, 3 are the two colours */
+    const uint64_t one = 0x1111111111111111ULL;
+    uint64_t first = x & 0x3333333333333333ULL, second = x & 0xCCCCCCCCCCCCCCCCULL;
+    uint64_t any_first = (first | first >> 1) & one, any_second = (second >> 2 | second >> 3) & one;
+    return any_first * 0xC | any_second * 0x3;
 }
 
 /* The bits of eo_search_moves_runs' `purposeful` (see eo_all_steps). */
@@ -229,7 +248,9 @@ static inline int eo_search_moves_runs(const eo_rules *r, const eo_state *s, eo_
     int rel[2];
     uint64_t incells = 0; /* (EO_EMPTY_NEEDS_CHILD) the cell cards */
     if (purposeful & EO_EMPTY_NEEDS_CHILD) incells = eo_cell_bits(r, s) & ~(uint64_t)1;
-    for (int t = 0; t < r->ncols; t++) {
+    /* (most states have no movable run whose bottom card lies on another top card) */
+    int onto_tops = (eo_related_bits(r, top1 | top2, -1) & in1) != 0;
+    for (int t = 0; onto_tops && t < r->ncols; t++) {
         int T = s->len[t];
         if (!T) continue;
         int nc = eo_related(r, s->col[t][T - 1], -1, rel);
@@ -343,6 +364,9 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
         if (slot >= 0) src[card][slot] = (int8_t)(EO_CELL + j);
     }
     int rel[2];
+    /* the cards whose parent is on top of a column, and those a movable card may lie on */
+    uint64_t under_tops = eo_related_bits(r, t1 | t2, -1);
+    uint64_t over_movable = targets ? eo_related_bits(r, s1 | s2, 1) : 0;
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         if (L < 2) continue;
@@ -359,7 +383,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
             if ((kinds & 1 << EO_DIG_PARENT) && i < L - run[c] &&
                 !(i > 0 && eo_stacks(r, card, col[i - 1]))) {
                 /* below the top run and not on a parent: onto a parent elsewhere */
-                int np = eo_related(r, card, 1, rel);
+                int np = (under_tops >> card & 1) ? eo_related(r, card, 1, rel) : 0;
                 for (int a = 0; a < np; a++) {
                     int nt = (int)(t1 >> rel[a] & 1) + (int)(t2 >> rel[a] & 1);
                     for (int b = 0; b < nt; b++) {
@@ -376,7 +400,7 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
                 }
             }
             /* a card from a cell or another column's top run onto this one */
-            int nc = (kinds & 1 << EO_DIG_TARGET) ? eo_related(r, card, -1, rel) : 0;
+            int nc = (over_movable >> card & 1) ? eo_related(r, card, -1, rel) : 0;
             for (int a = 0; a < nc; a++) {
                 int ns = (int)(s1 >> rel[a] & 1) + (int)(s2 >> rel[a] & 1);
                 for (int b = 0; b < ns; b++) {
