@@ -125,13 +125,21 @@ def _schema_v5(c: sqlite3.Connection) -> None:
     c.execute("ALTER TABLE moves ADD COLUMN auto_move INTEGER")  # 1 on, 0 off, NULL unknown
     c.execute("ALTER TABLE games ADD COLUMN player_moves INTEGER")  # a won game's, at the win
     c.execute("ALTER TABLE stats DROP COLUMN fewest_moves")
+    for gid, game in _won_games(c):
+        c.execute("UPDATE games SET player_moves = ? WHERE id = ?", (game.player_moves, gid))
+
+
+def _won_games(c: sqlite3.Connection) -> Iterator[tuple[int, Game]]:
+    """Each won game's id and game, rebuilt from its stored turns (for a migration that
+    counts a new column from them); a game this version cannot read is left out: no
+    figure rather than a wrong one."""
     won = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'won'").fetchall()
     for row in won:
         try:
             game = _game_of(c, row)
         except (ValueError, KeyError, TypeError):
-            continue  # a game this version cannot read: no figure rather than a wrong one
-        c.execute("UPDATE games SET player_moves = ? WHERE id = ?", (game.player_moves, row[0]))
+            continue
+        yield row[0], game
 
 
 _SCHEMA_V6: Final = """
@@ -163,15 +171,10 @@ def _schema_v7(c: sqlite3.Connection) -> None:
     (every card home a move on its counter) is compared with par and with other games
     fairly. Counted from each won game's stored turns."""
     c.execute("ALTER TABLE games ADD COLUMN player_moves_as_par INTEGER")  # at the win
-    won = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'won'").fetchall()
-    for row in won:
-        try:
-            game = _game_of(c, row)
-        except (ValueError, KeyError, TypeError):
-            continue  # a game this version cannot read: no figure rather than a wrong one
+    for gid, game in _won_games(c):
         c.execute(
             "UPDATE games SET player_moves_as_par = ? WHERE id = ?",
-            (game.player_moves_as_par, row[0]),
+            (game.player_moves_as_par, gid),
         )
 
 
