@@ -284,6 +284,7 @@ def test_play_never_serves_a_refused_command_and_never_crashes(
 
 def test_the_hostile_pieces_are_refused_one_by_one(work: Path) -> None:
     """The pieces above, each where it does most harm: every one refused, none crashes."""
+    db = str(work / "x.db")
     cases = [
         ["solve", "1", "--max-states", "9223372036854775808"],
         ["solve", ",,,"],
@@ -296,8 +297,7 @@ def test_the_hostile_pieces_are_refused_one_by_one(work: Path) -> None:
         ["survey", "1", "5", "--states", "9223372036854775808", "--db", str(work / "x.db")],
         ["survey", "1", "4", "--workers", "100000", "--db", str(work / "x.db")],
         ["survey", "1", "3", "--scheduler", "foo://bar", "--db", str(work / "x.db")],
-        ["survey", "1", "3", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"]
-        + ["--db", str(work / "x.db")],
+        ["survey", "1", "3", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786", "--db", db],
         ["survey", "1", "3", "--db", ""],
         ["survey", "report", "--db", str(work / "junk.db")],
         ["play", "--port", "99999"],
