@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 import eightoff.oracle as oracle_module
 from eightoff.counts import count
 from eightoff.solver import DEFAULT_LIMITS, Solved, solve
+from eightoff.solver.optimal import optimal
 from eightoff.table import Table
 from eightoff.web.app import create_app
 from eightoff.web.serialize import turns_json
@@ -236,13 +237,12 @@ def test_par_unknown_is_searched_again_on_retry_and_a_known_par_is_not(
     """The player's "Try again": a search that failed is searched anew with ``retry``
     (without it the failure stands), and once par is proven a retry answers it as kept."""
     searched: list[int] = []
-    real = oracle_module.optimal
 
     def broken_once(*args: Any, **kwargs: Any) -> Any:
         searched.append(1)
         if len(searched) == 1:
             raise RuntimeError("the search broke")
-        return real(*args, **kwargs)
+        return optimal(*args, **kwargs)
 
     monkeypatch.setattr(oracle_module, "optimal", broken_once)
     g = new_game(client, variant="eightoff", deal=2)

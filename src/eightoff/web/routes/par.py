@@ -6,8 +6,8 @@ before; otherwise it starts the search in the background (the oracle's par lane,
 the table's limits) and waits up to ``wait`` seconds for it: "pending" means ask again.
 A search the limits stop answers with bounds ("par is 31 to 33"), a failed one "par
 unknown": never a 500; ``?retry=true`` searches again a par that is unknown (the player's
-"Try again"), never one proven or bounded. ``POST /api/games/{id}/par/replay`` starts a game on the deal to
-step through its par solution (assisted, never counted)."""
+"Try again"), never one proven or bounded. ``POST /api/games/{id}/par/replay`` starts a
+game on the deal to step through its par solution (assisted, never counted)."""
 
 from __future__ import annotations
 
