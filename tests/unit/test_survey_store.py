@@ -3,6 +3,7 @@ signatures that follow the rules of play."""
 
 from __future__ import annotations
 
+import itertools
 import socket
 import sqlite3
 import subprocess
@@ -11,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from eightoff.rules import preset
 from eightoff.store.db import StoreError
@@ -41,6 +44,46 @@ def test_pending_is_exactly_the_deals_not_yet_stored(tmp_path: Path) -> None:
         # Another variant's rows do not count for this one.
         fc = store.register_rules(preset("freecell"))
         assert store.pending("freecell", fc, 1, 3).take(9) == ((1, 3),)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    stored=st.dictionaries(st.integers(1, 80), st.sampled_from(list(Verdict)), max_size=70),
+    lo=st.integers(1, 90),
+    span=st.integers(0, 90),
+    chunk=st.integers(1, 12),
+    retry=st.booleans(),
+)
+def test_pending_read_in_chunks_is_every_missing_deal_in_order(
+    tmp_path_factory: pytest.TempPathFactory,
+    stored: dict[int, Verdict],
+    lo: int,
+    span: int,
+    chunk: int,
+    retry: bool,
+) -> None:
+    """However the chunks fall on the stored runs and gaps, the pending deals are
+    exactly those of lo…hi not stored (or stored unknown, when retrying), lowest first,
+    as maximal runs."""
+    store, sig, run = open_store(tmp_path_factory.mktemp("p"))
+    hi = lo + span
+    with store:
+        rows: list[Row] = [
+            (d, v, None if v != Verdict.SOLVED else 50, 5, 0.1) for d, v in stored.items()
+        ]
+        store.write("eightoff", sig, run, rows)
+        got = store.pending("eightoff", sig, lo, hi, retry_unknown=retry, chunk=chunk)
+        missing = [
+            d
+            for d in range(lo, hi + 1)
+            if d not in stored or (retry and stored[d] == Verdict.UNKNOWN)
+        ]
+        assert got.remaining == len(missing)
+        runs = got.take(1000)
+        assert [d for a, b in runs for d in range(a, b + 1)] == missing
+        assert all(b + 1 < a2 for (_, b), (a2, _) in itertools.pairwise(runs))
 
 
 def test_batches_cut_runs_in_order() -> None:

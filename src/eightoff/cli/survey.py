@@ -228,8 +228,6 @@ def _run(args: argparse.Namespace) -> int:
     states = _whole(args.states, "--states", MAX_STATES)
     memory = None if args.memory is None else memory_limit(args.memory)
     batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
-    if args.scheduler is not None and workers is not None:
-        raise UsageError(Message("cli.survey.workers_or_cluster"))
     if args.scheduler is not None:
         try:
             check_address(args.scheduler)

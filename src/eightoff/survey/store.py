@@ -333,6 +333,10 @@ def rules_signature(rules: Rules) -> str:
     return hashlib.sha256(rules_json(rules).encode()).hexdigest()[:16]
 
 
+PENDING_CHUNK = 1 << 18
+"""Deal numbers :meth:`SurveyStore.pending` reads at a time (see there)."""
+
+
 def _done(retry_unknown: bool, formula: str | None) -> tuple[str, tuple[object, ...]]:
     """The deals of ``variant``, ``rules``, lo…hi that a survey has nothing left to do
     for, as SQL over ``survey_results s`` (``WHERE`` included; its parameters are
@@ -798,28 +802,48 @@ class SurveyStore:
         *,
         retry_unknown: bool = False,
         formula: str | None = None,
+        chunk: int = PENDING_CHUNK,
     ) -> Pending:
         """The deals of start…end with no stored verdict (or only 'unknown', when
-        ``retry_unknown``; or, with ``formula``, no rating of that formula), found from
-        the gaps between the deal numbers that are done."""
+        ``retry_unknown``; or, with ``formula``, no rating of that formula).
+
+        The range is read in chunks of ``chunk`` deal numbers: a chunk whose rows are
+        all there is skipped on a count (which walks the index, about 0.13 µs a row),
+        a chunk with none is jumped over to the next stored deal, and only a chunk with
+        gaps is read deal by deal; so resuming a finished 10^7-deal survey costs a count,
+        not a window over every row (about 1.2 µs a row)."""
         done, extra = _done(retry_unknown, formula)
-        params = (variant, signature, start, end, *extra)
+        runs: list[tuple[int, int]] = []
+
+        def add(a: int, b: int) -> None:
+            if runs and runs[-1][1] + 1 == a:
+                runs[-1] = (runs[-1][0], b)
+            else:
+                runs.append((a, b))
+
         with self._reading() as c:
-            rows = c.execute(
-                f"""
-                SELECT deal, nxt FROM (
-                    SELECT s.deal AS deal, LEAD(s.deal) OVER (ORDER BY s.deal) AS nxt {done}
-                ) WHERE nxt IS NULL OR nxt > deal + 1
-                """,
-                params,
-            ).fetchall()
-            first = c.execute(f"SELECT MIN(s.deal) {done}", params).fetchone()[0]
-            if first is None:
-                return Pending([(start, end)])
-            runs = [(start, first - 1)]
-            for deal, nxt in rows:
-                runs.append((deal + 1, end if nxt is None else nxt - 1))
-            return Pending(runs)
+            lo = start
+            while lo <= end:
+                params = (variant, signature, lo, end, *extra)
+                first = c.execute(f"SELECT MIN(s.deal) {done}", params).fetchone()[0]
+                if first is None:
+                    add(lo, end)
+                    break
+                if first > lo:
+                    add(lo, first - 1)
+                    lo = first
+                hi = min(end, lo + chunk - 1)
+                params = (variant, signature, lo, hi, *extra)
+                if c.execute(f"SELECT COUNT(*) {done}", params).fetchone()[0] < hi - lo + 1:
+                    prev = lo - 1
+                    for (deal,) in c.execute(f"SELECT s.deal {done} ORDER BY s.deal", params):
+                        if deal > prev + 1:
+                            add(prev + 1, deal - 1)
+                        prev = deal
+                    if prev < hi:
+                        add(prev + 1, hi)
+                lo = hi + 1
+        return Pending(runs)
 
     def counts(
         self, variant: str, signature: str, start: int | None = None, end: int | None = None
