@@ -458,7 +458,9 @@ def test_caps_lock_does_not_make_a_letter_a_shift_key(
     # the solution replay: p (as "P") plays it, and no par is asked
     page.keyboard.press("s")
     play = page.locator("#btn-replay-play")
-    expect(play).to_be_enabled(timeout=30_000)
+    # loaded: the next step is named (the replay's keys wait for the solution until then)
+    expect(page.locator("#replay-next")).not_to_be_empty(timeout=30_000)
+    expect(play).to_be_enabled()
     page.evaluate(KEY_JS, ["P", False])
     expect(play).to_have_text(words(table, "en", "replay.pause"))
     page.evaluate(KEY_JS, ["P", False])  # pressed again: it pauses, as p does
