@@ -215,6 +215,52 @@ def test_claims_of_a_dead_survey_are_taken_back(tmp_path: Path) -> None:
         assert store.claim(me, "eightoff", sig, 1, 10, 10).runs == ((1, 10),)
 
 
+def test_a_live_survey_on_this_host_keeps_its_claims_however_late_its_heartbeat(
+    tmp_path: Path,
+) -> None:
+    """A survey solving one long deal in its own process (--workers 1, --batch-size 1,
+    a deal of ten minutes) renews nothing meanwhile: on this host its process says it
+    is alive, so another survey does not take its deals, and once taken for dead
+    anyway (by a survey on another host) it claims again instead of failing."""
+    store, sig, run = open_store(tmp_path)
+    with store:
+        slow = store.register_owner()
+        assert store.claim(slow, "eightoff", sig, 1, 10, 5).runs == ((1, 5),)
+        with store.transaction() as c:  # its last heartbeat an hour ago
+            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (0.0, slow))
+        other = store.register_owner()
+        assert store.claim(other, "eightoff", sig, 1, 10, 10).runs == ((6, 10),)
+        with store.transaction() as c:  # taken for dead elsewhere: its row and claims gone
+            c.execute("DELETE FROM survey_owners WHERE id = ?", (slow,))
+        rows: list[Row] = [(d, Verdict.SOLVED, 90, 5, 0.1) for d in range(1, 6)]
+        store.write("eightoff", sig, run, rows, claimed=(slow, ((1, 5),)))
+        assert store.claim(slow, "eightoff", sig, 1, 20, 3).runs == ((11, 13),)
+        assert store.stored_or_claimed("eightoff", sig, 1, 20) == 13
+
+
+def test_a_survey_renews_its_heartbeat_while_its_own_process_solves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heartbeat comes from a thread of its own, not between batches."""
+    import threading
+
+    import eightoff.survey as survey
+
+    store, _, _ = open_store(tmp_path)
+    beats = threading.Event()
+    monkeypatch.setattr(survey, "HEARTBEAT_SECONDS", 0.01)
+    with store:
+        owner = store.register_owner()
+        monkeypatch.setattr(store, "heartbeat", lambda o: beats.set() if o == owner else None)
+        heart = survey._Heartbeat(store, owner)
+        try:
+            assert beats.wait(30)  # while this thread does something else
+        finally:
+            heart.stop()
+        beats.clear()
+        assert not heart._thread.is_alive()
+
+
 def test_a_batch_larger_than_one_statement_is_stored_row_for_row(tmp_path: Path) -> None:
     """A batch goes to the file in statements of many rows each: every row arrives as
     it was given (a length of None or 0 is no solution), an unknown is still the only

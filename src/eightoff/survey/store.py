@@ -30,8 +30,9 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
     consecutive numbers) in the same kind of transaction that stores results, and a
     batch's claim is deleted in the transaction that stores the batch. Another survey
     on the same file skips deals that are stored or claimed, so two surveys over
-    overlapping ranges share the work. A claim whose owner is dead (its process gone
-    from this host, or no heartbeat for :data:`STALE_SECONDS`) is taken back.
+    overlapping ranges share the work. A claim whose owner is dead (on this host: its
+    process is gone; on another host: no heartbeat for :data:`STALE_SECONDS`) is taken
+    back.
 
 Durability: WAL journal, ``synchronous=NORMAL`` and one transaction per batch.
 A process killed with SIGKILL loses at most the batches in flight (their claims are
@@ -46,6 +47,7 @@ import functools
 import hashlib
 import json
 import os
+import secrets
 import socket
 import sqlite3
 import time
@@ -652,20 +654,36 @@ class SurveyStore:
     # -- sharing the work -----------------------------------------------------------
 
     def register_owner(self) -> int:
-        """Record this process as a survey owner (for its claims); return its id."""
-        pid = os.getpid()
+        """Record this process as a survey owner (for its claims); return its id: a
+        random one, never an id a survey that ended (or was taken for dead) had, so
+        that an owner that comes back (:meth:`_renew`) is never mistaken for another."""
         with self.transaction() as c:
-            cur = c.execute(
-                "INSERT INTO survey_owners (host, pid, started, heartbeat) VALUES (?, ?, ?, ?)",
-                (socket.gethostname(), pid, _process_start(pid), time.time()),
-            )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+            while True:
+                owner = secrets.randbits(62) + 1
+                if c.execute("SELECT 1 FROM survey_owners WHERE id = ?", (owner,)).fetchone():
+                    continue
+                self._renew(c, owner)
+                return owner
 
     def heartbeat(self, owner: int) -> None:
         """Say that ``owner`` is still running (call every HEARTBEAT_SECONDS)."""
         with self.transaction() as c:
-            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (time.time(), owner))
+            self._renew(c, owner)
+
+    @staticmethod
+    def _renew(c: sqlite3.Connection, owner: int) -> None:
+        """Renew ``owner``'s heartbeat (inside a transaction), recording it again if
+        another survey took it for dead (a survey on another host whose heartbeat was
+        late): it is alive, so it goes on; the claims it lost may be solved twice, and
+        a deal is still stored once."""
+        now = time.time()
+        if c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (now, owner)).rowcount:
+            return
+        pid = os.getpid()
+        c.execute(
+            "INSERT INTO survey_owners (id, host, pid, started, heartbeat) VALUES (?, ?, ?, ?, ?)",
+            (owner, socket.gethostname(), pid, _process_start(pid), now),
+        )
 
     def release(self, owner: int) -> None:
         """Forget ``owner`` and every claim it holds (a survey that ends, or stops)."""
@@ -675,7 +693,9 @@ class SurveyStore:
 
     @staticmethod
     def _reap(c: sqlite3.Connection) -> None:
-        """Take back the claims of dead owners (inside a transaction)."""
+        """Take back the claims of dead owners (inside a transaction). An owner on this
+        host is dead when its process is gone (exact, however long its batch takes);
+        one on another host, when its heartbeat is older than STALE_SECONDS."""
         host = socket.gethostname()
         cutoff = time.time() - STALE_SECONDS
         dead = [
@@ -683,7 +703,7 @@ class SurveyStore:
             for oid, ohost, pid, started, beat in c.execute(
                 "SELECT id, host, pid, started, heartbeat FROM survey_owners"
             ).fetchall()
-            if beat < cutoff or (ohost == host and not _alive_here(pid, started))
+            if (not _alive_here(pid, started) if ohost == host else beat < cutoff)
         ]
         for oid in dead:
             c.execute("DELETE FROM survey_claims WHERE owner = ?", (oid,))
@@ -708,6 +728,7 @@ class SurveyStore:
         done, extra = _done(retry_unknown, formula)
         with self.transaction() as c:
             self._reap(c)
+            self._renew(c, owner)  # a claim is a heartbeat too
             claims = c.execute(
                 "SELECT first, last, owner FROM survey_claims WHERE variant = ? AND rules = ?"
                 " AND last >= ? AND first <= ? ORDER BY first",
