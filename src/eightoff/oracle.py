@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from eightoff.counts import MoveCount
+from eightoff.explain import par_unknown
 from eightoff.i18n import Count, Message
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Result, solve
@@ -74,6 +75,16 @@ def _reusable(future: Future[Any]) -> bool:
     if future.cancelled():
         return False
     return not future.done() or not isinstance(future.exception(), DroppedWork)
+
+
+def _fruitless(future: Future[Par]) -> bool:
+    """A par search that ended with nothing to show: it failed, or learnt no bound."""
+    if not future.done() or future.cancelled():
+        return False
+    if future.exception() is not None:
+        return True
+    found = future.result()
+    return par_unknown(lost=found.lost, lower=found.lower_bound, upper=found.length)
 
 
 @dataclass
@@ -481,15 +492,21 @@ class Oracle:
 
     # ----- par ---------------------------------------------------------------------------
     def par_search(
-        self, position: Position, on_found: Callable[[Par], None] = lambda _: None
+        self,
+        position: Position,
+        on_found: Callable[[Par], None] = lambda _: None,
+        *,
+        again: bool = False,
     ) -> Future[Par]:
         """The par (player moves) of ``position``, searched in the background on the par
         lane within :attr:`par_limits`: a search already asked for (running or done) is
-        shared. ``on_found`` runs once, in the worker, with the answer before the future
-        is set (the table stores it there); an exception in it is logged."""
+        shared; ``again`` searches anew when the one asked for before failed or learnt
+        nothing (a player's "Try again"). ``on_found`` runs once, in the worker, with the
+        answer before the future is set (the table stores it there); an exception in it
+        is logged."""
         with self._lock:
             known = self._pars.get(position)
-            if known is not None and _reusable(known):
+            if known is not None and _reusable(known) and not (again and _fruitless(known)):
                 return known
 
             def run() -> Par:

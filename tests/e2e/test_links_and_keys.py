@@ -99,7 +99,7 @@ def _overlaps(page: Any) -> list[str]:
         """() => {
           const hit = (a, b) => a.left < b.right && b.left < a.right
                              && a.top < b.bottom && b.top < a.bottom;
-          const texts = [...document.querySelectorAll('#status .st-line > *')]
+          const texts = [...document.querySelectorAll('#status .st-line > *, #status .par-now > *')]
             .filter((e) => !e.hidden && e.getClientRects().length)
             .map((e) => [e, e.getBoundingClientRect()]);
           const out = [];
@@ -115,49 +115,73 @@ def _overlaps(page: Any) -> list[str]:
 
 
 TABLE_TOP = "() => document.querySelector('#table').getBoundingClientRect().top"
-GROWS_WITH_PAR = {("844x390", "de")}
-"""Where limit, verdict, par and its link do not fit one line (a German phone on its
-side): the status takes a line more once par is known."""
+HOUSE_RULES = {
+    "variant": "eightoff",
+    "deal": 3,
+    "cells": 6,
+    "foundation_retrieval": True,
+    "strict_single": True,
+}
+"""Eight Off deal 3 with six cells and both house rules (par 14, proven at once): the
+status at its longest, every rule named in the line above the verdict."""
+PENDING = {"state": "pending", "text": "", "short": "", "count": "player", "solution": False}
+
+
+def _tops(page: Any) -> dict[str, float]:
+    """Where the table begins (the play bar's bottom) at each of the five sizes."""
+    tops: dict[str, float] = {}
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        tops[size] = page.evaluate(TABLE_TOP)
+    return tops
 
 
 @pytest.mark.parametrize("lang", sorted(LANGS))
-def test_the_status_with_par_and_its_solution_overlaps_no_button_at_any_size(
-    chromium_browser: Any, server: Server, lang: str
+@pytest.mark.parametrize("rules", ["plain", "house"])
+def test_par_arriving_keeps_the_play_bar_height_at_every_size(
+    chromium_browser: Any, server: Server, lang: str, rules: str
 ) -> None:
-    """Par known and its solution offered ("Par 14" and the par solution's link beside
-    the verdict). A plain deal: the play bar keeps its height when par comes (the
-    table is not drawn again under the player's pointer; German's "Par-Lösung zeigen"
-    took a line more at 1280x720). With a house rule in the line above too (the status
-    at its longest): at each of the five sizes no status text is drawn over a play
-    button, none runs off the screen, and the status ends above the table."""
+    """Par asked (the Par? link), worked out ("Working out par…", held by the test until
+    looked at), then known with its solution's link ("Par 14", "Par solution"): at each
+    of the five sizes the play bar keeps its height throughout (the table is not drawn
+    again under the player's pointer), on a plain deal and with every house rule named
+    in the status; no status text is drawn over a play button, none runs off the screen
+    or over the table, and par and its link are in sight."""
+    body = {"variant": "eightoff", "deal": 3} if rules == "plain" else HOUSE_RULES
     for table in _table(chromium_browser, server, DESKTOP, locale=LANGS[lang]):
         page = table.page
         table.open()
-        start(table, {"variant": "eightoff", "deal": 3})
-        before = {}
+        start(table, body)
+        if rules == "house":
+            expect(page.locator("#st-house")).to_contain_text(words(page, "rules.house.strict"))
+        before = _tops(page)
         for size, viewport in SIZES.items():
             page.set_viewport_size(viewport)
-            before[size] = page.evaluate(TABLE_TOP)
+            table.screenshot(f"par-status-{rules}-{size}-{lang}-before")
+        # the search "works" until the test lets it answer
+        page.route(
+            "**/api/games/*/par?*",
+            lambda route: route.fulfill(json=PENDING),
+        )
         page.locator("#btn-par").click()
-        expect(page.locator("#st-par")).to_have_text("Par 14", timeout=60_000)
+        status = page.locator("#st-par")
+        expect(status).to_have_text(words(page, "par.working"))
+        assert _tops(page) == before
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            table.screenshot(f"par-status-{rules}-{size}-{lang}-working")
+        page.unroute("**/api/games/*/par?*")
+        expect(status).to_have_text("Par 14", timeout=60_000)
         link = page.locator("#btn-par-replay")
         expect(link).to_have_text(words(page, "par.show_solution_short"))
         expect(link).to_have_accessible_name(words(page, "par.show_solution"))
-        for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
-            if (size, lang) not in GROWS_WITH_PAR:
-                assert page.evaluate(TABLE_TOP) == before[size], size
-            table.screenshot(f"i23-par-status-plain-{size}-{lang}")
-
-        start(table, {"variant": "eightoff", "deal": 3, "foundation_retrieval": True})
-        page.locator("#btn-par").click()
-        expect(page.locator("#st-par")).to_have_text("Par 14", timeout=60_000)
-        expect(link).to_be_visible()
+        assert _tops(page) == before
         for size, viewport in SIZES.items():
             page.set_viewport_size(viewport)
             assert _overlaps(page) == [], (size, _overlaps(page))
             assert _off_screen_or_over_the_table(page) == [], size
-            table.screenshot(f"i23-par-status-{size}-{lang}")
+            assert in_view(status) and in_view(link), size
+            table.screenshot(f"par-status-{rules}-{size}-{lang}-known")
 
 
 def _off_screen_or_over_the_table(page: Any) -> list[str]:
@@ -166,7 +190,7 @@ def _off_screen_or_over_the_table(page: Any) -> list[str]:
         """() => {
           const table = document.querySelector('#table').getBoundingClientRect();
           const out = [];
-          for (const e of document.querySelectorAll('#status .st-line > *')) {
+          for (const e of document.querySelectorAll('#status .st-line > *, #status .par-now > *')) {
             if (e.hidden || !e.getClientRects().length) continue;
             const r = e.getBoundingClientRect();
             if (r.left < 0 || r.right > innerWidth + 0.5) out.push(`${e.id} off screen`);

@@ -24,6 +24,7 @@ from eightoff.web.serialize import turns_json
 from .conftest import DESKTOP, PHONE, Server, TablePage, _table
 from .test_every_screen import STATS_FIT_JS
 from .test_layout import start
+from .test_links_and_keys import in_view
 
 LOCALES = {"en": "en-GB", "de": "de-DE"}
 SIZES: dict[str, tuple[dict[str, int], dict[str, Any]]] = {
@@ -307,3 +308,167 @@ def test_a_win_with_auto_move_off_is_compared_with_par_as_par_counts_it(
     stats = service.stats()["eightoff"]
     assert stats.fewest_moves == as_par
     assert stats.over_par is not None and stats.over_par.best == as_par - 14
+
+
+# ----- a par request that fails, asked again ---------------------------------------------
+BUSY = {"error": "The table is busy: try again in a moment", "code": "busy"}
+SHOT_SIZES = {
+    "1280x720": DESKTOP,
+    "1920x1080": {"width": 1920, "height": 1080},
+    "390x844": PHONE,
+    "844x390": {"width": 844, "height": 390},
+}
+"""The desktops and phones (upright and on its side) the par screenshots are taken at."""
+
+
+def table_tops(table: TablePage) -> dict[str, float]:
+    """Where the table begins (the play bar's bottom) at each screenshot size, the page's
+    own size restored after."""
+    page = table.page
+    own = page.viewport_size
+    tops: dict[str, float] = {}
+    for size, viewport in SHOT_SIZES.items():
+        page.set_viewport_size(viewport)
+        tops[size] = page.evaluate(
+            "() => document.querySelector('#table').getBoundingClientRect().top"
+        )
+    page.set_viewport_size(own)
+    return tops
+
+
+def shots(table: TablePage, name: str, where: tuple[str, str]) -> None:
+    """Screenshots at the two sizes of the page's kind: a desktop's, or a phone's (upright
+    and on its side, touch and its pixel ratio)."""
+    kind, lang = where
+    page = table.page
+    own = page.viewport_size
+    mine = ("1280x720", "1920x1080") if kind == "desktop" else ("390x844", "844x390")
+    for size in mine:
+        page.set_viewport_size(SHOT_SIZES[size])
+        table.screenshot(f"par-{name}-{size}-{lang}")
+    page.set_viewport_size(own)
+
+
+def test_a_par_request_that_fails_can_be_asked_again(
+    par_table: TablePage, where: tuple[str, str]
+) -> None:
+    """The par request fails (the server gone, then busy: 503): the status says so in
+    one line and offers "Try par again", Shift+P asks again too; when it succeeds par
+    shows as usual, and a par known is not asked for again. The play bar keeps its
+    height throughout."""
+    lang = where[1]
+    table = par_table
+    page = table.page
+    start(table, {"variant": "eightoff", "deal": 3})
+    heights = table_tops(table)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/par?" in r.url else None)
+    failures = ["abort", "busy"]
+
+    def fail_twice(route: Any) -> None:
+        if not failures:
+            route.fallback()
+        elif failures.pop(0) == "abort":
+            route.abort()
+        else:
+            route.fulfill(status=503, json=BUSY)
+
+    page.route("**/api/games/*/par?*", fail_twice)
+    retry = page.locator("#btn-par-retry")
+    status = page.locator("#st-par")
+    # the first try: no answer at all
+    page.locator("#btn-par").click()
+    expect(retry).to_be_visible()
+    expect(retry).to_have_text(words(table, lang, "par.retry"))
+    expect(page.locator("#btn-par")).to_be_hidden()
+    expect(status).to_be_hidden()
+    gone = page.evaluate(
+        """() => import('/static/js/i18n.js').then(({ t }) => t('par.retry_title',
+             { reason: t('par.unavailable', { error: t('par.no_contact') }) }))"""
+    )
+    expect(table.message).to_have_text(gone)
+    assert "\n" not in table.message.inner_text()
+    expect(page.locator("#announce")).to_have_text(gone)
+    expect(retry).to_have_attribute("title", gone)
+    expect(retry).to_have_accessible_name(gone)
+    assert table_tops(table) == heights
+    # Shift+P asks again: the server is busy this time
+    page.locator("#frame").focus()
+    page.keyboard.press("Shift+P")
+    busy = page.evaluate(
+        """(error) => import('/static/js/i18n.js').then(({ t }) =>
+             t('par.retry_title', { reason: t('par.unavailable', { error }) }))""",
+        BUSY["error"],
+    )
+    expect(retry).to_have_attribute("title", busy)
+    expect(table.message).to_have_text(busy)
+    assert len(asked) == 2
+    shots(table, "retry", where)  # the message over the status, then the status itself
+    page.evaluate("() => import('/static/js/ui.js').then((m) => m.hideMessage())")
+    expect(retry).to_be_visible()
+    assert in_view(retry)
+    shots(table, "retry-link", where)
+    assert table_tops(table) == heights
+    # "Try par again" once more: the search answers
+    retry.click()
+    expect(status).to_have_text("Par 14", timeout=30_000)
+    expect(retry).to_be_hidden()
+    expect(page.locator("#btn-par-replay")).to_be_visible()
+    assert "retry=true" in asked[2]  # the server searches anew what failed before
+    assert table_tops(table) == heights
+    shots(table, "retried", where)
+    # known now: Shift+P says it again without asking
+    count = len(asked)
+    page.locator("#frame").focus()
+    page.keyboard.press("Shift+P")
+    expect(table.message).to_have_text("Par 14")
+    assert len(asked) == count
+
+
+# ----- Caps Lock -----------------------------------------------------------------------------
+KEY_JS = """([key, shift]) => document.getElementById('frame').dispatchEvent(
+  new KeyboardEvent('keydown', { key, shiftKey: shift, modifierCapsLock: true,
+                                 bubbles: true, cancelable: true }))"""
+"""A key as it arrives with Caps Lock on (headless chromium's Caps Lock is unreliable):
+a letter in upper case without Shift, in lower case with it."""
+
+
+@pytest.mark.parametrize("where", [("desktop", "en")])
+def test_caps_lock_does_not_make_a_letter_a_shift_key(
+    par_table: TablePage, where: tuple[str, str]
+) -> None:
+    """With Caps Lock on, p plays a replay to its end (it is not Shift+P, par), t asks
+    for the first hint (not the solver's move, Shift+T) and h sends cards home (not the
+    foundation question of Shift+H); with Shift they do what Shift does."""
+    table = par_table
+    page = table.page
+    start(table, {"variant": "eightoff", "deal": 3, "foundation_retrieval": True})
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/par?" in r.url else None)
+    # t: the cards that can move, not the solver's move
+    page.locator("#frame").focus()
+    page.evaluate(KEY_JS, ["T", False])
+    expect(table.message).to_have_text(re.compile(r"can move"))
+    # h: home, not "Take back from which foundation?"
+    page.evaluate(KEY_JS, ["H", False])
+    expect(page.locator("#announce")).not_to_contain_text("Take back from which")
+    page.evaluate(KEY_JS, ["h", True])
+    expect(page.locator("#announce")).to_contain_text("Take back from which")
+    page.keyboard.press("Escape")
+    # the solution replay: p (as "P") plays it, and no par is asked
+    page.keyboard.press("s")
+    play = page.locator("#btn-replay-play")
+    # loaded: the next step is named (the replay's keys wait for the solution until then)
+    expect(page.locator("#replay-next")).not_to_be_empty(timeout=30_000)
+    expect(play).to_be_enabled()
+    page.evaluate(KEY_JS, ["P", False])
+    expect(play).to_have_text(words(table, "en", "replay.pause"))
+    page.evaluate(KEY_JS, ["P", False])  # pressed again: it pauses, as p does
+    expect(play).to_have_text(words(table, "en", "replay.play"))
+    assert asked == []
+    expect(page.locator("#btn-par")).to_be_visible()
+    # Shift+P with Caps Lock on ("p" with Shift) is par, and the replay stays paused
+    page.evaluate(KEY_JS, ["p", True])
+    expect(page.locator("#st-par")).to_have_text("Par 14", timeout=30_000)
+    expect(play).to_have_text(words(table, "en", "replay.play"))
+    assert len(asked) >= 1

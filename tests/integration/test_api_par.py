@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 import eightoff.oracle as oracle_module
 from eightoff.counts import count
 from eightoff.solver import DEFAULT_LIMITS, Solved, solve
+from eightoff.solver.optimal import optimal
 from eightoff.table import Table
 from eightoff.web.app import create_app
 from eightoff.web.serialize import turns_json
@@ -62,11 +63,16 @@ def win_by_hand(client: TestClient, gid: int) -> dict[str, Any]:
     return game
 
 
-def par_of(client: TestClient, gid: int, **headers: str) -> dict[str, Any]:
-    """Ask for par as the page does: until it is no longer pending."""
+def par_of(
+    client: TestClient, gid: int, *, retry: str | None = None, **headers: str
+) -> dict[str, Any]:
+    """Ask for par as the page does: until it is no longer pending (``retry``: the first
+    request is a "Try again")."""
     deadline = time.monotonic() + 120
+    params: dict[str, Any] = {"wait": 5} if retry is None else {"wait": 5, "retry": retry}
     while True:
-        r = client.get(f"/api/games/{gid}/par", params={"wait": 5}, headers=headers)
+        r = client.get(f"/api/games/{gid}/par", params=params, headers=headers)
+        params = {"wait": 5}
         assert r.status_code == 200, r.text
         answer: dict[str, Any] = r.json()
         if answer["state"] != "pending":
@@ -223,6 +229,30 @@ def test_a_failed_search_says_par_unknown_politely(
     german = client.get(f"/api/games/{g['id']}/par", headers=GERMAN)
     assert german.status_code == 200
     assert german.json()["text"].startswith("Par unbekannt")
+
+
+def test_par_unknown_is_searched_again_on_retry_and_a_known_par_is_not(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player's "Try again": a search that failed is searched anew with ``retry``
+    (without it the failure stands), and once par is proven a retry answers it as kept."""
+    searched: list[int] = []
+
+    def broken_once(*args: Any, **kwargs: Any) -> Any:
+        searched.append(1)
+        if len(searched) == 1:
+            raise RuntimeError("the search broke")
+        return optimal(*args, **kwargs)
+
+    monkeypatch.setattr(oracle_module, "optimal", broken_once)
+    g = new_game(client, variant="eightoff", deal=2)
+    assert par_of(client, g["id"])["state"] == "unknown"
+    assert par_of(client, g["id"])["state"] == "unknown"  # asked again, not retried
+    assert len(searched) == 1
+    again = par_of(client, g["id"], retry="true")
+    assert (again["state"], again["par"], again["short"]) == ("proven", 14, "Par 14")
+    assert par_of(client, g["id"], retry="true")["state"] == "proven"
+    assert len(searched) == 2  # a proven par is not searched again
 
 
 def test_the_par_solution_replays_on_a_game_that_is_not_counted(client: TestClient) -> None:

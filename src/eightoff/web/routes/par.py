@@ -5,8 +5,9 @@ replay of a par solution.
 before; otherwise it starts the search in the background (the oracle's par lane, within
 the table's limits) and waits up to ``wait`` seconds for it: "pending" means ask again.
 A search the limits stop answers with bounds ("par is 31 to 33"), a failed one "par
-unknown": never a 500. ``POST /api/games/{id}/par/replay`` starts a game on the deal to
-step through its par solution (assisted, never counted)."""
+unknown": never a 500; ``?retry=true`` searches again a par that is unknown (the player's
+"Try again"), never one proven or bounded. ``POST /api/games/{id}/par/replay`` starts a
+game on the deal to step through its par solution (assisted, never counted)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> 
         kind = "lost"
     elif par.optimal:
         kind = "proven"
-    elif par_unknown(lost=par.lost, lower=par.lower, upper=par.upper):
+    elif _learnt_nothing(par):
         kind = "unknown"
     else:
         kind = "bounds"
@@ -94,21 +95,30 @@ def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> 
     }
 
 
+def _learnt_nothing(par: StoredPar) -> bool:
+    return par_unknown(lost=par.lost, lower=par.lower, upper=par.upper)
+
+
 _UNKNOWN = StoredPar(count="player", optimal=False, lower=0, upper=None)
 
 
 @router.get("/api/games/{game_id}/par", summary="The par of the game's deal (player moves)")
 @timed
 async def par(
-    svc: Svc, game_id: int, wait: Annotated[float, Query(ge=0, le=MAX_WAIT)] = 1.0
+    svc: Svc,
+    game_id: int,
+    wait: Annotated[float, Query(ge=0, le=MAX_WAIT)] = 1.0,
+    retry: bool = False,
 ) -> dict[str, Any]:
+    """``retry``: search again when the deal's par is unknown (the search before failed
+    or learnt nothing); a proven par, bounds or a lost deal are answered as kept."""
     table, oracle = svc.table, svc.oracle
     seconds = oracle.par_limits.seconds
     state, stored = await off_loop(table.par, game_id)
-    if stored is not None:
+    if stored is not None and not (retry and _learnt_nothing(stored)):
         return par_json(state, stored, seconds)
     start = state.game.start
-    future = oracle.par_search(start, lambda found: _keep(svc, start, found))
+    future = oracle.par_search(start, lambda found: _keep(svc, start, found), again=retry)
     try:
         found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), wait)
     except TimeoutError:

@@ -302,14 +302,19 @@ function onKey(e) {
   }
   const g = state.game;
   if (!g) return;
-  if (replayKey(e)) return;
+  // a letter's key by its lower case, and Shift by the Shift key itself: with Caps Lock
+  // on, p arrives as "P" without Shift (it plays a replay to its end, as p does); Shift+P
+  // is par with Caps Lock on or off (then it arrives as "p" with Shift)
+  const lower = k.length === 1 ? k.toLowerCase() : k;
+  const shift = e.shiftKey;
+  if (replayKey(lower, shift, e)) return;
   const col = COLUMN_KEYS.indexOf(k);
   if (picking && k.length === 1 && col >= 0 && col < g.foundations.length) {
     e.preventDefault();
     keyPlace({ kind: "foundation", index: col });
     return;
   }
-  if (k === RETRIEVE_KEY && !state.selection) {
+  if (lower === RETRIEVE_KEY && shift && !state.selection) {
     e.preventDefault();
     askFoundation();
     return;
@@ -319,19 +324,18 @@ function onKey(e) {
     keyPlace({ kind: "column", index: col });
     return;
   }
-  const lower = k.length === 1 ? k.toLowerCase() : k;
   const cell = CELL_KEYS.indexOf(lower);
   if (k.length === 1 && cell >= 0 && cell < g.cells.length) {
     e.preventDefault();
     keyPlace({ kind: "cell", index: cell });
     return;
   }
-  if (k === "T") {
+  if (lower === "t" && shift) {
     e.preventDefault();
     hint(2); // the solver's move at once
     return;
   }
-  if (k === PAR_KEY) {
+  if (lower === PAR_KEY && shift) {
     e.preventDefault();
     parKey(); // Shift+P: p alone plays a replay to its end
     return;
@@ -350,12 +354,12 @@ function onKey(e) {
   }
 }
 
-/** ←, → and p step, step back and play a replay. */
-function replayKey(e) {
+/** ←, → and p (without Shift, whatever Caps Lock says) step, step back and play a replay. */
+function replayKey(key, shift, e) {
   if (!state.replay || state.replay.loading) return false;
   const keys = { ArrowRight: replayStep, ArrowLeft: replayBack, p: replayPlay };
-  const action = keys[e.key];
-  if (!action) return false;
+  const action = keys[key];
+  if (!action || (key === "p" && shift)) return false;
   e.preventDefault();
   action();
   return true;
@@ -390,9 +394,9 @@ function refuse(text) {
 // Shift+H asks which foundation; its number (1-8) picks up its top card, which then goes
 // where a column's or cell's key puts it, as any picked-up card does: "h2" then "3" is
 // the move h23. Without the house rule the table says so.
-const RETRIEVE_KEY = "H";
-/** Par, as the terminal game's p; Shift because p plays a replay to its end. */
-const PAR_KEY = "P";
+const RETRIEVE_KEY = "h"; // with Shift
+/** Par, as the terminal game's p; with Shift because p plays a replay to its end. */
+const PAR_KEY = "p";
 let pickingFoundation = false;
 
 /** Does this game let a foundation's top card come back (the house rule)? */

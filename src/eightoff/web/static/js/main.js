@@ -43,6 +43,7 @@ function wire() {
     $("frame").focus();
   });
   on("btn-par", askPar);
+  on("btn-par-retry", askPar);
   on("btn-par-replay", showParSolution);
   on("btn-won-par-replay", showParSolution);
   on("btn-new", openNewGame);

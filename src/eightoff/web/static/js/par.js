@@ -15,18 +15,39 @@ import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
 
 const par = { gameId: null, token: 0, answer: null };
 
+/** An answer that may be asked for again ("Try par again", Shift+P): the request failed
+ * (the network, a server error or a busy server) or the search learnt nothing (it failed,
+ * or gave up at its limit before any bound). A par proven or bounded, or a lost deal, is
+ * final. */
+function retriable(a) {
+  return Boolean(a && (a.failed || a.state === "unknown"));
+}
+
+/** "Par is not available now: the server answered 503. Try again (Shift+P)": one line. */
+function retryTitle(a) {
+  return t("par.retry_title", { reason: a.text.replace(/[.!]$/, "") });
+}
+
 /** Show the state of par for the game on the table: the Par button, or what is known. */
 function render() {
   const g = state.game;
   const a = par.gameId === (g && g.id) ? par.answer : null;
   const asking = par.gameId === (g && g.id) && !a;
+  const again = retriable(a);
   const text = a ? a.text : asking ? t("par.working") : "";
-  $("btn-par").hidden = Boolean(!g || lessonOf(g) || text);
+  const none = !g || lessonOf(g);
+  $("par-slot").hidden = Boolean(none);
+  $("btn-par").hidden = Boolean(none || text);
   // the status line says it short ("Par 14"), the win dialog and the tooltip in full
-  $("st-par").hidden = !text;
+  $("st-par").hidden = !text || again;
   $("st-par").textContent = a ? a.short || a.text : text;
   $("st-par").title = text;
   $("st-par").dataset.state = a ? a.state : asking ? "pending" : "";
+  const retry = $("btn-par-retry");
+  retry.hidden = !again;
+  const why = again ? retryTitle(a) : "";
+  retry.title = why;
+  if (again) retry.setAttribute("aria-label", why);
   const canShow = Boolean(a && a.solution);
   $("btn-par-replay").hidden = !canShow;
   $("won-par").textContent = g && g.won ? text : "";
@@ -34,11 +55,14 @@ function render() {
   $("btn-won-par-replay").hidden = !(g && g.won && canShow);
 }
 
-/** Ask for the par of the game on the table and keep asking while the server works. */
+/** Ask for the par of the game on the table and keep asking while the server works;
+ * asked again after an answer that may be retried (see retriable), the server searches
+ * anew. */
 export async function askPar() {
   const g = state.game;
   if (!g || lessonOf(g)) return;
-  if (par.gameId === g.id && par.answer && par.answer.state !== "pending") {
+  const known = par.gameId === g.id ? par.answer : null;
+  if (known && known.state !== "pending" && !retriable(known)) {
     render();
     return;
   }
@@ -46,22 +70,28 @@ export async function askPar() {
   par.gameId = g.id;
   par.answer = null;
   render();
+  let retry = retriable(known);
   let delay = 200;
   for (;;) {
     let a;
     try {
-      a = await api("GET", `/api/games/${g.id}/par?wait=2`);
+      a = await api("GET", `/api/games/${g.id}/par?wait=2${retry ? "&retry=true" : ""}`);
     } catch (e) {
       if (token !== par.token) return;
-      par.answer = { state: "unknown", text: t("par.unavailable", { error: e.message }), short: t("par.unavailable_short"), solution: false };
+      const error = e.status === 0 ? t("par.no_contact") : e.message;
+      par.answer = { state: "unknown", failed: true, text: t("par.unavailable", { error }), short: t("par.unavailable_short"), solution: false };
       render();
+      const why = retryTitle(par.answer);
+      showMessage(why, "error");
+      say(why);
       return;
     }
     if (token !== par.token) return;
+    retry = false; // the search asked for again is running: the next requests wait for it
     if (a.state !== "pending") {
       par.answer = a;
       render();
-      say(a.text);
+      say(retriable(a) ? retryTitle(a) : a.text);
       return;
     }
     await sleep(delay);
@@ -70,9 +100,10 @@ export async function askPar() {
   }
 }
 
-/** The par key (Shift+P): what the Par button does, and said aloud and shown in full
- * whatever the state: the par once known (the button is gone by then), "Working out par…"
- * while the server works (the answer is said when it comes), or why a lesson has none. */
+/** The par key (Shift+P): what the Par button (or "Try par again") does, and said aloud
+ * and shown in full whatever the state: the par once known (the button is gone by then),
+ * "Working out par…" while the server works (the answer is said when it comes), or why a
+ * lesson has none. */
 export function parKey() {
   const g = state.game;
   if (!g) return;
@@ -82,13 +113,13 @@ export function parKey() {
     say(text);
     return;
   }
-  const known = par.gameId === g.id && par.answer && par.answer.state !== "pending";
-  if (known) {
-    showMessage(par.answer.text, "info");
-    say(par.answer.text);
+  const a = par.gameId === g.id ? par.answer : null;
+  if (a && a.state !== "pending" && !retriable(a)) {
+    showMessage(a.text, "info");
+    say(a.text);
     return;
   }
-  const asking = par.gameId === g.id && !par.answer;
+  const asking = par.gameId === g.id && !a;
   say(t("par.working"));
   if (!asking) askPar();
 }
