@@ -6,6 +6,7 @@
  *   dfs.h        depth-first: the dive and the complete depth-first search
  *   bestfirst.h  best-first search
  *   shorten.h    shortening a solution
+ *   disk.h       the complete search on disk, where its memory ends
  *   search.h     the portfolio and eo_solve, the stages in turn (this file)
  *   checks.h     checks for the differential test only (not included here)
  *
@@ -36,6 +37,23 @@
  *  - the cards sent home at once are those eo_safe allows (see core.h).
  * tests/unit/test_core_differential.py checks the move generation, the reach of the
  * single moves tried, the safe rule and the canonical key against the Python engine.
+ *
+ * Soundness of "lost" on disk (disk.h, run when a stage ends at the memory limit, the
+ * disk limit is not 0 and the plan has the complete stage):
+ *  - its relation is the complete search's, the same function of a state: the steps of
+ *    eo_all_steps under the plan's complete_steps, each followed by eo_autos, a won
+ *    child ending it; states identified by the same exact compact record (or full key);
+ *  - every state it keeps is expanded: layer d's file is read whole before layer d + 1
+ *    is made, and an empty layer is the only way to "lost";
+ *  - the duplicate removal never drops a state not already expanded or queued: within
+ *    a layer, equal records (equal states) become one entry; against the past, a child
+ *    is dropped only when its record is in the seen file, which holds exactly the
+ *    records of layers 0..d, every one of them expanded (layers < d + 1) or being
+ *    expanded (layer d is complete before the merge); records compared whole, no hash;
+ *  - so at "lost" the kept states are closed under the relation: every state reachable
+ *    from the root was kept, expanded, and none was won.
+ * tests/unit/test_disk_search.py checks that it gives the in-memory verdicts and, where
+ * both exhaust, expands exactly as many states as the in-memory complete search enters.
  */
 #ifndef EIGHTOFF_SEARCH_H
 #define EIGHTOFF_SEARCH_H
@@ -46,6 +64,22 @@
 #include "dfs.h"
 #include "bestfirst.h"
 #include "shorten.h"
+#include "disk.h"
+
+/* Free the best-first search's parents and open list and the dive's hash set (before
+ * the search on disk, which needs none of them). */
+static void eo_release(eo_ctx *x) {
+    for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
+    free(x->nodes);
+    free(x->heap);
+    free(x->hset);
+    x->nodes = NULL;
+    x->nnodes = x->nodecap = 0;
+    x->heap = NULL;
+    x->nheap = x->heapcap = 0;
+    x->hset = NULL;
+    x->hmask = x->hcount = 0;
+}
 
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
@@ -221,8 +255,10 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
  *   EO_STAGE_COMPLETE    the complete search (plan.complete_order, complete_steps),
  *                        bounded only by the limits.
  * The first two are not complete: their exhaustion proves nothing (EO_STATE_LIMIT);
- * only the complete search says EO_LOST.  Then, if the plan says so, the solution is
- * shortened.  *states_out: the states examined by all. */
+ * only the complete search says EO_LOST.  When a stage ends at the memory limit and
+ * x->max_disk is not 0, the complete search goes on on disk (disk.h: from the root,
+ * afresh; its states, those it expands, are added).  Then, if the plan says so, the
+ * solution is shortened.  *states_out: the states examined by all. */
 static void eo_solve(eo_ctx *x, long *states_out) {
     static const int order[3] = {EO_STAGE_DIVE, EO_STAGE_BEST_FIRST, EO_STAGE_COMPLETE};
     const eo_rules *r = &x->R;
@@ -279,6 +315,19 @@ static void eo_solve(eo_ctx *x, long *states_out) {
         if (x->status != EO_STATE_LIMIT) break; /* solved, lost, time or memory */
     }
     x->max_states = max_states;
+    x->disk_states = 0;
+    if (x->status == EO_MEMORY_LIMIT && x->max_disk > 0 && (plan->stages & EO_STAGE_COMPLETE)) {
+        x->steps = plan->complete_steps;
+        x->dig_kinds = EO_DIGS_ALL;
+        x->hash_only = x->is_dive = 0;
+        eo_release(x);
+        if (eo_reset(x, &root, na) == 0) {
+            x->disk_states = eo_disk_search(x, states);
+            states += x->disk_states;
+        } else {
+            x->status = EO_MEMORY_LIMIT;
+        }
+    }
     *states_out = states;
     if (x->status == EO_SOLVED && plan->shorten) eo_shorten(x, &root, na);
 }
