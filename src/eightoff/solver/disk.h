@@ -481,6 +481,12 @@ static long eo_disk_search(eo_ctx *x, long base) {
     memset(&d, 0, sizeof(d));
     d.x = x;
     d.base = base;
+    x->disk_peak = 0;
+    x->disk_layers = 0;
+    if (!eo_cstore_root(&x->C, &x->R, &x->S)) {
+        x->status = EO_MEMORY_LIMIT; /* two packs: not on disk (see above) */
+        return 0;
+    }
     x->status = EO_RUNNING;
     const char *root_dir = x->disk_dir && x->disk_dir[0] ? x->disk_dir : getenv("TMPDIR");
     if (!root_dir || !root_dir[0]) root_dir = "/tmp";
@@ -514,7 +520,7 @@ static long eo_disk_search(eo_ctx *x, long base) {
     d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
     if (!d.buf) x->status = EO_MEMORY_LIMIT;
 
-    if (x->status == EO_RUNNING && eo_cstore_root(&x->C, &x->R, &x->S)) {
+    if (x->status == EO_RUNNING) {
         eo_drec e;
         char path[4160], seen_new[4160];
         if (eo_disk_record(&d, &x->S, &e.s) == 0) {
@@ -548,8 +554,6 @@ static long eo_disk_search(eo_ctx *x, long base) {
             }
             if (eo_disk_add_layer(&d, kept) != 0) x->status = EO_MEMORY_LIMIT;
         }
-    } else if (x->status == EO_RUNNING) {
-        x->status = EO_MEMORY_LIMIT; /* two packs: not on disk (see above) */
     }
     free(d.buf);
     free(d.layer_n);
