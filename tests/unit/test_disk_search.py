@@ -76,19 +76,19 @@ def test_a_lost_deal_is_lost_on_disk_with_as_many_states_as_in_memory(
 ) -> None:
     status, entered, _, _ = core_solve(FC0, number, 1 << 30, 0, None)
     assert (status, entered) == (_core.LOST, states)
-    # 1 MiB: the in-memory search stops at its first check, the rest is on disk
+    # 1 MiB: the in-memory search stops at its first check, the disk search takes over
     status, total, _, stats = core_solve(FC0, number, 1 << 20, DISK, tmp_path)
     assert status == _core.LOST
-    # the same relation, exhausted: every distinct state expanded once, no more, no less
-    assert stats["states"] == states and total > states and stats["layers"] > 3
+    # the same relation, exhausted: every distinct state counted once, no more, no less
+    assert total == states and 0 < stats["states"] < states and stats["layers"] > 3
     assert stats["peak"] > 0 and list(tmp_path.iterdir()) == []
 
 
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
     # a memory of 1 byte: 64 children a run, runs merged 32 at a time, again and again
     number, states = LOST[0]
-    status, _, _, stats = core_solve(FC0, number, 1, DISK, tmp_path)
-    assert status == _core.LOST and stats["states"] == states
+    status, total, _, stats = core_solve(FC0, number, 1, DISK, tmp_path)
+    assert status == _core.LOST and total == states
     assert list(tmp_path.iterdir()) == []
 
 

@@ -207,6 +207,8 @@ static int eo_befs_begin(eo_ctx *x) {
     }
     *eo_parent_at(x, 0) = 0;
     *eo_depth_at(x, 0) = 0;
+    x->cur_id = 0;
+    x->cur_from = 0;
     return 0;
 }
 
@@ -223,6 +225,8 @@ static void eo_befs_run(eo_ctx *x, long until) {
     while (x->nheap) {
         if (until > 0 && eo_states(x) >= until) return;
         uint32_t id = eo_heap_pop(x);
+        x->cur_id = id;
+        x->cur_from = (size_t)eo_states(x);
         eo_seen_state(x, id, &s);
         int depth0 = *eo_depth_at(x, id);
         if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);

@@ -88,6 +88,10 @@ typedef struct {
      * layers */
     size_t max_disk;
     const char *disk_dir;
+    /* best-first: the state being expanded and the states entered before its children
+     * (what the search on disk takes over when the memory ends midway) */
+    uint32_t cur_id;
+    size_t cur_from;
     long disk_states;
     size_t disk_peak;
     int disk_layers;

@@ -362,24 +362,41 @@ static int eo_disk_parent(eo_disk *d, int j, const eo_crec *s, eo_crec *p) {
 }
 
 /* The path: root (x->S, real layout, its auto-moves on the path) to the state of record
- * `last_parent` in layer `depth`, then the step `last` from there. */
+ * `last_parent` in layer `depth`, then the step `last` from there.  A state of layer
+ * j >= 1 has its parent in layer j - 1; a state of layer 0 has its parent in layer 0 too
+ * (the states taken over from memory, each with its parent there), the root its own. */
 static int eo_disk_trace(eo_disk *d, int depth, eo_crec last_parent, eo_move last) {
     eo_ctx *x = d->x;
-    eo_crec *chain = (eo_crec *)malloc((size_t)(depth + 1) * sizeof(eo_crec));
+    size_t n = 1, cap = (size_t)depth + 64;
+    eo_crec *chain = (eo_crec *)malloc(cap * sizeof(eo_crec)); /* from the end back */
     if (!chain) return -1;
-    chain[depth] = last_parent;
-    for (int j = depth; j > 0; j--)
-        if (eo_disk_parent(d, j, &chain[j], &chain[j - 1]) != 0) {
+    chain[0] = last_parent;
+    for (int j = depth;;) {
+        eo_crec p;
+        if (eo_disk_parent(d, j, &chain[n - 1], &p) != 0 || n > (size_t)d->layer_n[0] + (size_t)depth + 1) {
             free(chain);
             return -1;
         }
+        if (j == 0 && eo_crec_cmp(&p, &chain[n - 1]) == 0) break; /* the root */
+        if (n == cap) {
+            eo_crec *q = (eo_crec *)realloc(chain, 2 * cap * sizeof(eo_crec));
+            if (!q) {
+                free(chain);
+                return -1;
+            }
+            chain = q;
+            cap *= 2;
+        }
+        chain[n++] = p;
+        if (j > 0) j--;
+    }
     eo_state a, b;
     uint8_t want[EO_MAXKEY];
-    for (int j = 0; j <= depth; j++) {
+    for (size_t k = n; k-- > 0;) { /* chain[n - 1] is the root, chain[0] the won child's parent */
         eo_move m = last;
-        eo_cdecode(&x->C, &x->R, &chain[j], &a);
-        if (j < depth) {
-            eo_cdecode(&x->C, &x->R, &chain[j + 1], &b);
+        eo_cdecode(&x->C, &x->R, &chain[k], &a);
+        if (k > 0) {
+            eo_cdecode(&x->C, &x->R, &chain[k - 1], &b);
             int wn = eo_key(&x->R, &b, want);
             if (eo_step_to(x, &a, want, wn, &m) != 0) {
                 free(chain);
@@ -471,21 +488,104 @@ static int eo_disk_expand(eo_disk *d) {
     return rc;
 }
 
-/* The search on disk from x->S (its auto-moves on the path; x's tables empty), after
- * `base` states entered in memory; x->disk_dir the directory (NULL: TMPDIR or /tmp),
- * x->max_disk its limit in bytes.  Ends with x->status solved (the path made), lost, or
- * a limit (EO_DISK_LIMIT, time, states, memory, EO_INTERRUPTED).  Returns the states
- * it expanded; x->disk_peak: the most bytes its files held at once. */
-static long eo_disk_search(eo_ctx *x, long base) {
+/* Free the best-first search's parents and open list and the dive's hash set (before
+ * the search on disk, which needs none of them). */
+static void eo_release(eo_ctx *x) {
+    for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
+    free(x->nodes);
+    free(x->heap);
+    free(x->hset);
+    x->nodes = NULL;
+    x->nnodes = x->nodecap = 0;
+    x->heap = NULL;
+    x->nheap = x->heapcap = 0;
+    x->hset = NULL;
+    x->hmask = x->hcount = 0;
+}
+
+/* Append (record of id, record of its parent) to the buffer, a run when it is full. */
+static int eo_disk_put_id(eo_disk *d, size_t id, size_t parent) {
+    eo_drec e;
+    e.s = *eo_crec_at(&d->x->C, id);
+    e.p = *eo_crec_at(&d->x->C, parent);
+    d->buf[d->nbuf++] = e;
+    if (d->nbuf == d->capbuf && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0)) return -1;
+    return 0;
+}
+
+/* Take over the in-memory best-first complete search (bestfirst.h) that ran out of
+ * memory: layer 0 is every state it entered, each with its parent (the root its own),
+ * and the seen file their records; layer 1, the states it had left to expand: its open
+ * list, the state it was expanding when it stopped (its children may be part entered)
+ * and those children (entered from x->cur_from on; pushed or not).  Then its tables are
+ * freed but for the encoding's root and the table of full keys, which the records
+ * refer to.  Nonzero when it stops (status set); *open: the states of layer 1. */
+static int eo_disk_take_over(eo_disk *d, long *open) {
+    eo_ctx *x = d->x;
+    size_t count = x->C.count, from = x->cur_from < count ? x->cur_from : count;
+    char path[4160];
+    long kept;
+    for (size_t i = 0; i < x->nheap; i++) {
+        size_t id = (size_t)(x->heap[i] & 0xffffffffULL);
+        if (eo_disk_put_id(d, id, id < from ? *eo_parent_at(x, id) : x->cur_id) != 0) return -1;
+    }
+    if (eo_disk_put_id(d, x->cur_id, x->cur_id ? *eo_parent_at(x, x->cur_id) : 0) != 0) return -1;
+    for (size_t id = from; id < count; id++)
+        if (eo_disk_put_id(d, id, x->cur_id) != 0) return -1;
+    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
+    eo_disk_path(d, path, "L", 1);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, NULL, &kept) != 0) return -1;
+    d->run_seq += d->nruns;
+    d->nruns = 0;
+    *open = kept;
+    /* the parents: those set (ids below `from` and the open ones), else the state expanded */
+    for (size_t id = 0; id < count; id++)
+        if (eo_disk_put_id(d, id, id == 0 ? 0 : id < from ? *eo_parent_at(x, id) : x->cur_id) != 0)
+            return -1;
+    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
+    eo_disk_path(d, path, "L", 0);
+    eo_disk_path(d, d->seen, "S", d->seen_seq++);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, d->seen, &kept) != 0) return -1;
+    d->run_seq += d->nruns;
+    d->nruns = 0;
+    if (eo_disk_add_layer(d, kept) != 0 || eo_disk_add_layer(d, *open) != 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    /* the tables go; the records' root and the full keys stay */
+    for (size_t b = 0; b < x->C.nblocks; b++) free(x->C.blocks[b]);
+    free(x->C.blocks);
+    free(x->C.index);
+    free(x->C.big_id);
+    x->C.blocks = NULL;
+    x->C.index = NULL;
+    x->C.big_id = NULL;
+    x->C.nblocks = x->C.blockcap = x->C.count = x->C.big_cap = 0;
+    x->C.imask = 0;
+    return 0;
+}
+
+/* The search on disk from x->S (its auto-moves on the path).  With `cont`, it takes
+ * over the in-memory best-first complete search that ran out of memory (x's tables
+ * as it left them; eo_disk_take_over), else it starts afresh from the root (x's tables
+ * empty).  `states`: the states counted so far (those entered by the searches before;
+ * with `cont`, the complete search's among them).  x->disk_dir is the directory (NULL:
+ * TMPDIR or /tmp), x->max_disk its limit in bytes.  Ends with x->status solved (the
+ * path made), lost, or a limit (EO_DISK_LIMIT, time, states, memory, EO_INTERRUPTED).
+ * Returns the states counted in all: with `cont` those before less the states taken
+ * over unexpanded, plus the states it expanded (x->disk_states); where it exhausts,
+ * every state once.  x->disk_peak: the most bytes its files held at once. */
+static long eo_disk_search(eo_ctx *x, long states, int cont) {
     eo_disk d;
     memset(&d, 0, sizeof(d));
     d.x = x;
-    d.base = base;
+    d.base = states;
     x->disk_peak = 0;
     x->disk_layers = 0;
-    if (!eo_cstore_root(&x->C, &x->R, &x->S)) {
+    x->disk_states = 0;
+    if (cont ? !x->C.on : !eo_cstore_root(&x->C, &x->R, &x->S)) {
         x->status = EO_MEMORY_LIMIT; /* two packs: not on disk (see above) */
-        return 0;
+        return states;
     }
     x->status = EO_RUNNING;
     const char *root_dir = x->disk_dir && x->disk_dir[0] ? x->disk_dir : getenv("TMPDIR");
@@ -501,7 +601,7 @@ static long eo_disk_search(eo_ctx *x, long base) {
     snprintf(d.dir, sizeof(d.dir), "%s/eightoff-disk-%ld-XXXXXX", root_dir, (long)getpid());
     if (!mkdtemp(d.dir)) {
         x->status = EO_DISK_LIMIT;
-        return 0;
+        return states;
     }
     d.made = 1;
     struct sigaction on, old_int, old_term;
@@ -512,17 +612,31 @@ static long eo_disk_search(eo_ctx *x, long base) {
     sigaction(SIGINT, &on, &old_int);
     sigaction(SIGTERM, &on, &old_term);
 
-    /* the children's buffer: the memory limit, less what the big table may need */
+    /* the children's buffer: the memory limit (taking over, an eighth of it at first,
+     * beside the tables it takes over) */
     size_t mem = x->max_mem ? x->max_mem : (size_t)1 << 30;
-    d.capbuf = mem / sizeof(eo_drec);
-    if (d.capbuf > 1024) d.capbuf -= d.capbuf / 16;
-    if (d.capbuf < 64) d.capbuf = 64;
+    size_t cap = mem / sizeof(eo_drec);
+    if (cap > 1024) cap -= cap / 16;
+    if (cap < 64) cap = 64;
+    d.capbuf = cont && cap / 8 >= 64 ? cap / 8 : cap;
     d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
     if (!d.buf) x->status = EO_MEMORY_LIMIT;
 
-    if (x->status == EO_RUNNING) {
+    char path[4160], seen_new[4160];
+    if (x->status == EO_RUNNING && cont) {
+        long open = 0;
+        if (eo_disk_take_over(&d, &open) == 0) {
+            d.base = states - open;
+            eo_release(x);
+            if (d.capbuf != cap) {
+                free(d.buf);
+                d.capbuf = cap;
+                d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
+                if (!d.buf) x->status = EO_MEMORY_LIMIT;
+            }
+        }
+    } else if (x->status == EO_RUNNING) {
         eo_drec e;
-        char path[4160], seen_new[4160];
         if (eo_disk_record(&d, &x->S, &e.s) == 0) {
             e.p = e.s;
             eo_disk_path(&d, path, "L", 0);
@@ -537,29 +651,30 @@ static long eo_disk_search(eo_ctx *x, long base) {
                 if (x->status == EO_RUNNING) x->status = EO_DISK_LIMIT;
             }
         }
-        while (x->status == EO_RUNNING) {
-            int rc = eo_disk_expand(&d);
-            if (rc != 0) break;
-            long kept;
-            eo_disk_path(&d, path, "L", d.nlayers);
-            eo_disk_path(&d, seen_new, "S", d.seen_seq++);
-            if (eo_disk_merge(&d, d.run_seq, d.nruns, path, d.seen, seen_new, &kept) != 0) break;
-            d.run_seq += d.nruns;
-            d.nruns = 0;
-            eo_disk_unlink(&d, d.seen);
-            memcpy(d.seen, seen_new, sizeof(d.seen));
-            if (!kept) {
-                x->status = EO_LOST; /* no state left unexpanded */
-                break;
-            }
-            if (eo_disk_add_layer(&d, kept) != 0) x->status = EO_MEMORY_LIMIT;
+    }
+    while (x->status == EO_RUNNING) {
+        int rc = eo_disk_expand(&d);
+        if (rc != 0) break;
+        long kept;
+        eo_disk_path(&d, path, "L", d.nlayers);
+        eo_disk_path(&d, seen_new, "S", d.seen_seq++);
+        if (eo_disk_merge(&d, d.run_seq, d.nruns, path, d.seen, seen_new, &kept) != 0) break;
+        d.run_seq += d.nruns;
+        d.nruns = 0;
+        eo_disk_unlink(&d, d.seen);
+        memcpy(d.seen, seen_new, sizeof(d.seen));
+        if (!kept) {
+            x->status = EO_LOST; /* no state left unexpanded */
+            break;
         }
+        if (eo_disk_add_layer(&d, kept) != 0) x->status = EO_MEMORY_LIMIT;
     }
     free(d.buf);
     free(d.layer_n);
     eo_disk_rmdir(d.dir);
     x->disk_peak = d.peak;
     x->disk_layers = d.nlayers;
+    x->disk_states = d.expanded;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (eo_disk_signal) {
@@ -568,7 +683,7 @@ static long eo_disk_search(eo_ctx *x, long base) {
         x->status = EO_INTERRUPTED;
         raise(sig); /* to the handler there before: Python's KeyboardInterrupt, or death */
     }
-    return d.expanded;
+    return d.base + d.expanded;
 }
 
 #endif

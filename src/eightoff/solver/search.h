@@ -66,21 +66,6 @@
 #include "shorten.h"
 #include "disk.h"
 
-/* Free the best-first search's parents and open list and the dive's hash set (before
- * the search on disk, which needs none of them). */
-static void eo_release(eo_ctx *x) {
-    for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
-    free(x->nodes);
-    free(x->heap);
-    free(x->hset);
-    x->nodes = NULL;
-    x->nnodes = x->nodecap = 0;
-    x->heap = NULL;
-    x->nheap = x->heapcap = 0;
-    x->hset = NULL;
-    x->hmask = x->hcount = 0;
-}
-
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     eo_table_free(&x->T);
@@ -256,8 +241,9 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
  *                        bounded only by the limits.
  * The first two are not complete: their exhaustion proves nothing (EO_STATE_LIMIT);
  * only the complete search says EO_LOST.  When a stage ends at the memory limit and
- * x->max_disk is not 0, the complete search goes on on disk (disk.h: from the root,
- * afresh; its states, those it expands, are added).  Then, if the plan says so, the
+ * x->max_disk is not 0, the complete search goes on on disk (disk.h: taking over the
+ * best-first complete search where it stopped, else afresh from the root; states
+ * counted as eo_disk_search says).  Then, if the plan says so, the
  * solution is shortened.  *states_out: the states examined by all. */
 static void eo_solve(eo_ctx *x, long *states_out) {
     static const int order[3] = {EO_STAGE_DIVE, EO_STAGE_BEST_FIRST, EO_STAGE_COMPLETE};
@@ -275,7 +261,7 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     memset(x->is_step, 0, (size_t)na);
     x->plen = na;
     eo_state root = x->S;
-    int started = 0;
+    int started = 0, last = 0;
     for (int k = 0; k < 3; k++) {
         int stage = order[k];
         if (!(plan->stages & stage)) continue;
@@ -288,6 +274,7 @@ static void eo_solve(eo_ctx *x, long *states_out) {
             break;
         }
         started = 1;
+        last = stage;
         long left = max_states > 0 ? max_states - states : 0;
         if (max_states > 0 && left <= 0) {
             x->status = EO_STATE_LIMIT;
@@ -317,16 +304,18 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     x->max_states = max_states;
     x->disk_states = 0;
     if (x->status == EO_MEMORY_LIMIT && x->max_disk > 0 && (plan->stages & EO_STAGE_COMPLETE)) {
+        /* the complete search best-first: taken over; else (another stage ran out, or
+         * depth-first) the search on disk starts afresh from the root */
+        int cont = last == EO_STAGE_COMPLETE && plan->complete_order == EO_BEST_FIRST &&
+                   x->C.on && x->C.count > 0 && x->nnodes > 0;
         x->steps = plan->complete_steps;
         x->dig_kinds = EO_DIGS_ALL;
         x->hash_only = x->is_dive = 0;
-        eo_release(x);
-        if (eo_reset(x, &root, na) == 0) {
-            x->disk_states = eo_disk_search(x, states);
-            states += x->disk_states;
-        } else {
+        if (!cont) eo_release(x);
+        if (cont || eo_reset(x, &root, na) == 0)
+            states = eo_disk_search(x, states, cont);
+        else
             x->status = EO_MEMORY_LIMIT;
-        }
     }
     *states_out = states;
     if (x->status == EO_SOLVED && plan->shorten) eo_shorten(x, &root, na);
