@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from eightoff.cli import main
 from eightoff.deals import deal
 from eightoff.position import Move
 from eightoff.rules import Rules, preset
@@ -87,7 +88,7 @@ def test_a_lost_deal_is_lost_on_disk_with_as_many_states_as_in_memory(
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
     # a memory of 1 byte: 64 children a run, runs merged 32 at a time, again and again
     number, states = LOST[0]
-    status, total, _, stats = core_solve(FC0, number, 1, DISK, tmp_path)
+    status, total, _, _ = core_solve(FC0, number, 1, DISK, tmp_path)
     assert status == _core.LOST and total == states
     assert list(tmp_path.iterdir()) == []
 
@@ -160,3 +161,44 @@ def test_two_packs_stay_in_memory() -> None:
 
 def test_the_library_and_the_table_never_search_on_disk() -> None:
     assert DEFAULT_LIMITS.disk_mb == 0 and Limits(seconds=1.0).disk_mb == 0
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as stop:  # argparse refuses a malformed argument
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "1", "--disk", "lots"], "'lots' is not a disk size"),
+        (["solve", "1", "--disk", "8M"], "the disk limit '8M' is out of range"),
+        (["solve", "1", "--disk-dir", "/no/such/dir"], "'/no/such/dir' is not a directory"),
+        (["survey", "1", "2", "--disk", "3X"], "'3X' is not a disk size"),
+        (["survey", "1", "2", "--disk-dir", "/no/such/dir"], "'/no/such/dir' is not a dir"),
+    ],
+)
+def test_a_bad_disk_option_is_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, out, err = run_cli(capsys, *args)
+    assert code == 64 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_solve_says_the_disk_limit_as_its_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # 16M of memory ends the search of FreeCell 0 cells deal 883; 16M of disk then ends it
+    code, out, _ = run_cli(
+        capsys,
+        *("solve", str(BIG), "--variant", "freecell", "--cells", "0"),
+        *("--memory", "16M", "--max-states", "100000000", "--disk", "16M"),
+        *("--disk-dir", str(tmp_path)),
+    )
+    assert code == 2 and "unknown: disk limit reached" in out
+    assert list(tmp_path.iterdir()) == []

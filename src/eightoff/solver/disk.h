@@ -13,23 +13,28 @@
  * Two packs (Double FreeCell) are left out: their canonical key has no fixed-size
  * record to sort, so the search stays in memory and ends at the memory limit.
  *
- * The layers.  Layer 0 is the root (after its auto-moves).  Layer d + 1 is made from
- * layer d: its states are decoded in file order and expanded; the children, each with
- * its parent's record, fill a buffer of the memory limit's size, which is sorted by
- * (child, parent), cut to one entry per child (the least parent) and written as a run;
- * the runs are then merged (k-way, again one entry per child) and, in the same pass,
- * against the sorted file of every state seen so far (layers 0..d): a child found
- * there is dropped, the rest is layer d + 1 (child and parent, sorted by child) and is
- * merged into a new seen file.  An empty layer ends the search lost.
+ * The layers.  Layer 0 is the root (after its auto-moves), or, taking over the
+ * in-memory best-first complete search where its memory ended (eo_disk_take_over),
+ * every state it entered, each with its parent, and then layer 1 the states it had left
+ * to expand (its open list, the state it was expanding, that state's children).  Layer
+ * d + 1 is made from layer d: its states are decoded in file order and expanded; the
+ * children, each with its parent's record, fill a buffer of the memory limit's size,
+ * which is sorted by (child, parent), cut to one entry per child (the least parent) and
+ * written as a run; the runs are then merged (k-way, again one entry per child) and, in
+ * the same pass, against the sorted file of every state seen so far (layers 0..d): a
+ * child found there is dropped, the rest is layer d + 1 (child and parent, sorted by
+ * child) and is merged into a new seen file.  An empty layer ends the search lost.
  *
- * The states count: the states expanded (each state of each layer once), added to
- * what the in-memory searches before it entered; the state limit applies to the sum.
- * Where both exhaust, this count equals the in-memory complete search's (every state
- * it enters it also expands): tested.  The memory limit is the size of the children's
- * buffer; the disk limit bounds the bytes of the files alive (layers with parents, 32
- * bytes a state, kept for the trace-back; the seen file, 16 bytes a state, twice while
- * it is rewritten; the runs of the layer being made), capped by the free space of the
- * directory at the start less a margin.  A write that fails ends it the same way.
+ * The states count: the states the searches before counted (those they entered), less
+ * the states taken over unexpanded (layer 1), plus the states expanded on disk; the
+ * state limit applies to that sum.  Where it exhausts, that is every distinct state
+ * once, as the in-memory complete search counts where it exhausts: tested.  The memory
+ * limit is the size of the children's buffer (an eighth of it while the tables taken
+ * over are still there); the disk limit bounds the bytes of the files alive (layers with
+ * parents, 32 bytes a state, kept for the trace-back; the seen file, 16 bytes a state,
+ * twice while it is rewritten; the runs of the layer being made), capped by the free
+ * space of the directory at the start less a margin.  A write that fails ends it the
+ * same way.
  *
  * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
  * however the search ends.  SIGINT and SIGTERM are caught while it runs: the search
@@ -38,7 +43,8 @@
  * stays; the next disk search removes every such directory whose process is gone.
  *
  * The solution: the won child's parent is in layer d; each state's parent in layer j
- * is found in layer j - 1's file by binary search on the record, down to the root; the
+ * is found in layer j - 1's file by binary search on the record, and within layer 0
+ * (taken over) again in layer 0, down to the root (its own parent); the
  * step between consecutive states is the first of the parent's steps that leads to the
  * child (eo_step_to, as the best-first trace-back finds it), mapped onto the real
  * layout (eo_push_mapped_step), so the path is the same kind as the in-memory one.

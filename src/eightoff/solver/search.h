@@ -43,17 +43,22 @@
  *  - its relation is the complete search's, the same function of a state: the steps of
  *    eo_all_steps under the plan's complete_steps, each followed by eo_autos, a won
  *    child ending it; states identified by the same exact compact record (or full key);
+ *  - taking over the in-memory best-first search, it starts from every state that
+ *    search entered (layer 0, the first seen file): each was expanded there in full
+ *    (its children all entered) but those of layer 1: the open list, the state being
+ *    expanded when the memory ended, and the children entered since (pushed or not);
  *  - every state it keeps is expanded: layer d's file is read whole before layer d + 1
  *    is made, and an empty layer is the only way to "lost";
  *  - the duplicate removal never drops a state not already expanded or queued: within
  *    a layer, equal records (equal states) become one entry; against the past, a child
  *    is dropped only when its record is in the seen file, which holds exactly the
- *    records of layers 0..d, every one of them expanded (layers < d + 1) or being
- *    expanded (layer d is complete before the merge); records compared whole, no hash;
+ *    records of layers 0..d, every one of them expanded (in memory, or in a layer before
+ *    d) or being expanded (layer d is complete before the merge); records compared
+ *    whole, no hash;
  *  - so at "lost" the kept states are closed under the relation: every state reachable
  *    from the root was kept, expanded, and none was won.
  * tests/unit/test_disk_search.py checks that it gives the in-memory verdicts and, where
- * both exhaust, expands exactly as many states as the in-memory complete search enters.
+ * both exhaust, counts exactly as many states as the in-memory complete search enters.
  */
 #ifndef EIGHTOFF_SEARCH_H
 #define EIGHTOFF_SEARCH_H
