@@ -296,6 +296,8 @@ def test_the_hostile_pieces_are_refused_one_by_one(work: Path) -> None:
         ["survey", "1", "5", "--states", "9223372036854775808", "--db", str(work / "x.db")],
         ["survey", "1", "4", "--workers", "100000", "--db", str(work / "x.db")],
         ["survey", "1", "3", "--scheduler", "foo://bar", "--db", str(work / "x.db")],
+        ["survey", "1", "3", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"]
+        + ["--db", str(work / "x.db")],
         ["survey", "1", "3", "--db", ""],
         ["survey", "report", "--db", str(work / "junk.db")],
         ["play", "--port", "99999"],

@@ -3,6 +3,7 @@ signatures that follow the rules of play."""
 
 from __future__ import annotations
 
+import itertools
 import socket
 import sqlite3
 import subprocess
@@ -11,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from eightoff.rules import preset
 from eightoff.store.db import StoreError
@@ -41,6 +44,46 @@ def test_pending_is_exactly_the_deals_not_yet_stored(tmp_path: Path) -> None:
         # Another variant's rows do not count for this one.
         fc = store.register_rules(preset("freecell"))
         assert store.pending("freecell", fc, 1, 3).take(9) == ((1, 3),)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    stored=st.dictionaries(st.integers(1, 80), st.sampled_from(list(Verdict)), max_size=70),
+    lo=st.integers(1, 90),
+    span=st.integers(0, 90),
+    chunk=st.integers(1, 12),
+    retry=st.booleans(),
+)
+def test_pending_read_in_chunks_is_every_missing_deal_in_order(
+    tmp_path_factory: pytest.TempPathFactory,
+    stored: dict[int, Verdict],
+    lo: int,
+    span: int,
+    chunk: int,
+    retry: bool,
+) -> None:
+    """However the chunks fall on the stored runs and gaps, the pending deals are
+    exactly those of lo…hi not stored (or stored unknown, when retrying), lowest first,
+    as maximal runs."""
+    store, sig, run = open_store(tmp_path_factory.mktemp("p"))
+    hi = lo + span
+    with store:
+        rows: list[Row] = [
+            (d, v, None if v != Verdict.SOLVED else 50, 5, 0.1) for d, v in stored.items()
+        ]
+        store.write("eightoff", sig, run, rows)
+        got = store.pending("eightoff", sig, lo, hi, retry_unknown=retry, chunk=chunk)
+        missing = [
+            d
+            for d in range(lo, hi + 1)
+            if d not in stored or (retry and stored[d] == Verdict.UNKNOWN)
+        ]
+        assert got.remaining == len(missing)
+        runs = got.take(1000)
+        assert [d for a, b in runs for d in range(a, b + 1)] == missing
+        assert all(b + 1 < a2 for (_, b), (a2, _) in itertools.pairwise(runs))
 
 
 def test_batches_cut_runs_in_order() -> None:
@@ -170,6 +213,52 @@ def test_claims_of_a_dead_survey_are_taken_back(tmp_path: Path) -> None:
             )
         me = store.register_owner()
         assert store.claim(me, "eightoff", sig, 1, 10, 10).runs == ((1, 10),)
+
+
+def test_a_live_survey_on_this_host_keeps_its_claims_however_late_its_heartbeat(
+    tmp_path: Path,
+) -> None:
+    """A survey solving one long deal in its own process (--workers 1, --batch-size 1,
+    a deal of ten minutes) renews nothing meanwhile: on this host its process says it
+    is alive, so another survey does not take its deals, and once taken for dead
+    anyway (by a survey on another host) it claims again instead of failing."""
+    store, sig, run = open_store(tmp_path)
+    with store:
+        slow = store.register_owner()
+        assert store.claim(slow, "eightoff", sig, 1, 10, 5).runs == ((1, 5),)
+        with store.transaction() as c:  # its last heartbeat an hour ago
+            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (0.0, slow))
+        other = store.register_owner()
+        assert store.claim(other, "eightoff", sig, 1, 10, 10).runs == ((6, 10),)
+        with store.transaction() as c:  # taken for dead elsewhere: its row and claims gone
+            c.execute("DELETE FROM survey_owners WHERE id = ?", (slow,))
+        rows: list[Row] = [(d, Verdict.SOLVED, 90, 5, 0.1) for d in range(1, 6)]
+        store.write("eightoff", sig, run, rows, claimed=(slow, ((1, 5),)))
+        assert store.claim(slow, "eightoff", sig, 1, 20, 3).runs == ((11, 13),)
+        assert store.stored_or_claimed("eightoff", sig, 1, 20) == 13
+
+
+def test_a_survey_renews_its_heartbeat_while_its_own_process_solves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heartbeat comes from a thread of its own, not between batches."""
+    import threading
+
+    import eightoff.survey as survey
+
+    store, _, _ = open_store(tmp_path)
+    beats = threading.Event()
+    monkeypatch.setattr(survey, "HEARTBEAT_SECONDS", 0.01)
+    with store:
+        owner = store.register_owner()
+        monkeypatch.setattr(store, "heartbeat", lambda o: beats.set() if o == owner else None)
+        heart = survey._Heartbeat(store, owner)
+        try:
+            assert beats.wait(30)  # while this thread does something else
+        finally:
+            heart.stop()
+        beats.clear()
+        assert not heart._thread.is_alive()
 
 
 def test_a_batch_larger_than_one_statement_is_stored_row_for_row(tmp_path: Path) -> None:

@@ -236,8 +236,6 @@ def _run(args: argparse.Namespace) -> int:
     disk = 0 if args.disk is None else disk_limit(args.disk)
     disk_in = None if args.disk_dir is None else disk_dir(args.disk_dir)
     batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
-    if args.scheduler is not None and workers is not None:
-        raise UsageError(Message("cli.survey.workers_or_cluster"))
     if args.scheduler is not None:
         try:
             check_address(args.scheduler)

@@ -125,6 +125,15 @@ static inline int eo_engine_safe(const eo_rules *r, const eo_state *s, int card)
     return 1;
 }
 
+/* The same rule as Position.win_is_certain: every column runs down in rank from bottom to
+ * top (then auto-complete sends every card home; the counts treat those moves as free). */
+static inline int eo_win_certain(const eo_rules *r, const eo_state *s) {
+    for (int c = 0; c < r->ncols; c++)
+        for (int i = 0; i + 1 < s->len[c]; i++)
+            if ((s->col[c][i] >> 2) < (s->col[c][i + 1] >> 2)) return 0;
+    return 1;
+}
+
 /* ----- applying and undoing moves ----------------------------------------------- */
 static inline void eo_apply(const eo_rules *r, eo_state *s, eo_move *m) {
     int src = m->src, dst = m->dst, n = m->n;

@@ -146,16 +146,8 @@ static void op_closure(const eo_rules *r, eo_state *s) {
     }
 }
 
-/* Position.win_is_certain: every column runs down in rank from bottom to top. */
-static int op_certain(const eo_rules *r, const eo_state *s) {
-    for (int c = 0; c < r->ncols; c++)
-        for (int i = 0; i + 1 < s->len[c]; i++)
-            if ((s->col[c][i] >> 2) < (s->col[c][i + 1] >> 2)) return 0;
-    return 1;
-}
-
 static int op_goal(const op_ctx *x, const eo_state *s) {
-    if (x->count == OP_PLAYER) return op_certain(&x->R, s);
+    if (x->count == OP_PLAYER) return eo_win_certain(&x->R, s);
     return s->home == x->R.total;
 }
 

@@ -54,14 +54,6 @@ static inline uint64_t eo_move_key(int src, int dst, int n, int card, int top) {
 #define EO_COST_RUN 13 /* the longest run: King to Ace */
 static int16_t eo_group_costs[EO_COST_RUN + 1][EO_MAXCELLS + 1][EO_MAXCOLS + 1]; /* 0: none */
 
-/* Position.win_is_certain: every column runs down in rank from bottom to top. */
-static int eo_win_certain(const eo_rules *r, const eo_state *s) {
-    for (int c = 0; c < r->ncols; c++)
-        for (int i = 0; i + 1 < s->len[c]; i++)
-            if ((s->col[c][i] >> 2) < (s->col[c][i + 1] >> 2)) return 0;
-    return 1;
-}
-
 /* The single-card moves of move m made in s (0: a group the table cannot carry). */
 static inline int eo_single_cost(const eo_rules *r, const eo_state *s, const eo_move *m) {
     if (m->n == 1) return 1;

@@ -38,10 +38,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import math
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -436,6 +438,30 @@ def _resolve_rules(variant: str | Rules) -> Rules:
     return preset(variant) if isinstance(variant, str) else variant
 
 
+class _Heartbeat:
+    """Renews a survey owner's heartbeat every HEARTBEAT_SECONDS from a thread of its
+    own (the compiled search lets it run) until :meth:`stop`; a store that is busy
+    or failing is left to the survey's own next write to report."""
+
+    def __init__(self, store: SurveyStore, owner: int) -> None:
+        self._store = store
+        self._owner = owner
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="survey-heartbeat", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stopped.wait(HEARTBEAT_SECONDS):
+            with contextlib.suppress(StoreError):
+                self._store.heartbeat(self._owner)
+
+    def stop(self) -> None:
+        """Stop renewing (before the owner is released: a renewal after it would
+        record the owner again)."""
+        self._stopped.set()
+        self._thread.join()
+
+
 def run_survey(
     start: int,
     end: int,
@@ -515,6 +541,9 @@ def run_survey(
         except BaseException:
             backend.close(abort=True)
             raise
+        # renewed from a thread, so that a batch solved in this process (--workers 1)
+        # for longer than the lease never looks dead to a survey on another host
+        beats = _Heartbeat(store, owner)
 
         in_flight: dict[int, Runs] = {}
         next_key = 0
@@ -528,7 +557,6 @@ def run_survey(
         remaining = pending.remaining  # this run's view: not stored, not claimed by it
         cursor = start
         others = 0
-        beat = time.monotonic()
 
         def next_size() -> int:
             if batch_size is not None:
@@ -625,11 +653,9 @@ def run_survey(
                     if progress is not None:
                         done = already + sum(tally.values()) + rated_only
                         progress(Progress(total, done, summary().new))
-                if time.monotonic() - beat > HEARTBEAT_SECONDS:
-                    store.heartbeat(owner)
-                    beat = time.monotonic()
         except KeyboardInterrupt:
             backend.close(abort=True)
+            beats.stop()
             store.release(owner)
             # A batch may have been committed just before Ctrl+C was felt, its tally not
             # yet counted: the store says what this run saved.
@@ -638,9 +664,11 @@ def run_survey(
             raise SurveyInterrupted(summary(interrupted=True)) from None
         except BaseException:
             backend.close(abort=True)
+            beats.stop()
             store.release(owner)
             raise
         backend.close(abort=False)
+        beats.stop()
         store.release(owner)
         done = store.stored_or_claimed(
             rules.id, signature, start, end, retry_unknown=retry_unknown, formula=formula

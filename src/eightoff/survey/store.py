@@ -30,8 +30,9 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
     consecutive numbers) in the same kind of transaction that stores results, and a
     batch's claim is deleted in the transaction that stores the batch. Another survey
     on the same file skips deals that are stored or claimed, so two surveys over
-    overlapping ranges share the work. A claim whose owner is dead (its process gone
-    from this host, or no heartbeat for :data:`STALE_SECONDS`) is taken back.
+    overlapping ranges share the work. A claim whose owner is dead (on this host: its
+    process is gone; on another host: no heartbeat for :data:`STALE_SECONDS`) is taken
+    back.
 
 Durability: WAL journal, ``synchronous=NORMAL`` and one transaction per batch.
 A process killed with SIGKILL loses at most the batches in flight (their claims are
@@ -46,6 +47,7 @@ import functools
 import hashlib
 import json
 import os
+import secrets
 import socket
 import sqlite3
 import time
@@ -331,6 +333,10 @@ def rules_signature(rules: Rules) -> str:
     """A short stable name of the rules: the first 16 hex digits of SHA-256 of
     :func:`rules_json`. Same game, same signature; any change of play, a new one."""
     return hashlib.sha256(rules_json(rules).encode()).hexdigest()[:16]
+
+
+PENDING_CHUNK = 1 << 18
+"""Deal numbers :meth:`SurveyStore.pending` reads at a time (see there)."""
 
 
 def _done(retry_unknown: bool, formula: str | None) -> tuple[str, tuple[object, ...]]:
@@ -648,20 +654,36 @@ class SurveyStore:
     # -- sharing the work -----------------------------------------------------------
 
     def register_owner(self) -> int:
-        """Record this process as a survey owner (for its claims); return its id."""
-        pid = os.getpid()
+        """Record this process as a survey owner (for its claims); return its id: a
+        random one, never an id a survey that ended (or was taken for dead) had, so
+        that an owner that comes back (:meth:`_renew`) is never mistaken for another."""
         with self.transaction() as c:
-            cur = c.execute(
-                "INSERT INTO survey_owners (host, pid, started, heartbeat) VALUES (?, ?, ?, ?)",
-                (socket.gethostname(), pid, _process_start(pid), time.time()),
-            )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+            while True:
+                owner = secrets.randbits(62) + 1
+                if c.execute("SELECT 1 FROM survey_owners WHERE id = ?", (owner,)).fetchone():
+                    continue
+                self._renew(c, owner)
+                return owner
 
     def heartbeat(self, owner: int) -> None:
         """Say that ``owner`` is still running (call every HEARTBEAT_SECONDS)."""
         with self.transaction() as c:
-            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (time.time(), owner))
+            self._renew(c, owner)
+
+    @staticmethod
+    def _renew(c: sqlite3.Connection, owner: int) -> None:
+        """Renew ``owner``'s heartbeat (inside a transaction), recording it again if
+        another survey took it for dead (a survey on another host whose heartbeat was
+        late): it is alive, so it goes on; the claims it lost may be solved twice, and
+        a deal is still stored once."""
+        now = time.time()
+        if c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (now, owner)).rowcount:
+            return
+        pid = os.getpid()
+        c.execute(
+            "INSERT INTO survey_owners (id, host, pid, started, heartbeat) VALUES (?, ?, ?, ?, ?)",
+            (owner, socket.gethostname(), pid, _process_start(pid), now),
+        )
 
     def release(self, owner: int) -> None:
         """Forget ``owner`` and every claim it holds (a survey that ends, or stops)."""
@@ -671,7 +693,9 @@ class SurveyStore:
 
     @staticmethod
     def _reap(c: sqlite3.Connection) -> None:
-        """Take back the claims of dead owners (inside a transaction)."""
+        """Take back the claims of dead owners (inside a transaction). An owner on this
+        host is dead when its process is gone (exact, however long its batch takes);
+        one on another host, when its heartbeat is older than STALE_SECONDS."""
         host = socket.gethostname()
         cutoff = time.time() - STALE_SECONDS
         dead = [
@@ -679,7 +703,7 @@ class SurveyStore:
             for oid, ohost, pid, started, beat in c.execute(
                 "SELECT id, host, pid, started, heartbeat FROM survey_owners"
             ).fetchall()
-            if beat < cutoff or (ohost == host and not _alive_here(pid, started))
+            if (not _alive_here(pid, started) if ohost == host else beat < cutoff)
         ]
         for oid in dead:
             c.execute("DELETE FROM survey_claims WHERE owner = ?", (oid,))
@@ -704,6 +728,7 @@ class SurveyStore:
         done, extra = _done(retry_unknown, formula)
         with self.transaction() as c:
             self._reap(c)
+            self._renew(c, owner)  # a claim is a heartbeat too
             claims = c.execute(
                 "SELECT first, last, owner FROM survey_claims WHERE variant = ? AND rules = ?"
                 " AND last >= ? AND first <= ? ORDER BY first",
@@ -798,28 +823,48 @@ class SurveyStore:
         *,
         retry_unknown: bool = False,
         formula: str | None = None,
+        chunk: int = PENDING_CHUNK,
     ) -> Pending:
         """The deals of start…end with no stored verdict (or only 'unknown', when
-        ``retry_unknown``; or, with ``formula``, no rating of that formula), found from
-        the gaps between the deal numbers that are done."""
+        ``retry_unknown``; or, with ``formula``, no rating of that formula).
+
+        The range is read in chunks of ``chunk`` deal numbers: a chunk whose rows are
+        all there is skipped on a count (which walks the index, about 0.13 µs a row),
+        a chunk with none is jumped over to the next stored deal, and only a chunk with
+        gaps is read deal by deal; so resuming a finished 10^7-deal survey costs a count,
+        not a window over every row (about 1.2 µs a row)."""
         done, extra = _done(retry_unknown, formula)
-        params = (variant, signature, start, end, *extra)
+        runs: list[tuple[int, int]] = []
+
+        def add(a: int, b: int) -> None:
+            if runs and runs[-1][1] + 1 == a:
+                runs[-1] = (runs[-1][0], b)
+            else:
+                runs.append((a, b))
+
         with self._reading() as c:
-            rows = c.execute(
-                f"""
-                SELECT deal, nxt FROM (
-                    SELECT s.deal AS deal, LEAD(s.deal) OVER (ORDER BY s.deal) AS nxt {done}
-                ) WHERE nxt IS NULL OR nxt > deal + 1
-                """,
-                params,
-            ).fetchall()
-            first = c.execute(f"SELECT MIN(s.deal) {done}", params).fetchone()[0]
-            if first is None:
-                return Pending([(start, end)])
-            runs = [(start, first - 1)]
-            for deal, nxt in rows:
-                runs.append((deal + 1, end if nxt is None else nxt - 1))
-            return Pending(runs)
+            lo = start
+            while lo <= end:
+                params = (variant, signature, lo, end, *extra)
+                first = c.execute(f"SELECT MIN(s.deal) {done}", params).fetchone()[0]
+                if first is None:
+                    add(lo, end)
+                    break
+                if first > lo:
+                    add(lo, first - 1)
+                    lo = first
+                hi = min(end, lo + chunk - 1)
+                params = (variant, signature, lo, hi, *extra)
+                if c.execute(f"SELECT COUNT(*) {done}", params).fetchone()[0] < hi - lo + 1:
+                    prev = lo - 1
+                    for (deal,) in c.execute(f"SELECT s.deal {done} ORDER BY s.deal", params):
+                        if deal > prev + 1:
+                            add(prev + 1, deal - 1)
+                        prev = deal
+                    if prev < hi:
+                        add(prev + 1, hi)
+                lo = hi + 1
+        return Pending(runs)
 
     def counts(
         self, variant: str, signature: str, start: int | None = None, end: int | None = None
