@@ -2,6 +2,7 @@
 
     uv run python bench/complete_search.py                    # the default deals
     uv run python bench/complete_search.py --deals 0:883 1:39 --memory 64
+    uv run python bench/complete_search.py --disk 64     # in memory vs on disk
 
 Each deal is ``cells:number`` of Microsoft FreeCell (PySolFC's numbering) played with
 that many free cells. Only the complete search runs (the only one that can prove a deal
@@ -15,6 +16,14 @@ that the states counted are the states it holds. Per deal, two runs:
   limit stopped it, and the limit divided by them, the bytes a stored state costs
   (everything the search's tables take: seen states, parents, the open list).
 
+With ``--disk MIB``, each deal is instead run twice, each in a child process of its own
+(its peak RSS its own), at most --states states: in memory (no memory limit), and with
+a memory limit of MIB, where the search on disk (disk.h) takes over when it is reached
+and goes on with chunks of MIB: how each ended, the states counted (the same where both
+end), of those the states expanded on disk, CPU seconds, states per CPU second, peak
+RSS, and the most bytes the disk search's files held at once, divided by the states
+expanded on disk.
+
 The machine's load average is printed first and last: timings on a shared machine are
 only comparable within one run.
 """
@@ -22,8 +31,12 @@ only comparable within one run.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+import resource
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, replace
 
 from eightoff.deals import deal
@@ -53,6 +66,60 @@ def complete(position: Position, states: int, mib: int) -> tuple[str, int, float
     return _core.STATUS[status], held, time.perf_counter() - t0, time.process_time() - c0
 
 
+def on_disk_or_not(
+    cells: int, number: int, states: int, mib: int | None
+) -> tuple[str, int, int, float, int, int]:
+    """The complete search in memory (mib None) or with mib MiB and the disk after:
+    (how it ended, states, states expanded on disk, CPU seconds, peak RSS in bytes, disk
+    peak in bytes).  Run in a
+    child process of its own, so that the peak RSS is this run's."""
+    position = deal(preset("freecell").with_options(cells=cells), number)
+    search = replace(plans.plan_for(position.rules).main, stages=plans.Stage.COMPLETE)
+    setup = _core.Setup(core_rules(position.rules), asdict(search))
+    stats: dict[str, int] = {}
+    c0 = time.process_time()
+    with tempfile.TemporaryDirectory() as where:
+        status, held, _ = _core.solve(
+            setup,
+            position.columns,
+            position.cells,
+            position.foundations,
+            states,
+            0.0,
+            0 if mib is None else mib << 20,
+            None,
+            0 if mib is None else 1 << 40,
+            where,
+            stats,
+        )
+    cpu = time.process_time() - c0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10
+    return _core.STATUS[status], held, stats.get("states", 0), cpu, rss, stats.get("peak", 0)
+
+
+def disk_table(args: argparse.Namespace) -> None:
+    print(
+        f"{'deal':>8} {'where':>7} {'ended':>20} {'states':>11} {'on disk':>11} {'CPU s':>7}"
+        f" {'per CPU s':>9} {'RSS MiB':>8} {'disk MiB':>8} {'disk B/state':>12}"
+    )
+    fork = multiprocessing.get_context("fork")
+    for item in args.deals:
+        cells, number = (int(v) for v in item.split(":"))
+        for mib in (None, args.disk):
+            with ProcessPoolExecutor(max_workers=1, mp_context=fork) as pool:
+                ended, states, disk, cpu, rss, peak = pool.submit(
+                    on_disk_or_not, cells, number, args.states, mib
+                ).result()
+            where = "memory" if mib is None else "disk"
+            per = f"{peak / disk:>12.1f}" if disk else f"{'':>12}"
+            print(
+                f"{item:>8} {where:>7} {ended:>20} {states:>11,} {disk:>11,} {cpu:>7.1f}"
+                f" {states / max(cpu, 1e-9):>9,.0f} {rss / 2**20:>8.0f}"
+                f" {peak / 2**20:>8.1f} {per}",
+                flush=True,
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -62,8 +129,15 @@ def main() -> None:
     ap.add_argument("--max-mb", type=int, default=4096, help="MiB for the speed run (default 4096)")
     ap.add_argument("--states", type=int, default=4_000_000, help="states for the speed run")
     ap.add_argument("--no-memory-run", action="store_true", help="only the speed run")
+    ap.add_argument(
+        "--disk", type=int, metavar="MIB", help="in memory vs on disk, chunks of MIB MiB"
+    )
     args = ap.parse_args()
     print(load())
+    if args.disk is not None:
+        disk_table(args)
+        print(load())
+        return
     print(
         f"{'deal':>8} {'ended':>21} {'states':>10} {'seconds':>8} {'states/s':>9}"
         f" {'CPU s':>7} {'per CPU s':>9}"

@@ -1,7 +1,7 @@
 """``eightoff solve``: a proven verdict for deals or a board.
 
     eightoff solve DEALS... [--variant ID] [--json] [--short] [--time-limit S]
-                            [--max-states N]
+                            [--max-states N] [--memory SIZE] [--disk SIZE] [--disk-dir DIR]
     eightoff solve --board FILE [--variant ID] [--json] [...]
     eightoff solve DEALS... --optimal [--count player|single] [--memory MB] [...]
 
@@ -58,6 +58,8 @@ from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import (
     MAX_SECONDS,
     deal_ranges,
+    disk_arg,
+    disk_dir_arg,
     memory_arg,
     seconds_arg,
     states_arg,
@@ -93,6 +95,13 @@ from eightoff.solver.optimal import (
     optimal,
 )
 from eightoff.verdict import Verdict
+
+COMMAND_LINE_DISK_MB: Final = 64 << 10
+"""``solve``'s disk limit (``--disk``): on by default, since one deal asked for by name
+deserves a proven verdict more than a quick "unknown", and at the default limits the
+time and state limits end a search long before 1 GiB of memory is full, so the disk is
+used only when the user lifts them; capped by the free space less 1 GiB (disk.h).
+``survey`` keeps it off unless asked (many workers, unattended, each its own limit)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -153,6 +162,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             default=str(DEFAULT_LIMITS.memory_mb),
             optimal=COMMAND_LINE_MEMORY_MB,
         ),
+    )
+    parser.add_argument(
+        "--disk",
+        type=disk_arg,
+        default=COMMAND_LINE_DISK_MB,
+        metavar="SIZE",
+        help=text("cli.help.solve.disk", default=f"{COMMAND_LINE_DISK_MB >> 10}G"),
+    )
+    parser.add_argument(
+        "--disk-dir",
+        type=disk_dir_arg,
+        default=None,
+        metavar="DIR",
+        help=text("cli.help.solve.disk_dir"),
     )
 
 
@@ -421,6 +444,8 @@ def run(args: argparse.Namespace) -> int:
             states=args.max_states,
             short=args.short,
             memory_mb=DEFAULT_LIMITS.memory_mb if args.memory is None else args.memory,
+            disk_mb=args.disk,
+            disk_dir=args.disk_dir,
         )
         verdicts: set[Verdict] = set()
         first = True

@@ -70,6 +70,8 @@ _REASONS: Final = {
     "state limit reached": "cli.reason.states",
     "time limit reached": "cli.reason.time",
     "memory limit reached": "cli.reason.memory",
+    "disk limit reached": "cli.reason.disk",
+    "interrupted": "cli.reason.interrupted",
 }
 """The solver's reasons for stopping (its own words, the same in --json) as messages."""
 

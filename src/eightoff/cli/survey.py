@@ -88,6 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--time-limit", metavar="S", type=str, help=text("cli.help.survey.time_limit"))
     run.add_argument("--states", metavar="N", type=str, help=text("cli.help.survey.states"))
     run.add_argument("--memory", metavar="SIZE", type=str, help=text("cli.help.survey.memory"))
+    run.add_argument("--disk", metavar="SIZE", type=str, help=text("cli.help.survey.disk"))
+    run.add_argument("--disk-dir", metavar="DIR", type=str, help=text("cli.help.survey.disk_dir"))
     run.add_argument("--batch-size", metavar="N", type=str, help=text("cli.help.survey.batch_size"))
     run.add_argument(
         "--retry-unknown", action="store_true", help=text("cli.help.survey.retry_unknown")
@@ -156,6 +158,8 @@ def _refuse(args: argparse.Namespace, allowed: set[str], form: str) -> None:
         "time_limit": "--time-limit",
         "states": "--states",
         "memory": "--memory",
+        "disk": "--disk",
+        "disk_dir": "--disk-dir",
         "batch_size": "--batch-size",
         "retry_unknown": "--retry-unknown",
         "rate": "--rate",
@@ -203,6 +207,8 @@ def _run(args: argparse.Namespace) -> int:
             "time_limit",
             "states",
             "memory",
+            "disk",
+            "disk_dir",
             "batch_size",
             "retry_unknown",
             "rate",
@@ -213,7 +219,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     if args.par is not None:
         return _run_par(args)
-    from eightoff.cli.values import memory_limit
+    from eightoff.cli.values import disk_dir, disk_limit, memory_limit
     from eightoff.survey import default_workers
     from eightoff.survey.cluster import SchedulerAddressError, check_address
 
@@ -227,6 +233,8 @@ def _run(args: argparse.Namespace) -> int:
     seconds = None if args.time_limit is None else seconds_limit(args.time_limit)
     states = _whole(args.states, "--states", MAX_STATES)
     memory = None if args.memory is None else memory_limit(args.memory)
+    disk = 0 if args.disk is None else disk_limit(args.disk)
+    disk_in = None if args.disk_dir is None else disk_dir(args.disk_dir)
     batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
     if args.scheduler is not None:
         try:
@@ -237,6 +245,8 @@ def _run(args: argparse.Namespace) -> int:
         seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
         states=DEFAULT_LIMITS.states if states is None else states,
         memory_mb=DEFAULT_LIMITS.memory_mb if memory is None else memory,
+        disk_mb=disk,
+        disk_dir=disk_in,
     )
     from eightoff.survey import check_range
 

@@ -18,9 +18,10 @@ eightoff.cli.exits.UsageError: '0' is not a deal number: deals are numbered 1 to
 
 from __future__ import annotations
 
+import os
 from typing import Final
 
-from eightoff.cli.exits import UsageError, argument, file_path, number, whole_number
+from eightoff.cli.exits import MAX_PATH, UsageError, argument, file_path, number, whole_number
 from eightoff.deals import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
 from eightoff.i18n import Message, quote, reason
 from eightoff.rules import UnknownVariantError, preset
@@ -100,6 +101,17 @@ MAX_MEMORY_MB: Final = 1 << 30
 """The largest memory limit, in MiB (a pebibyte: more than any machine holds)."""
 
 _MEMORY_UNITS: Final = {"": 1, "m": 1, "mb": 1, "mib": 1, "g": 1024, "gb": 1024, "gib": 1024}
+_DISK_UNITS: Final = {**_MEMORY_UNITS, "t": 1 << 20, "tb": 1 << 20, "tib": 1 << 20}
+
+
+def _size_mb(text: str, units: dict[str, int], bad: str) -> int:
+    """A size in MiB from digits and a unit of ``units``; UsageError(bad) if it is none."""
+    t = text.strip().lower()
+    digits = t.rstrip("abcdefghijklmnopqrstuvwxyz ")
+    unit = t[len(digits) :].strip()
+    if not digits.isdigit() or unit not in units or not digits.isascii():
+        raise UsageError(Message(bad, token=quote(text)))
+    return int(digits) * units[unit]
 
 
 def memory_limit(text: str) -> int:
@@ -108,15 +120,34 @@ def memory_limit(text: str) -> int:
     >>> memory_limit("16G"), memory_limit("512m"), memory_limit("2048")
     (16384, 512, 2048)
     """
-    t = text.strip().lower()
-    digits = t.rstrip("abcdefghijklmnopqrstuvwxyz ")
-    unit = t[len(digits) :].strip()
-    if not digits.isdigit() or unit not in _MEMORY_UNITS or not digits.isascii():
-        raise UsageError(Message("cli.value.not_memory", token=quote(text)))
-    mb = int(digits) * _MEMORY_UNITS[unit]
+    mb = _size_mb(text, _MEMORY_UNITS, "cli.value.not_memory")
     if not 16 <= mb <= MAX_MEMORY_MB:
         raise UsageError(Message("cli.value.memory_range", token=quote(text)))
     return mb
+
+
+MAX_DISK_MB: Final = 1 << 30
+"""The largest disk limit, in MiB (a pebibyte)."""
+
+
+def disk_limit(text: str) -> int:
+    """A disk limit (``--disk``) in MiB from ``64G``, ``2T``, ``512M`` or ``0`` (no
+    search on disk): 0, or 16 MiB to a pebibyte.
+
+    >>> disk_limit("64G"), disk_limit("2t"), disk_limit("0")
+    (65536, 2097152, 0)
+    """
+    mb = _size_mb(text, _DISK_UNITS, "cli.value.not_disk")
+    if mb and not 16 <= mb <= MAX_DISK_MB:
+        raise UsageError(Message("cli.value.disk_range", token=quote(text)))
+    return mb
+
+
+def disk_dir(text: str) -> str:
+    """A directory for the disk search's files (``--disk-dir``): one that exists."""
+    if not os.path.isdir(text):
+        raise UsageError(Message("cli.value.not_disk_dir", token=quote(text, MAX_PATH)))
+    return text
 
 
 def port(text: str) -> int:
@@ -129,5 +160,7 @@ deal_number_arg = argument(deal_number)
 seconds_arg = argument(seconds_limit)
 states_arg = argument(states_limit)
 memory_arg = argument(memory_limit)
+disk_arg = argument(disk_limit)
+disk_dir_arg = argument(disk_dir)
 port_number = argument(port)
 db_file = argument(file_path)

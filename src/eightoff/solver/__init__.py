@@ -5,7 +5,7 @@
 * ``Solved``: a solution, every move explicit (each card sent home is a move),
   legal from ``position`` in order, ending with every card home.
 * ``Lost``: the search space was exhausted: a proof that no sequence of moves wins.
-* ``Unknown``: a limit (time, states, memory) stopped the search: no verdict.
+* ``Unknown``: a limit (time, states, memory, disk) stopped the search: no verdict.
 
 The search runs in a compiled core (``_core``: core.h the rules, search.h and the
 headers it includes the search); how it searches each variant is declared in
@@ -53,6 +53,14 @@ class Limits:
     """Spend more effort for a shorter solution."""
     memory_mb: int | None = 1024
     """Most memory the search's tables may take, in MiB."""
+    disk_mb: int = 0
+    """Where the memory ends, the complete search goes on on disk (disk.h) with at most
+    this many MiB of files; 0: it does not (the search ends "memory limit reached").
+    On disk, ``memory_mb`` is the size of the sorted chunks and ``states`` counts the
+    states expanded there as well."""
+    disk_dir: str | None = None
+    """The directory for the disk search's files (a directory of its own is made in it
+    and removed); None: TMPDIR or /tmp."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -208,7 +216,13 @@ def _setups(rules: Rules) -> _Setups:
 
 
 def _search(
-    setup: _core.Setup, position: Position, states: int, seconds: float, memory: int
+    setup: _core.Setup,
+    position: Position,
+    states: int,
+    seconds: float,
+    memory: int,
+    disk: int = 0,
+    disk_dir: str | None = None,
 ) -> tuple[int, int, tuple[Move, ...]]:
     """One run of the core; a solution the compiled replay refuses raises."""
     status, visited, moves = _core.solve(
@@ -220,6 +234,8 @@ def _search(
         seconds,
         memory,
         _MOVES,
+        disk,
+        disk_dir,
     )
     if status == _core.REPLAY_FAILED:
         index, length = moves
@@ -239,6 +255,11 @@ def _core_limits(limits: Limits) -> tuple[int, float, int]:
     return states, seconds, memory
 
 
+def _core_disk(limits: Limits) -> int:
+    """The disk limit as the core reads it: bytes (0: no search on disk)."""
+    return max(0, limits.disk_mb) << 20
+
+
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     """Search for a win from ``position``; see the module docstring for the verdicts.
 
@@ -255,7 +276,9 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     t0 = time.perf_counter()
     max_states, seconds, memory = _core_limits(limits)
     setups = _setups(position.rules)
-    status, states, moves = _search(setups.main, position, max_states, seconds, memory)
+    status, states, moves = _search(
+        setups.main, position, max_states, seconds, memory, _core_disk(limits), limits.disk_dir
+    )
     if status == SOLVED and limits.short:
         left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
         budget = SHORT_STATES if not max_states else min(SHORT_STATES, max_states - states)
@@ -364,6 +387,8 @@ def solve_deals(
         seconds,
         memory,
         keep_moves,
+        _core_disk(limits),
+        limits.disk_dir,
     )
     return DealBlock(first, status, states, times, lengths, keys, player, single)
 

@@ -99,6 +99,9 @@ def solve(
     seconds: float = 0.0,
     max_memory: int = 0,
     moves_of: Mapping[int, Any] | None = None,
+    max_disk: int = 0,
+    disk_dir: str | None = None,
+    disk_stats: dict[str, int] | None = None,
 ) -> tuple[int, int, Any]: ...
 
 PLAYER_LOOKAHEAD: int
@@ -162,6 +165,8 @@ def solve_range(
     seconds: float = 0.0,
     max_memory: int = 0,
     keep_moves: bool = False,
+    max_disk: int = 0,
+    disk_dir: str | None = None,
 ) -> tuple[
     array[int], array[int], array[float], array[int], array[int] | None, array[int], array[int]
 ]: ...

@@ -19,6 +19,7 @@ from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport free, malloc
+import os
 
 cdef extern from "core.h":
     enum:
@@ -63,6 +64,8 @@ cdef extern from "plan.h":
         EO_TIME_LIMIT
         EO_MEMORY_LIMIT
         EO_REPLAY_FAILED
+        EO_DISK_LIMIT
+        EO_INTERRUPTED
         EO_STAGE_BEST_FIRST
         EO_STAGE_COMPLETE
         EO_STAGE_DIVE
@@ -120,6 +123,11 @@ cdef extern from "search.h":
         eo_plan plan
         eo_member port[EO_MAXPORT]
         int nport
+        size_t max_disk
+        const char *disk_dir
+        long disk_states
+        size_t disk_peak
+        int disk_layers
 
     ctypedef struct eo_table:
         size_t count
@@ -159,9 +167,12 @@ STATE_LIMIT = EO_STATE_LIMIT
 TIME_LIMIT = EO_TIME_LIMIT
 MEMORY_LIMIT = EO_MEMORY_LIMIT
 REPLAY_FAILED = EO_REPLAY_FAILED
+DISK_LIMIT = EO_DISK_LIMIT
+INTERRUPTED = EO_INTERRUPTED
 STATUS = {EO_SOLVED: "solved", EO_LOST: "lost", EO_STATE_LIMIT: "state limit reached",
           EO_TIME_LIMIT: "time limit reached", EO_MEMORY_LIMIT: "memory limit reached",
-          EO_REPLAY_FAILED: "the solution does not replay"}
+          EO_REPLAY_FAILED: "the solution does not replay",
+          EO_DISK_LIMIT: "disk limit reached", EO_INTERRUPTED: "interrupted"}
 STAGE_DIVE = EO_STAGE_DIVE
 STAGE_BEST_FIRST = EO_STAGE_BEST_FIRST
 STAGE_COMPLETE = EO_STAGE_COMPLETE
@@ -492,8 +503,16 @@ cdef class Setup:
             self.proto.port[k] = member
 
 
+def _disk_dir_bytes(object disk_dir) -> bytes:
+    """The disk search's directory as the core reads it (b"": the default)."""
+    if disk_dir is None:
+        return b""
+    return os.fsencode(disk_dir)
+
+
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
-          double seconds=0.0, long max_memory=0, object moves_of=None) -> tuple:
+          double seconds=0.0, long max_memory=0, object moves_of=None, long max_disk=0,
+          object disk_dir=None, dict disk_stats=None) -> tuple:
     """Search; return (status, states, moves), status one of SOLVED, LOST, STATE_LIMIT,
     TIME_LIMIT, MEMORY_LIMIT, or REPLAY_FAILED: the search's solution is refused by the
     compiled replay (replay.h), and the third item is (the index of the first move
@@ -503,7 +522,12 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     ``moves``: the solution as a tuple of ``moves_of[code]`` (moves_of: always the same
     mapping, its values are cached here) for each move's code
     ``src << 16 | dst << 8 | count`` (the codes themselves, as a list, when moves_of is
-    None).  How the search runs: ``setup`` (see Setup)."""
+    None).  How the search runs: ``setup`` (see Setup).
+
+    ``max_disk`` (bytes, 0: none): where the memory ends, the complete search goes on on
+    disk (disk.h) in a directory of its own under ``disk_dir`` (str; None: TMPDIR or
+    /tmp), up to that many bytes; ``disk_stats``, if given, gets "states" (expanded on
+    disk), "peak" (the most bytes on disk at once) and "layers"."""
     cdef eo_ctx x
     cdef eo_state start
     cdef int i, code, index, bad = EO_REPLAY_OK
@@ -512,6 +536,12 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     start = x.S
     x.max_states = max_states
     x.max_mem = max_memory
+    cdef bytes dir_b = _disk_dir_bytes(disk_dir)
+    cdef const char *dir_p = NULL
+    if dir_b:
+        dir_p = dir_b
+    x.max_disk = max_disk if max_disk > 0 else 0
+    x.disk_dir = dir_p
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
@@ -522,6 +552,10 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
         if x.status == EO_SOLVED:
             bad = eo_replay(&x.R, &start, x.path, x.plen)
     status = x.status
+    if disk_stats is not None:
+        disk_stats["states"] = x.disk_states
+        disk_stats["peak"] = x.disk_peak
+        disk_stats["layers"] = x.disk_layers
     cdef object moves = ()
     if bad != EO_REPLAY_OK:
         i = x.plen
@@ -831,7 +865,8 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
 
 
 def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
-                double seconds=0.0, long max_memory=0, bint keep_moves=False) -> tuple:
+                double seconds=0.0, long max_memory=0, bint keep_moves=False,
+                long max_disk=0, object disk_dir=None) -> tuple:
     """Deal and solve ``count`` deals from ``first`` in one call (no Python between
     deals): deals made by deals.h, each solution replayed by replay.h before it counts
     (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
@@ -842,7 +877,8 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     of solution lengths (0 unless solved), with ``keep_moves`` an ``array('Q')`` of every
     solution's move keys in order (replay.h, eo_move_key; deal i's are those after the
     lengths before it), else None, and two ``array('i')`` of each solution's length in
-    player moves and in single-card moves (eightoff.counts; 0 unless solved)."""
+    player moves and in single-card moves (eightoff.counts; 0 unless solved).
+    ``max_disk``, ``disk_dir``: the search on disk, as ``solve``."""
     cdef eo_ctx x
     cdef eo_layout L
     cdef eo_state start
@@ -871,8 +907,14 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     cdef uint64_t *pkeys = NULL
     cdef uint8_t orders[EO_LANES * EO_DEAL_MAXCARDS]
     cdef int lane = EO_LANES, ncards = 52 * L.decks
+    cdef bytes dir_b = _disk_dir_bytes(disk_dir)
+    cdef const char *dir_p = NULL
+    if dir_b:
+        dir_p = dir_b
     for d in range(count):
         memcpy(&x, &setup.proto, sizeof(eo_ctx))
+        x.max_disk = max_disk if max_disk > 0 else 0
+        x.disk_dir = dir_p
         with nogil:
             if lane == EO_LANES:  # the next EO_LANES deals at once (deals.h)
                 eo_orders_hl(&L, hi, lo, <int>min(<long>EO_LANES, count - d), orders)

@@ -126,35 +126,42 @@ static inline uint32_t eo_heap_pop(eo_ctx *x) {
 }
 
 
-/* The step from seen state `from` that entered seen state `to` (its child), in the
- * canonical layout of `from`: the first of from's steps, in the order eo_befs_run tries
- * them, that leads to `to` (the one that entered it, as any earlier one leading there
- * would have); states compared by canonical key.  -1 if none does. */
-static int eo_step_between(eo_ctx *x, uint32_t from, uint32_t to, eo_move *out) {
+/* The step from state s (a seen state, in its canonical layout) that leads to the state
+ * of canonical key want[0..wn): the first of s's steps, in the order eo_befs_run tries
+ * them, that leads there (the one that entered it, as any earlier one leading there
+ * would have); states compared by canonical key.  -1 if none does.  s is left as it was. */
+static int eo_step_to(eo_ctx *x, eo_state *s, const uint8_t *want, int wn, eo_move *out) {
     const eo_rules *r = &x->R;
     eo_move ms[EO_MAXMOVES], step[EO_STEPMAX], au[2 * 52 + 8];
-    uint8_t want[EO_MAXKEY], key[EO_MAXKEY];
-    eo_state s;
+    uint8_t key[EO_MAXKEY];
     eo_pcache pc;
     int incremental = r->nfound == 4;
-    eo_seen_state(x, to, &s);
-    int wn = eo_key(r, &s, want);
-    eo_seen_state(x, from, &s);
-    if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
-    int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
+    if (incremental) eo_pcache_fill_h(r, s, &pc, 0);
+    int n = eo_all_steps(x, s, ms, incremental ? &pc : NULL);
     for (int i = 0; i < n; i++) {
-        int ns = eo_step(r, &s, ms[i], step);
+        int ns = eo_step(r, s, ms[i], step);
         if (ns < 0) continue;
-        int na = eo_autos_after(r, &s, step, ns) ? eo_autos(r, &s, au) : 0;
-        int same = eo_key(r, &s, key) == wn && memcmp(key, want, (size_t)wn) == 0;
-        eo_undo_all(&s, au, na);
-        eo_undo_all(&s, step, ns);
+        int na = eo_autos_after(r, s, step, ns) ? eo_autos(r, s, au) : 0;
+        int same = eo_key(r, s, key) == wn && memcmp(key, want, (size_t)wn) == 0;
+        eo_undo_all(s, au, na);
+        eo_undo_all(s, step, ns);
         if (same) {
             *out = ms[i];
             return 0;
         }
     }
     return -1;
+}
+
+/* The step from seen state `from` that entered seen state `to` (its child), in the
+ * canonical layout of `from` (eo_step_to).  -1 if none does. */
+static int eo_step_between(eo_ctx *x, uint32_t from, uint32_t to, eo_move *out) {
+    uint8_t want[EO_MAXKEY];
+    eo_state s;
+    eo_seen_state(x, to, &s);
+    int wn = eo_key(&x->R, &s, want);
+    eo_seen_state(x, from, &s);
+    return eo_step_to(x, &s, want, wn, out);
 }
 
 /* Put on the path the steps from the root (x->S, real layout, after its auto-moves)
@@ -200,6 +207,8 @@ static int eo_befs_begin(eo_ctx *x) {
     }
     *eo_parent_at(x, 0) = 0;
     *eo_depth_at(x, 0) = 0;
+    x->cur_id = 0;
+    x->cur_from = 0;
     return 0;
 }
 
@@ -216,6 +225,8 @@ static void eo_befs_run(eo_ctx *x, long until) {
     while (x->nheap) {
         if (until > 0 && eo_states(x) >= until) return;
         uint32_t id = eo_heap_pop(x);
+        x->cur_id = id;
+        x->cur_from = (size_t)eo_states(x);
         eo_seen_state(x, id, &s);
         int depth0 = *eo_depth_at(x, id);
         if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);

@@ -82,6 +82,19 @@ typedef struct {
      * (xorshift generator, seeded per search) to vary the order of near-equal children */
     uint64_t rng;
     int noise;
+    /* the search on disk (disk.h), where the complete search's memory ends: its limit in
+     * bytes (0: none, the search ends at the memory limit) and directory (NULL: TMPDIR
+     * or /tmp); what it did: the states it expanded, the most bytes its files held, its
+     * layers */
+    size_t max_disk;
+    const char *disk_dir;
+    /* best-first: the state being expanded and the states entered before its children
+     * (what the search on disk takes over when the memory ends midway) */
+    uint32_t cur_id;
+    size_t cur_from;
+    long disk_states;
+    size_t disk_peak;
+    int disk_layers;
 } eo_ctx;
 
 static inline double eo_now(void) {

@@ -15,7 +15,9 @@ enum {
     EO_STATE_LIMIT = 3,
     EO_TIME_LIMIT = 4,
     EO_MEMORY_LIMIT = 5,
-    EO_REPLAY_FAILED = 6 /* _core.solve: the solution found does not replay (replay.h) */
+    EO_REPLAY_FAILED = 6, /* _core.solve: the solution found does not replay (replay.h) */
+    EO_DISK_LIMIT = 7,    /* the search on disk (disk.h) filled its disk limit */
+    EO_INTERRUPTED = 8    /* the search on disk caught SIGINT or SIGTERM (disk.h) */
 };
 
 /* The stages of eo_solve (bits of eo_plan.stages, plans.Stage), run in the order dive,

@@ -6,6 +6,7 @@
  *   dfs.h        depth-first: the dive and the complete depth-first search
  *   bestfirst.h  best-first search
  *   shorten.h    shortening a solution
+ *   disk.h       the complete search on disk, where its memory ends
  *   search.h     the portfolio and eo_solve, the stages in turn (this file)
  *   checks.h     checks for the differential test only (not included here)
  *
@@ -36,6 +37,28 @@
  *  - the cards sent home at once are those eo_safe allows (see core.h).
  * tests/unit/test_core_differential.py checks the move generation, the reach of the
  * single moves tried, the safe rule and the canonical key against the Python engine.
+ *
+ * Soundness of "lost" on disk (disk.h, run when a stage ends at the memory limit, the
+ * disk limit is not 0 and the plan has the complete stage):
+ *  - its relation is the complete search's, the same function of a state: the steps of
+ *    eo_all_steps under the plan's complete_steps, each followed by eo_autos, a won
+ *    child ending it; states identified by the same exact compact record (or full key);
+ *  - taking over the in-memory best-first search, it starts from every state that
+ *    search entered (layer 0, the first seen file): each was expanded there in full
+ *    (its children all entered) but those of layer 1: the open list, the state being
+ *    expanded when the memory ended, and the children entered since (pushed or not);
+ *  - every state it keeps is expanded: layer d's file is read whole before layer d + 1
+ *    is made, and an empty layer is the only way to "lost";
+ *  - the duplicate removal never drops a state not already expanded or queued: within
+ *    a layer, equal records (equal states) become one entry; against the past, a child
+ *    is dropped only when its record is in the seen file, which holds exactly the
+ *    records of layers 0..d, every one of them expanded (in memory, or in a layer before
+ *    d) or being expanded (layer d is complete before the merge); records compared
+ *    whole, no hash;
+ *  - so at "lost" the kept states are closed under the relation: every state reachable
+ *    from the root was kept, expanded, and none was won.
+ * tests/unit/test_disk_search.py checks that it gives the in-memory verdicts and, where
+ * both exhaust, counts exactly as many states as the in-memory complete search enters.
  */
 #ifndef EIGHTOFF_SEARCH_H
 #define EIGHTOFF_SEARCH_H
@@ -46,6 +69,7 @@
 #include "dfs.h"
 #include "bestfirst.h"
 #include "shorten.h"
+#include "disk.h"
 
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
@@ -221,8 +245,11 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
  *   EO_STAGE_COMPLETE    the complete search (plan.complete_order, complete_steps),
  *                        bounded only by the limits.
  * The first two are not complete: their exhaustion proves nothing (EO_STATE_LIMIT);
- * only the complete search says EO_LOST.  Then, if the plan says so, the solution is
- * shortened.  *states_out: the states examined by all. */
+ * only the complete search says EO_LOST.  When a stage ends at the memory limit and
+ * x->max_disk is not 0, the complete search goes on on disk (disk.h: taking over the
+ * best-first complete search where it stopped, else afresh from the root; states
+ * counted as eo_disk_search says).  Then, if the plan says so, the
+ * solution is shortened.  *states_out: the states examined by all. */
 static void eo_solve(eo_ctx *x, long *states_out) {
     static const int order[3] = {EO_STAGE_DIVE, EO_STAGE_BEST_FIRST, EO_STAGE_COMPLETE};
     const eo_rules *r = &x->R;
@@ -239,7 +266,7 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     memset(x->is_step, 0, (size_t)na);
     x->plen = na;
     eo_state root = x->S;
-    int started = 0;
+    int started = 0, last = 0;
     for (int k = 0; k < 3; k++) {
         int stage = order[k];
         if (!(plan->stages & stage)) continue;
@@ -252,6 +279,7 @@ static void eo_solve(eo_ctx *x, long *states_out) {
             break;
         }
         started = 1;
+        last = stage;
         long left = max_states > 0 ? max_states - states : 0;
         if (max_states > 0 && left <= 0) {
             x->status = EO_STATE_LIMIT;
@@ -279,6 +307,21 @@ static void eo_solve(eo_ctx *x, long *states_out) {
         if (x->status != EO_STATE_LIMIT) break; /* solved, lost, time or memory */
     }
     x->max_states = max_states;
+    x->disk_states = 0;
+    if (x->status == EO_MEMORY_LIMIT && x->max_disk > 0 && (plan->stages & EO_STAGE_COMPLETE)) {
+        /* the complete search best-first: taken over; else (another stage ran out, or
+         * depth-first) the search on disk starts afresh from the root */
+        int cont = last == EO_STAGE_COMPLETE && plan->complete_order == EO_BEST_FIRST &&
+                   x->C.on && x->C.count > 0 && x->nnodes > 0;
+        x->steps = plan->complete_steps;
+        x->dig_kinds = EO_DIGS_ALL;
+        x->hash_only = x->is_dive = 0;
+        if (!cont) eo_release(x);
+        if (cont || eo_reset(x, &root, na) == 0)
+            states = eo_disk_search(x, states, cont);
+        else
+            x->status = EO_MEMORY_LIMIT;
+    }
     *states_out = states;
     if (x->status == EO_SOLVED && plan->shorten) eo_shorten(x, &root, na);
 }

@@ -1,0 +1,695 @@
+/* The complete search on disk: where the in-memory complete search runs out of memory,
+ * an external-memory breadth-first search with delayed duplicate detection over the
+ * same successor relation (after Freecell Solver's depth_dbm_fc_solver in spirit).
+ *
+ * The relation.  A state's children are exactly those eo_befs_run makes in the complete
+ * search: every step eo_all_steps gives (the plan's complete_steps: every single move up
+ * to symmetry, and the digging steps when the plan adds them), each followed by the safe
+ * auto-moves; a child that is won ends the search.  States are identified as the
+ * complete search identifies them: one pack, by the compact record (compact.h: exact,
+ * equal records are canonically equal states and no more), relative to the same root;
+ * the rare state whose record does not fit goes, as there, to a table by full
+ * canonical key kept in memory (its record: EO_CBIG | its id there, one per state).
+ * Two packs (Double FreeCell) are left out: their canonical key has no fixed-size
+ * record to sort, so the search stays in memory and ends at the memory limit.
+ *
+ * The layers.  Layer 0 is the root (after its auto-moves), or, taking over the
+ * in-memory best-first complete search where its memory ended (eo_disk_take_over),
+ * every state it entered, each with its parent, and then layer 1 the states it had left
+ * to expand (its open list, the state it was expanding, that state's children).  Layer
+ * d + 1 is made from layer d: its states are decoded in file order and expanded; the
+ * children, each with its parent's record, fill a buffer of the memory limit's size,
+ * which is sorted by (child, parent), cut to one entry per child (the least parent) and
+ * written as a run; the runs are then merged (k-way, again one entry per child) and, in
+ * the same pass, against the sorted file of every state seen so far (layers 0..d): a
+ * child found there is dropped, the rest is layer d + 1 (child and parent, sorted by
+ * child) and is merged into a new seen file.  An empty layer ends the search lost.
+ *
+ * The states count: the states the searches before counted (those they entered), less
+ * the states taken over unexpanded (layer 1), plus the states expanded on disk; the
+ * state limit applies to that sum.  Where it exhausts, that is every distinct state
+ * once, as the in-memory complete search counts where it exhausts: tested.  The memory
+ * limit is the size of the children's buffer (an eighth of it while the tables taken
+ * over are still there); the disk limit bounds the bytes of the files alive (layers with
+ * parents, 32 bytes a state, kept for the trace-back; the seen file, 16 bytes a state,
+ * twice while it is rewritten; the runs of the layer being made), capped by the free
+ * space of the directory at the start less a margin.  A write that fails ends it the
+ * same way.
+ *
+ * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
+ * however the search ends.  SIGINT and SIGTERM are caught while it runs: the search
+ * stops, removes its files, and the signal is raised again under the handler that was
+ * there before (Python's KeyboardInterrupt, or death).  After kill -9 the directory
+ * stays; the next disk search removes every such directory whose process is gone.
+ *
+ * The solution: the won child's parent is in layer d; each state's parent in layer j
+ * is found in layer j - 1's file by binary search on the record, and within layer 0
+ * (taken over) again in layer 0, down to the root (its own parent); the
+ * step between consecutive states is the first of the parent's steps that leads to the
+ * child (eo_step_to, as the best-first trace-back finds it), mapped onto the real
+ * layout (eo_push_mapped_step), so the path is the same kind as the in-memory one.
+ */
+#ifndef EIGHTOFF_DISK_H
+#define EIGHTOFF_DISK_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "bestfirst.h"
+
+/* a layer's entry: a state's record and its parent's (the root: itself) */
+typedef struct {
+    eo_crec s, p;
+} eo_drec;
+
+#define EO_DISK_MARGIN ((size_t)1 << 30)  /* free space the disk search always leaves */
+#define EO_DISK_MAXRUNS 32                 /* runs merged at once */
+#define EO_DISK_IOBUF ((size_t)1 << 20)
+
+static volatile sig_atomic_t eo_disk_signal = 0;
+
+static void eo_disk_on_signal(int sig) { eo_disk_signal = sig; }
+
+static inline int eo_crec_cmp(const eo_crec *a, const eo_crec *b) {
+    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    return 0;
+}
+
+static int eo_drec_cmp(const void *a, const void *b) {
+    const eo_drec *x = (const eo_drec *)a, *y = (const eo_drec *)b;
+    int c = eo_crec_cmp(&x->s, &y->s);
+    return c ? c : eo_crec_cmp(&x->p, &y->p);
+}
+
+typedef struct {
+    eo_ctx *x;
+    char dir[4096];
+    int made;
+    size_t max_disk, used, peak;
+    long base;     /* states entered before the disk search */
+    long expanded; /* states expanded on disk */
+    int nlayers;   /* layer files L0 .. L(nlayers - 1) */
+    long *layer_n; /* states of each layer */
+    int layer_cap;
+    int nruns, run_seq, seen_seq;
+    char seen[4160]; /* the seen file's path ("" : none yet) */
+    eo_drec *buf;
+    size_t nbuf, capbuf;
+    unsigned long work;
+} eo_disk;
+
+static void eo_disk_path(const eo_disk *d, char *out, const char *kind, int i) {
+    snprintf(out, 4160, "%s/%s%d", d->dir, kind, i);
+}
+
+/* Remove a directory of the disk search and the files in it (flat). */
+static void eo_disk_rmdir(const char *dir) {
+    DIR *dp = opendir(dir);
+    if (dp) {
+        struct dirent *e;
+        char p[4400];
+        while ((e = readdir(dp)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+        closedir(dp);
+    }
+    rmdir(dir);
+}
+
+/* Remove the directories left by disk searches whose process is gone (kill -9). */
+static void eo_disk_clean_stale(const char *base) {
+    DIR *dp = opendir(base);
+    if (!dp) return;
+    struct dirent *e;
+    char p[4400];
+    while ((e = readdir(dp)) != NULL) {
+        const char *pre = "eightoff-disk-";
+        if (strncmp(e->d_name, pre, strlen(pre)) != 0) continue;
+        long pid = strtol(e->d_name + strlen(pre), NULL, 10);
+        if (pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH)) continue;
+        snprintf(p, sizeof(p), "%s/%s", base, e->d_name);
+        eo_disk_rmdir(p);
+    }
+    closedir(dp);
+}
+
+/* Account for n more bytes on disk; nonzero (status EO_DISK_LIMIT) past the limit. */
+static int eo_disk_grow(eo_disk *d, size_t n) {
+    d->used += n;
+    if (d->used > d->peak) d->peak = d->used;
+    if (d->used > d->max_disk) {
+        d->x->status = EO_DISK_LIMIT;
+        return -1;
+    }
+    return 0;
+}
+
+static void eo_disk_unlink(eo_disk *d, const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        d->used -= (size_t)st.st_size < d->used ? (size_t)st.st_size : d->used;
+        unlink(path);
+    }
+}
+
+/* The time limit and the signals (checked now and then); nonzero when one ends it. */
+static int eo_disk_stop(eo_disk *d) {
+    if ((++d->work & 1023) != 0) return 0;
+    if (eo_disk_signal) {
+        d->x->status = EO_INTERRUPTED;
+        return 1;
+    }
+    if (d->x->deadline > 0 && eo_now() > d->x->deadline) {
+        d->x->status = EO_TIME_LIMIT;
+        return 1;
+    }
+    return 0;
+}
+
+static FILE *eo_disk_open(const char *path, const char *mode) {
+    FILE *f = fopen(path, mode);
+    if (f) setvbuf(f, NULL, _IOFBF, EO_DISK_IOBUF);
+    return f;
+}
+
+/* Write n items of size sz, accounted; nonzero on failure (a full disk: the disk limit). */
+static int eo_disk_write(eo_disk *d, FILE *f, const void *p, size_t sz, size_t n) {
+    if (eo_disk_grow(d, sz * n) != 0) return -1;
+    if (fwrite(p, sz, n, f) != n) {
+        d->x->status = EO_DISK_LIMIT;
+        return -1;
+    }
+    return 0;
+}
+
+static int eo_disk_close(eo_disk *d, FILE *f) {
+    if (fclose(f) != 0) {
+        d->x->status = EO_DISK_LIMIT;
+        return -1;
+    }
+    return 0;
+}
+
+/* Sort the buffer, one entry per child (the least parent), write it as a run. */
+static int eo_disk_flush(eo_disk *d) {
+    if (!d->nbuf) return 0;
+    qsort(d->buf, d->nbuf, sizeof(eo_drec), eo_drec_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < d->nbuf; i++)
+        if (!k || eo_crec_cmp(&d->buf[k - 1].s, &d->buf[i].s) != 0) d->buf[k++] = d->buf[i];
+    char path[4160];
+    eo_disk_path(d, path, "R", d->run_seq + d->nruns);
+    FILE *f = eo_disk_open(path, "wb");
+    if (!f) {
+        d->x->status = EO_DISK_LIMIT;
+        return -1;
+    }
+    int bad = eo_disk_write(d, f, d->buf, sizeof(eo_drec), k);
+    if (eo_disk_close(d, f) != 0 || bad) return -1;
+    d->nruns++;
+    d->nbuf = 0;
+    return 0;
+}
+
+typedef struct {
+    FILE *f;
+    eo_drec cur;
+    int has;
+} eo_dreader;
+
+static inline void eo_dreader_next(eo_dreader *r) { r->has = fread(&r->cur, sizeof(eo_drec), 1, r->f) == 1; }
+
+/* Merge runs R[first .. first + k) into one stream, one entry per child (the least
+ * parent).  With seen_in/seen_out (paths, or NULL): children in seen_in are dropped,
+ * the others written to `out` and, merged with seen_in, to seen_out; the entries kept
+ * are counted in *kept.  The runs are removed.  Nonzero when it stops (status set). */
+static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const char *seen_in,
+                         const char *seen_out, long *kept) {
+    eo_dreader rd[EO_DISK_MAXRUNS];
+    char path[4160];
+    FILE *fo = NULL, *fsi = NULL, *fso = NULL;
+    int ok = 0, n = 0;
+    eo_crec sv;
+    int sv_has = 0;
+    *kept = 0;
+    for (; n < k; n++) {
+        eo_disk_path(d, path, "R", first + n);
+        rd[n].f = eo_disk_open(path, "rb");
+        if (!rd[n].f) goto done;
+        eo_dreader_next(&rd[n]);
+    }
+    fo = eo_disk_open(out, "wb");
+    if (!fo) goto done;
+    if (seen_in && seen_in[0]) {
+        fsi = eo_disk_open(seen_in, "rb");
+        if (!fsi) goto done;
+        sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
+    }
+    if (seen_out) {
+        fso = eo_disk_open(seen_out, "wb");
+        if (!fso) goto done;
+    }
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < k; i++)
+            if (rd[i].has && (best < 0 || eo_drec_cmp(&rd[i].cur, &rd[best].cur) < 0)) best = i;
+        if (best < 0) break;
+        eo_drec e = rd[best].cur;
+        for (int i = 0; i < k; i++) /* the same child in every run: the least parent is e */
+            while (rd[i].has && eo_crec_cmp(&rd[i].cur.s, &e.s) == 0) eo_dreader_next(&rd[i]);
+        if (fso) {
+            while (sv_has && eo_crec_cmp(&sv, &e.s) < 0) {
+                if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0) goto done;
+                sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
+            }
+        } else {
+            while (sv_has && eo_crec_cmp(&sv, &e.s) < 0) sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
+        }
+        if (sv_has && eo_crec_cmp(&sv, &e.s) == 0) continue; /* seen: expanded already or queued */
+        if (eo_disk_write(d, fo, &e, sizeof(e), 1) != 0) goto done;
+        if (fso && eo_disk_write(d, fso, &e.s, sizeof(e.s), 1) != 0) goto done;
+        ++*kept;
+        if (eo_disk_stop(d)) goto done;
+    }
+    if (fso)
+        while (sv_has) {
+            if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0) goto done;
+            sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
+        }
+    ok = 1;
+done:
+    for (int i = 0; i < n; i++) fclose(rd[i].f);
+    for (int i = 0; i < k; i++) {
+        eo_disk_path(d, path, "R", first + i);
+        eo_disk_unlink(d, path);
+    }
+    if (fsi) fclose(fsi);
+    if (fso && eo_disk_close(d, fso) != 0) ok = 0;
+    if (fo && eo_disk_close(d, fo) != 0) ok = 0;
+    if (!ok && d->x->status == EO_RUNNING) d->x->status = EO_DISK_LIMIT;
+    return ok ? 0 : -1;
+}
+
+/* Runs merged EO_DISK_MAXRUNS at a time until at most that many are left. */
+static int eo_disk_reduce_runs(eo_disk *d) {
+    while (d->nruns > EO_DISK_MAXRUNS) {
+        int next = d->run_seq + d->nruns, made = 0;
+        for (int first = d->run_seq; first < d->run_seq + d->nruns; first += EO_DISK_MAXRUNS) {
+            int k = d->run_seq + d->nruns - first;
+            if (k > EO_DISK_MAXRUNS) k = EO_DISK_MAXRUNS;
+            char out[4160];
+            long kept;
+            eo_disk_path(d, out, "R", next + made);
+            if (eo_disk_merge(d, first, k, out, NULL, NULL, &kept) != 0) return -1;
+            made++;
+        }
+        d->run_seq = next;
+        d->nruns = made;
+    }
+    return 0;
+}
+
+/* The record of s (compact.h), or EO_CBIG | its id in the table of full keys. */
+static int eo_disk_record(eo_disk *d, const eo_state *s, eo_crec *out) {
+    eo_ctx *x = d->x;
+    if (eo_cencode(&x->C, &x->R, s, out) == 0) return 0;
+    uint8_t key[EO_MAXKEY];
+    long bid = eo_table_insert(&x->C.big, key, eo_key(&x->R, s, key));
+    if (bid == -1) {
+        x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    out->lo = (uint64_t)(bid >= 0 ? bid : -bid - 2);
+    out->hi = EO_CBIG;
+    return 0;
+}
+
+/* Read entry i of layer file f. */
+static int eo_disk_entry(FILE *f, long i, eo_drec *e) {
+    return fseeko(f, (off_t)i * (off_t)sizeof(eo_drec), SEEK_SET) == 0 && fread(e, sizeof(*e), 1, f) == 1
+               ? 0
+               : -1;
+}
+
+/* The parent of record s in layer j (binary search); nonzero if absent. */
+static int eo_disk_parent(eo_disk *d, int j, const eo_crec *s, eo_crec *p) {
+    char path[4160];
+    eo_disk_path(d, path, "L", j);
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    long lo = 0, hi = d->layer_n[j];
+    int found = -1;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        eo_drec e;
+        if (eo_disk_entry(f, mid, &e) != 0) break;
+        int c = eo_crec_cmp(&e.s, s);
+        if (c == 0) {
+            *p = e.p;
+            found = 0;
+            break;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    fclose(f);
+    return found;
+}
+
+/* The path: root (x->S, real layout, its auto-moves on the path) to the state of record
+ * `last_parent` in layer `depth`, then the step `last` from there.  A state of layer
+ * j >= 1 has its parent in layer j - 1; a state of layer 0 has its parent in layer 0 too
+ * (the states taken over from memory, each with its parent there), the root its own. */
+static int eo_disk_trace(eo_disk *d, int depth, eo_crec last_parent, eo_move last) {
+    eo_ctx *x = d->x;
+    size_t n = 1, cap = (size_t)depth + 64;
+    eo_crec *chain = (eo_crec *)malloc(cap * sizeof(eo_crec)); /* from the end back */
+    if (!chain) return -1;
+    chain[0] = last_parent;
+    for (int j = depth;;) {
+        eo_crec p;
+        if (eo_disk_parent(d, j, &chain[n - 1], &p) != 0 || n > (size_t)d->layer_n[0] + (size_t)depth + 1) {
+            free(chain);
+            return -1;
+        }
+        if (j == 0 && eo_crec_cmp(&p, &chain[n - 1]) == 0) break; /* the root */
+        if (n == cap) {
+            eo_crec *q = (eo_crec *)realloc(chain, 2 * cap * sizeof(eo_crec));
+            if (!q) {
+                free(chain);
+                return -1;
+            }
+            chain = q;
+            cap *= 2;
+        }
+        chain[n++] = p;
+        if (j > 0) j--;
+    }
+    eo_state a, b;
+    uint8_t want[EO_MAXKEY];
+    for (size_t k = n; k-- > 0;) { /* chain[n - 1] is the root, chain[0] the won child's parent */
+        eo_move m = last;
+        eo_cdecode(&x->C, &x->R, &chain[k], &a);
+        if (k > 0) {
+            eo_cdecode(&x->C, &x->R, &chain[k - 1], &b);
+            int wn = eo_key(&x->R, &b, want);
+            if (eo_step_to(x, &a, want, wn, &m) != 0) {
+                free(chain);
+                return -1;
+            }
+        }
+        if (eo_push_mapped_step(x, &a, m) != 0) {
+            free(chain);
+            return -1;
+        }
+    }
+    free(chain);
+    return 0;
+}
+
+static int eo_disk_add_layer(eo_disk *d, long n) {
+    if (d->nlayers == d->layer_cap) {
+        int cap = d->layer_cap ? 2 * d->layer_cap : 256;
+        long *p = (long *)realloc(d->layer_n, (size_t)cap * sizeof(long));
+        if (!p) return -1;
+        d->layer_n = p;
+        d->layer_cap = cap;
+    }
+    d->layer_n[d->nlayers++] = n;
+    return 0;
+}
+
+/* Expand layer d->nlayers - 1 into runs; 1 when a child is won (the path made), 0 when
+ * done, -1 when it stops (status set). */
+static int eo_disk_expand(eo_disk *d) {
+    eo_ctx *x = d->x;
+    const eo_rules *r = &x->R;
+    int depth = d->nlayers - 1;
+    char path[4160];
+    eo_disk_path(d, path, "L", depth);
+    FILE *f = eo_disk_open(path, "rb");
+    if (!f) {
+        x->status = EO_DISK_LIMIT;
+        return -1;
+    }
+    eo_move ms[EO_MAXMOVES], step[EO_STEPMAX], au[2 * 52 + 8];
+    eo_state s;
+    eo_pcache pc;
+    eo_drec e;
+    int incremental = r->nfound == 4, rc = 0;
+    while (fread(&e, sizeof(e), 1, f) == 1) {
+        if (x->max_states > 0 && d->base + d->expanded >= x->max_states) {
+            x->status = EO_STATE_LIMIT;
+            rc = -1;
+            break;
+        }
+        if (eo_disk_stop(d)) {
+            rc = -1;
+            break;
+        }
+        d->expanded++;
+        eo_cdecode(&x->C, r, &e.s, &s);
+        if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
+        int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
+        for (int i = 0; i < n && rc == 0; i++) {
+            int ns = eo_step(r, &s, ms[i], step);
+            if (ns < 0) continue;
+            int na = eo_autos_after(r, &s, step, ns) ? eo_autos(r, &s, au) : 0;
+            if (s.home == r->total) {
+                eo_undo_all(&s, au, na);
+                eo_undo_all(&s, step, ns);
+                fclose(f);
+                if (eo_disk_trace(d, depth, e.s, ms[i]) != 0) {
+                    x->status = EO_MEMORY_LIMIT;
+                    return -1;
+                }
+                x->status = EO_SOLVED;
+                return 1;
+            }
+            eo_drec c;
+            c.p = e.s;
+            if (eo_disk_record(d, &s, &c.s) != 0) rc = -1;
+            eo_undo_all(&s, au, na);
+            eo_undo_all(&s, step, ns);
+            if (rc) break;
+            d->buf[d->nbuf++] = c;
+            if (d->nbuf == d->capbuf && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0))
+                rc = -1;
+        }
+        if (rc) break;
+    }
+    fclose(f);
+    if (rc == 0 && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0)) rc = -1;
+    return rc;
+}
+
+/* Free the best-first search's parents and open list and the dive's hash set (before
+ * the search on disk, which needs none of them). */
+static void eo_release(eo_ctx *x) {
+    for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
+    free(x->nodes);
+    free(x->heap);
+    free(x->hset);
+    x->nodes = NULL;
+    x->nnodes = x->nodecap = 0;
+    x->heap = NULL;
+    x->nheap = x->heapcap = 0;
+    x->hset = NULL;
+    x->hmask = x->hcount = 0;
+}
+
+/* Append (record of id, record of its parent) to the buffer, a run when it is full. */
+static int eo_disk_put_id(eo_disk *d, size_t id, size_t parent) {
+    eo_drec e;
+    e.s = *eo_crec_at(&d->x->C, id);
+    e.p = *eo_crec_at(&d->x->C, parent);
+    d->buf[d->nbuf++] = e;
+    if (d->nbuf == d->capbuf && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0)) return -1;
+    return 0;
+}
+
+/* Take over the in-memory best-first complete search (bestfirst.h) that ran out of
+ * memory: layer 0 is every state it entered, each with its parent (the root its own),
+ * and the seen file their records; layer 1, the states it had left to expand: its open
+ * list, the state it was expanding when it stopped (its children may be part entered)
+ * and those children (entered from x->cur_from on; pushed or not).  Then its tables are
+ * freed but for the encoding's root and the table of full keys, which the records
+ * refer to.  Nonzero when it stops (status set); *open: the states of layer 1. */
+static int eo_disk_take_over(eo_disk *d, long *open) {
+    eo_ctx *x = d->x;
+    size_t count = x->C.count, from = x->cur_from < count ? x->cur_from : count;
+    char path[4160];
+    long kept;
+    for (size_t i = 0; i < x->nheap; i++) {
+        size_t id = (size_t)(x->heap[i] & 0xffffffffULL);
+        if (eo_disk_put_id(d, id, id < from ? *eo_parent_at(x, id) : x->cur_id) != 0) return -1;
+    }
+    if (eo_disk_put_id(d, x->cur_id, x->cur_id ? *eo_parent_at(x, x->cur_id) : 0) != 0) return -1;
+    for (size_t id = from; id < count; id++)
+        if (eo_disk_put_id(d, id, x->cur_id) != 0) return -1;
+    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
+    eo_disk_path(d, path, "L", 1);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, NULL, &kept) != 0) return -1;
+    d->run_seq += d->nruns;
+    d->nruns = 0;
+    *open = kept;
+    /* the parents: those set (ids below `from` and the open ones), else the state expanded */
+    for (size_t id = 0; id < count; id++)
+        if (eo_disk_put_id(d, id, id == 0 ? 0 : id < from ? *eo_parent_at(x, id) : x->cur_id) != 0)
+            return -1;
+    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
+    eo_disk_path(d, path, "L", 0);
+    eo_disk_path(d, d->seen, "S", d->seen_seq++);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, d->seen, &kept) != 0) return -1;
+    d->run_seq += d->nruns;
+    d->nruns = 0;
+    if (eo_disk_add_layer(d, kept) != 0 || eo_disk_add_layer(d, *open) != 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    /* the tables go; the records' root and the full keys stay */
+    for (size_t b = 0; b < x->C.nblocks; b++) free(x->C.blocks[b]);
+    free(x->C.blocks);
+    free(x->C.index);
+    free(x->C.big_id);
+    x->C.blocks = NULL;
+    x->C.index = NULL;
+    x->C.big_id = NULL;
+    x->C.nblocks = x->C.blockcap = x->C.count = x->C.big_cap = 0;
+    x->C.imask = 0;
+    return 0;
+}
+
+/* The search on disk from x->S (its auto-moves on the path).  With `cont`, it takes
+ * over the in-memory best-first complete search that ran out of memory (x's tables
+ * as it left them; eo_disk_take_over), else it starts afresh from the root (x's tables
+ * empty).  `states`: the states counted so far (those entered by the searches before;
+ * with `cont`, the complete search's among them).  x->disk_dir is the directory (NULL:
+ * TMPDIR or /tmp), x->max_disk its limit in bytes.  Ends with x->status solved (the
+ * path made), lost, or a limit (EO_DISK_LIMIT, time, states, memory, EO_INTERRUPTED).
+ * Returns the states counted in all: with `cont` those before less the states taken
+ * over unexpanded, plus the states it expanded (x->disk_states); where it exhausts,
+ * every state once.  x->disk_peak: the most bytes its files held at once. */
+static long eo_disk_search(eo_ctx *x, long states, int cont) {
+    eo_disk d;
+    memset(&d, 0, sizeof(d));
+    d.x = x;
+    d.base = states;
+    x->disk_peak = 0;
+    x->disk_layers = 0;
+    x->disk_states = 0;
+    if (cont ? !x->C.on : !eo_cstore_root(&x->C, &x->R, &x->S)) {
+        x->status = EO_MEMORY_LIMIT; /* two packs: not on disk (see above) */
+        return states;
+    }
+    x->status = EO_RUNNING;
+    const char *root_dir = x->disk_dir && x->disk_dir[0] ? x->disk_dir : getenv("TMPDIR");
+    if (!root_dir || !root_dir[0]) root_dir = "/tmp";
+    eo_disk_clean_stale(root_dir);
+    d.max_disk = x->max_disk;
+    struct statvfs vfs;
+    if (statvfs(root_dir, &vfs) == 0) {
+        size_t avail = (size_t)vfs.f_bavail * (size_t)vfs.f_frsize;
+        size_t room = avail > EO_DISK_MARGIN ? avail - EO_DISK_MARGIN : 0;
+        if (room < d.max_disk) d.max_disk = room;
+    }
+    snprintf(d.dir, sizeof(d.dir), "%s/eightoff-disk-%ld-XXXXXX", root_dir, (long)getpid());
+    if (!mkdtemp(d.dir)) {
+        x->status = EO_DISK_LIMIT;
+        return states;
+    }
+    d.made = 1;
+    struct sigaction on, old_int, old_term;
+    memset(&on, 0, sizeof(on));
+    on.sa_handler = eo_disk_on_signal;
+    sigemptyset(&on.sa_mask);
+    eo_disk_signal = 0;
+    sigaction(SIGINT, &on, &old_int);
+    sigaction(SIGTERM, &on, &old_term);
+
+    /* the children's buffer: the memory limit (taking over, an eighth of it at first,
+     * beside the tables it takes over) */
+    size_t mem = x->max_mem ? x->max_mem : (size_t)1 << 30;
+    size_t cap = mem / sizeof(eo_drec);
+    if (cap > 1024) cap -= cap / 16;
+    if (cap < 64) cap = 64;
+    d.capbuf = cont && cap / 8 >= 64 ? cap / 8 : cap;
+    d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
+    if (!d.buf) x->status = EO_MEMORY_LIMIT;
+
+    char path[4160], seen_new[4160];
+    if (x->status == EO_RUNNING && cont) {
+        long open = 0;
+        if (eo_disk_take_over(&d, &open) == 0) {
+            d.base = states - open;
+            eo_release(x);
+            if (d.capbuf != cap) {
+                free(d.buf);
+                d.capbuf = cap;
+                d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
+                if (!d.buf) x->status = EO_MEMORY_LIMIT;
+            }
+        }
+    } else if (x->status == EO_RUNNING) {
+        eo_drec e;
+        if (eo_disk_record(&d, &x->S, &e.s) == 0) {
+            e.p = e.s;
+            eo_disk_path(&d, path, "L", 0);
+            FILE *f = eo_disk_open(path, "wb");
+            int bad = !f || eo_disk_write(&d, f, &e, sizeof(e), 1) != 0;
+            if (f && eo_disk_close(&d, f) != 0) bad = 1;
+            eo_disk_path(&d, d.seen, "S", d.seen_seq++);
+            f = bad ? NULL : eo_disk_open(d.seen, "wb");
+            bad = bad || !f || eo_disk_write(&d, f, &e.s, sizeof(e.s), 1) != 0;
+            if (f && eo_disk_close(&d, f) != 0) bad = 1;
+            if (bad || eo_disk_add_layer(&d, 1) != 0) {
+                if (x->status == EO_RUNNING) x->status = EO_DISK_LIMIT;
+            }
+        }
+    }
+    while (x->status == EO_RUNNING) {
+        int rc = eo_disk_expand(&d);
+        if (rc != 0) break;
+        long kept;
+        eo_disk_path(&d, path, "L", d.nlayers);
+        eo_disk_path(&d, seen_new, "S", d.seen_seq++);
+        if (eo_disk_merge(&d, d.run_seq, d.nruns, path, d.seen, seen_new, &kept) != 0) break;
+        d.run_seq += d.nruns;
+        d.nruns = 0;
+        eo_disk_unlink(&d, d.seen);
+        memcpy(d.seen, seen_new, sizeof(d.seen));
+        if (!kept) {
+            x->status = EO_LOST; /* no state left unexpanded */
+            break;
+        }
+        if (eo_disk_add_layer(&d, kept) != 0) x->status = EO_MEMORY_LIMIT;
+    }
+    free(d.buf);
+    free(d.layer_n);
+    eo_disk_rmdir(d.dir);
+    x->disk_peak = d.peak;
+    x->disk_layers = d.nlayers;
+    x->disk_states = d.expanded;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (eo_disk_signal) {
+        int sig = (int)eo_disk_signal;
+        eo_disk_signal = 0;
+        x->status = EO_INTERRUPTED;
+        raise(sig); /* to the handler there before: Python's KeyboardInterrupt, or death */
+    }
+    return d.base + d.expanded;
+}
+
+#endif

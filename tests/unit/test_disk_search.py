@@ -1,0 +1,204 @@
+"""The complete search on disk (disk.h): where the in-memory complete search runs out of
+memory, it goes on breadth-first with sorted files and gives the same verdicts, a
+solution that replays, and, where both exhaust, the same number of distinct states;
+its files are removed however it ends; its limits end it "unknown" with their reason.
+
+FreeCell with 0 cells (Microsoft deals) keeps these fast: most deals are lost in a few
+thousand states, a few are won.  A tiny memory limit forces the disk path at once."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from eightoff.cli import main
+from eightoff.deals import deal
+from eightoff.position import Move
+from eightoff.rules import Rules, preset
+from eightoff.solver import (
+    _MOVES,
+    DEFAULT_LIMITS,
+    Limits,
+    Lost,
+    Solved,
+    Unknown,
+    _core,
+    check_solution,
+    core_rules,
+    plan_for,
+    solve,
+)
+from eightoff.solver.plans import Stage
+
+FC0: Rules = preset("freecell").with_options(cells=0)
+DISK = 1 << 30  # bytes: far more than these searches take
+
+# lost with 0 cells: (deal, distinct states of the in-memory complete search)
+LOST = [(3574, 3440), (1349, 107534)]
+WON = 164  # won with 0 cells (Pringle's table); the complete search needs 22 169 states
+BIG = 883  # lost with 0 cells after 2.6 million states: stopped by a limit here
+
+
+def complete_only(rules: Rules) -> _core.Setup:
+    """The variant's main search with the complete stage only (its own states count)."""
+    plan = dataclasses.replace(plan_for(rules).main, stages=Stage.COMPLETE)
+    return _core.Setup(core_rules(rules), asdict(plan))
+
+
+def core_solve(
+    rules: Rules, number: int, memory: int, disk: int, where: Path | None, seconds: float = 0.0
+) -> tuple[int, int, tuple[Move, ...], dict[str, int]]:
+    pos = deal(rules, number)
+    stats: dict[str, int] = {}
+    status, states, moves = _core.solve(
+        complete_only(rules),
+        pos.columns,
+        pos.cells,
+        pos.foundations,
+        0,
+        seconds,
+        memory,
+        _MOVES,
+        disk,
+        None if where is None else str(where),
+        stats,
+    )
+    return status, states, moves, stats
+
+
+@pytest.mark.parametrize(("number", "states"), LOST)
+def test_a_lost_deal_is_lost_on_disk_with_as_many_states_as_in_memory(
+    tmp_path: Path, number: int, states: int
+) -> None:
+    status, entered, _, _ = core_solve(FC0, number, 1 << 30, 0, None)
+    assert (status, entered) == (_core.LOST, states)
+    # 1 MiB: the in-memory search stops at its first check, the disk search takes over
+    status, total, _, stats = core_solve(FC0, number, 1 << 20, DISK, tmp_path)
+    assert status == _core.LOST
+    # the same relation, exhausted: every distinct state counted once, no more, no less
+    assert total == states and 0 < stats["states"] < states and stats["layers"] > 3
+    assert stats["peak"] > 0 and list(tmp_path.iterdir()) == []
+
+
+def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
+    # a memory of 1 byte: 64 children a run, runs merged 32 at a time, again and again
+    number, states = LOST[0]
+    status, total, _, _ = core_solve(FC0, number, 1, DISK, tmp_path)
+    assert status == _core.LOST and total == states
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_public_solve_goes_on_on_disk_and_proves_the_loss(tmp_path: Path) -> None:
+    number, _ = LOST[1]
+    pos = deal(FC0, number)
+    off = solve(pos, Limits(memory_mb=1))
+    assert isinstance(off, Unknown) and off.reason == "memory limit reached"
+    on = solve(pos, Limits(memory_mb=1, disk_mb=64, disk_dir=str(tmp_path)))
+    assert isinstance(on, Lost)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_won_deal_is_solved_on_disk_and_the_solution_replays(tmp_path: Path) -> None:
+    pos = deal(FC0, WON)
+    result = solve(pos, Limits(memory_mb=1, disk_mb=64, disk_dir=str(tmp_path)))
+    assert isinstance(result, Solved)
+    check_solution(pos, result.moves, f"FreeCell 0 cells deal {WON}")  # the Python engine
+    assert list(tmp_path.iterdir()) == []
+    # the complete stage alone: found on disk, traced back through the layer files
+    status, _, moves, stats = core_solve(FC0, WON, 1 << 20, DISK, tmp_path)
+    assert status == _core.SOLVED and stats["states"] > 0
+    check_solution(pos, moves)
+
+
+def test_the_time_limit_stops_it_and_its_files_are_removed(tmp_path: Path) -> None:
+    status, _, _, stats = core_solve(FC0, BIG, 1 << 20, DISK, tmp_path, seconds=0.5)
+    assert status == _core.TIME_LIMIT and stats["states"] > 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_disk_limit_ends_it_unknown_with_its_reason(tmp_path: Path) -> None:
+    pos = deal(FC0, BIG)
+    result = solve(pos, Limits(memory_mb=1, disk_mb=1, disk_dir=str(tmp_path)))
+    assert isinstance(result, Unknown) and result.reason == "disk limit reached"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_state_limit_counts_the_states_expanded_on_disk(tmp_path: Path) -> None:
+    pos = deal(FC0, BIG)
+    result = solve(pos, Limits(memory_mb=1, states=20_000, disk_mb=64, disk_dir=str(tmp_path)))
+    assert isinstance(result, Unknown) and result.reason == "state limit reached"
+    assert result.states == 20_000
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_directory_left_by_a_killed_search_is_removed_by_the_next(tmp_path: Path) -> None:
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    stale = tmp_path / f"eightoff-disk-{int(gone.stdout)}-abcdef"
+    stale.mkdir()
+    (stale / "L0").write_bytes(b"x" * 32)
+    mine = tmp_path / "eightoff-disk-1-keepme"  # pid 1 is alive: not ours to remove
+    mine.mkdir()
+    status, _, _, _ = core_solve(FC0, LOST[0][0], 1 << 20, DISK, tmp_path)
+    assert status == _core.LOST
+    assert list(tmp_path.iterdir()) == [mine]
+
+
+def test_two_packs_stay_in_memory() -> None:
+    # Double FreeCell: no fixed-size record to sort; the search ends at the memory limit
+    status, _, _, stats = core_solve(preset("double-freecell"), 1, 1, DISK, None)
+    assert status == _core.MEMORY_LIMIT and stats["states"] == 0
+
+
+def test_the_library_and_the_table_never_search_on_disk() -> None:
+    assert DEFAULT_LIMITS.disk_mb == 0 and Limits(seconds=1.0).disk_mb == 0
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as stop:  # argparse refuses a malformed argument
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "1", "--disk", "lots"], "'lots' is not a disk size"),
+        (["solve", "1", "--disk", "8M"], "the disk limit '8M' is out of range"),
+        (["solve", "1", "--disk-dir", "/no/such/dir"], "'/no/such/dir' is not a directory"),
+        (["survey", "1", "2", "--disk", "3X"], "'3X' is not a disk size"),
+        (["survey", "1", "2", "--disk-dir", "/no/such/dir"], "'/no/such/dir' is not a dir"),
+    ],
+)
+def test_a_bad_disk_option_is_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, out, err = run_cli(capsys, *args)
+    assert code == 64 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_solve_says_the_disk_limit_as_its_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # 16M of memory ends the search of FreeCell 0 cells deal 883; 16M of disk then ends it
+    code, out, _ = run_cli(
+        capsys,
+        *("solve", str(BIG), "--variant", "freecell", "--cells", "0"),
+        *("--memory", "16M", "--max-states", "100000000", "--disk", "16M"),
+        *("--disk-dir", str(tmp_path)),
+    )
+    assert code == 2 and "unknown: disk limit reached" in out
+    assert list(tmp_path.iterdir()) == []
