@@ -10,20 +10,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from eightoff.cli import main
 from eightoff.cli.exits import EX_LOST
 from eightoff.web.app import create_app
+from tests.cli import run_cli as run
 
 LOCAL = "http://127.0.0.1:8765"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as stop:  # argparse refuses a malformed argument
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_deal_and_solve_with_fewer_cells(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from eightoff.cli import main
 from eightoff.deals import deal
 from eightoff.position import Move
 from eightoff.rules import Rules, preset
@@ -34,6 +33,7 @@ from eightoff.solver import (
     solve,
 )
 from eightoff.solver.plans import Stage
+from tests.cli import run_cli
 
 FC0: Rules = preset("freecell").with_options(cells=0)
 DISK = 1 << 30  # bytes: far more than these searches take
@@ -161,15 +161,6 @@ def test_two_packs_stay_in_memory() -> None:
 
 def test_the_library_and_the_table_never_search_on_disk() -> None:
     assert DEFAULT_LIMITS.disk_mb == 0 and Limits(seconds=1.0).disk_mb == 0
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as stop:  # argparse refuses a malformed argument
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize(
