@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.cli import ctrl_c_as_at_a_terminal
 from tests.servers import ENV, auth, served
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
@@ -109,6 +110,49 @@ def test_solve_stopped_by_a_signal(sig: int, status: int) -> None:
     assert done.returncode == status
     word = "stopped by SIGTERM" if sig == signal.SIGTERM else "interrupted"
     assert word in one_line(done.stderr)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used so far (Linux /proc)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("disk", ["0", "4G"])
+def test_a_long_search_stops_at_once_on_ctrl_c_or_sigterm(
+    tmp_path: Path, sig: int, status: int, disk: str
+) -> None:
+    """One deal searched for minutes (FreeCell deal 13705 with 3 cells: 70 million states
+    and no verdict) stops when told, not at its ten-minute limit: in memory (where the
+    signal waited for the limit before) and on disk (its files removed)."""
+    import time
+
+    args = ["solve", "13705", "--variant", "freecell", "--cells", "3", "--time-limit", "600"]
+    args += ["--memory", "64M" if disk != "0" else "2G", "--disk", disk]
+    args += ["--disk-dir", str(tmp_path)]
+    proc = subprocess.Popen(
+        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        # it is searching: on disk once its files are there, else after 2 s of CPU
+        while not (any(tmp_path.iterdir()) if disk != "0" else _cpu_seconds(proc.pid) > 2):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
+    assert proc.returncode == status and out == ""
+    word = "stopped by SIGTERM" if sig == signal.SIGTERM else "interrupted"
+    assert word in one_line(err)
+    assert list(tmp_path.iterdir()) == []  # no file of the disk search left
 
 
 def test_rate_and_a_survey_stopped_by_sigterm(tmp_path: Path) -> None:

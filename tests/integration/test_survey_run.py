@@ -24,6 +24,7 @@ from eightoff.deals import deal
 from eightoff.rules import Rules
 from eightoff.solver import Limits, solve
 from eightoff.survey import BatchResult, Progress, SurveyInterrupted, run_survey
+from tests.cli import ctrl_c_as_at_a_terminal
 from tests.surveys import interrupt_after
 
 SMALL = Limits(seconds=None, states=300)
@@ -138,18 +139,6 @@ KILL_ARGS = ("--workers", "2", "--batch-size", "1", "--states", "2")
 INTERRUPT_RANGE = ("1", "1000000")
 
 
-def _ctrl_c_as_at_a_terminal() -> None:
-    """In the survey's process: SIGINT does what it does at a terminal, however the test
-    suite was started.  A child inherits an ignored SIGINT (a shell's background job
-    without job control starts so, and Python then installs no KeyboardInterrupt
-    handler) and a blocked one (a thread's signal mask); either way the survey would
-    not see Ctrl+C, as a user's ``nohup eightoff survey … &`` rightly does not.  Two
-    clean-clone CI runs of the whole suite here saw that (exit 0 after the run's end;
-    no exit within 60 s), the test alone never did."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 def test_kill_9_mid_run_loses_nothing_stored_and_a_rerun_completes_the_range(
     tmp_path: Path,
 ) -> None:
@@ -199,7 +188,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_batches(tmp_path: Path) -> None
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_ctrl_c_as_at_a_terminal,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     try:
         wait_for(lambda: count_rows(db) >= 5 or proc.poll() is not None, "the first rows")

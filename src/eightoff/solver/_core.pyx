@@ -19,7 +19,10 @@ from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport free, malloc
+from libc.signal cimport raise_ as c_raise
+from cpython.exc cimport PyErr_CheckSignals
 import os
+import threading as _threading
 
 cdef extern from "core.h":
     enum:
@@ -135,6 +138,12 @@ cdef extern from "search.h":
     int eo_ctx_init(eo_ctx *x) nogil
     void eo_ctx_free(eo_ctx *x) nogil
     void eo_solve(eo_ctx *x, long *states_out) nogil
+
+    ctypedef struct eo_signals:
+        pass
+    void eo_signals_catch(eo_signals *g) nogil
+    int eo_signals_release(eo_signals *g) nogil
+    int eo_signalled() nogil
     double eo_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
@@ -510,6 +519,23 @@ def _disk_dir_bytes(object disk_dir) -> bytes:
     return os.fsencode(disk_dir)
 
 
+cdef inline bint _catching():
+    """Does this call catch Ctrl+C and SIGTERM while it searches (context.h,
+    eo_signals_catch)?  Only from Python's main thread."""
+    return _threading.current_thread() is _threading.main_thread()
+
+
+cdef int _raise_signal(int sig) except -1:
+    """A signal came while the search ran (its handlers put back): raise it again under
+    the caller's handler and let Python run it now (KeyboardInterrupt; the command line's
+    SIGTERM); a handler that does not raise still ends the call, as Ctrl+C."""
+    if sig:
+        c_raise(sig)
+        PyErr_CheckSignals()
+        raise KeyboardInterrupt()
+    return 0
+
+
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None, long max_disk=0,
           object disk_dir=None, dict disk_stats=None) -> tuple:
@@ -547,10 +573,19 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
         raise MemoryError("the solver could not allocate its tables")
     x.deadline = eo_now() + seconds if seconds > 0 else 0.0
     cdef long states = 0
+    cdef eo_signals caught
+    cdef bint catching = _catching()
+    if catching:
+        eo_signals_catch(&caught)
     with nogil:
         eo_solve(&x, &states)
         if x.status == EO_SOLVED:
             bad = eo_replay(&x.R, &start, x.path, x.plen)
+    if catching:
+        code = eo_signals_release(&caught)
+        if code:
+            eo_ctx_free(&x)
+            _raise_signal(code)
     status = x.status
     if disk_stats is not None:
         disk_stats["states"] = x.disk_states
@@ -709,8 +744,17 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     x.max_states = max_states
     x.seconds = seconds
     x.max_mem = max_memory
+    cdef eo_signals caught
+    cdef bint catching = _catching()
+    if catching:
+        eo_signals_catch(&caught)
     with nogil:
         op_search(&x)
+    if catching:
+        i = eo_signals_release(&caught)
+        if i:
+            free(x.path)
+            _raise_signal(i)
     try:
         moves = [(x.path[i].src, x.path[i].dst, x.path[i].n) for i in range(x.plen)]
     finally:
@@ -911,62 +955,73 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     cdef const char *dir_p = NULL
     if dir_b:
         dir_p = dir_b
-    for d in range(count):
-        memcpy(&x, &setup.proto, sizeof(eo_ctx))
-        x.max_disk = max_disk if max_disk > 0 else 0
-        x.disk_dir = dir_p
-        with nogil:
-            if lane == EO_LANES:  # the next EO_LANES deals at once (deals.h)
-                eo_orders_hl(&L, hi, lo, <int>min(<long>EO_LANES, count - d), orders)
-                lane = 0
-            eo_lay_state(&L, &orders[lane * ncards], &x.S)
-            lane += 1
-            eo_recount(&x.R, &x.S)
-            memcpy(&start, &x.S, sizeof(eo_state))
-            x.max_states = max_states
-            x.max_mem = max_memory
-            c0 = eo_cpu_now()
-            t0 = eo_now()
-            rc = eo_ctx_init(&x)
-            if rc == 0:
-                x.deadline = t0 + seconds if seconds > 0 else 0.0
-                st = 0
-                eo_solve(&x, &st)
-        if rc != 0:
-            eo_ctx_free(&x)
-            raise MemoryError("the solver could not allocate its tables")
-        plen = x.plen if x.status == 1 else 0
-        with nogil:
-            bad = EO_REPLAY_OK
-            if x.status == 1:
-                bad = eo_replay(&x.R, &start, x.path, x.plen)
-            psecs[d] = eo_cpu_now() - c0
-        if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports the deal
-            pstatus[d] = REPLAY_FAILED
-            plens[d] = bad
-            plen = 0
-        else:
-            pstatus[d] = x.status
-            plens[d] = plen
-        pstates[d] = st
-        if plen:
-            pkeys = NULL
-            if keep_moves:
-                if used + plen > cap:
-                    cap = max(2 * cap, used + plen, 4096)
-                    array.resize(keys, cap)
-                pkeys = <uint64_t *>keys.data.as_ulonglongs + used
-                used += plen
-            rc = eo_move_keys(&x.R, &start, x.path, plen, pkeys, counts)
+    cdef eo_signals caught
+    cdef bint catching = _catching()
+    if catching:
+        eo_signals_catch(&caught)
+    try:
+        for d in range(count):
+            memcpy(&x, &setup.proto, sizeof(eo_ctx))
+            x.max_disk = max_disk if max_disk > 0 else 0
+            x.disk_dir = dir_p
+            with nogil:
+                if lane == EO_LANES:  # the next EO_LANES deals at once (deals.h)
+                    eo_orders_hl(&L, hi, lo, <int>min(<long>EO_LANES, count - d), orders)
+                    lane = 0
+                eo_lay_state(&L, &orders[lane * ncards], &x.S)
+                lane += 1
+                eo_recount(&x.R, &x.S)
+                memcpy(&start, &x.S, sizeof(eo_state))
+                x.max_states = max_states
+                x.max_mem = max_memory
+                c0 = eo_cpu_now()
+                t0 = eo_now()
+                rc = eo_ctx_init(&x)
+                if rc == 0:
+                    x.deadline = t0 + seconds if seconds > 0 else 0.0
+                    st = 0
+                    eo_solve(&x, &st)
             if rc != 0:
                 eo_ctx_free(&x)
-                raise ValueError("a group move the table of single-card costs does not hold")
-            player.data.as_ints[d] = counts[0]
-            single.data.as_ints[d] = counts[1]
-        eo_ctx_free(&x)
-        lo += 1
-        if lo == 0:
-            hi += 1
+                raise MemoryError("the solver could not allocate its tables")
+            if catching and eo_signalled():  # this deal's search was interrupted
+                eo_ctx_free(&x)
+                break
+            plen = x.plen if x.status == 1 else 0
+            with nogil:
+                bad = EO_REPLAY_OK
+                if x.status == 1:
+                    bad = eo_replay(&x.R, &start, x.path, x.plen)
+                psecs[d] = eo_cpu_now() - c0
+            if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports the deal
+                pstatus[d] = REPLAY_FAILED
+                plens[d] = bad
+                plen = 0
+            else:
+                pstatus[d] = x.status
+                plens[d] = plen
+            pstates[d] = st
+            if plen:
+                pkeys = NULL
+                if keep_moves:
+                    if used + plen > cap:
+                        cap = max(2 * cap, used + plen, 4096)
+                        array.resize(keys, cap)
+                    pkeys = <uint64_t *>keys.data.as_ulonglongs + used
+                    used += plen
+                rc = eo_move_keys(&x.R, &start, x.path, plen, pkeys, counts)
+                if rc != 0:
+                    eo_ctx_free(&x)
+                    raise ValueError("a group move the table of single-card costs does not hold")
+                player.data.as_ints[d] = counts[0]
+                single.data.as_ints[d] = counts[1]
+            eo_ctx_free(&x)
+            lo += 1
+            if lo == 0:
+                hi += 1
+    finally:
+        if catching:
+            _raise_signal(eo_signals_release(&caught))
     if keep_moves:
         array.resize(keys, used)
         return status, states, secs, lengths, keys, player, single

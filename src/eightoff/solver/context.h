@@ -4,6 +4,8 @@
 #ifndef EIGHTOFF_CONTEXT_H
 #define EIGHTOFF_CONTEXT_H
 
+#include <signal.h>
+
 #include "core.h"
 #include "compact.h"
 #include "plan.h"
@@ -242,6 +244,49 @@ static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
     return 1;
 }
 
+/* Ctrl+C and SIGTERM while a search runs.  Python turns a signal into an exception only
+ * when the interpreter runs again, which a search of an hour would put off for an hour;
+ * so a call from Python's main thread (the command line; never the web table's worker
+ * threads, whose calls would race for the handlers) swaps the handlers, for the call,
+ * for one that only notes the signal (a signal the caller ignores stays ignored: a
+ * survey worker's SIGINT).  The searches check the note with their limits and end
+ * EO_INTERRUPTED; the caller then puts its handlers back and raises the signal again
+ * under them (Python's KeyboardInterrupt, the command line's SIGTERM), so the result
+ * of an interrupted search is never used. */
+static volatile sig_atomic_t eo_signal = 0;
+
+static void eo_on_signal(int sig) { eo_signal = sig; }
+
+typedef struct {
+    struct sigaction old_int, old_term;
+    int caught_int, caught_term;
+} eo_signals;
+
+static inline void eo_signals_catch(eo_signals *g) {
+    struct sigaction on, cur;
+    memset(&on, 0, sizeof(on));
+    on.sa_handler = eo_on_signal;
+    sigemptyset(&on.sa_mask);
+    eo_signal = 0;
+    g->caught_int = sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN &&
+                    sigaction(SIGINT, &on, &g->old_int) == 0;
+    g->caught_term = sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN &&
+                     sigaction(SIGTERM, &on, &g->old_term) == 0;
+}
+
+/* The signal noted so far (0: none). */
+static inline int eo_signalled(void) { return (int)eo_signal; }
+
+/* The caller's handlers back; the signal noted meanwhile (0: none), for it to raise. */
+static inline int eo_signals_release(eo_signals *g) {
+    if (g->caught_int) sigaction(SIGINT, &g->old_int, NULL);
+    if (g->caught_term) sigaction(SIGTERM, &g->old_term, NULL);
+    g->caught_int = g->caught_term = 0;
+    int sig = (int)eo_signal;
+    eo_signal = 0;
+    return sig;
+}
+
 /* Check the limits; set status and return nonzero when one is reached. */
 static inline int eo_over_limits(eo_ctx *x) {
     if (x->T.failed || x->C.failed) {
@@ -253,6 +298,10 @@ static inline int eo_over_limits(eo_ctx *x) {
         return 1;
     }
     if ((++x->work & 1023) == 0) {
+        if (eo_signal) {
+            x->status = EO_INTERRUPTED;
+            return 1;
+        }
         if (x->deadline > 0 && eo_now() > x->deadline) {
             x->status = EO_TIME_LIMIT;
             return 1;

@@ -37,10 +37,11 @@
  * same way.
  *
  * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
- * however the search ends.  SIGINT and SIGTERM are caught while it runs: the search
- * stops, removes its files, and the signal is raised again under the handler that was
- * there before (Python's KeyboardInterrupt, or death).  After kill -9 the directory
- * stays; the next disk search removes every such directory whose process is gone.
+ * however the search ends.  Ctrl+C or SIGTERM (caught for a call from Python's main
+ * thread: context.h, eo_signals_catch) stops it at its next check: it removes its files,
+ * and the caller raises the signal again under the handler that was there before
+ * (Python's KeyboardInterrupt, or death).  After kill -9 the directory stays; the next
+ * disk search removes every such directory whose process is gone.
  *
  * The solution: the won child's parent is in layer d; each state's parent in layer j
  * is found in layer j - 1's file by binary search on the record, and within layer 0
@@ -71,10 +72,6 @@ typedef struct {
 #define EO_DISK_MARGIN ((size_t)1 << 30)  /* free space the disk search always leaves */
 #define EO_DISK_MAXRUNS 32                 /* runs merged at once */
 #define EO_DISK_IOBUF ((size_t)1 << 20)
-
-static volatile sig_atomic_t eo_disk_signal = 0;
-
-static void eo_disk_on_signal(int sig) { eo_disk_signal = sig; }
 
 static inline int eo_crec_cmp(const eo_crec *a, const eo_crec *b) {
     if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
@@ -164,7 +161,7 @@ static void eo_disk_unlink(eo_disk *d, const char *path) {
 /* The time limit and the signals (checked now and then); nonzero when one ends it. */
 static int eo_disk_stop(eo_disk *d) {
     if ((++d->work & 1023) != 0) return 0;
-    if (eo_disk_signal) {
+    if (eo_signal) {
         d->x->status = EO_INTERRUPTED;
         return 1;
     }
@@ -610,13 +607,6 @@ static long eo_disk_search(eo_ctx *x, long states, int cont) {
         return states;
     }
     d.made = 1;
-    struct sigaction on, old_int, old_term;
-    memset(&on, 0, sizeof(on));
-    on.sa_handler = eo_disk_on_signal;
-    sigemptyset(&on.sa_mask);
-    eo_disk_signal = 0;
-    sigaction(SIGINT, &on, &old_int);
-    sigaction(SIGTERM, &on, &old_term);
 
     /* the children's buffer: the memory limit (taking over, an eighth of it at first,
      * beside the tables it takes over) */
@@ -681,14 +671,7 @@ static long eo_disk_search(eo_ctx *x, long states, int cont) {
     x->disk_peak = d.peak;
     x->disk_layers = d.nlayers;
     x->disk_states = d.expanded;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    if (eo_disk_signal) {
-        int sig = (int)eo_disk_signal;
-        eo_disk_signal = 0;
-        x->status = EO_INTERRUPTED;
-        raise(sig); /* to the handler there before: Python's KeyboardInterrupt, or death */
-    }
+    if (eo_signal) x->status = EO_INTERRUPTED; /* the caller raises it (context.h) */
     return d.base + d.expanded;
 }
 

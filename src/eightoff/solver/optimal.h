@@ -711,7 +711,7 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
             }
             x->expanded++;
             if ((x->expanded & 255) == 0) {
-                if (deadline && op_now() > deadline) goto done;
+                if (eo_signal || (deadline && op_now() > deadline)) goto done;
                 if (x->max_mem && op_bytes(w) + (size_t)cap * sizeof(op_scored) > x->max_mem) {
                     x->status = OP_MEMORY;
                     goto done;
@@ -836,8 +836,8 @@ static void op_search(op_ctx *x) {
         w.closed[id] = 1;
         x->expanded++;
         if ((x->expanded & 255) == 0) {
-            if (deadline && op_now() > deadline) {
-                x->status = OP_TIME;
+            if (eo_signal || (deadline && op_now() > deadline)) {
+                x->status = OP_TIME; /* interrupted: the caller raises it (context.h) */
                 break;
             }
             if (x->max_mem && op_bytes(&w) > x->max_mem) {

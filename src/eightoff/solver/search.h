@@ -178,7 +178,8 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                     winner = i;
                     break;
                 }
-                if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
+                if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT ||
+                m->status == EO_INTERRUPTED) {
                     x->status = m->status;
                     ok = 0;
                     break;
@@ -204,7 +205,8 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                 continue;
             }
             live[i] = 0;
-            if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT) {
+            if (m->status == EO_TIME_LIMIT || m->status == EO_MEMORY_LIMIT ||
+                m->status == EO_INTERRUPTED) {
                 x->status = m->status;
                 ok = 0;
                 break;
