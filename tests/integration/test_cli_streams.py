@@ -90,8 +90,9 @@ def test_an_address_that_cannot_be_listened_on_is_one_line(tmp_path: Path) -> No
 
 def _stopped(args: list[str], sig: int) -> subprocess.CompletedProcess[str]:
     proc = subprocess.Popen(
-        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV
-    )
+        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )  # fmt: skip
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline()  # it is working: its first line is out
