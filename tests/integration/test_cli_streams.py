@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -88,14 +89,23 @@ def test_an_address_that_cannot_be_listened_on_is_one_line(tmp_path: Path) -> No
     assert "cannot listen on 999.1.1.1" in one_line(done.stderr)
 
 
-def _stopped(args: list[str], sig: int) -> subprocess.CompletedProcess[str]:
+def _first_line_out(proc: subprocess.Popen[str]) -> None:
+    assert proc.stdout is not None
+    assert proc.stdout.readline()  # it is working: its first line is out
+
+
+def _stopped(
+    args: list[str],
+    sig: int,
+    working: Callable[[subprocess.Popen[str]], None] = _first_line_out,
+) -> subprocess.CompletedProcess[str]:
+    """The command, sent ``sig`` once ``working`` says it is at work."""
     proc = subprocess.Popen(
         [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
         preexec_fn=ctrl_c_as_at_a_terminal,
     )  # fmt: skip
     try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline()  # it is working: its first line is out
+        working(proc)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -134,25 +144,18 @@ def test_a_long_search_stops_at_once_on_ctrl_c_or_sigterm(
     args = ["solve", "13705", "--variant", "freecell", "--cells", "3", "--time-limit", "600"]
     args += ["--memory", "64M" if disk != "0" else "2G", "--disk", disk]
     args += ["--disk-dir", str(tmp_path)]
-    proc = subprocess.Popen(
-        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-        preexec_fn=ctrl_c_as_at_a_terminal,
-    )  # fmt: skip
-    try:
+
+    def searching(proc: subprocess.Popen[str]) -> None:
+        """On disk once its files are there, else after 2 s of CPU."""
         deadline = time.monotonic() + 120
-        # it is searching: on disk once its files are there, else after 2 s of CPU
         while not (any(tmp_path.iterdir()) if disk != "0" else _cpu_seconds(proc.pid) > 2):
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.1)
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(30)
-    assert proc.returncode == status and out == ""
+
+    done = _stopped(args, sig, searching)
+    assert done.returncode == status and done.stdout == ""
     word = "stopped by SIGTERM" if sig == signal.SIGTERM else "interrupted"
-    assert word in one_line(err)
+    assert word in one_line(done.stderr)
     assert list(tmp_path.iterdir()) == []  # no file of the disk search left
 
 
