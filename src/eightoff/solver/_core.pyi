@@ -102,6 +102,7 @@ def solve(
     max_disk: int = 0,
     disk_dir: str | None = None,
     disk_stats: dict[str, int] | None = None,
+    cpu_clock: bool = False,
 ) -> tuple[int, int, Any]: ...
 
 PLAYER_LOOKAHEAD: int
@@ -167,6 +168,7 @@ def solve_range(
     keep_moves: bool = False,
     max_disk: int = 0,
     disk_dir: str | None = None,
+    cpu_clock: bool = False,
 ) -> tuple[
     array[int], array[int], array[float], array[int], array[int] | None, array[int], array[int]
 ]: ...

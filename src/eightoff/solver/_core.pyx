@@ -119,6 +119,7 @@ cdef extern from "search.h":
         eo_state S
         long max_states
         double deadline
+        int cpu_clock
         size_t max_mem
         int status
         eo_move *path
@@ -145,6 +146,7 @@ cdef extern from "search.h":
     int eo_signals_release(eo_signals *g) nogil
     int eo_signalled() nogil
     double eo_now() nogil
+    double eo_cpu_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
@@ -538,7 +540,7 @@ cdef int _raise_signal(int sig) except -1:
 
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None, long max_disk=0,
-          object disk_dir=None, dict disk_stats=None) -> tuple:
+          object disk_dir=None, dict disk_stats=None, bint cpu_clock=False) -> tuple:
     """Search; return (status, states, moves), status one of SOLVED, LOST, STATE_LIMIT,
     TIME_LIMIT, MEMORY_LIMIT, or REPLAY_FAILED: the search's solution is refused by the
     compiled replay (replay.h), and the third item is (the index of the first move
@@ -553,7 +555,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     ``max_disk`` (bytes, 0: none): where the memory ends, the complete search goes on on
     disk (disk.h) in a directory of its own under ``disk_dir`` (str; None: TMPDIR or
     /tmp), up to that many bytes; ``disk_stats``, if given, gets "states" (expanded on
-    disk), "peak" (the most bytes on disk at once) and "layers"."""
+    disk), "peak" (the most bytes on disk at once) and "layers".  ``cpu_clock``: the time
+    limit ``seconds`` counts this thread's CPU time (else wall time)."""
     cdef eo_ctx x
     cdef eo_state start
     cdef int i, code, index, bad = EO_REPLAY_OK
@@ -571,7 +574,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
-    x.deadline = eo_now() + seconds if seconds > 0 else 0.0
+    x.cpu_clock = cpu_clock
+    x.deadline = (eo_cpu_now() if cpu_clock else eo_now()) + seconds if seconds > 0 else 0.0
     cdef long states = 0
     cdef eo_signals caught
     cdef bint catching = _catching()
@@ -786,13 +790,6 @@ cdef extern from *:
         memset(s, 0, sizeof(eo_state));
         eo_lay_out(L, order, s->len, &s->col[0][0], EO_COLCAP, s->cell);
     }
-    /* this thread's CPU time in seconds (a deal's time in a batch: not inflated when
-     * other programs share the cores) */
-    static double eo_cpu_now(void) {
-        struct timespec t;
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-    }
     static void eo_deal_hl(const eo_layout *L, uint64_t hi, uint64_t lo, eo_state *s) {
         uint8_t order[EO_DEAL_MAXCARDS];
         eo_orders_hl(L, hi, lo, 1, order);
@@ -806,7 +803,6 @@ cdef extern from *:
                       uint8_t *orders) nogil
     void eo_lay_state(const eo_layout *L, const uint8_t *order, eo_state *s) nogil
     void eo_deal_hl(const eo_layout *L, uint64_t hi, uint64_t lo, eo_state *s) nogil
-    double eo_cpu_now() nogil
 
 cdef extern from "replay.h":
     enum:
@@ -910,26 +906,27 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
 
 def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
                 double seconds=0.0, long max_memory=0, bint keep_moves=False,
-                long max_disk=0, object disk_dir=None) -> tuple:
+                long max_disk=0, object disk_dir=None, bint cpu_clock=False) -> tuple:
     """Deal and solve ``count`` deals from ``first`` in one call (no Python between
     deals): deals made by deals.h, each solution replayed by replay.h before it counts
     (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
 
     Returns (status, states, seconds, lengths, keys, player, single): ``array('b')`` of
     statuses (as ``solve``), ``array('q')`` of states, ``array('d')`` of each deal's CPU
-    seconds in the core (search and replay; the time limit is wall time), ``array('i')``
+    seconds in the core (search and replay), ``array('i')``
     of solution lengths (0 unless solved), with ``keep_moves`` an ``array('Q')`` of every
     solution's move keys in order (replay.h, eo_move_key; deal i's are those after the
     lengths before it), else None, and two ``array('i')`` of each solution's length in
     player moves and in single-card moves (eightoff.counts; 0 unless solved).
-    ``max_disk``, ``disk_dir``: the search on disk, as ``solve``."""
+    ``max_disk``, ``disk_dir``, ``cpu_clock``: as ``solve`` (with ``cpu_clock`` the
+    limit counts the CPU time each deal's search takes, as the seconds returned do)."""
     cdef eo_ctx x
     cdef eo_layout L
     cdef eo_state start
     cdef uint64_t hi, lo
     cdef long d
     cdef int bad = 0, rc, plen
-    cdef double t0, c0
+    cdef double c0
     cdef long st = 0
     cdef Py_ssize_t used = 0, cap = 0
     if count < 0:
@@ -975,10 +972,10 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                 x.max_states = max_states
                 x.max_mem = max_memory
                 c0 = eo_cpu_now()
-                t0 = eo_now()
                 rc = eo_ctx_init(&x)
                 if rc == 0:
-                    x.deadline = t0 + seconds if seconds > 0 else 0.0
+                    x.cpu_clock = cpu_clock
+                    x.deadline = (c0 if cpu_clock else eo_now()) + seconds if seconds > 0 else 0.0
                     st = 0
                     eo_solve(&x, &st)
             if rc != 0:
