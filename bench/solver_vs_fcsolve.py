@@ -878,7 +878,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--variant", default="eightoff", choices=sorted(PRESETS))
     p.add_argument("--cells", type=int, default=None, metavar="N",
-                   help="play with N free cells (the house rule; fc-solve: --freecells-num N)")
+                   help="N free cells (the house rule; fc-solve: --freecells-num N)")  # fmt: skip
     p.add_argument("--deals", default="1-10000", help="numbers and ranges: 1-10000 or 1-10,42")
     p.add_argument(
         "--presets",
