@@ -57,6 +57,23 @@
  *   (blocking depends only on the cards below) and joins at most the top run; the
  *   auto-moves send home only unblocked top cards, which ends no blocked run.  So h falls
  *   by at most 1 per step: consistent.
+ *   OP_PLAYER in alternate colours (level 3, x->deadlocks >= 3): a card of rank 3 or more
+ *   lying above a lower card of the other colour counts as blocked too.  It must leave
+ *   its place before the goal (a certain win has every column running down in rank, and
+ *   the lower card cannot leave before it), and its first move is a counted step: either
+ *   a move to a cell or a column (of its run, as above) or a move home, and that one is
+ *   not a free auto-move, since the table sends a card home by itself only when it is
+ *   safe (eo_engine_safe: every card of the other colour one rank lower is home, and the
+ *   lower card below it is not; with two packs a copy not home leaves one of its suit's
+ *   foundations below its rank), so the player sends it home, alone.  Charge each run
+ *   holding a blocked card with the first move of one of its blocked cards: the charges
+ *   of two runs are different steps (a move home moves one card, and a move to a cell or
+ *   a column cannot take cards of two runs while both lie where they are).  Blocking
+ *   still depends only on the cards below in the column, and a safe card is never
+ *   blocked (its lower cards of the other colour and of its suit are home), so the
+ *   argument for consistency above stands.  With one suit's building every card that can
+ *   go home is safe (Position.is_safe_home), and with OP_SINGLE every move home is
+ *   counted already: the rule is for OP_PLAYER in alternate colours only.
  *   op_deadlocks adds, for one pack, a packing of cycles of the deadlock graph no two of
  *   which share a unit (a card, or for player moves a built run), each costing a move of
  *   its own: argued where it is written.
@@ -100,7 +117,9 @@ typedef struct {
     eo_state S;
     int count;      /* OP_PLAYER or OP_SINGLE */
     int upper;      /* the length of a known solution (0: none): only shorter ones are sought */
-    int deadlocks;  /* add deadlocks to the bound: 0 none, 1 pairs, 2 cycles of any length */
+    int deadlocks;  /* the bound's level: 0 blocked cards alone, 1 and pairs, 2 cycles of any
+                       length, 3 and (OP_PLAYER, alternate colours) cards above a lower
+                       card of the other colour */
     int weight;     /* 0: A* (exact, a lower bound at any time); w > 10: anytime weighted
                        A*, states taken in the order of g + w/10 * h (op_index) */
     long beam;      /* > 0: a beam search of this width instead (op_beam_search) */
@@ -167,7 +186,8 @@ static int op_goal(const op_ctx *x, const eo_state *s) {
  * they lie now: the break between their runs lies between them).  So the first moves of
  * cards of different units are different moves, and a set of cycles no two of which
  * share a unit needs a move of its own for each: any such packing is a bound.  Units
- * already counted (blocked cards, or runs holding one: `dead`) are left out.  The
+ * already counted (blocked cards, or runs holding one: `dead`) are left out (their
+ * charges are their own: first moves of their cards, or a player's move home).  The
  * packing is greedy: pairs of cards pointing at each other first (level 1 and up), then
  * (level 2) the shortest cycle left, again and again (op_cycles).  Cycles are found in
  * the live cards alone, so each new one shares no unit with those taken.  The bound is
@@ -400,10 +420,12 @@ static int op_h(const op_ctx *x, const eo_state *s) {
     int runs = 0, blocked = 0;
     uint64_t unit[64];
     uint64_t dead = 0; /* the units counted as blocked */
+    int unsafe = x->count == OP_PLAYER && r->alt && x->deadlocks >= 3;
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         const uint8_t *col = s->col[c];
         uint32_t once[4] = {0, 0, 0, 0}, twice[4] = {0, 0, 0, 0};
+        int low[2] = {99, 99}; /* the lowest rank below, by colour */
         int run_blocked = 0, start = 0;
         uint64_t run = 0;
         for (int i = 0; i <= L; i++) {
@@ -421,6 +443,11 @@ static int op_h(const op_ctx *x, const eo_state *s) {
             uint32_t below = (uint32_t)1 << rank;
             uint32_t lower = below - 1;
             int b = ((r->nfound == 4 ? once[suit] : twice[suit]) & lower) != 0;
+            /* for player moves in alternate colours, also above a lower card of the
+             * other colour (op_h's comment: it cannot go home for free before the goal) */
+            int colour = suit >> 1;
+            if (unsafe && rank >= 3 && low[colour ^ 1] < rank) run_blocked = 1;
+            if (rank < low[colour]) low[colour] = rank;
             run_blocked |= b;
             blocked += b;
             run |= (uint64_t)1 << (card & 63);
