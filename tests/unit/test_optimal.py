@@ -279,20 +279,24 @@ def test_weighted_a_star_proves_par_and_the_beam_is_never_shorter(
     assert status == 7 and upper == len(steps) >= expected
 
 
-# ----- the bound for cards that cannot go home for free (level 3) ----------------------
-# positions (found by a random search) where a card above a lower card of the other
-# colour raises the bound by 2 or more over level 2, to exactly the breadth-first optimum
+# ----- the bound for cards that cannot go home for free (levels 3 and 4) ---------------
+# positions (found by a random search) where the level raises the bound over the level
+# below it, to exactly the breadth-first optimum: level 3, a card above a lower card of
+# the other colour; level 4, the edges of a card's safety in the deadlock graph
 UNSAFE_HOME = [
-    ("freecell", [["JC", "KD"], ["JD", "QC", "QD", "KH", "KC"]], (10, 13, 12, 10)),
-    ("freecell", [["JD", "KC", "QS", "JS", "QD"], ["KS", "KD"]], (12, 10, 13, 10)),
-    ("freecell", [["QD", "KS"], ["QS", "KH", "KD"], ["QH", "JS"]], (13, 10, 11, 11)),
-    ("freecell+retrieval", [["JC", "KH", "KC", "QD"], ["QC", "KD", "KS"]], (10, 12, 12, 11)),
+    ("freecell", 3, [["JC", "KD"], ["JD", "QC", "QD", "KH", "KC"]], (10, 13, 12, 10)),
+    ("freecell", 3, [["JD", "KC", "QS", "JS", "QD"], ["KS", "KD"]], (12, 10, 13, 10)),
+    ("freecell", 3, [["QD", "KS"], ["QS", "KH", "KD"], ["QH", "JS"]], (13, 10, 11, 11)),
+    ("freecell+retrieval", 3, [["JC", "KH", "KC", "QD"], ["QC", "KD", "KS"]], (10, 12, 12, 11)),
+    ("freecell", 4, [["JC", "KS"], ["QH", "QC", "KH", "KC"]], (10, 12, 11, 13)),
+    ("freecell", 4, [["KD", "JC", "KS", "KC", "QC"], ["QD", "KH"]], (10, 12, 12, 11)),
+    ("freecell", 4, [["QD", "KH"], ["KD", "KS"], ["JS", "KC", "QS"]], (12, 10, 12, 11)),
 ]
 
 
-@pytest.mark.parametrize(("variant", "columns", "foundations"), UNSAFE_HOME)
+@pytest.mark.parametrize(("variant", "level", "columns", "foundations"), UNSAFE_HOME)
 def test_cards_that_cannot_go_home_for_free_raise_the_bound_to_at_most_par(
-    variant: str, columns: list[list[str]], foundations: tuple[int, ...]
+    variant: str, level: int, columns: list[list[str]], foundations: tuple[int, ...]
 ) -> None:
     rules = VARIANTS[variant]
     cols = [tuple(Card.parse(c) for c in col) for col in columns]
@@ -300,8 +304,10 @@ def test_cards_that_cannot_go_home_for_free_raise_the_bound_to_at_most_par(
     position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
     expected = bfs(position, MoveCount.PLAYER)
     assert expected is not None
-    old, new = (_root_bound(position, MoveCount.PLAYER, level) for level in (2, 3))
-    assert old + 2 <= new <= expected
+    old, new = (_root_bound(position, MoveCount.PLAYER, v) for v in (level - 1, level))
+    assert old < new <= expected
+    if level == 3:
+        assert old + 2 <= new
     par = optimal(position, MoveCount.PLAYER, ParLimits(seconds=None, memory_mb=256))
     check(position, par, MoveCount.PLAYER)
     assert par.length == expected
@@ -319,15 +325,16 @@ def test_the_bound_in_alternate_colours_is_at_most_the_breadth_first_optimum(
     position = data.draw(small_positions(rules, 3 if rules.foundation_retrieval else 7))
     expected = bfs(position, MoveCount.PLAYER, cap=400_000)
     if expected is not None:
-        assert _root_bound(position, MoveCount.PLAYER, 3) <= expected
+        for level in (3, 4):
+            assert _root_bound(position, MoveCount.PLAYER, level) <= expected
 
 
 @pytest.mark.parametrize(("number", "share"), [(6, 0.5), (9, 0.5), (14, 0.35), (15, 0.35)])
 def test_the_levels_of_the_bound_prove_the_same_par_in_a_freecell_game(
     number: int, share: float
 ) -> None:
-    """A* with the bound of level 2 (no rule for the home moves' safety) and of level 3
-    find the same fewest player moves from a position part way through a FreeCell game
+    """A* with the bound of level 2 (no rule for the home moves' safety), 3 and 4 find
+    the same fewest player moves from a position part way through a FreeCell game
     (both searched to the end: the longer of the two is no proof of the other)."""
     start = deal("freecell", number)
     solved = solve(start, Limits(short=True))
@@ -338,8 +345,8 @@ def test_the_levels_of_the_bound_prove_the_same_par_in_a_freecell_game(
     rules = core_rules(position.rules)
     args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
     lengths = []
-    for level in (2, 3):
+    for level in (2, 3, 4):
         status, lower, _, _, steps = _core.optimal(rules, *args, 0, 0, 0.0, 0, level)
         assert status == 1 and lower == len(steps)
         lengths.append(len(steps))
-    assert lengths[0] == lengths[1]
+    assert lengths[0] == lengths[1] == lengths[2]

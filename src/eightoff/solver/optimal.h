@@ -76,7 +76,8 @@
  *   counted already: the rule is for OP_PLAYER in alternate colours only.
  *   op_deadlocks adds, for one pack, a packing of cycles of the deadlock graph no two of
  *   which share a unit (a card, or for player moves a built run), each costing a move of
- *   its own: argued where it is written.
+ *   its own: argued where it is written; at level 4 (OP_PLAYER, alternate colours) the
+ *   graph has the edges of the cards' safety too (op_safe_edges).
  * tests/unit/test_optimal.py checks the lengths against an independent breadth-first
  * search over Position.legal_moves.
  *
@@ -119,7 +120,8 @@ typedef struct {
     int upper;      /* the length of a known solution (0: none): only shorter ones are sought */
     int deadlocks;  /* the bound's level: 0 blocked cards alone, 1 and pairs, 2 cycles of any
                        length, 3 and (OP_PLAYER, alternate colours) cards above a lower
-                       card of the other colour */
+                       card of the other colour, 4 and the edges of the cards' safety
+                       (op_safe_edges) */
     int weight;     /* 0: A* (exact, a lower bound at any time); w > 10: anytime weighted
                        A*, states taken in the order of g + w/10 * h (op_index) */
     long beam;      /* > 0: a beam search of this width instead (op_beam_search) */
@@ -361,6 +363,53 @@ static int op_matching(const uint64_t *adj, const uint64_t *unit, uint64_t live)
     return found + op_cycles(adj, unit, rest);
 }
 
+/* Level 4 (OP_PLAYER, alternate colours, one pack): the edges of a card's safety.  A card
+ * x of rank 3 or more that the table sends home by itself (a free auto-move) is sent
+ * only when every card of the other colour below its rank is home: each such card y, and
+ * every card above y in its column, left its place before x went home.  So x -> y and
+ * x -> w (w above y) are edges of the deadlock graph for a card whose first move is a
+ * free move home before the goal.  Not every card's first move is that: it may stay
+ * where it is until the goal (the auto-complete then sends it home, in any order), so
+ * the edges are added only from cards that cannot stay: a card above a card of lower
+ * rank in its column (a certain win has every column running down in rank, and the
+ * cards below it cannot move before it does).  The argument of op_deadlocks then reads:
+ * in a cycle, not every card's first move is a free move home before the goal or (for
+ * cards whose safety edges the cycle does not use) a move home at all; so the cycle
+ * holds a card whose first move goes to a cell or a column (a step charged to its unit),
+ * or a card whose first move home is not free (a step of the player's, moving that card
+ * alone).  Two cycles sharing no unit are charged different steps. */
+static void op_safe_edges(const eo_rules *r, const eo_state *s, const int8_t *colof,
+                          const int8_t *posof, uint64_t (*above)[EO_COLCAP + 1],
+                          uint64_t *adj) {
+    /* by colour and rank: the cards of that colour not home up to that rank, and the
+     * cards above them */
+    uint64_t under[2][14];
+    for (int colour = 0; colour < 2; colour++) {
+        uint64_t a = 0;
+        under[colour][0] = 0;
+        for (int rank = 1; rank <= 13; rank++) {
+            for (int suit = colour * 2; suit < colour * 2 + 2; suit++) {
+                if (rank <= s->found[suit]) continue;
+                int card = rank << 2 | suit;
+                a |= (uint64_t)1 << card;
+                if (colof[card] >= 0) a |= above[(int)colof[card]][(int)posof[card]];
+            }
+            under[colour][rank] = a;
+        }
+    }
+    for (int c = 0; c < r->ncols; c++) {
+        int L = s->len[c];
+        const uint8_t *col = s->col[c];
+        /* the cards from the first one above a card of lower rank cannot stay */
+        int i = 1;
+        while (i < L && (col[i] >> 2) <= (col[i - 1] >> 2)) i++;
+        for (; i < L; i++) {
+            int card = col[i], rank = card >> 2;
+            if (rank >= 3) adj[card] |= under[((card & 3) >> 1) ^ 1][rank - 1];
+        }
+    }
+}
+
 static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit,
                         uint64_t dead) {
     const eo_rules *r = &x->R;
@@ -397,6 +446,7 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
             cand |= (uint64_t)1 << card;
         }
     }
+    if (x->deadlocks >= 4 && x->count == OP_PLAYER && r->alt) op_safe_edges(r, s, colof, posof, above, adj);
     /* self-loops are blocked cards: counted already, in `dead` */
     uint64_t live = cand & ~dead;
     int found = 0;
