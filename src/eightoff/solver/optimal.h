@@ -465,7 +465,9 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
     return found;
 }
 
-static int op_h(const op_ctx *x, const eo_state *s) {
+/* The bound h of a state: `full` 0 leaves out op_deadlocks (a smaller bound, still
+ * admissible: what A* computes for a state when it is stored, op_search's lazy bound). */
+static int op_bound(const op_ctx *x, const eo_state *s, int full) {
     const eo_rules *r = &x->R;
     int runs = 0, blocked = 0;
     uint64_t unit[64];
@@ -507,7 +509,7 @@ static int op_h(const op_ctx *x, const eo_state *s) {
         }
     }
     int extra = 0;
-    if (r->nfound == 4 && x->deadlocks) {
+    if (full && r->nfound == 4 && x->deadlocks) {
         if (x->count == OP_SINGLE)
             for (int c = 0; c < r->ncols; c++)
                 for (int i = 0; i < s->len[c]; i++) unit[s->col[c][i]] = (uint64_t)1 << s->col[c][i];
@@ -516,6 +518,11 @@ static int op_h(const op_ctx *x, const eo_state *s) {
     if (x->count == OP_PLAYER) return runs + extra;
     return (r->total - s->home) + blocked + extra;
 }
+
+static int op_h(const op_ctx *x, const eo_state *s) { return op_bound(x, s, 1); }
+
+/* Does the full bound ever differ from the one without op_deadlocks? */
+static int op_has_deadlocks(const op_ctx *x) { return x->R.nfound == 4 && x->deadlocks; }
 
 /* The state after one step (a move, and the auto-moves after it with OP_PLAYER). */
 static void op_step(const op_ctx *x, eo_state *s, eo_move *m) {
@@ -559,6 +566,12 @@ static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_m
     }
     return k;
 }
+
+/* A state in the table: open (its f holds the full bound), closed (expanded), or open
+ * with the bound without op_deadlocks (op_search's lazy bound). */
+#define OP_OPEN 0
+#define OP_CLOSED 1
+#define OP_LAZY 2
 
 typedef struct {
     eo_table t;
@@ -858,7 +871,7 @@ static void op_search(op_ctx *x) {
     w.parent[0] = 0;
     w.g[0] = 0;
     w.f[0] = (uint16_t)h0;
-    w.closed[0] = 0;
+    w.closed[0] = OP_OPEN;
     x->lower = h0;
     if (x->beam > 0) {
         op_beam_search(x, &w, &mr, &start, deadline);
@@ -876,6 +889,13 @@ static void op_search(op_ctx *x) {
     op_push(&w, op_index(x, 0, h0), 0);
     int cur = op_index(x, 0, h0);
     int weighted = x->weight > 10;
+    /* A* stores a state with the bound without op_deadlocks and computes the full bound
+     * only when the state comes first in the open list: most states stored are never
+     * taken out (their f reaches the last bound), and op_deadlocks is most of the
+     * bound's time.  The smaller bound is admissible too, so the order stays A*'s: a
+     * state whose full bound is larger waits again at its new f. */
+    int lazy = !weighted && op_has_deadlocks(x);
+    long pops = 0;
     eo_move moves[2048];
     eo_state s, t;
     for (;;) {
@@ -900,7 +920,7 @@ static void op_search(op_ctx *x) {
             break;
         }
         uint32_t id = w.open[cur].v[--w.open[cur].n];
-        if (w.closed[id]) continue;
+        if (w.closed[id] == OP_CLOSED) continue;
         if (weighted) {
             /* an old entry (the state was reached again by a shorter path), or one that
              * the solution found since makes useless */
@@ -910,9 +930,7 @@ static void op_search(op_ctx *x) {
             if (w.f[id] != f) continue;
             if (f > x->lower) x->lower = f; /* the least f open now: a bound */
         }
-        w.closed[id] = 1;
-        x->expanded++;
-        if ((x->expanded & 255) == 0) {
+        if ((++pops & 255) == 0) {
             if (eo_signal || (deadline && op_now() > deadline)) {
                 x->status = OP_TIME; /* interrupted: the caller raises it (context.h) */
                 break;
@@ -929,6 +947,27 @@ static void op_search(op_ctx *x) {
         int klen;
         const uint8_t *k = op_key_of(&w, id, &klen);
         eo_decode(&x->R, k, &s); /* search.h: a canonical key back into a state */
+        if (w.closed[id] == OP_LAZY) {
+            /* stored with the bound without op_deadlocks: the full bound now, and if it
+             * is larger, the state waits again at its new f (or goes, at upper) */
+            w.closed[id] = OP_OPEN;
+            int f_full = w.g[id] + op_h(x, &s);
+            if (f_full > f) {
+                if (f_full >= upper) continue;
+                if (f_full >= OP_MAXF) {
+                    overflow = 1;
+                    continue;
+                }
+                w.f[id] = (uint16_t)f_full;
+                if (op_push(&w, op_index(x, w.g[id], f_full), id) != 0) {
+                    x->status = OP_MEMORY;
+                    break;
+                }
+                continue;
+            }
+        }
+        w.closed[id] = OP_CLOSED;
+        x->expanded++;
         int g1 = w.g[id] + 1;
         int n = op_moves(x, &mr, &s, moves);
         int failed = 0;
@@ -936,7 +975,7 @@ static void op_search(op_ctx *x) {
             t = s;
             op_step(x, &t, &moves[i]);
             int goal_here = op_goal(x, &t);
-            int h = goal_here ? 0 : op_h(x, &t);
+            int h = goal_here ? 0 : op_bound(x, &t, !lazy);
             int f1 = g1 + h;
             if (f1 < f) f1 = f; /* pathmax: the parent's bound holds for its children */
             if (f1 >= upper) continue;
@@ -957,11 +996,12 @@ static void op_search(op_ctx *x) {
                     failed = 1;
                     break;
                 }
-                w.closed[cid] = 0;
+                w.closed[cid] = lazy ? OP_LAZY : OP_OPEN;
             } else {
                 cid = (uint32_t)(-r - 2);
                 if (w.g[cid] <= g1) continue;
-                w.closed[cid] = 0; /* reached by a shorter path: open again */
+                /* reached by a shorter path: open again */
+                w.closed[cid] = lazy ? OP_LAZY : OP_OPEN;
             }
             w.parent[cid] = id;
             w.g[cid] = (uint16_t)g1;
