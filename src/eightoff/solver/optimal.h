@@ -76,8 +76,8 @@
  *   counted already: the rule is for OP_PLAYER in alternate colours only.
  *   op_deadlocks adds, for one pack, a packing of cycles of the deadlock graph no two of
  *   which share a unit (a card, or for player moves a built run), each costing a move of
- *   its own: argued where it is written; at level 4 (OP_PLAYER, alternate colours) the
- *   graph has the edges of the cards' safety too (op_safe_edges).
+ *   its own: argued where it is written; at levels 4 and 5 (OP_PLAYER, alternate colours)
+ *   the graph has the edges of the cards' safety too (op_safe_edges).
  * tests/unit/test_optimal.py checks the lengths against an independent breadth-first
  * search over Position.legal_moves.
  *
@@ -120,8 +120,8 @@ typedef struct {
     int upper;      /* the length of a known solution (0: none): only shorter ones are sought */
     int deadlocks;  /* the bound's level: 0 blocked cards alone, 1 and pairs, 2 cycles of any
                        length, 3 and (OP_PLAYER, alternate colours) cards above a lower
-                       card of the other colour, 4 and the edges of the cards' safety
-                       (op_safe_edges) */
+                       card of the other colour, 4 and the edges of the safety of cards
+                       that cannot stay, 5 of every card (op_safe_edges) */
     int weight;     /* 0: A* (exact, a lower bound at any time); w > 10: anytime weighted
                        A*, states taken in the order of g + w/10 * h (op_index) */
     long beam;      /* > 0: a beam search of this width instead (op_beam_search) */
@@ -216,7 +216,8 @@ static inline int op_popcount(uint64_t v) {
  * until no cycle is left.  Each cycle holds a card whose first move is not home (the
  * argument of op_deadlocks), and no unit holds cards of two cycles of the packing, so
  * each cycle costs a move of its own. */
-static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
+static int op_cycles(const uint64_t *adj, const uint64_t *adj_all, uint64_t nt,
+                     const uint64_t *unit, uint64_t live) {
     int found = 0;
     for (;;) {
         /* trim: a card without a successor or a predecessor among the live is on no
@@ -225,7 +226,7 @@ static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
             uint64_t keep = 0, into = 0;
             for (uint64_t m = live; m; m &= m - 1) {
                 int v = __builtin_ctzll(m);
-                uint64_t out = adj[v] & live;
+                uint64_t out = adj_all[v] & live;
                 if (out) keep |= (uint64_t)1 << v;
                 into |= out;
             }
@@ -239,8 +240,10 @@ static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
         for (uint64_t m = live; m && best > 3; m &= m - 1) {
             int v = __builtin_ctzll(m);
             uint64_t vb = (uint64_t)1 << v;
+            /* from a card that cannot stay, the edges of every card's safety (level 5) */
+            const uint64_t *g = (nt & vb) ? adj_all : adj;
             uint64_t layers[OP_CYCLE_MAX + 1];
-            uint64_t seen = 0, front = adj[v] & live;
+            uint64_t seen = 0, front = g[v] & live;
             int d = 1;
             while (front && d < best) {
                 layers[d] = front;
@@ -252,7 +255,7 @@ static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
                 }
                 seen |= front;
                 uint64_t next = 0;
-                for (uint64_t k = front; k; k &= k - 1) next |= adj[__builtin_ctzll(k)];
+                for (uint64_t k = front; k; k &= k - 1) next |= g[__builtin_ctzll(k)];
                 front = next & live & ~seen;
                 d++;
             }
@@ -260,6 +263,7 @@ static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
         if (best_v < 0) return found;
         /* the cycle back from best_v: c_d = best_v, c_{i-1} a card of layer i-1 leading
          * to c_i (layer 1 is best_v's successors) */
+        const uint64_t *g = (nt >> best_v & 1) ? adj_all : adj;
         uint64_t drop = unit[best_v];
         int c = best_v;
         for (int i = best - 1; i >= 1; i--) {
@@ -267,7 +271,7 @@ static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
             int p = -1;
             for (uint64_t k = cand; k; k &= k - 1) {
                 int u = __builtin_ctzll(k);
-                if ((adj[u] >> c) & 1) {
+                if ((g[u] >> c) & 1) {
                     p = u;
                     break;
                 }
@@ -286,7 +290,8 @@ static int op_cycles(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
  * when a card of one and a card of the other point at each other, the unit with the
  * fewest partners left first, to its partner with the fewest (a maximal matching, near
  * the largest); then the cycles left among the units not matched (op_cycles). */
-static int op_matching(const uint64_t *adj, const uint64_t *unit, uint64_t live) {
+static int op_matching(const uint64_t *adj, const uint64_t *adj_all, uint64_t nt,
+                       const uint64_t *unit, uint64_t live) {
     int8_t uidx[64];
     uint64_t umask[64], ug[64];
     int nu = 0;
@@ -303,9 +308,12 @@ static int op_matching(const uint64_t *adj, const uint64_t *unit, uint64_t live)
     uint64_t alone = 0;
     for (uint64_t m = live; m; m &= m - 1) {
         int a = __builtin_ctzll(m);
-        for (uint64_t n = adj[a] & live & (((uint64_t)1 << a) - 1); n; n &= n - 1) {
+        for (uint64_t n = adj_all[a] & live & (((uint64_t)1 << a) - 1); n; n &= n - 1) {
             int b = __builtin_ctzll(n);
-            if (!((adj[b] >> a) & 1)) continue;
+            if (!((adj_all[b] >> a) & 1)) continue;
+            /* a pair of the graph of level 5 holds a card that cannot stay (op_cycles) */
+            if (!(((nt >> a) | (nt >> b)) & 1) && !((adj[a] >> b & 1) && (adj[b] >> a & 1)))
+                continue;
             int i = uidx[a], j = uidx[b];
             if (i == j) {
                 alone |= (uint64_t)1 << i;
@@ -360,27 +368,41 @@ static int op_matching(const uint64_t *adj, const uint64_t *unit, uint64_t live)
     }
     uint64_t rest = 0;
     for (uint64_t m = open; m; m &= m - 1) rest |= umask[__builtin_ctzll(m)];
-    return found + op_cycles(adj, unit, rest);
+    return found + op_cycles(adj, adj_all, nt, unit, rest);
 }
 
-/* Level 4 (OP_PLAYER, alternate colours, one pack): the edges of a card's safety.  A card
- * x of rank 3 or more that the table sends home by itself (a free auto-move) is sent
- * only when every card of the other colour below its rank is home: each such card y, and
- * every card above y in its column, left its place before x went home.  So x -> y and
- * x -> w (w above y) are edges of the deadlock graph for a card whose first move is a
- * free move home before the goal.  Not every card's first move is that: it may stay
- * where it is until the goal (the auto-complete then sends it home, in any order), so
- * the edges are added only from cards that cannot stay: a card above a card of lower
- * rank in its column (a certain win has every column running down in rank, and the
- * cards below it cannot move before it does).  The argument of op_deadlocks then reads:
- * in a cycle, not every card's first move is a free move home before the goal or (for
- * cards whose safety edges the cycle does not use) a move home at all; so the cycle
- * holds a card whose first move goes to a cell or a column (a step charged to its unit),
- * or a card whose first move home is not free (a step of the player's, moving that card
- * alone).  Two cycles sharing no unit are charged different steps. */
-static void op_safe_edges(const eo_rules *r, const eo_state *s, const int8_t *colof,
-                          const int8_t *posof, uint64_t (*above)[EO_COLCAP + 1],
-                          uint64_t *adj) {
+/* Levels 4 and 5 (OP_PLAYER, alternate colours, one pack): the edges of a card's safety.
+ * Sort the cards not home by their first moves (in the solution extended by the
+ * auto-complete): S, a move to a cell or a column (a counted step); U, a player's move
+ * home (counted); A, a free auto-move home before the goal; T, a move home in the
+ * auto-complete, after the goal (the card stayed where it is until then).  An edge
+ * x -> w says that w's first move comes before x's.  The edges of op_deadlocks hold for
+ * x in A, U or T.  A card x of rank 3 or more that the table sends home by itself is
+ * sent only when every card of the other colour below its rank is home (eo_engine_safe),
+ * so each such card y, and every card above y in its column, moved first: x -> y and
+ * x -> w (w above y), the edges of x's safety, hold for x in A.  A card *cannot stay*
+ * when it lies above a card of lower rank in its column: a certain win has every column
+ * running down in rank and the cards below it cannot move before it, so it is not in T.
+ * Take a cycle none of whose cards is in S or U.  If one of its cards x is in T, so is
+ * the card before it on the cycle (were that one in A, its edge to x would put x's
+ * first move, after the goal, before its own, before the goal); so either every card of
+ * the cycle is in A, and every edge holds, which orders the first moves in a circle,
+ * impossible; or every card is in T, which needs every card able to stay and an edge of
+ * safety on the cycle (without one every edge holds again).  So a cycle holding a card
+ * that cannot stay, or made of op_deadlocks' edges and the edges of safety of cards
+ * that cannot stay alone, holds a card in S (charged: its first move, a step of its
+ * unit) or in U (charged: its move home, which moves it alone).  Cycles sharing no unit
+ * are charged different steps, as in op_deadlocks.
+ * Level 4 packs the cycles of the second kind (the edges of safety of the cards that
+ * cannot stay only).  Level 5 takes both kinds: the edges of safety of every card
+ * (adj_all), and a card in a cell as a unit of its own (its first move moves it alone;
+ * a card in a cell can stay until the goal); op_cycles searches adj_all from a card
+ * that cannot stay and the graph of level 4 from the others, and op_matching takes a
+ * pair of adj_all when one of its cards cannot stay.  Returns the cards that cannot stay
+ * at level 5 (0 below it: then adj_all is the graph of level 4). */
+static uint64_t op_safe_edges(const eo_rules *r, const eo_state *s, const int8_t *colof,
+                              const int8_t *posof, uint64_t (*above)[EO_COLCAP + 1],
+                              uint64_t cand, uint64_t *adj, uint64_t *adj_all, int all) {
     /* by colour and rank: the cards of that colour not home up to that rank, and the
      * cards above them */
     uint64_t under[2][14];
@@ -397,6 +419,7 @@ static void op_safe_edges(const eo_rules *r, const eo_state *s, const int8_t *co
             under[colour][rank] = a;
         }
     }
+    uint64_t nt = 0; /* the cards that cannot stay */
     for (int c = 0; c < r->ncols; c++) {
         int L = s->len[c];
         const uint8_t *col = s->col[c];
@@ -405,9 +428,17 @@ static void op_safe_edges(const eo_rules *r, const eo_state *s, const int8_t *co
         while (i < L && (col[i] >> 2) <= (col[i - 1] >> 2)) i++;
         for (; i < L; i++) {
             int card = col[i], rank = card >> 2;
+            nt |= (uint64_t)1 << card;
             if (rank >= 3) adj[card] |= under[((card & 3) >> 1) ^ 1][rank - 1];
         }
     }
+    for (uint64_t m = cand; m; m &= m - 1) {
+        int card = __builtin_ctzll(m), rank = card >> 2;
+        adj_all[card] = adj[card];
+        if (all && rank >= 3 && !(nt >> card & 1))
+            adj_all[card] |= under[((card & 3) >> 1) ^ 1][rank - 1];
+    }
+    return all ? nt : 0;
 }
 
 static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit,
@@ -430,6 +461,7 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
     }
     uint64_t adj[64];
     uint64_t cand = 0;
+    int cells = x->deadlocks >= 5 && x->count == OP_PLAYER && r->alt;
     for (int suit = 0; suit < 4; suit++) {
         /* the cards above the suit's cards from the next one home up to this rank: as the
          * rank grows, each new card in a column adds the cards above it (those above a
@@ -438,7 +470,9 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
         for (int rank = s->found[suit] + 1; rank <= 13; rank++) {
             int card = rank << 2 | suit;
             if (colof[card] < 0) {
-                adj[card] = 0;
+                /* in a cell: a unit of its own in the graph of level 5 */
+                adj[card] = a;
+                if (cells) cand |= (uint64_t)1 << card;
                 continue;
             }
             a |= above[(int)colof[card]][(int)posof[card]];
@@ -446,11 +480,16 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
             cand |= (uint64_t)1 << card;
         }
     }
-    if (x->deadlocks >= 4 && x->count == OP_PLAYER && r->alt) op_safe_edges(r, s, colof, posof, above, adj);
+    uint64_t adj_all[64], nt = 0;
+    const uint64_t *all = adj;
+    if (x->deadlocks >= 4 && x->count == OP_PLAYER && r->alt) {
+        nt = op_safe_edges(r, s, colof, posof, above, cand, adj, adj_all, cells);
+        all = adj_all;
+    }
     /* self-loops are blocked cards: counted already, in `dead` */
     uint64_t live = cand & ~dead;
     int found = 0;
-    if (x->deadlocks >= 2) return op_matching(adj, unit, live);
+    if (x->deadlocks >= 2) return op_matching(adj, all, nt, unit, live);
     for (uint64_t m = live; m; m &= m - 1) {
         int a = __builtin_ctzll(m);
         if (!((live >> a) & 1)) continue;
@@ -513,6 +552,8 @@ static int op_bound(const op_ctx *x, const eo_state *s, int full) {
         if (x->count == OP_SINGLE)
             for (int c = 0; c < r->ncols; c++)
                 for (int i = 0; i < s->len[c]; i++) unit[s->col[c][i]] = (uint64_t)1 << s->col[c][i];
+        for (int i = 0; i < r->ncells; i++) /* a card in a cell is a unit (level 5) */
+            if (s->cell[i]) unit[s->cell[i]] = (uint64_t)1 << s->cell[i];
         extra = op_deadlocks(x, s, unit, dead);
     }
     if (x->count == OP_PLAYER) return runs + extra;
