@@ -1016,7 +1016,15 @@ static void op_search(op_ctx *x) {
             t = s;
             op_step(x, &t, &moves[i]);
             int goal_here = op_goal(x, &t);
-            int h = goal_here ? 0 : op_bound(x, &t, !lazy);
+            /* a state stored already with a path no longer: nothing to do (looked up
+             * before its bound is computed, most children are such) */
+            len = eo_key(&x->R, &t, key);
+            long known = eo_table_find(&w.t, key, len);
+            if (known >= 0 && w.g[known] <= g1) continue;
+            /* a state reached again by a shorter path keeps the bound it had: f - g is a
+             * bound of the state (pathmax: h(parent) - 1 <= h*(child) on any step), the
+             * full one unless it was still waiting with the lazy bound */
+            int h = known >= 0 ? w.f[known] - w.g[known] : goal_here ? 0 : op_bound(x, &t, !lazy);
             int f1 = g1 + h;
             if (f1 < f) f1 = f; /* pathmax: the parent's bound holds for its children */
             if (f1 >= upper) continue;
@@ -1024,8 +1032,7 @@ static void op_search(op_ctx *x) {
                 overflow = 1;
                 continue;
             }
-            len = eo_key(&x->R, &t, key);
-            long r = eo_table_insert(&w.t, key, len);
+            long r = known >= 0 ? -known - 2 : eo_table_insert(&w.t, key, len);
             uint32_t cid;
             if (r == -1) {
                 failed = 1;
@@ -1040,9 +1047,9 @@ static void op_search(op_ctx *x) {
                 w.closed[cid] = lazy ? OP_LAZY : OP_OPEN;
             } else {
                 cid = (uint32_t)(-r - 2);
-                if (w.g[cid] <= g1) continue;
-                /* reached by a shorter path: open again */
-                w.closed[cid] = lazy ? OP_LAZY : OP_OPEN;
+                /* reached by a shorter path: open again (its full bound known, unless it
+                 * never left the open list) */
+                if (w.closed[cid] == OP_CLOSED) w.closed[cid] = OP_OPEN;
             }
             w.parent[cid] = id;
             w.g[cid] = (uint16_t)g1;
