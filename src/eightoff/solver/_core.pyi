@@ -134,7 +134,7 @@ def optimal(
     max_states: int = 0,
     seconds: float = 0.0,
     max_memory: int = 0,
-    deadlocks: int = 2,
+    deadlocks: int = 5,
     weight: int = 0,
     beam: int = 0,
 ) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...

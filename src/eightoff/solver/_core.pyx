@@ -719,7 +719,7 @@ OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
 
 def optimal(rules, columns, cells, foundations, int count, int upper=0,
             long max_states=0, double seconds=0.0, long max_memory=0,
-            int deadlocks=2, int weight=0, long beam=0) -> tuple:
+            int deadlocks=5, int weight=0, long beam=0) -> tuple:
     """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
     states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
     length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
@@ -727,7 +727,11 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     than ``upper`` exists; 6: no solution at all; 3-5: a limit stopped the search, the
     lower bound is proven, and the moves are a solution found (of length upper bound) or
     empty.  ``deadlocks``: what the bound adds to the blocked cards (op_deadlocks): 0
-    nothing, 1 deadlocked pairs of cards, 2 cycles of deadlocked cards of any length.  ``weight``: 0 A*; above 10, anytime
+    nothing, 1 deadlocked pairs of cards, 2 cycles of deadlocked cards of any length, 3
+    also, for player moves in alternate colours, cards above a lower card of the other
+    colour (they cannot go home for free before the goal), 4 and the edges of the
+    safety of the cards that cannot stay until the goal in the deadlock graph, 5 (the
+    default) of every card (op_safe_edges).  ``weight``: 0 A*; above 10, anytime
     weighted A* (g + weight/10 * h first): shorter solutions sooner, no lower bound but
     the first one, and a proof only when it runs out of states.  ``beam``: above 0, a
     beam search of that width instead, for a short solution (status 7, not proven; 3 when
