@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from eightoff.i18n import Words
 from eightoff.rules import Rules, preset
 from eightoff.survey import build_report, wilson_interval
 from eightoff.survey.report import survey_interval
@@ -293,6 +294,29 @@ def test_the_report_has_the_table_by_number_of_cells(
     ]
 
 
+def test_a_store_of_fewer_cells_only_still_shows_its_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store that holds FreeCell with 0 and 1 cells only (a study of fewer cells): the
+    report of plain FreeCell says none was surveyed with 4 cells, and shows the table of
+    the cell counts stored with the command that reports one of them."""
+    db = tmp_path / "c.sqlite3"
+    fc = preset("freecell")
+    fill(db, "freecell", {1: "lost", 2: "lost", 3: "solved"}, fc.with_options(cells=0))
+    fill(db, "freecell", {1: "lost", 2: "solved"}, fc.with_options(cells=1))
+    assert main(["report", "--db", str(db), "--variant", "freecell"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "FreeCell (freecell): no deals surveyed yet"
+    assert [line.split()[:5] for line in lines[3:5]] == [
+        ["0", "3", "1", "2", "0"],
+        ["1", "2", "1", "1", "0"],
+    ]
+    assert "eightoff survey report --variant freecell --cells N" in lines[5]
+    german = build_report(db, fc).text(Words("de")).splitlines()
+    assert german[0] == "FreeCell (freecell): noch keine Spiele untersucht"
+    assert "Zellen" in german[2] and "--cells N" in german[5]
+
+
 def test_the_length_note_counts_one_longer_solution_in_the_singular() -> None:
     """The PNG's note under the length histogram (issue 23.10: "1 longer solutions")."""
     from eightoff.survey.report import beyond_note
@@ -329,7 +353,6 @@ def test_the_png_shows_winnability_by_number_of_cells(tmp_path: Path) -> None:
 def test_the_report_speaks_german_with_its_columns_in_line(tmp_path: Path) -> None:
     """The same store reported in German: every line translated, the counts right-aligned
     where the English ones are, the variant named in German, the chart's titles too."""
-    from eightoff.i18n import Words
     from eightoff.survey.report import figure
 
     db = tmp_path / "c.sqlite3"

@@ -1,8 +1,8 @@
 """``eightoff survey``: run a range of deals, report on a store, export it.
 
-    eightoff survey START END [--variant ID] [--workers N] [--db FILE]
+    eightoff survey START END [--variant ID] [--cells N] [--workers N] [--db FILE]
                               [--scheduler ADDRESS] [--time-limit S] [...]
-    eightoff survey report [--db FILE] [--variant ID] [--json] [--png FILE]
+    eightoff survey report [--db FILE] [--variant ID] [--cells N] [--json] [--png FILE]
     eightoff survey export --csv FILE [--db FILE]
 
 Exit codes: 0 done; 64 bad usage (range, variant, options); 66 no such store;
@@ -56,9 +56,10 @@ MAX_WORKERS_PER_CORE: Final = 4
 MAX_BATCH_SIZE: Final = 100_000
 
 _USAGE: Final = """\
-%(prog)s START END [--variant ID] [--workers N] [--db FILE] [--scheduler ADDRESS]
-                  [--time-limit S] [--states N] [--batch-size N] [--retry-unknown] [--rate]
-       %(prog)s report [--db FILE] [--variant ID] [--json] [--png FILE]
+%(prog)s START END [--variant ID] [--cells N] [--workers N] [--db FILE]
+                  [--scheduler ADDRESS] [--time-limit S] [--states N] [--memory SIZE]
+                  [--disk SIZE] [--batch-size N] [--retry-unknown] [--rate] [--par]
+       %(prog)s report [--db FILE] [--variant ID] [--cells N] [--json] [--png FILE]
        %(prog)s export --csv FILE [--db FILE]"""
 
 

@@ -260,7 +260,12 @@ class SurveyReport(_Counted):
         words = words or _english()
         name = cells_named(self.rules, words.lang)
         if self.deals == 0 and not self.par:
-            return words.text("survey.none", name=name, variant=self.variant)
+            lines = [words.text("survey.none", name=name, variant=self.variant)]
+            if self.by_cells:
+                # stored only with other numbers of cells: show those, and how to ask
+                lines.extend(self._cells_lines(words))
+                lines.append(words.text("survey.by_cells_hint", variant=self.variant))
+            return "\n".join(lines)
         if self.deals == 0:
             lines = [words.text("survey.no_verdicts", name=name, variant=self.variant)]
             for summary in self.par.values():
@@ -310,10 +315,7 @@ class SurveyReport(_Counted):
                 )
             )
         lines.extend(self._level_lines(words))
-        if self.by_cells:
-            lines.append(words.text("survey.by_cells"))
-            lines.append(words.text("survey.by_cells_head"))
-            lines.extend(row.text(words) for row in self.by_cells)
+        lines.extend(self._cells_lines(words))
         for summary in self.par.values():
             lines.extend(summary.lines(words))
         versions = ", ".join(
@@ -326,6 +328,16 @@ class SurveyReport(_Counted):
                 words.text("survey.other_rules", n=self.other_rules_rows, variant=self.variant)
             )
         return "\n".join(lines)
+
+    def _cells_lines(self, words: Words) -> list[str]:
+        """The table by number of cells (none when only one count is stored)."""
+        if not self.by_cells:
+            return []
+        return [
+            words.text("survey.by_cells"),
+            words.text("survey.by_cells_head"),
+            *(row.text(words) for row in self.by_cells),
+        ]
 
     def _level_lines(self, words: Words) -> list[str]:
         formula = formula_version(self.variant)
