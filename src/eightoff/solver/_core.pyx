@@ -76,6 +76,8 @@ cdef extern from "plan.h":
         EO_METHOD_BEST_FIRST
         EO_METHOD_BEST_FIRST_NO_TARGET
         EO_METHOD_DIVE_PARENT_DIGS_LAST
+        EO_METHOD_META_DFS
+        EO_METHOD_META_DFS_PLAIN
         EO_DEPTH_FIRST
         EO_BEST_FIRST
         EO_STEPS_SINGLE
@@ -101,6 +103,7 @@ cdef extern from "plan.h":
         eo_weights weights
         int noise
         int method
+        long meta_order
 
     ctypedef struct eo_plan:
         eo_weights weights
@@ -148,6 +151,19 @@ cdef extern from "search.h":
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
+
+cdef extern from "steps.h":
+    enum:
+        EO_META_HOME
+        EO_META_CELL_PARENT
+        EO_META_SEG_PARENT
+        EO_META_SEG_EMPTY
+        EO_META_REPARENT
+        EO_META_COL_CELLS
+        EO_META_TOP_HOME
+        EO_META_CELL_HOME
+        EO_META_CELL_EMPTY
+
 cdef extern from "replay.h":
     enum:
         EO_REPLAY_OK
@@ -189,6 +205,17 @@ METHOD_DIVE = EO_METHOD_DIVE
 METHOD_BEST_FIRST = EO_METHOD_BEST_FIRST
 METHOD_BEST_FIRST_NO_TARGET = EO_METHOD_BEST_FIRST_NO_TARGET
 METHOD_DIVE_PARENT_DIGS_LAST = EO_METHOD_DIVE_PARENT_DIGS_LAST
+METHOD_META_DFS = EO_METHOD_META_DFS
+METHOD_META_DFS_PLAIN = EO_METHOD_META_DFS_PLAIN
+META_HOME = EO_META_HOME
+META_CELL_PARENT = EO_META_CELL_PARENT
+META_SEG_PARENT = EO_META_SEG_PARENT
+META_SEG_EMPTY = EO_META_SEG_EMPTY
+META_REPARENT = EO_META_REPARENT
+META_COL_CELLS = EO_META_COL_CELLS
+META_TOP_HOME = EO_META_TOP_HOME
+META_CELL_HOME = EO_META_CELL_HOME
+META_CELL_EMPTY = EO_META_CELL_EMPTY
 DEPTH_FIRST = EO_DEPTH_FIRST
 BEST_FIRST = EO_BEST_FIRST
 STEPS_SINGLE = EO_STEPS_SINGLE

@@ -53,6 +53,63 @@ class Method(IntEnum):
     """Best-first without the costliest digging step, moving a card onto a dug one."""
     DIVE_PARENT_DIGS_LAST = _core.METHOD_DIVE_PARENT_DIGS_LAST
     """The dive, making the digs onto a parent only once a state's other steps failed."""
+    META_DFS = _core.METHOD_META_DFS
+    """Depth-first over meta steps, a kind at a time in the member's ``meta_order`` (as
+    Freecell Solver's soft-DFS runs its tests), each kind's children best score first."""
+    META_DFS_PLAIN = _core.METHOD_META_DFS_PLAIN
+    """The same, each kind's children in the order they are made."""
+
+
+class Meta(IntEnum):
+    """The kinds of meta step (steps.h, ``EO_META_...``), after Freecell Solver's
+    meta-moves: each clears the cards above one or two places one card at a time into
+    the empty cells, then into empty columns, and makes one move."""
+
+    TOP_HOME = _core.META_TOP_HOME
+    """A column's top card home (fc-solve's test 0)."""
+    CELL_HOME = _core.META_CELL_HOME
+    """A cell card home (test 1)."""
+    CELL_PARENT = _core.META_CELL_PARENT
+    """A cell card onto its parent anywhere in a column, the cards above it cleared
+    (test 2)."""
+    HOME = _core.META_HOME
+    """A column card home, the cards above it cleared (test 3)."""
+    SEG_PARENT = _core.META_SEG_PARENT
+    """A run segment anywhere onto a parent anywhere in another column, the cards above
+    both cleared (test 4)."""
+    SEG_EMPTY = _core.META_SEG_EMPTY
+    """A run segment (as much of its top as may move) into an empty column, the cards
+    above it cleared (test 6)."""
+    CELL_EMPTY = _core.META_CELL_EMPTY
+    """A cell card into an empty column (test 7)."""
+    REPARENT = _core.META_REPARENT
+    """Cards of a top run that lie on a parent onto another parent anywhere, the cards
+    above it cleared (test 8)."""
+    COL_CELLS = _core.META_COL_CELLS
+    """A whole column into the cells when no column is empty (test 9)."""
+
+
+def meta_order(*kinds: Meta) -> int:
+    """The kinds of meta step a member tries, in order, as the core reads them
+    (``Member.meta_order``: a nibble each from the lowest)."""
+    packed = 0
+    for k, kind in enumerate(kinds):
+        packed |= (kind - Meta.HOME + 1) << (4 * k)
+    return packed
+
+
+FCS_META_ORDER: Final = meta_order(
+    Meta.TOP_HOME,
+    Meta.CELL_HOME,
+    Meta.CELL_PARENT,
+    Meta.HOME,
+    Meta.SEG_PARENT,
+    Meta.SEG_EMPTY,
+    Meta.CELL_EMPTY,
+    Meta.REPARENT,
+    Meta.COL_CELLS,
+)
+"""Freecell Solver's order ``-to 0123456789`` (its test 5 has no kind here)."""
 
 
 class Order(IntEnum):
@@ -193,6 +250,8 @@ class Member:
     noise: int = 0
     """Depth-first: a random amount below this is added to each child's score."""
     method: Method = Method.DIVE
+    meta_order: int = 0
+    """(``Method.META_DFS...``) the kinds of meta step tried, in order (:func:`meta_order`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

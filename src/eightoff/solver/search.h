@@ -116,8 +116,12 @@ static int eo_member_begin(const eo_ctx *x, eo_ctx *m, int i, const eo_state *ro
     m->deadline = x->deadline;
     m->max_mem = x->max_mem / (size_t)x->nport; /* the members share the memory limit */
     int befs = p->method == EO_METHOD_BEST_FIRST || p->method == EO_METHOD_BEST_FIRST_NO_TARGET;
+    int meta = p->method == EO_METHOD_META_DFS || p->method == EO_METHOD_META_DFS_PLAIN;
     m->dive_parent_digs_last = p->method == EO_METHOD_DIVE_PARENT_DIGS_LAST;
-    m->hash_only = m->is_dive = !befs;
+    m->hash_only = !befs;
+    m->is_dive = !befs && !meta;
+    m->meta = meta ? p->meta_order : 0;
+    m->meta_plain = p->method == EO_METHOD_META_DFS_PLAIN;
     m->steps = EO_STEPS_PURPOSEFUL;
     /* the costliest kind of dig, moving a card onto a dug one, is left out by the
      * dive and by best-first members of method 2 */
@@ -173,7 +177,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                     ok = 0;
                     break;
                 }
-                int ended = !m->is_dive ? eo_befs_begin(m) : eo_dfs_begin(m);
+                int ended = !m->hash_only ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
                     break;
@@ -192,7 +196,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             long until = quota;
             if (budget > 0 && eo_states(m) + (budget - total) < until)
                 until = eo_states(m) + (budget - total);
-            if (!m->is_dive)
+            if (!m->hash_only)
                 eo_befs_run(m, until);
             else
                 eo_dfs_run(m, until);
