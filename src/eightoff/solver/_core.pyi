@@ -55,6 +55,9 @@ def legal_moves(
 def search_moves(
     rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[_Move]: ...
+def meta_steps(
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int], kind: int
+) -> list[list[int]]: ...
 def apply_move(
     rules: _Rules,
     columns: _Columns,

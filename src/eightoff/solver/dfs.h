@@ -422,17 +422,24 @@ static int eo_expand(eo_ctx *x, int resume) {
     return 0;
 }
 
-/* The kind of meta step at position pos of the search's order (0: none). */
+/* The kind of meta step at position pos of the search's order (0: none): a nibble each
+ * from the lowest (kind - EO_META_HOME + 1) in the low 48 bits; bit 48 + pos set when
+ * the kind at pos is tried in one group with the kind before it. */
 static inline int eo_meta_kind(const eo_ctx *x, int pos) {
-    int v = pos < 16 ? (int)((unsigned long)x->meta >> (4 * pos) & 15) : 0;
+    int v = pos < 12 ? (int)((unsigned long)x->meta >> (4 * pos) & 15) : 0;
     return v ? EO_META_HOME + v - 1 : 0;
 }
 
-/* Expand the current state of a search over meta steps (x->meta): the steps of one kind
- * at a time, from position `resume` of the order, until a kind gives a new child; those
- * children are the frame's (sorted best score first unless meta_plain), and the frame
- * resumes at the next kind when they fail (eo_frame.more), as Freecell Solver's soft-DFS
- * runs its tests one after another.  Returns as eo_expand. */
+static inline int eo_meta_joins(const eo_ctx *x, int pos) {
+    return pos < 12 && ((unsigned long)x->meta >> (48 + pos) & 1);
+}
+
+/* Expand the current state of a search over meta steps (x->meta): the steps of one group
+ * of kinds at a time, from position `resume` of the order, until a group gives a new
+ * child; those children are the frame's (sorted best score first unless meta_plain; the
+ * score noise, if any, shuffles them), and the frame resumes at the next group when they
+ * fail (eo_frame.more), as Freecell Solver's soft-DFS runs its tests one after another.
+ * Returns as eo_expand. */
 static int eo_meta_expand(eo_ctx *x, int resume) {
     eo_pcache *pcp;
     if (eo_frame_parts(x, resume, &pcp) != 0) return -1;
@@ -441,22 +448,25 @@ static int eo_meta_expand(eo_ctx *x, int resume) {
     eo_expansion_init(x, &e, resume, pcp);
     eo_frame *f = &x->fr[x->nfr - 1];
     f->more = 0;
-    for (int pos = resume;; pos++) {
-        int kind = eo_meta_kind(x, pos);
-        if (!kind) break;
-        int n = eo_meta_moves(&x->R, &x->S, kind, ms, EO_MAXMOVES);
-        if (eo_kids_reserve(x, n) != 0) return -1;
-        for (int i = 0; i < n; i++) {
-            int q = eo_try_step(x, &e, ms[i], 0, 0);
-            if (q == EO_TRY_WON || q == EO_TRY_LIMIT) return q;
-        }
+    for (int pos = resume; eo_meta_kind(x, pos);) {
+        do {
+            int kind = eo_meta_kind(x, pos);
+            int n = kind == EO_META_ALL ? eo_all_steps(x, &x->S, ms, e.pcp)
+                                        : eo_meta_moves(&x->R, &x->S, kind, ms, EO_MAXMOVES);
+            if (eo_kids_reserve(x, n) != 0) return -1;
+            for (int i = 0; i < n; i++) {
+                int q = eo_try_step(x, &e, ms[i], 0, 0);
+                if (q == EO_TRY_WON || q == EO_TRY_LIMIT) return q;
+            }
+            pos++;
+        } while (eo_meta_kind(x, pos) && eo_meta_joins(x, pos));
         if (x->nkids > e.k0) {
             f = &x->fr[x->nfr - 1];
-            f->more = eo_meta_kind(x, pos + 1) ? pos + 1 : 0;
+            f->more = eo_meta_kind(x, pos) ? pos : 0;
             break;
         }
     }
-    if (!x->meta_plain) eo_sort_kids(x, e.k0);
+    if (!x->meta_plain || x->noise) eo_sort_kids(x, e.k0);
     return 0;
 }
 

@@ -116,6 +116,11 @@ typedef struct {
     long port_quota;     /* each portfolio member's states in its first turn (doubling) */
     int complete_order;  /* EO_DEPTH_FIRST or EO_BEST_FIRST */
     int complete_steps;  /* EO_STEPS_SINGLE or EO_STEPS_DIGS */
+    /* depth-first, nonzero: the complete search expands a state a group of meta steps at
+     * a time in this order (eo_member.meta_order's form), and last every step of
+     * complete_steps (EO_META_ALL), each group only once the children of those before
+     * have failed */
+    long complete_meta;
     int shorten;         /* shorten the solution found (eo_shorten) */
     eo_dive_rules dive;  /* the dive's rules, the portfolio's dives' too */
 } eo_plan;

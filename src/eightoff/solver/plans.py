@@ -89,12 +89,21 @@ class Meta(IntEnum):
     """A whole column into the cells when no column is empty (test 9)."""
 
 
-def meta_order(*kinds: Meta) -> int:
-    """The kinds of meta step a member tries, in order, as the core reads them
-    (``Member.meta_order``: a nibble each from the lowest)."""
+def meta_order(*groups: Meta | tuple[Meta, ...]) -> int:
+    """The kinds of meta step a member tries, in order, a kind or a tuple of kinds (a
+    group whose children are tried together) at a time, as the core reads them
+    (``Member.meta_order``: a nibble each from the lowest, and bit 48 + i set when the
+    i-th kind joins the group of the one before)."""
+    kinds = [
+        (g, i > 0)
+        for group in groups
+        for i, g in enumerate(group if isinstance(group, tuple) else (group,))
+    ]
+    if len(kinds) > 12:
+        raise ValueError("a meta order holds at most 12 kinds")
     packed = 0
-    for k, kind in enumerate(kinds):
-        packed |= (kind - Meta.HOME + 1) << (4 * k)
+    for k, (kind, joins) in enumerate(kinds):
+        packed |= (kind - Meta.HOME + 1) << (4 * k) | int(joins) << (48 + k)
     return packed
 
 
@@ -110,6 +119,20 @@ FCS_META_ORDER: Final = meta_order(
     Meta.COL_CELLS,
 )
 """Freecell Solver's order ``-to 0123456789`` (its test 5 has no kind here)."""
+SHUFFLED_META_ORDER: Final = meta_order(
+    (Meta.TOP_HOME, Meta.CELL_HOME),
+    (
+        Meta.CELL_PARENT,
+        Meta.HOME,
+        Meta.SEG_PARENT,
+        Meta.SEG_EMPTY,
+        Meta.CELL_EMPTY,
+        Meta.REPARENT,
+        Meta.COL_CELLS,
+    ),
+)
+"""The moves home first, then every other kind as one group (with score noise: shuffled,
+as Freecell Solver's random-DFS scans run ``-to [01][23456789]``)."""
 
 
 class Order(IntEnum):
@@ -272,6 +295,11 @@ class Search:
     gives the solution."""
     complete_order: Order = Order.BEST_FIRST
     complete_steps: Steps = Steps.SINGLE
+    complete_meta: int = 0
+    """Depth-first only: the complete search expands a state a group of meta steps at a
+    time in this order (:func:`meta_order`), and last every step of ``complete_steps``,
+    each group only once the children of those before have failed (so every state it
+    enters is still expanded with every single move before it can end "lost")."""
     shorten: bool = False
     """Shorten the solution found: jump ahead to the latest state along it that one
     move reaches."""
@@ -288,6 +316,15 @@ class Plan:
     short: Search
 
 
+FREECELL_DIVE_RULES: Final = DiveRules(
+    home_stop_keeps_space=True,
+    whole_runs_to_empty=True,
+    whole_runs_to_parent=True,
+    home_moves_first=True,
+    dig_home_first=True,
+)
+"""FreeCell's dive (with fewer cells too)."""
+
 SHORT_STATES: Final = 30_000
 """The short search stops after this many states."""
 
@@ -302,6 +339,7 @@ class Family(Enum):
     on, and the rules that put a variant in one."""
 
     FREECELL = "alternate colours, one pack"
+    FREECELL_FEW_CELLS = "alternate colours, one pack, fewer than 4 cells"
     DOUBLE_FREECELL = "alternate colours, two packs"
     EIGHT_OFF = "in suit, only Kings fill an empty column (also Seahaven Towers)"
     BAKERS_GAME = "in suit, any card fills an empty column, fewer than 8 cells"
@@ -311,7 +349,9 @@ class Family(Enum):
 def family(rules: Rules) -> Family:
     """The family whose plan searches a variant."""
     if rules.build is Build.ALTERNATE:
-        return Family.FREECELL if rules.foundations == 4 else Family.DOUBLE_FREECELL
+        if rules.foundations != 4:
+            return Family.DOUBLE_FREECELL
+        return Family.FREECELL_FEW_CELLS if rules.cells < 4 else Family.FREECELL
     if rules.empty_column is EmptyColumn.KINGS:
         return Family.EIGHT_OFF
     return Family.EIGHT_OFF_EASY if rules.cells >= 8 else Family.BAKERS_GAME
@@ -339,13 +379,34 @@ PLANS: Final[dict[Family, Plan]] = {
                 # bench/README)
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
             ),
-            dive=DiveRules(
-                home_stop_keeps_space=True,
-                whole_runs_to_empty=True,
-                whole_runs_to_parent=True,
-                home_moves_first=True,
-                dig_home_first=True,
+            dive=FREECELL_DIVE_RULES,
+        ),
+        _short(ALTERNATE_SHORT_WEIGHTS),
+    ),
+    # With fewer than 4 cells the purposeful steps and their digs reach little (a dig
+    # clears at most as many cards as there are empty cells), and the wins Freecell Solver
+    # finds at once come from its meta-moves: two members search depth-first over the
+    # meta steps (one in its order of kinds, one shuffled), beside FreeCell's dive and
+    # its best-first member with the dive's weights; the turns may take 3 million states; the complete search
+    # is depth-first (issue 21; figures in bench/README, "The search plans").
+    Family.FREECELL_FEW_CELLS: Plan(
+        Search(
+            weights=ALTERNATE_WEIGHTS,
+            stages=Stage.DIVE | Stage.COMPLETE,
+            dive_states=3_000_000,
+            portfolio=(
+                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
+                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.META_DFS, meta_order=FCS_META_ORDER),
+                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
+                Member(
+                    ALTERNATE_DIVE_WEIGHTS,
+                    noise=1 << 20,
+                    method=Method.META_DFS_PLAIN,
+                    meta_order=SHUFFLED_META_ORDER,
+                ),
             ),
+            complete_order=Order.DEPTH_FIRST,
+            dive=FREECELL_DIVE_RULES,
         ),
         _short(ALTERNATE_SHORT_WEIGHTS),
     ),

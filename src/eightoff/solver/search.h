@@ -301,8 +301,19 @@ static void eo_solve(eo_ctx *x, long *states_out) {
             if (x->status != EO_STATE_LIMIT) break;
             continue;
         }
-        if (stage == EO_STAGE_COMPLETE)
+        if (stage == EO_STAGE_COMPLETE) {
+            if (plan->complete_order == EO_DEPTH_FIRST && plan->complete_meta) {
+                /* the meta groups, then every step as the last group: see eo_meta_expand */
+                int end = 0;
+                while (end < 12 && ((unsigned long)plan->complete_meta >> (4 * end) & 15)) end++;
+                if (end < 12) {
+                    x->meta = plan->complete_meta | (long)(EO_META_ALL - EO_META_HOME + 1) << (4 * end);
+                    x->meta_plain = 0;
+                }
+            }
             eo_run_search(x, plan->complete_order, plan->complete_steps);
+            x->meta = 0;
+        }
         else
             eo_run_search(x, stage == EO_STAGE_DIVE ? EO_DEPTH_FIRST : EO_BEST_FIRST,
                           EO_STEPS_PURPOSEFUL);

@@ -564,7 +564,8 @@ static int eo_dig(const eo_rules *r, eo_state *s, int c, int k, int keep_run, in
 #define EO_META_TOP_HOME 11   /* a column's top card home (single moves; test 0) */
 #define EO_META_CELL_HOME 12  /* a cell card home (single moves; test 1) */
 #define EO_META_CELL_EMPTY 13 /* a cell card into an empty column (single moves; test 7) */
-#define EO_META_KINDS 9       /* kinds EO_META_HOME .. EO_META_CELL_EMPTY */
+#define EO_META_ALL 14        /* every step the search's plan tries (eo_all_steps): the
+                                 last group of the complete search's meta order */
 
 /* Move the top k cards of column c off it one at a time, into the first empty cell, else
  * (any card filling an empty column) into the first empty column, one card each.
