@@ -324,6 +324,14 @@ FREECELL_DIVE_RULES: Final = DiveRules(
     dig_home_first=True,
 )
 """FreeCell's dive (with fewer cells too)."""
+SHUFFLED_META_MEMBER: Final = Member(
+    ALTERNATE_DIVE_WEIGHTS,
+    noise=1 << 20,
+    method=Method.META_DFS_PLAIN,
+    meta_order=SHUFFLED_META_ORDER,
+)
+"""Depth-first over the meta steps, the moves home first, the other kinds shuffled (its
+seed is its place in the portfolio)."""
 
 SHORT_STATES: Final = 30_000
 """The short search stops after this many states."""
@@ -384,26 +392,25 @@ PLANS: Final[dict[Family, Plan]] = {
         _short(ALTERNATE_SHORT_WEIGHTS),
     ),
     # With fewer than 4 cells the purposeful steps and their digs reach little (a dig
-    # clears at most as many cards as there are empty cells), and the wins Freecell Solver
-    # finds at once come from its meta-moves: two members search depth-first over the
-    # meta steps (one in its order of kinds, one shuffled), beside FreeCell's dive and
-    # its best-first member with the dive's weights; the turns may take 3 million states; the complete search
-    # is depth-first (issue 21; figures in bench/README, "The search plans").
+    # clears at most as many cards as there are empty cells), and the wins Freecell
+    # Solver finds at once come from its meta-moves.  FreeCell's dive and its best-first
+    # member with the dive's weights, one depth-first search over the meta steps in
+    # fc-solve's order of kinds and three over them shuffled (each its own seed: they win
+    # different deals), in turns that may take 4 of the default 5 million states; then
+    # the complete search depth-first (issue 21; figures in bench/README, "The search
+    # plans").
     Family.FREECELL_FEW_CELLS: Plan(
         Search(
             weights=ALTERNATE_WEIGHTS,
             stages=Stage.DIVE | Stage.COMPLETE,
-            dive_states=3_000_000,
+            dive_states=4_000_000,
             portfolio=(
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.META_DFS, meta_order=FCS_META_ORDER),
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
-                Member(
-                    ALTERNATE_DIVE_WEIGHTS,
-                    noise=1 << 20,
-                    method=Method.META_DFS_PLAIN,
-                    meta_order=SHUFFLED_META_ORDER,
-                ),
+                SHUFFLED_META_MEMBER,
+                SHUFFLED_META_MEMBER,
+                SHUFFLED_META_MEMBER,
             ),
             complete_order=Order.DEPTH_FIRST,
             dive=FREECELL_DIVE_RULES,
