@@ -106,7 +106,7 @@ FEW = plans.Family.FREECELL_FEW_CELLS
 @pytest.mark.parametrize(
     ("variant", "cells", "family"),
     [
-        ("freecell", 0, FEW),
+        ("freecell", 0, plans.Family.FREECELL_NO_CELLS),
         ("freecell", 1, FEW),
         ("freecell", 3, FEW),
         ("supermove-freecell", 2, FEW),
@@ -119,7 +119,7 @@ FEW = plans.Family.FREECELL_FEW_CELLS
 def test_fewer_than_four_cells_take_the_plan_for_fewer_cells(
     variant: str, cells: int, family: plans.Family
 ) -> None:
-    """One-pack games in alternate colours with 0-3 cells are searched by a plan of their
+    """One-pack games in alternate colours with 0-3 cells are searched by plans of their
     own (meta steps, a depth-first complete search); other cell counts and the other
     families keep theirs."""
     rules = PRESETS[variant].with_options(cells=cells)

@@ -347,7 +347,8 @@ class Family(Enum):
     on, and the rules that put a variant in one."""
 
     FREECELL = "alternate colours, one pack"
-    FREECELL_FEW_CELLS = "alternate colours, one pack, fewer than 4 cells"
+    FREECELL_FEW_CELLS = "alternate colours, one pack, 1 to 3 cells"
+    FREECELL_NO_CELLS = "alternate colours, one pack, no cell"
     DOUBLE_FREECELL = "alternate colours, two packs"
     EIGHT_OFF = "in suit, only Kings fill an empty column (also Seahaven Towers)"
     BAKERS_GAME = "in suit, any card fills an empty column, fewer than 8 cells"
@@ -359,11 +360,30 @@ def family(rules: Rules) -> Family:
     if rules.build is Build.ALTERNATE:
         if rules.foundations != 4:
             return Family.DOUBLE_FREECELL
+        if rules.cells == 0:
+            return Family.FREECELL_NO_CELLS
         return Family.FREECELL_FEW_CELLS if rules.cells < 4 else Family.FREECELL
     if rules.empty_column is EmptyColumn.KINGS:
         return Family.EIGHT_OFF
     return Family.EIGHT_OFF_EASY if rules.cells >= 8 else Family.BAKERS_GAME
 
+
+FEW_CELLS_SEARCH: Final = Search(
+    weights=ALTERNATE_WEIGHTS,
+    stages=Stage.DIVE | Stage.COMPLETE,
+    dive_states=4_000_000,
+    portfolio=(
+        Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
+        Member(ALTERNATE_DIVE_WEIGHTS, method=Method.META_DFS, meta_order=FCS_META_ORDER),
+        Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
+        SHUFFLED_META_MEMBER,
+        SHUFFLED_META_MEMBER,
+        SHUFFLED_META_MEMBER,
+    ),
+    complete_order=Order.DEPTH_FIRST,
+    dive=FREECELL_DIVE_RULES,
+)
+"""The main search with 1 to 3 cells (PLANS, Family.FREECELL_FEW_CELLS)."""
 
 PLANS: Final[dict[Family, Plan]] = {
     # Two dives and three best-first searches in turns, then the complete search: each
@@ -391,7 +411,7 @@ PLANS: Final[dict[Family, Plan]] = {
         ),
         _short(ALTERNATE_SHORT_WEIGHTS),
     ),
-    # With fewer than 4 cells the purposeful steps and their digs reach little (a dig
+    # With 1 to 3 cells the purposeful steps and their digs reach little (a dig
     # clears at most as many cards as there are empty cells), and the wins Freecell
     # Solver finds at once come from its meta-moves.  FreeCell's dive and its best-first
     # member with the dive's weights, one depth-first search over the meta steps in
@@ -399,23 +419,12 @@ PLANS: Final[dict[Family, Plan]] = {
     # different deals), in turns that may take 4 of the default 5 million states; then
     # the complete search depth-first (issue 21; figures in bench/README, "The search
     # plans").
-    Family.FREECELL_FEW_CELLS: Plan(
-        Search(
-            weights=ALTERNATE_WEIGHTS,
-            stages=Stage.DIVE | Stage.COMPLETE,
-            dive_states=4_000_000,
-            portfolio=(
-                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
-                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.META_DFS, meta_order=FCS_META_ORDER),
-                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
-                SHUFFLED_META_MEMBER,
-                SHUFFLED_META_MEMBER,
-                SHUFFLED_META_MEMBER,
-            ),
-            complete_order=Order.DEPTH_FIRST,
-            dive=FREECELL_DIVE_RULES,
-        ),
-        _short(ALTERNATE_SHORT_WEIGHTS),
+    Family.FREECELL_FEW_CELLS: Plan(FEW_CELLS_SEARCH, _short(ALTERNATE_SHORT_WEIGHTS)),
+    # With no cell the same searches, but the turns take at most 1 million states: wins
+    # are rare (69 of Microsoft's 32,000) and come early, and a lost deal, which most
+    # are, pays for the turns before the complete search (figures in bench/README).
+    Family.FREECELL_NO_CELLS: Plan(
+        replace(FEW_CELLS_SEARCH, dive_states=1_000_000), _short(ALTERNATE_SHORT_WEIGHTS)
     ),
     # A dive and three best-first searches with different weights in turns, then the
     # complete search.

@@ -1,9 +1,12 @@
 /* The search.  Plain C, included by _core.pyx after core.h.  The parts, by concern:
  *   plan.h       the plan as the core reads it (plans.py's records, by field name)
  *   heuristic.h  the score of a state, the dive's hash, both incremental
- *   steps.h      auto-moves, single moves, digging steps
+ *   steps.h      auto-moves, single moves, digging steps, meta steps (after Freecell
+ *                Solver's meta-moves: the cards above one or two places cleared into
+ *                cells and empty columns, then one move)
  *   context.h    a search's context, buffers, limits, the steps it tries
- *   dfs.h        depth-first: the dive and the complete depth-first search
+ *   dfs.h        depth-first: the dive, the searches over meta steps a group of kinds
+ *                at a time, and the complete depth-first search
  *   bestfirst.h  best-first search
  *   shorten.h    shortening a solution
  *   disk.h       the complete search on disk, where its memory ends
@@ -33,7 +36,10 @@
  *  - the single moves tried reach, up to that identification, every legal move's
  *    result (left out: to another empty cell, to another empty column, cell to cell,
  *    a whole column into an empty column); digging steps, when added, are sequences
- *    of legal moves, extra edges that never replace a single move;
+ *    of legal moves, extra edges that never replace a single move; so are meta steps
+ *    (plan.complete_meta, depth-first only): a state is expanded a group of meta kinds
+ *    at a time, and its last group is always every step of complete_steps, so each
+ *    state entered still gets every single move before its frame can end;
  *  - the cards sent home at once are those eo_safe allows (see core.h).
  * tests/unit/test_core_differential.py checks the move generation, the reach of the
  * single moves tried, the safe rule and the canonical key against the Python engine.
@@ -139,10 +145,10 @@ static inline long eo_port_states(const eo_ctx *ms, const int *begun, int k) {
 }
 
 /* The dive as a portfolio (after Freecell Solver's soft threads): x->nport searches
- * over purposeful steps, greedy depth-first dives or best-first searches, each with
- * its own weights (and, depth-first, score noise) and its own seen states, all from
- * `root` (whose auto-moves are
- * path[0..root_len)), run in turns: in round k each member goes on until it has
+ * over purposeful steps (greedy depth-first dives or best-first searches) or over meta
+ * steps (depth-first, a group of kinds at a time), each with its own weights (and,
+ * depth-first, score noise, seeded by its place) and its own seen states, all from
+ * `root` (whose auto-moves are path[0..root_len)), run in turns: in round k each member goes on until it has
  * entered port_quota << k states; a member that runs out of steps drops out.  The
  * first to win gives the path.  Ends (x->status) solved, EO_STATE_LIMIT once the
  * members together have entered `budget` states or all dropped out (no proof:
