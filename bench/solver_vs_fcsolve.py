@@ -102,8 +102,8 @@ def fcs_game_args(rules: Rules) -> list[str]:
     """fc-solve's command-line arguments that describe a variant's rules."""
     if rules.foundation_retrieval or rules.strict_single:
         raise BenchError(f"{rules.id}: fc-solve has no equivalent of our rule options")
-    if rules.id in FCS_GAMES:
-        return ["--game", FCS_GAMES[rules.id]]
+    if rules.id in FCS_GAMES and rules.cells == PRESETS[rules.id].cells:
+        return ["--game", FCS_GAMES[rules.id]]  # else (--cells) its rules one by one
     return [
         "--freecells-num", str(rules.cells),
         "--stacks-num", str(rules.columns),
@@ -877,6 +877,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Our solver against Freecell Solver, in one process, on the same deals."
     )
     p.add_argument("--variant", default="eightoff", choices=sorted(PRESETS))
+    p.add_argument("--cells", type=int, default=None, metavar="N",
+                   help="N free cells (the house rule; fc-solve: --freecells-num N)")  # fmt: skip
     p.add_argument("--deals", default="1-10000", help="numbers and ranges: 1-10000 or 1-10,42")
     p.add_argument(
         "--presets",
@@ -954,6 +956,11 @@ def main(argv: list[str] | None = None) -> int:
     out = Console(width=220)
     try:
         rules = preset(args.variant)
+        if args.cells is not None:
+            try:
+                rules = rules.with_options(cells=args.cells)
+            except ValueError as e:
+                raise BenchError(f"--cells {args.cells}: {e}") from None
         numbers = parse_deals(args.deals)
         names = [] if args.presets.strip().lower() == "none" else [
             x.strip() for x in args.presets.split(",") if x.strip()

@@ -277,3 +277,80 @@ def test_weighted_a_star_proves_par_and_the_beam_is_never_shorter(
     assert status == 1 and lower == len(steps) == expected
     status, _, upper, _, steps = _core.optimal(core_rules(rules), *args, beam=50)
     assert status == 7 and upper == len(steps) >= expected
+
+
+# ----- the bound for cards that cannot go home for free (levels 3 to 5) ----------------
+# positions (found by a random search) where the level raises the bound over the level
+# below it, to exactly the breadth-first optimum: level 3, a card above a lower card of
+# the other colour; level 4, the edges of the safety of a card that cannot stay in its
+# place in the deadlock graph; level 5, of every card
+UNSAFE_HOME = [
+    ("freecell", 3, [["JC", "KD"], ["JD", "QC", "QD", "KH", "KC"]], (10, 13, 12, 10)),
+    ("freecell", 3, [["JD", "KC", "QS", "JS", "QD"], ["KS", "KD"]], (12, 10, 13, 10)),
+    ("freecell", 3, [["QD", "KS"], ["QS", "KH", "KD"], ["QH", "JS"]], (13, 10, 11, 11)),
+    ("freecell+retrieval", 3, [["JC", "KH", "KC", "QD"], ["QC", "KD", "KS"]], (10, 12, 12, 11)),
+    ("freecell", 4, [["JC", "KS"], ["QH", "QC", "KH", "KC"]], (10, 12, 11, 13)),
+    ("freecell", 4, [["KD", "JC", "KS", "KC", "QC"], ["QD", "KH"]], (10, 12, 12, 11)),
+    ("freecell", 4, [["QD", "KH"], ["KD", "KS"], ["JS", "KC", "QS"]], (12, 10, 12, 11)),
+    ("freecell", 5, [["QH", "KH"], ["JC", "KS", "QS", "QC", "KC"]], (10, 11, 11, 13)),
+    ("freecell", 5, [["KS", "QS"], ["JD", "KC", "KH", "KD", "QD"]], (12, 11, 12, 10)),
+    ("freecell", 5, [["QC", "KD"], ["JD", "QD", "KH", "KC"]], (11, 13, 12, 10)),
+]
+
+
+@pytest.mark.parametrize(("variant", "level", "columns", "foundations"), UNSAFE_HOME)
+def test_cards_that_cannot_go_home_for_free_raise_the_bound_to_at_most_par(
+    variant: str, level: int, columns: list[list[str]], foundations: tuple[int, ...]
+) -> None:
+    rules = VARIANTS[variant]
+    cols = [tuple(Card.parse(c) for c in col) for col in columns]
+    cols += [()] * (rules.columns - len(cols))
+    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    expected = bfs(position, MoveCount.PLAYER)
+    assert expected is not None
+    old, new = (_root_bound(position, MoveCount.PLAYER, v) for v in (level - 1, level))
+    assert old < new <= expected
+    if level == 3:
+        assert old + 2 <= new
+    par = optimal(position, MoveCount.PLAYER, ParLimits(seconds=None, memory_mb=256))
+    check(position, par, MoveCount.PLAYER)
+    assert par.length == expected
+
+
+@pytest.mark.parametrize("variant", ["freecell", "supermove-freecell", "freecell+retrieval"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_bound_in_alternate_colours_is_at_most_the_breadth_first_optimum(
+    variant: str, data: st.DataObject
+) -> None:
+    """More cards out than the test above (7), the bound at the start against the
+    breadth-first optimum, player moves (the count the level-3 rule is for)."""
+    rules = VARIANTS.get(variant) or PRESETS[variant]
+    position = data.draw(small_positions(rules, 3 if rules.foundation_retrieval else 7))
+    expected = bfs(position, MoveCount.PLAYER, cap=400_000)
+    if expected is not None:
+        for level in (3, 4, 5):
+            assert _root_bound(position, MoveCount.PLAYER, level) <= expected
+
+
+@pytest.mark.parametrize(("number", "share"), [(6, 0.5), (9, 0.5), (14, 0.35), (15, 0.35)])
+def test_the_levels_of_the_bound_prove_the_same_par_in_a_freecell_game(
+    number: int, share: float
+) -> None:
+    """A* with the bound of level 2 (no rule for the home moves' safety) to 5 find
+    the same fewest player moves from a position part way through a FreeCell game
+    (both searched to the end: the longer of the two is no proof of the other)."""
+    start = deal("freecell", number)
+    solved = solve(start, Limits(short=True))
+    assert isinstance(solved, Solved)
+    position = start
+    for m in solved.moves[: int(len(solved.moves) * share)]:
+        position = position.apply(m)
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
+    lengths = []
+    for level in (2, 3, 4, 5):
+        status, lower, _, _, steps = _core.optimal(rules, *args, 0, 0, 0.0, 0, level)
+        assert status == 1 and lower == len(steps)
+        lengths.append(len(steps))
+    assert len(set(lengths)) == 1

@@ -326,8 +326,8 @@ def test_a_solution_the_compiled_replay_refuses_raises(monkeypatch: pytest.Monke
 
     real = _core.solve
 
-    def refused(*args: object) -> tuple[int, int, object]:
-        states = real(*args)[1]  # type: ignore[arg-type]
+    def refused(*args: object, **kwargs: object) -> tuple[int, int, object]:
+        states = real(*args, **kwargs)[1]  # type: ignore[arg-type]
         return _core.REPLAY_FAILED, states, (3, 90)
 
     monkeypatch.setattr(_core, "solve", refused)

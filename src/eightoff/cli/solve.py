@@ -446,6 +446,7 @@ def run(args: argparse.Namespace) -> int:
             memory_mb=DEFAULT_LIMITS.memory_mb if args.memory is None else args.memory,
             disk_mb=args.disk,
             disk_dir=args.disk_dir,
+            cpu_time=True,  # a deal's verdict does not depend on what else the machine runs
         )
         verdicts: set[Verdict] = set()
         first = True

@@ -247,6 +247,7 @@ def _run(args: argparse.Namespace) -> int:
         memory_mb=DEFAULT_LIMITS.memory_mb if memory is None else memory,
         disk_mb=disk,
         disk_dir=disk_in,
+        cpu_time=True,  # a deal's verdict does not depend on what else the machine runs
     )
     from eightoff.survey import check_range
 

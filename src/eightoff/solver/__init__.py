@@ -61,6 +61,10 @@ class Limits:
     disk_dir: str | None = None
     """The directory for the disk search's files (a directory of its own is made in it
     and removed); None: TMPDIR or /tmp."""
+    cpu_time: bool = False
+    """``seconds`` counts the CPU time the search takes on its thread instead of the wall
+    time, so that a machine busy with other work gives the same verdicts (the command
+    line's solve and survey); wall time suits a caller who waits for the answer."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -223,6 +227,7 @@ def _search(
     memory: int,
     disk: int = 0,
     disk_dir: str | None = None,
+    cpu_clock: bool = False,
 ) -> tuple[int, int, tuple[Move, ...]]:
     """One run of the core; a solution the compiled replay refuses raises."""
     status, visited, moves = _core.solve(
@@ -236,6 +241,7 @@ def _search(
         _MOVES,
         disk,
         disk_dir,
+        cpu_clock=cpu_clock,
     )
     if status == _core.REPLAY_FAILED:
         index, length = moves
@@ -274,17 +280,31 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     moves made count against a state, at most SHORT_STATES states), and shortened.
     """
     t0 = time.perf_counter()
+    clock = time.thread_time if limits.cpu_time else time.perf_counter  # the limit's
+    c0 = clock()
     max_states, seconds, memory = _core_limits(limits)
     setups = _setups(position.rules)
     status, states, moves = _search(
-        setups.main, position, max_states, seconds, memory, _core_disk(limits), limits.disk_dir
+        setups.main,
+        position,
+        max_states,
+        seconds,
+        memory,
+        _core_disk(limits),
+        limits.disk_dir,
+        limits.cpu_time,
     )
     if status == SOLVED and limits.short:
-        left = None if limits.seconds is None else limits.seconds - (time.perf_counter() - t0)
+        left = None if limits.seconds is None else limits.seconds - (clock() - c0)
         budget = SHORT_STATES if not max_states else min(SHORT_STATES, max_states - states)
         if budget > 0 and (left is None or left > 0):
             status2, states2, moves2 = _search(
-                setups.short, position, budget, 0.0 if left is None else left, memory
+                setups.short,
+                position,
+                budget,
+                0.0 if left is None else left,
+                memory,
+                cpu_clock=limits.cpu_time,
             )
             states += states2
             if status2 == SOLVED and len(moves2) < len(moves):
@@ -389,6 +409,7 @@ def solve_deals(
         keep_moves,
         _core_disk(limits),
         limits.disk_dir,
+        limits.cpu_time,
     )
     return DealBlock(first, status, states, times, lengths, keys, player, single)
 

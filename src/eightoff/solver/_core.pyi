@@ -116,6 +116,7 @@ def solve(
     max_disk: int = 0,
     disk_dir: str | None = None,
     disk_stats: dict[str, int] | None = None,
+    cpu_clock: bool = False,
 ) -> tuple[int, int, Any]: ...
 
 PLAYER_LOOKAHEAD: int
@@ -147,7 +148,7 @@ def optimal(
     max_states: int = 0,
     seconds: float = 0.0,
     max_memory: int = 0,
-    deadlocks: int = 2,
+    deadlocks: int = 5,
     weight: int = 0,
     beam: int = 0,
 ) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...
@@ -181,6 +182,7 @@ def solve_range(
     keep_moves: bool = False,
     max_disk: int = 0,
     disk_dir: str | None = None,
+    cpu_clock: bool = False,
 ) -> tuple[
     array[int], array[int], array[float], array[int], array[int] | None, array[int], array[int]
 ]: ...

@@ -124,6 +124,7 @@ cdef extern from "search.h":
         eo_state S
         long max_states
         double deadline
+        int cpu_clock
         size_t max_mem
         int status
         eo_move *path
@@ -150,6 +151,7 @@ cdef extern from "search.h":
     int eo_signals_release(eo_signals *g) nogil
     int eo_signalled() nogil
     double eo_now() nogil
+    double eo_cpu_now() nogil
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
@@ -593,7 +595,7 @@ cdef int _raise_signal(int sig) except -1:
 
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None, long max_disk=0,
-          object disk_dir=None, dict disk_stats=None) -> tuple:
+          object disk_dir=None, dict disk_stats=None, bint cpu_clock=False) -> tuple:
     """Search; return (status, states, moves), status one of SOLVED, LOST, STATE_LIMIT,
     TIME_LIMIT, MEMORY_LIMIT, or REPLAY_FAILED: the search's solution is refused by the
     compiled replay (replay.h), and the third item is (the index of the first move
@@ -608,7 +610,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     ``max_disk`` (bytes, 0: none): where the memory ends, the complete search goes on on
     disk (disk.h) in a directory of its own under ``disk_dir`` (str; None: TMPDIR or
     /tmp), up to that many bytes; ``disk_stats``, if given, gets "states" (expanded on
-    disk), "peak" (the most bytes on disk at once) and "layers"."""
+    disk), "peak" (the most bytes on disk at once) and "layers".  ``cpu_clock``: the time
+    limit ``seconds`` counts this thread's CPU time (else wall time)."""
     cdef eo_ctx x
     cdef eo_state start
     cdef int i, code, index, bad = EO_REPLAY_OK
@@ -626,7 +629,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
-    x.deadline = eo_now() + seconds if seconds > 0 else 0.0
+    x.cpu_clock = cpu_clock
+    x.deadline = (eo_cpu_now() if cpu_clock else eo_now()) + seconds if seconds > 0 else 0.0
     cdef long states = 0
     cdef eo_signals caught
     cdef bint catching = _catching()
@@ -770,7 +774,7 @@ OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
 
 def optimal(rules, columns, cells, foundations, int count, int upper=0,
             long max_states=0, double seconds=0.0, long max_memory=0,
-            int deadlocks=2, int weight=0, long beam=0) -> tuple:
+            int deadlocks=5, int weight=0, long beam=0) -> tuple:
     """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
     states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
     length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
@@ -778,7 +782,11 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     than ``upper`` exists; 6: no solution at all; 3-5: a limit stopped the search, the
     lower bound is proven, and the moves are a solution found (of length upper bound) or
     empty.  ``deadlocks``: what the bound adds to the blocked cards (op_deadlocks): 0
-    nothing, 1 deadlocked pairs of cards, 2 cycles of deadlocked cards of any length.  ``weight``: 0 A*; above 10, anytime
+    nothing, 1 deadlocked pairs of cards, 2 cycles of deadlocked cards of any length, 3
+    also, for player moves in alternate colours, cards above a lower card of the other
+    colour (they cannot go home for free before the goal), 4 and the edges of the
+    safety of the cards that cannot stay until the goal in the deadlock graph, 5 (the
+    default) of every card (op_safe_edges).  ``weight``: 0 A*; above 10, anytime
     weighted A* (g + weight/10 * h first): shorter solutions sooner, no lower bound but
     the first one, and a proof only when it runs out of states.  ``beam``: above 0, a
     beam search of that width instead, for a short solution (status 7, not proven; 3 when
@@ -841,13 +849,6 @@ cdef extern from *:
         memset(s, 0, sizeof(eo_state));
         eo_lay_out(L, order, s->len, &s->col[0][0], EO_COLCAP, s->cell);
     }
-    /* this thread's CPU time in seconds (a deal's time in a batch: not inflated when
-     * other programs share the cores) */
-    static double eo_cpu_now(void) {
-        struct timespec t;
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-    }
     static void eo_deal_hl(const eo_layout *L, uint64_t hi, uint64_t lo, eo_state *s) {
         uint8_t order[EO_DEAL_MAXCARDS];
         eo_orders_hl(L, hi, lo, 1, order);
@@ -861,7 +862,6 @@ cdef extern from *:
                       uint8_t *orders) nogil
     void eo_lay_state(const eo_layout *L, const uint8_t *order, eo_state *s) nogil
     void eo_deal_hl(const eo_layout *L, uint64_t hi, uint64_t lo, eo_state *s) nogil
-    double eo_cpu_now() nogil
 
 cdef extern from "replay.h":
     enum:
@@ -965,26 +965,27 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
 
 def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
                 double seconds=0.0, long max_memory=0, bint keep_moves=False,
-                long max_disk=0, object disk_dir=None) -> tuple:
+                long max_disk=0, object disk_dir=None, bint cpu_clock=False) -> tuple:
     """Deal and solve ``count`` deals from ``first`` in one call (no Python between
     deals): deals made by deals.h, each solution replayed by replay.h before it counts
     (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
 
     Returns (status, states, seconds, lengths, keys, player, single): ``array('b')`` of
     statuses (as ``solve``), ``array('q')`` of states, ``array('d')`` of each deal's CPU
-    seconds in the core (search and replay; the time limit is wall time), ``array('i')``
+    seconds in the core (search and replay), ``array('i')``
     of solution lengths (0 unless solved), with ``keep_moves`` an ``array('Q')`` of every
     solution's move keys in order (replay.h, eo_move_key; deal i's are those after the
     lengths before it), else None, and two ``array('i')`` of each solution's length in
     player moves and in single-card moves (eightoff.counts; 0 unless solved).
-    ``max_disk``, ``disk_dir``: the search on disk, as ``solve``."""
+    ``max_disk``, ``disk_dir``, ``cpu_clock``: as ``solve`` (with ``cpu_clock`` the
+    limit counts the CPU time each deal's search takes, as the seconds returned do)."""
     cdef eo_ctx x
     cdef eo_layout L
     cdef eo_state start
     cdef uint64_t hi, lo
     cdef long d
     cdef int bad = 0, rc, plen
-    cdef double t0, c0
+    cdef double c0
     cdef long st = 0
     cdef Py_ssize_t used = 0, cap = 0
     if count < 0:
@@ -1030,10 +1031,10 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                 x.max_states = max_states
                 x.max_mem = max_memory
                 c0 = eo_cpu_now()
-                t0 = eo_now()
                 rc = eo_ctx_init(&x)
                 if rc == 0:
-                    x.deadline = t0 + seconds if seconds > 0 else 0.0
+                    x.cpu_clock = cpu_clock
+                    x.deadline = (c0 if cpu_clock else eo_now()) + seconds if seconds > 0 else 0.0
                     st = 0
                     eo_solve(&x, &st)
             if rc != 0:

@@ -165,7 +165,7 @@ static int eo_disk_stop(eo_disk *d) {
         d->x->status = EO_INTERRUPTED;
         return 1;
     }
-    if (d->x->deadline > 0 && eo_now() > d->x->deadline) {
+    if (d->x->deadline > 0 && eo_clock(d->x) > d->x->deadline) {
         d->x->status = EO_TIME_LIMIT;
         return 1;
     }

@@ -120,6 +120,7 @@ static int eo_member_begin(const eo_ctx *x, eo_ctx *m, int i, const eo_state *ro
     m->plan.dive = x->plan.dive;
     m->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1) | 1;
     m->deadline = x->deadline;
+    m->cpu_clock = x->cpu_clock;
     m->max_mem = x->max_mem / (size_t)x->nport; /* the members share the memory limit */
     int befs = p->method == EO_METHOD_BEST_FIRST || p->method == EO_METHOD_BEST_FIRST_NO_TARGET;
     int meta = p->method == EO_METHOD_META_DFS || p->method == EO_METHOD_META_DFS_PLAIN;
