@@ -227,7 +227,9 @@ def test_the_complete_search_with_compact_records_proves_the_same_deals_lost(cel
     these deals it ends as it did with full keys, in the same number of states, and
     each deal it proves lost is one Pringle's table says needs more cells."""
     rules = preset("freecell").with_options(cells=cells)
-    search = replace(plans.plan_for(rules).main, stages=plans.Stage.COMPLETE)
+    # the complete search best-first, as it ran then (FreeCell's plan; the plan for fewer
+    # cells now searches depth-first)
+    search = replace(plans.PLANS[plans.Family.FREECELL].main, stages=plans.Stage.COMPLETE)
     setup = _core.Setup(core_rules(rules), asdict(search))
     least = pringle_least_cells()
     for number, verdict, states in COMPLETE_SEARCH_BEFORE_COMPACT_RECORDS[cells]:
@@ -235,3 +237,55 @@ def test_the_complete_search_with_compact_records_proves_the_same_deals_lost(cel
         status, held, _ = _core.solve(setup, pos.columns, pos.cells, pos.foundations, 100_000)
         assert (status, held) == (_core.LOST if verdict == "L" else _core.SOLVED, states), number
         assert (verdict == "L") == (least[number] > cells), number
+
+
+# Microsoft deals that Pringle's table wins with this many cells and that FreeCell's plan
+# left unknown at the default limits (the 1-cell ones in a survey at 10 s a deal; 13705
+# after 124 million states): the plan for fewer cells wins them within the defaults.
+@pytest.mark.parametrize(
+    ("cells", "number"), [(1, 9541), (1, 13167), (1, 19674), (1, 31484), (2, 267), (3, 13705)]
+)
+def test_deals_won_with_fewer_cells_that_freecells_plan_left_unknown(
+    cells: int, number: int
+) -> None:
+    rules = preset("freecell").with_options(cells=cells)
+    assert pringle_least_cells()[number] <= cells
+    verdict = solve(deal(rules, number))
+    assert isinstance(verdict, Solved), verdict
+    pos = deal(rules, number)
+    for move in verdict.moves:
+        pos = pos.apply(move)
+    assert pos.is_won()
+
+
+@pytest.mark.parametrize("cells", [0, 1, 2])
+def test_verdicts_with_fewer_cells_match_pringles_table(cells: int) -> None:
+    """Deals 1-60 at the default limits: every one decided, each verdict his."""
+    rules = preset("freecell").with_options(cells=cells)
+    least = pringle_least_cells()
+    for number in range(1, 61):
+        verdict = solve(deal(rules, number))
+        assert isinstance(verdict, Solved if least[number] <= cells else Lost), (number, verdict)
+
+
+@pytest.mark.parametrize("meta", [0, plans.FCS_META_ORDER])
+def test_the_depth_first_complete_search_with_meta_steps_first_proves_the_same_losses(
+    meta: int,
+) -> None:
+    """The complete search depth-first, trying meta steps before the single moves of
+    each state (Search.complete_meta) or not: on Microsoft deals 1-30 with 1 cell it
+    says "lost" exactly where Pringle's table needs more cells, and its wins replay."""
+    rules = preset("freecell").with_options(cells=1)
+    search = replace(
+        plans.plan_for(rules).main,
+        stages=plans.Stage.COMPLETE,
+        complete_order=plans.Order.DEPTH_FIRST,
+        complete_meta=meta,
+    )
+    setup = _core.Setup(core_rules(rules), asdict(search))
+    least = pringle_least_cells()
+    for number in range(1, 31):
+        pos = deal(rules, number)
+        status, _, moves = _core.solve(setup, pos.columns, pos.cells, pos.foundations, 2_000_000)
+        assert status == (_core.LOST if least[number] > 1 else _core.SOLVED), number
+        assert status == _core.LOST or moves  # a win is replayed by the core before it counts

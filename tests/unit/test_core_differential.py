@@ -215,6 +215,34 @@ def test_the_dives_own_generators_make_what_the_general_ones_do(rules: Rules) ->
     assert compared > (50 if rules.cells > 1 else 20)
 
 
+META_KINDS = tuple(plans.Meta)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [*one_pack(), *(r.with_options(strict_single=True) for r in one_pack() if r.cells < 4)],
+    ids=config_id,
+)
+def test_every_meta_step_is_a_sequence_of_legal_moves(rules: Rules) -> None:
+    """Each meta step (steps.h, EO_META_...; what the plan for fewer cells searches) is
+    made of single moves the engine allows, one after another, and the kinds that move
+    a card home, onto a parent or into an empty column end with that move."""
+    made = 0
+    for pos in random_positions(rules, seed=zlib.crc32(config_id(rules).encode()) + 31):
+        for kind in META_KINDS:
+            for codes in _core.meta_steps(*core_args(pos), kind):
+                walk = pos
+                for code in codes:
+                    move = move_of(code)
+                    assert walk.is_legal(move), f"{kind.name} {codes}: {move} refused in\n{walk}"
+                    walk = walk.apply(move)
+                last = move_of(codes[-1])
+                if kind in (plans.Meta.HOME, plans.Meta.TOP_HOME, plans.Meta.CELL_HOME):
+                    assert last.target.kind is Kind.FOUNDATION
+                made += 1
+    assert made > 100
+
+
 def test_move_codes_round_trip() -> None:
     pos = deal("freecell", 1).apply(Move.parse("1a"))
     for m in pos.legal_moves():

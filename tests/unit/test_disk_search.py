@@ -32,7 +32,7 @@ from eightoff.solver import (
     plan_for,
     solve,
 )
-from eightoff.solver.plans import Stage
+from eightoff.solver.plans import Order, Stage
 from tests.cli import run_cli
 
 FC0: Rules = preset("freecell").with_options(cells=0)
@@ -44,19 +44,26 @@ WON = 164  # won with 0 cells (Pringle's table); the complete search needs 22 16
 BIG = 883  # lost with 0 cells after 2.6 million states: stopped by a limit here
 
 
-def complete_only(rules: Rules) -> _core.Setup:
-    """The variant's main search with the complete stage only (its own states count)."""
-    plan = dataclasses.replace(plan_for(rules).main, stages=Stage.COMPLETE)
+def complete_only(rules: Rules, order: Order = Order.BEST_FIRST) -> _core.Setup:
+    """The variant's main search with the complete stage only (its own states count),
+    best-first (which the search on disk takes over) unless told."""
+    plan = dataclasses.replace(plan_for(rules).main, stages=Stage.COMPLETE, complete_order=order)
     return _core.Setup(core_rules(rules), asdict(plan))
 
 
 def core_solve(
-    rules: Rules, number: int, memory: int, disk: int, where: Path | None, seconds: float = 0.0
+    rules: Rules,
+    number: int,
+    memory: int,
+    disk: int,
+    where: Path | None,
+    seconds: float = 0.0,
+    order: Order = Order.BEST_FIRST,
 ) -> tuple[int, int, tuple[Move, ...], dict[str, int]]:
     pos = deal(rules, number)
     stats: dict[str, int] = {}
     status, states, moves = _core.solve(
-        complete_only(rules),
+        complete_only(rules, order),
         pos.columns,
         pos.cells,
         pos.foundations,
@@ -83,6 +90,24 @@ def test_a_lost_deal_is_lost_on_disk_with_as_many_states_as_in_memory(
     # the same relation, exhausted: every distinct state counted once, no more, no less
     assert total == states and 0 < stats["states"] < states and stats["layers"] > 3
     assert stats["peak"] > 0 and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("number", "states"), LOST)
+def test_the_depth_first_complete_search_starts_again_on_disk_from_the_root(
+    tmp_path: Path, number: int, states: int
+) -> None:
+    """FreeCell with fewer cells searches depth-first (plans.py): where its memory ends
+    the search on disk starts from the root and expands every state once, so the verdict
+    is the same and the states on disk are all of them (those of the depth-first search
+    before it come on top)."""
+    assert plan_for(FC0).main.complete_order is Order.DEPTH_FIRST
+    status, entered, _, _ = core_solve(FC0, number, 1 << 30, 0, None, order=Order.DEPTH_FIRST)
+    assert (status, entered) == (_core.LOST, states)
+    status, total, _, stats = core_solve(
+        FC0, number, 1 << 20, DISK, tmp_path, order=Order.DEPTH_FIRST
+    )
+    assert status == _core.LOST and stats["states"] == states < total
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:

@@ -98,3 +98,39 @@ def test_the_complete_search_cannot_be_told_to_skip_moves() -> None:
         rules,
         asdict(replace(plans.PLANS[plans.Family.EIGHT_OFF].main, complete_steps=plans.Steps.DIGS)),
     )
+
+
+FEW = plans.Family.FREECELL_FEW_CELLS
+
+
+@pytest.mark.parametrize(
+    ("variant", "cells", "family"),
+    [
+        ("freecell", 0, plans.Family.FREECELL_NO_CELLS),
+        ("freecell", 1, FEW),
+        ("freecell", 3, FEW),
+        ("supermove-freecell", 2, FEW),
+        ("freecell", 4, plans.Family.FREECELL),
+        ("freecell", 6, plans.Family.FREECELL),
+        ("double-freecell", 3, plans.Family.DOUBLE_FREECELL),
+        ("bakers-game", 2, plans.Family.BAKERS_GAME),
+    ],
+)
+def test_fewer_than_four_cells_take_the_plan_for_fewer_cells(
+    variant: str, cells: int, family: plans.Family
+) -> None:
+    """One-pack games in alternate colours with 0-3 cells are searched by plans of their
+    own (meta steps, a depth-first complete search); other cell counts and the other
+    families keep theirs."""
+    rules = PRESETS[variant].with_options(cells=cells)
+    assert plans.family(rules) is family
+    _core.Setup(core_rules(rules), asdict(plans.plan_for(rules).main))
+
+
+def test_meta_orders_pack_their_kinds_and_groups() -> None:
+    order = plans.meta_order(plans.Meta.TOP_HOME, (plans.Meta.HOME, plans.Meta.REPARENT))
+    kinds = [(order >> (4 * i) & 15) + plans.Meta.HOME - 1 for i in range(3)]
+    assert kinds == [plans.Meta.TOP_HOME, plans.Meta.HOME, plans.Meta.REPARENT]
+    assert [order >> (48 + i) & 1 for i in range(3)] == [0, 0, 1]  # REPARENT joins HOME
+    with pytest.raises(ValueError, match="at most 12"):
+        plans.meta_order(*([plans.Meta.HOME] * 13))

@@ -29,6 +29,17 @@ METHOD_DIVE: int
 METHOD_BEST_FIRST: int
 METHOD_BEST_FIRST_NO_TARGET: int
 METHOD_DIVE_PARENT_DIGS_LAST: int
+METHOD_META_DFS: int
+METHOD_META_DFS_PLAIN: int
+META_HOME: int
+META_CELL_PARENT: int
+META_SEG_PARENT: int
+META_SEG_EMPTY: int
+META_REPARENT: int
+META_COL_CELLS: int
+META_TOP_HOME: int
+META_CELL_HOME: int
+META_CELL_EMPTY: int
 DEPTH_FIRST: int
 BEST_FIRST: int
 STEPS_SINGLE: int
@@ -44,6 +55,9 @@ def legal_moves(
 def search_moves(
     rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int]
 ) -> list[_Move]: ...
+def meta_steps(
+    rules: _Rules, columns: _Columns, cells: _Cells, foundations: Sequence[int], kind: int
+) -> list[list[int]]: ...
 def apply_move(
     rules: _Rules,
     columns: _Columns,

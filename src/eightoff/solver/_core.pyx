@@ -53,6 +53,7 @@ cdef extern from "core.h":
         uint8_t src, dst, n, f
 
     void eo_apply(const eo_rules *r, eo_state *s, eo_move *m) nogil
+    void eo_undo(eo_state *s, const eo_move *m) nogil
     void eo_recount(const eo_rules *r, eo_state *s) nogil
     int eo_legal_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     int eo_key(const eo_rules *r, const eo_state *s, uint8_t *out) nogil
@@ -76,6 +77,8 @@ cdef extern from "plan.h":
         EO_METHOD_BEST_FIRST
         EO_METHOD_BEST_FIRST_NO_TARGET
         EO_METHOD_DIVE_PARENT_DIGS_LAST
+        EO_METHOD_META_DFS
+        EO_METHOD_META_DFS_PLAIN
         EO_DEPTH_FIRST
         EO_BEST_FIRST
         EO_STEPS_SINGLE
@@ -101,6 +104,7 @@ cdef extern from "plan.h":
         eo_weights weights
         int noise
         int method
+        long meta_order
 
     ctypedef struct eo_plan:
         eo_weights weights
@@ -110,6 +114,7 @@ cdef extern from "plan.h":
         long port_quota
         int complete_order
         int complete_steps
+        long complete_meta
         int shorten
         eo_dive_rules dive
 
@@ -150,6 +155,23 @@ cdef extern from "search.h":
     int eo_search_moves(const eo_rules *r, const eo_state *s, eo_move *out) nogil
     uint64_t eo_safe_mask4(const eo_rules *r, const eo_state *s) nogil
     unsigned long long eo_state_hash(const eo_rules *r, const eo_state *s) nogil
+
+cdef extern from "steps.h":
+    enum:
+        EO_META_HOME
+        EO_META_CELL_PARENT
+        EO_META_SEG_PARENT
+        EO_META_SEG_EMPTY
+        EO_META_REPARENT
+        EO_META_COL_CELLS
+        EO_META_TOP_HOME
+        EO_META_CELL_HOME
+        EO_META_CELL_EMPTY
+        EO_STEPMAX
+    int eo_meta_moves(const eo_rules *r, const eo_state *s, int kind, eo_move *out,
+                      int room) nogil
+    int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) nogil
+
 cdef extern from "replay.h":
     enum:
         EO_REPLAY_OK
@@ -191,6 +213,17 @@ METHOD_DIVE = EO_METHOD_DIVE
 METHOD_BEST_FIRST = EO_METHOD_BEST_FIRST
 METHOD_BEST_FIRST_NO_TARGET = EO_METHOD_BEST_FIRST_NO_TARGET
 METHOD_DIVE_PARENT_DIGS_LAST = EO_METHOD_DIVE_PARENT_DIGS_LAST
+METHOD_META_DFS = EO_METHOD_META_DFS
+METHOD_META_DFS_PLAIN = EO_METHOD_META_DFS_PLAIN
+META_HOME = EO_META_HOME
+META_CELL_PARENT = EO_META_CELL_PARENT
+META_SEG_PARENT = EO_META_SEG_PARENT
+META_SEG_EMPTY = EO_META_SEG_EMPTY
+META_REPARENT = EO_META_REPARENT
+META_COL_CELLS = EO_META_COL_CELLS
+META_TOP_HOME = EO_META_TOP_HOME
+META_CELL_HOME = EO_META_CELL_HOME
+META_CELL_EMPTY = EO_META_CELL_EMPTY
 DEPTH_FIRST = EO_DEPTH_FIRST
 BEST_FIRST = EO_BEST_FIRST
 STEPS_SINGLE = EO_STEPS_SINGLE
@@ -351,6 +384,28 @@ def search_moves(rules, columns, cells, foundations) -> list:
     load_state(&r, &s, columns, cells, foundations)
     cdef int k = eo_search_moves(&r, &s, out)
     return [(out[i].src, out[i].dst, out[i].n) for i in range(k)]
+
+
+def meta_steps(rules, columns, cells, foundations, int kind) -> list:
+    """The meta steps of one kind (``META_...``; steps.h) from a position, each as the
+    codes ``src << 16 | dst << 8 | count`` of the single moves it makes (steps that
+    cannot be made left out)."""
+    cdef eo_rules r
+    cdef eo_state s
+    cdef eo_move ms[EO_MAXMOVES]
+    cdef eo_move out[EO_STEPMAX]
+    load_rules(&r, rules)
+    load_state(&r, &s, columns, cells, foundations)
+    cdef int k = eo_meta_moves(&r, &s, kind, ms, EO_MAXMOVES), i, j, n
+    steps = []
+    for i in range(k):
+        n = eo_step(&r, &s, ms[i], out)
+        if n < 0:
+            continue
+        steps.append([out[j].src << 16 | out[j].dst << 8 | out[j].n for j in range(n)])
+        for j in range(n - 1, -1, -1):
+            eo_undo(&s, &out[j])
+    return steps
 
 
 def apply_move(rules, columns, cells, foundations, int src, int dst, int n) -> tuple:

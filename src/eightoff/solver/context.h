@@ -56,6 +56,11 @@ typedef struct {
      * every other step of the state has failed (see eo_expand; a portfolio member of
      * EO_METHOD_DIVE_PARENT_DIGS_LAST) */
     int dive_parent_digs_last;
+    /* a depth-first search over meta steps (steps.h, EO_META_...), a kind at a time: the
+     * kinds in order (eo_member.meta_order; 0: not such a search); meta_plain: each kind's
+     * children in the order made, not scored */
+    long meta;
+    int meta_plain;
     /* this search is the greedy dive: depth-first, never a proof; its rules (dive) apply,
      * and it takes the first step that sends a card home */
     int is_dive;

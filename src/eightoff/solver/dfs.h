@@ -304,8 +304,8 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
     }
     /* a child that will be its state's only one (taken, or the last step) needs no score */
     int lone = x->is_dive && x->nkids == e->k0 + 1 && (last || *progress);
-    c->score = lone     ? 0
-               : e->pcp ? eo_child_score(r, s, e->pcp, mask, &x->w)
+    c->score = lone || x->meta_plain ? 0
+               : e->pcp                ? eo_child_score(r, s, e->pcp, mask, &x->w)
                         : eo_score(r, s, &x->w);
     if (x->noise) c->score += (int32_t)(eo_rng_next(x) % (uint64_t)x->noise);
     return 1;
@@ -389,7 +389,10 @@ static inline void eo_sort_kids(eo_ctx *x, int k0) {
  * that sends a card home and tries no more.  resume: the state expanded again after its
  * kids failed (eo_frame.more).  Returns 1 when a child wins (it is then made and on the
  * path), 0 otherwise, -1 when a limit is reached. */
+static int eo_meta_expand(eo_ctx *x, int resume);
+
 static int eo_expand(eo_ctx *x, int resume) {
+    if (x->meta) return eo_meta_expand(x, resume);
     eo_pcache *pcp;
     if (eo_frame_parts(x, resume, &pcp) != 0) return -1;
     if (x->is_dive && x->plan.dive.home_moves_first && pcp && resume != 2) {
@@ -416,6 +419,54 @@ static int eo_expand(eo_ctx *x, int resume) {
     if (e.pass == EO_PASS_DIGS_HOME) f->more = 1; /* took a dig home: the rest if it fails */
     if (e.parents_later && !e.stopped) f->more = 2; /* the digs onto a parent if all fail */
     eo_sort_kids(x, e.k0);
+    return 0;
+}
+
+/* The kind of meta step at position pos of the search's order (0: none): a nibble each
+ * from the lowest (kind - EO_META_HOME + 1) in the low 48 bits; bit 48 + pos set when
+ * the kind at pos is tried in one group with the kind before it. */
+static inline int eo_meta_kind(const eo_ctx *x, int pos) {
+    int v = pos < 12 ? (int)((unsigned long)x->meta >> (4 * pos) & 15) : 0;
+    return v ? EO_META_HOME + v - 1 : 0;
+}
+
+static inline int eo_meta_joins(const eo_ctx *x, int pos) {
+    return pos < 12 && ((unsigned long)x->meta >> (48 + pos) & 1);
+}
+
+/* Expand the current state of a search over meta steps (x->meta): the steps of one group
+ * of kinds at a time, from position `resume` of the order, until a group gives a new
+ * child; those children are the frame's (sorted best score first unless meta_plain; the
+ * score noise, if any, shuffles them), and the frame resumes at the next group when they
+ * fail (eo_frame.more), as Freecell Solver's soft-DFS runs its tests one after another.
+ * Returns as eo_expand. */
+static int eo_meta_expand(eo_ctx *x, int resume) {
+    eo_pcache *pcp;
+    if (eo_frame_parts(x, resume, &pcp) != 0) return -1;
+    eo_expansion e;
+    eo_move ms[EO_MAXMOVES];
+    eo_expansion_init(x, &e, resume, pcp);
+    eo_frame *f = &x->fr[x->nfr - 1];
+    f->more = 0;
+    for (int pos = resume; eo_meta_kind(x, pos);) {
+        do {
+            int kind = eo_meta_kind(x, pos);
+            int n = kind == EO_META_ALL ? eo_all_steps(x, &x->S, ms, e.pcp)
+                                        : eo_meta_moves(&x->R, &x->S, kind, ms, EO_MAXMOVES);
+            if (eo_kids_reserve(x, n) != 0) return -1;
+            for (int i = 0; i < n; i++) {
+                int q = eo_try_step(x, &e, ms[i], 0, 0);
+                if (q == EO_TRY_WON || q == EO_TRY_LIMIT) return q;
+            }
+            pos++;
+        } while (eo_meta_kind(x, pos) && eo_meta_joins(x, pos));
+        if (x->nkids > e.k0) {
+            f = &x->fr[x->nfr - 1];
+            f->more = eo_meta_kind(x, pos) ? pos : 0;
+            break;
+        }
+    }
+    if (!x->meta_plain || x->noise) eo_sort_kids(x, e.k0);
     return 0;
 }
 

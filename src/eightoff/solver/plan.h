@@ -33,8 +33,12 @@ enum {
     EO_METHOD_DIVE = 0,                  /* the greedy dive */
     EO_METHOD_BEST_FIRST = 1,            /* best-first over purposeful steps */
     EO_METHOD_BEST_FIRST_NO_TARGET = 2,  /* best-first without the digs onto a dug card */
-    EO_METHOD_DIVE_PARENT_DIGS_LAST = 3  /* the dive, the digs onto a parent only once a
+    EO_METHOD_DIVE_PARENT_DIGS_LAST = 3, /* the dive, the digs onto a parent only once a
                                             state's other steps have failed */
+    EO_METHOD_META_DFS = 4,      /* depth-first over meta steps (steps.h, EO_META_...), a
+                                    kind at a time in the member's meta_order, each kind's
+                                    children best score first */
+    EO_METHOD_META_DFS_PLAIN = 5 /* the same, each kind's children in the order made */
 };
 
 /* The order of the complete search (eo_plan.complete_order, plans.Order). */
@@ -98,6 +102,9 @@ typedef struct {
     eo_weights weights;
     int noise;  /* depth-first: a random amount below this added to each child's score */
     int method; /* EO_METHOD_... */
+    /* (EO_METHOD_META_DFS...) the kinds of meta step in the order tried, a nibble each
+     * from the lowest, kind - EO_META_HOME + 1 (0 ends the list) */
+    long meta_order;
 } eo_member;
 
 /* One call of the core (plans.Search; its portfolio is copied beside it, eo_ctx.port). */
@@ -109,6 +116,11 @@ typedef struct {
     long port_quota;     /* each portfolio member's states in its first turn (doubling) */
     int complete_order;  /* EO_DEPTH_FIRST or EO_BEST_FIRST */
     int complete_steps;  /* EO_STEPS_SINGLE or EO_STEPS_DIGS */
+    /* depth-first, nonzero: the complete search expands a state a group of meta steps at
+     * a time in this order (eo_member.meta_order's form), and last every step of
+     * complete_steps (EO_META_ALL), each group only once the children of those before
+     * have failed */
+    long complete_meta;
     int shorten;         /* shorten the solution found (eo_shorten) */
     eo_dive_rules dive;  /* the dive's rules, the portfolio's dives' too */
 } eo_plan;

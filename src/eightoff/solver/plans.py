@@ -53,6 +53,86 @@ class Method(IntEnum):
     """Best-first without the costliest digging step, moving a card onto a dug one."""
     DIVE_PARENT_DIGS_LAST = _core.METHOD_DIVE_PARENT_DIGS_LAST
     """The dive, making the digs onto a parent only once a state's other steps failed."""
+    META_DFS = _core.METHOD_META_DFS
+    """Depth-first over meta steps, a kind at a time in the member's ``meta_order`` (as
+    Freecell Solver's soft-DFS runs its tests), each kind's children best score first."""
+    META_DFS_PLAIN = _core.METHOD_META_DFS_PLAIN
+    """The same, each kind's children in the order they are made."""
+
+
+class Meta(IntEnum):
+    """The kinds of meta step (steps.h, ``EO_META_...``), after Freecell Solver's
+    meta-moves: each clears the cards above one or two places one card at a time into
+    the empty cells, then into empty columns, and makes one move."""
+
+    TOP_HOME = _core.META_TOP_HOME
+    """A column's top card home (fc-solve's test 0)."""
+    CELL_HOME = _core.META_CELL_HOME
+    """A cell card home (test 1)."""
+    CELL_PARENT = _core.META_CELL_PARENT
+    """A cell card onto its parent anywhere in a column, the cards above it cleared
+    (test 2)."""
+    HOME = _core.META_HOME
+    """A column card home, the cards above it cleared (test 3)."""
+    SEG_PARENT = _core.META_SEG_PARENT
+    """A run segment anywhere onto a parent anywhere in another column, the cards above
+    both cleared (test 4)."""
+    SEG_EMPTY = _core.META_SEG_EMPTY
+    """A run segment (as much of its top as may move) into an empty column, the cards
+    above it cleared (test 6)."""
+    CELL_EMPTY = _core.META_CELL_EMPTY
+    """A cell card into an empty column (test 7)."""
+    REPARENT = _core.META_REPARENT
+    """Cards of a top run that lie on a parent onto another parent anywhere, the cards
+    above it cleared (test 8)."""
+    COL_CELLS = _core.META_COL_CELLS
+    """A whole column into the cells when no column is empty (test 9)."""
+
+
+def meta_order(*groups: Meta | tuple[Meta, ...]) -> int:
+    """The kinds of meta step a member tries, in order, a kind or a tuple of kinds (a
+    group whose children are tried together) at a time, as the core reads them
+    (``Member.meta_order``: a nibble each from the lowest, and bit 48 + i set when the
+    i-th kind joins the group of the one before)."""
+    kinds = [
+        (g, i > 0)
+        for group in groups
+        for i, g in enumerate(group if isinstance(group, tuple) else (group,))
+    ]
+    if len(kinds) > 12:
+        raise ValueError("a meta order holds at most 12 kinds")
+    packed = 0
+    for k, (kind, joins) in enumerate(kinds):
+        packed |= (kind - Meta.HOME + 1) << (4 * k) | int(joins) << (48 + k)
+    return packed
+
+
+FCS_META_ORDER: Final = meta_order(
+    Meta.TOP_HOME,
+    Meta.CELL_HOME,
+    Meta.CELL_PARENT,
+    Meta.HOME,
+    Meta.SEG_PARENT,
+    Meta.SEG_EMPTY,
+    Meta.CELL_EMPTY,
+    Meta.REPARENT,
+    Meta.COL_CELLS,
+)
+"""Freecell Solver's order ``-to 0123456789`` (its test 5 has no kind here)."""
+SHUFFLED_META_ORDER: Final = meta_order(
+    (Meta.TOP_HOME, Meta.CELL_HOME),
+    (
+        Meta.CELL_PARENT,
+        Meta.HOME,
+        Meta.SEG_PARENT,
+        Meta.SEG_EMPTY,
+        Meta.CELL_EMPTY,
+        Meta.REPARENT,
+        Meta.COL_CELLS,
+    ),
+)
+"""The moves home first, then every other kind as one group (with score noise: shuffled,
+as Freecell Solver's random-DFS scans run ``-to [01][23456789]``)."""
 
 
 class Order(IntEnum):
@@ -193,6 +273,8 @@ class Member:
     noise: int = 0
     """Depth-first: a random amount below this is added to each child's score."""
     method: Method = Method.DIVE
+    meta_order: int = 0
+    """(``Method.META_DFS...``) the kinds of meta step tried, in order (:func:`meta_order`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -213,6 +295,11 @@ class Search:
     gives the solution."""
     complete_order: Order = Order.BEST_FIRST
     complete_steps: Steps = Steps.SINGLE
+    complete_meta: int = 0
+    """Depth-first only: the complete search expands a state a group of meta steps at a
+    time in this order (:func:`meta_order`), and last every step of ``complete_steps``,
+    each group only once the children of those before have failed (so every state it
+    enters is still expanded with every single move before it can end "lost")."""
     shorten: bool = False
     """Shorten the solution found: jump ahead to the latest state along it that one
     move reaches."""
@@ -229,6 +316,23 @@ class Plan:
     short: Search
 
 
+FREECELL_DIVE_RULES: Final = DiveRules(
+    home_stop_keeps_space=True,
+    whole_runs_to_empty=True,
+    whole_runs_to_parent=True,
+    home_moves_first=True,
+    dig_home_first=True,
+)
+"""FreeCell's dive (with fewer cells too)."""
+SHUFFLED_META_MEMBER: Final = Member(
+    ALTERNATE_DIVE_WEIGHTS,
+    noise=1 << 20,
+    method=Method.META_DFS_PLAIN,
+    meta_order=SHUFFLED_META_ORDER,
+)
+"""Depth-first over the meta steps, the moves home first, the other kinds shuffled (its
+seed is its place in the portfolio)."""
+
 SHORT_STATES: Final = 30_000
 """The short search stops after this many states."""
 
@@ -243,6 +347,8 @@ class Family(Enum):
     on, and the rules that put a variant in one."""
 
     FREECELL = "alternate colours, one pack"
+    FREECELL_FEW_CELLS = "alternate colours, one pack, 1 to 3 cells"
+    FREECELL_NO_CELLS = "alternate colours, one pack, no cell"
     DOUBLE_FREECELL = "alternate colours, two packs"
     EIGHT_OFF = "in suit, only Kings fill an empty column (also Seahaven Towers)"
     BAKERS_GAME = "in suit, any card fills an empty column, fewer than 8 cells"
@@ -252,11 +358,32 @@ class Family(Enum):
 def family(rules: Rules) -> Family:
     """The family whose plan searches a variant."""
     if rules.build is Build.ALTERNATE:
-        return Family.FREECELL if rules.foundations == 4 else Family.DOUBLE_FREECELL
+        if rules.foundations != 4:
+            return Family.DOUBLE_FREECELL
+        if rules.cells == 0:
+            return Family.FREECELL_NO_CELLS
+        return Family.FREECELL_FEW_CELLS if rules.cells < 4 else Family.FREECELL
     if rules.empty_column is EmptyColumn.KINGS:
         return Family.EIGHT_OFF
     return Family.EIGHT_OFF_EASY if rules.cells >= 8 else Family.BAKERS_GAME
 
+
+FEW_CELLS_SEARCH: Final = Search(
+    weights=ALTERNATE_WEIGHTS,
+    stages=Stage.DIVE | Stage.COMPLETE,
+    dive_states=4_000_000,
+    portfolio=(
+        Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
+        Member(ALTERNATE_DIVE_WEIGHTS, method=Method.META_DFS, meta_order=FCS_META_ORDER),
+        Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
+        SHUFFLED_META_MEMBER,
+        SHUFFLED_META_MEMBER,
+        SHUFFLED_META_MEMBER,
+    ),
+    complete_order=Order.DEPTH_FIRST,
+    dive=FREECELL_DIVE_RULES,
+)
+"""The main search with 1 to 3 cells (PLANS, Family.FREECELL_FEW_CELLS)."""
 
 PLANS: Final[dict[Family, Plan]] = {
     # Two dives and three best-first searches in turns, then the complete search: each
@@ -280,15 +407,24 @@ PLANS: Final[dict[Family, Plan]] = {
                 # bench/README)
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST),
             ),
-            dive=DiveRules(
-                home_stop_keeps_space=True,
-                whole_runs_to_empty=True,
-                whole_runs_to_parent=True,
-                home_moves_first=True,
-                dig_home_first=True,
-            ),
+            dive=FREECELL_DIVE_RULES,
         ),
         _short(ALTERNATE_SHORT_WEIGHTS),
+    ),
+    # With 1 to 3 cells the purposeful steps and their digs reach little (a dig
+    # clears at most as many cards as there are empty cells), and the wins Freecell
+    # Solver finds at once come from its meta-moves.  FreeCell's dive and its best-first
+    # member with the dive's weights, one depth-first search over the meta steps in
+    # fc-solve's order of kinds and three over them shuffled (each its own seed: they win
+    # different deals), in turns that may take 4 of the default 5 million states; then
+    # the complete search depth-first (issue 21; figures in bench/README, "The search
+    # plans").
+    Family.FREECELL_FEW_CELLS: Plan(FEW_CELLS_SEARCH, _short(ALTERNATE_SHORT_WEIGHTS)),
+    # With no cell the same searches, but the turns take at most 1 million states: wins
+    # are rare (69 of Microsoft's 32,000) and come early, and a lost deal, which most
+    # are, pays for the turns before the complete search (figures in bench/README).
+    Family.FREECELL_NO_CELLS: Plan(
+        replace(FEW_CELLS_SEARCH, dive_states=1_000_000), _short(ALTERNATE_SHORT_WEIGHTS)
     ),
     # A dive and three best-first searches with different weights in turns, then the
     # complete search.

@@ -1,9 +1,12 @@
 /* The search.  Plain C, included by _core.pyx after core.h.  The parts, by concern:
  *   plan.h       the plan as the core reads it (plans.py's records, by field name)
  *   heuristic.h  the score of a state, the dive's hash, both incremental
- *   steps.h      auto-moves, single moves, digging steps
+ *   steps.h      auto-moves, single moves, digging steps, meta steps (after Freecell
+ *                Solver's meta-moves: the cards above one or two places cleared into
+ *                cells and empty columns, then one move)
  *   context.h    a search's context, buffers, limits, the steps it tries
- *   dfs.h        depth-first: the dive and the complete depth-first search
+ *   dfs.h        depth-first: the dive, the searches over meta steps a group of kinds
+ *                at a time, and the complete depth-first search
  *   bestfirst.h  best-first search
  *   shorten.h    shortening a solution
  *   disk.h       the complete search on disk, where its memory ends
@@ -33,7 +36,10 @@
  *  - the single moves tried reach, up to that identification, every legal move's
  *    result (left out: to another empty cell, to another empty column, cell to cell,
  *    a whole column into an empty column); digging steps, when added, are sequences
- *    of legal moves, extra edges that never replace a single move;
+ *    of legal moves, extra edges that never replace a single move; so are meta steps
+ *    (plan.complete_meta, depth-first only): a state is expanded a group of meta kinds
+ *    at a time, and its last group is always every step of complete_steps, so each
+ *    state entered still gets every single move before its frame can end;
  *  - the cards sent home at once are those eo_safe allows (see core.h).
  * tests/unit/test_core_differential.py checks the move generation, the reach of the
  * single moves tried, the safe rule and the canonical key against the Python engine.
@@ -117,8 +123,12 @@ static int eo_member_begin(const eo_ctx *x, eo_ctx *m, int i, const eo_state *ro
     m->cpu_clock = x->cpu_clock;
     m->max_mem = x->max_mem / (size_t)x->nport; /* the members share the memory limit */
     int befs = p->method == EO_METHOD_BEST_FIRST || p->method == EO_METHOD_BEST_FIRST_NO_TARGET;
+    int meta = p->method == EO_METHOD_META_DFS || p->method == EO_METHOD_META_DFS_PLAIN;
     m->dive_parent_digs_last = p->method == EO_METHOD_DIVE_PARENT_DIGS_LAST;
-    m->hash_only = m->is_dive = !befs;
+    m->hash_only = !befs;
+    m->is_dive = !befs && !meta;
+    m->meta = meta ? p->meta_order : 0;
+    m->meta_plain = p->method == EO_METHOD_META_DFS_PLAIN;
     m->steps = EO_STEPS_PURPOSEFUL;
     /* the costliest kind of dig, moving a card onto a dug one, is left out by the
      * dive and by best-first members of method 2 */
@@ -136,10 +146,10 @@ static inline long eo_port_states(const eo_ctx *ms, const int *begun, int k) {
 }
 
 /* The dive as a portfolio (after Freecell Solver's soft threads): x->nport searches
- * over purposeful steps, greedy depth-first dives or best-first searches, each with
- * its own weights (and, depth-first, score noise) and its own seen states, all from
- * `root` (whose auto-moves are
- * path[0..root_len)), run in turns: in round k each member goes on until it has
+ * over purposeful steps (greedy depth-first dives or best-first searches) or over meta
+ * steps (depth-first, a group of kinds at a time), each with its own weights (and,
+ * depth-first, score noise, seeded by its place) and its own seen states, all from
+ * `root` (whose auto-moves are path[0..root_len)), run in turns: in round k each member goes on until it has
  * entered port_quota << k states; a member that runs out of steps drops out.  The
  * first to win gives the path.  Ends (x->status) solved, EO_STATE_LIMIT once the
  * members together have entered `budget` states or all dropped out (no proof:
@@ -174,7 +184,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                     ok = 0;
                     break;
                 }
-                int ended = !m->is_dive ? eo_befs_begin(m) : eo_dfs_begin(m);
+                int ended = !m->hash_only ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
                     break;
@@ -193,7 +203,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             long until = quota;
             if (budget > 0 && eo_states(m) + (budget - total) < until)
                 until = eo_states(m) + (budget - total);
-            if (!m->is_dive)
+            if (!m->hash_only)
                 eo_befs_run(m, until);
             else
                 eo_dfs_run(m, until);
@@ -298,8 +308,19 @@ static void eo_solve(eo_ctx *x, long *states_out) {
             if (x->status != EO_STATE_LIMIT) break;
             continue;
         }
-        if (stage == EO_STAGE_COMPLETE)
+        if (stage == EO_STAGE_COMPLETE) {
+            if (plan->complete_order == EO_DEPTH_FIRST && plan->complete_meta) {
+                /* the meta groups, then every step as the last group: see eo_meta_expand */
+                int end = 0;
+                while (end < 12 && ((unsigned long)plan->complete_meta >> (4 * end) & 15)) end++;
+                if (end < 12) {
+                    x->meta = plan->complete_meta | (long)(EO_META_ALL - EO_META_HOME + 1) << (4 * end);
+                    x->meta_plain = 0;
+                }
+            }
             eo_run_search(x, plan->complete_order, plan->complete_steps);
+            x->meta = 0;
+        }
         else
             eo_run_search(x, stage == EO_STAGE_DIVE ? EO_DEPTH_FIRST : EO_BEST_FIRST,
                           EO_STEPS_PURPOSEFUL);

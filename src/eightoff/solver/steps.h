@@ -535,6 +535,294 @@ static int eo_dig(const eo_rules *r, eo_state *s, int c, int k, int keep_run, in
     return n;
 }
 
+/* ----- meta steps ---------------------------------------------------------------
+ * After Freecell Solver's "meta-moves" (its freecell.c, the tests of `-to 0123456789`,
+ * what its soft-DFS scans win with when few cells are free): each is a sequence of legal
+ * single moves that clears the cards above one or two places, one card at a time into
+ * the empty cells and then (where any card fills an empty column) into empty columns,
+ * one card each, and then makes one move.  Unlike the digging steps above, the place
+ * cleared may be a card's parent deep in a column, and the card moved a run segment
+ * deep in another: a column's bottom cards meet without either being exposed first.
+ * One pack only (nfound 4): a card has one place.  A meta step is an eo_move with
+ * src = EO_MACRO + kind, and dst, n, f as each kind says below. */
+#define EO_META_HOME 5        /* dst column, n cards above a card a foundation takes:
+                                 clear them, send it home (fc-solve test 3) */
+#define EO_META_CELL_PARENT 6 /* dst cell, f column, n cards above a parent there of the
+                                 cell card: clear them, put the card on it (test 2) */
+#define EO_META_SEG_PARENT 7  /* dst column, n cards above the bottom card of a run
+                                 segment (maximal), f = column | cards above a parent of
+                                 it there << 4: clear that column, then the cards above the
+                                 segment, move the segment (test 4) */
+#define EO_META_SEG_EMPTY 8   /* dst column, n cards above the first card moved, f cards
+                                 moved: clear the cards above, move those into an empty
+                                 column, one column left empty for it (test 6) */
+#define EO_META_REPARENT 9    /* dst column, n cards above a card of its top run that lies
+                                 on a parent, f as EO_META_SEG_PARENT: clear above the other
+                                 parent, move the card and those above it (test 8) */
+#define EO_META_COL_CELLS 10  /* dst column, moved whole into the cells when no column is
+                                 empty (test 9) */
+#define EO_META_TOP_HOME 11   /* a column's top card home (single moves; test 0) */
+#define EO_META_CELL_HOME 12  /* a cell card home (single moves; test 1) */
+#define EO_META_CELL_EMPTY 13 /* a cell card into an empty column (single moves; test 7) */
+#define EO_META_ALL 14        /* every step the search's plan tries (eo_all_steps): the
+                                 last group of the complete search's meta order */
+
+/* Move the top k cards of column c off it one at a time, into the first empty cell, else
+ * (any card filling an empty column) into the first empty column, one card each.
+ * Appends the moves (applied) to out; returns how many, or -1 when there is no room (s
+ * then unchanged). */
+static int eo_clear_to_slots(const eo_rules *r, eo_state *s, int c, int k, eo_move *out) {
+    int n = 0;
+    while (n < k) {
+        eo_move m;
+        int cell = eo_first_empty_cell(r, s);
+        if (cell >= 0) {
+            m = eo_mv(c, EO_CELL + cell, 1);
+        } else {
+            int e = r->kings_only ? -1 : eo_first_empty_col(r, s, c);
+            if (e < 0 || s->len[c] < 2) {
+                eo_undo_all(s, out, n);
+                return -1;
+            }
+            m = eo_mv(c, e, 1);
+        }
+        eo_apply(r, s, &m);
+        out[n++] = m;
+    }
+    return n;
+}
+
+/* Could k cards be cleared into F empty cells and E empty columns (one card each) and a
+ * run of `len` cards then move (onto a card, or with to_empty into one more empty
+ * column)?  The group limit after the clearing (eo_limit's rule). */
+static inline int eo_meta_room(const eo_rules *r, int F, int E, int k, int len, int to_empty) {
+    int cells = k < F ? k : F;
+    int cols = k - cells;
+    int virt = r->kings_only ? 0 : E;
+    if (cols > virt) return 0;
+    if (len <= 1) return to_empty ? E - cols >= 1 : 1;
+    if (r->strict) return 0;
+    int left = F - cells + 1;
+    if (!r->supermove) return len <= left;
+    int e = E - cols - (to_empty ? 1 : 0);
+    if (e < 0) return 0;
+    if (e > 20) e = 20;
+    return len <= (left << e);
+}
+
+/* The meta steps of one kind from s (one pack), appended at out (room at most).  Cards
+ * put on a parent go only onto a parent no child lies on yet. */
+static int eo_meta_moves(const eo_rules *r, const eo_state *s, int kind, eo_move *out, int room) {
+    int k = 0;
+    if (r->nfound != 4) return 0;
+    int F = s->free_cells, E = s->free_cols, slots = F + (r->kings_only ? 0 : E);
+    int8_t pcol[64], pidx[64]; /* where each column card lies */
+    int need_pos = kind == EO_META_CELL_PARENT || kind == EO_META_SEG_PARENT || kind == EO_META_REPARENT;
+    if (need_pos) {
+        memset(pcol, -1, sizeof(pcol));
+        for (int c = 0; c < r->ncols; c++)
+            for (int i = 0; i < s->len[c]; i++) {
+                pcol[s->col[c][i]] = (int8_t)c;
+                pidx[s->col[c][i]] = (int8_t)i;
+            }
+    }
+    int rel[2];
+    switch (kind) {
+    case EO_META_TOP_HOME:
+        for (int c = 0; c < r->ncols; c++)
+            if (s->len[c] && eo_foundation_for(r, s, s->col[c][s->len[c] - 1]) >= 0)
+                out[k++] = eo_mv(c, EO_HOME, 1);
+        break;
+    case EO_META_CELL_HOME:
+        for (int i = 0; i < r->ncells; i++)
+            if (s->cell[i] && eo_foundation_for(r, s, s->cell[i]) >= 0) out[k++] = eo_mv(EO_CELL + i, EO_HOME, 1);
+        break;
+    case EO_META_CELL_EMPTY: {
+        int e = eo_first_empty_col(r, s, -1);
+        if (e < 0) break;
+        for (int i = 0; i < r->ncells; i++)
+            if (s->cell[i] && (!r->kings_only || eo_rank(s->cell[i]) == EO_KING))
+                out[k++] = eo_mv(EO_CELL + i, e, 1);
+        break;
+    }
+    case EO_META_HOME:
+        for (int c = 0; c < r->ncols; c++) {
+            int L = s->len[c];
+            for (int i = L - 2; i >= 0 && L - 1 - i <= slots; i--) {
+                if (eo_foundation_for(r, s, s->col[c][i]) < 0) continue;
+                eo_move m = eo_mv(EO_MACRO + EO_META_HOME, c, L - 1 - i);
+                m.f = 255;
+                out[k++] = m;
+            }
+        }
+        break;
+    case EO_META_COL_CELLS:
+        if (E || !F) break;
+        for (int c = 0; c < r->ncols; c++) {
+            int L = s->len[c];
+            if (!L || L > F) continue;
+            eo_move m = eo_mv(EO_MACRO + EO_META_COL_CELLS, c, L);
+            m.f = 255;
+            out[k++] = m;
+        }
+        break;
+    case EO_META_CELL_PARENT:
+        for (int i = 0; i < r->ncells; i++) {
+            int card = s->cell[i];
+            if (!card) continue;
+            int np = eo_related(r, card, 1, rel);
+            for (int a = 0; a < np; a++) {
+                int t = pcol[rel[a]];
+                if (t < 0) continue;
+                int p = pidx[rel[a]], T = s->len[t], above = T - 1 - p;
+                if (above > slots || above > 15) continue;
+                if (above && eo_stacks(r, s->col[t][p + 1], rel[a])) continue; /* taken */
+                if (k + 1 > room) return k;
+                eo_move m = eo_mv(EO_MACRO + EO_META_CELL_PARENT, i, above);
+                m.f = (uint8_t)t;
+                out[k++] = m;
+            }
+        }
+        break;
+    case EO_META_SEG_PARENT:
+    case EO_META_REPARENT:
+        for (int c = 0; c < r->ncols; c++) {
+            int L = s->len[c];
+            if (!L) continue;
+            const uint8_t *col = s->col[c];
+            int base = L - eo_run(r, s, c); /* the top run's bottom card */
+            /* the cards moved: each segment's bottom card (segments are maximal runs), or
+             * each card of the top run that lies on a parent */
+            int i = kind == EO_META_SEG_PARENT ? 0 : base + 1;
+            while (i < L) {
+                int j = i; /* the segment's top card */
+                if (kind == EO_META_SEG_PARENT)
+                    while (j + 1 < L && eo_stacks(r, col[j + 1], col[j])) j++;
+                else
+                    j = L - 1;
+                int card = col[i], len = j - i + 1, over = L - 1 - j;
+                int np = eo_rank(card) < EO_KING ? eo_related(r, card, 1, rel) : 0;
+                for (int a = 0; a < np; a++) {
+                    int t = pcol[rel[a]];
+                    if (t < 0 || t == c) continue;
+                    int p = pidx[rel[a]], T = s->len[t], above = T - 1 - p;
+                    if (above > 15) continue;
+                    if (above && eo_stacks(r, s->col[t][p + 1], rel[a])) continue; /* taken */
+                    if (!eo_meta_room(r, F, E, above + over, len, 0)) continue;
+                    if (k + 1 > room) return k;
+                    eo_move m = eo_mv(EO_MACRO + kind, c, L - 1 - i);
+                    m.f = (uint8_t)(t | above << 4);
+                    out[k++] = m;
+                }
+                i = kind == EO_META_SEG_PARENT ? j + 1 : i + 1;
+            }
+        }
+        break;
+    case EO_META_SEG_EMPTY:
+        if (!E || r->kings_only) break;
+        for (int c = 0; c < r->ncols; c++) {
+            int L = s->len[c];
+            const uint8_t *col = s->col[c];
+            int i = 0;
+            while (i < L) {
+                int j = i;
+                while (j + 1 < L && eo_stacks(r, col[j + 1], col[j])) j++;
+                int over = L - 1 - j, a = -1;
+                if (!over) {
+                    /* the top segment, whole, unless it is the whole column */
+                    if (i > 0 && eo_meta_room(r, F, E, 0, j - i + 1, 1)) a = i;
+                } else if (eo_meta_room(r, F, E, over, 1, 1)) {
+                    /* under other cards: as much of its top as may move then */
+                    a = j;
+                    while (a > i && eo_meta_room(r, F, E, over, j - a + 2, 1)) a--;
+                }
+                if (a >= 0) {
+                    if (k + 1 > room) return k;
+                    eo_move m = eo_mv(EO_MACRO + EO_META_SEG_EMPTY, c, L - 1 - a);
+                    m.f = (uint8_t)(j - a + 1);
+                    out[k++] = m;
+                }
+                i = j + 1;
+            }
+        }
+        break;
+    }
+    return k;
+}
+
+/* Make meta step m on s (see EO_META_...): its moves to out, applied, each checked with
+ * eo_legal; returns how many, or -1 if it cannot be made (s then unchanged). */
+static int eo_meta_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
+    int kind = m.src - EO_MACRO, n = 0, q;
+    eo_move last;
+    switch (kind) {
+    case EO_META_HOME: {
+        int c = m.dst;
+        if (s->len[c] <= m.n || (q = eo_clear_to_slots(r, s, c, m.n, out)) < 0) return -1;
+        n = q;
+        last = eo_mv(c, EO_HOME, 1);
+        break;
+    }
+    case EO_META_COL_CELLS: {
+        int c = m.dst;
+        if (s->len[c] != m.n || m.n > s->free_cells) return -1;
+        for (int i = 0; i < m.n; i++) {
+            out[n] = eo_mv(c, EO_CELL + eo_first_empty_cell(r, s), 1);
+            eo_apply(r, s, &out[n++]);
+        }
+        return n;
+    }
+    case EO_META_CELL_PARENT: {
+        int t = m.f;
+        if (!s->cell[m.dst] || s->len[t] <= m.n || (q = eo_clear_to_slots(r, s, t, m.n, out)) < 0)
+            return -1;
+        n = q;
+        last = eo_mv(EO_CELL + m.dst, t, 1);
+        break;
+    }
+    case EO_META_SEG_PARENT:
+    case EO_META_REPARENT: {
+        int c = m.dst, t = m.f & 15, above = m.f >> 4, L = s->len[c];
+        if (L <= m.n || s->len[t] <= above || t == c) return -1;
+        int i = L - 1 - m.n, j = L - 1;
+        if (kind == EO_META_SEG_PARENT) {
+            j = i;
+            while (j + 1 < L && eo_stacks(r, s->col[c][j + 1], s->col[c][j])) j++;
+        }
+        if ((q = eo_clear_to_slots(r, s, t, above, out)) < 0) return -1;
+        n = q;
+        if ((q = eo_clear_to_slots(r, s, c, L - 1 - j, out + n)) < 0) {
+            eo_undo_all(s, out, n);
+            return -1;
+        }
+        n += q;
+        last = eo_mv(c, t, j - i + 1);
+        break;
+    }
+    case EO_META_SEG_EMPTY: {
+        int c = m.dst, L = s->len[c], cnt = m.f, over = m.n + 1 - cnt;
+        if (L <= m.n || over < 0 || (q = eo_clear_to_slots(r, s, c, over, out)) < 0) return -1;
+        n = q;
+        int e = eo_first_empty_col(r, s, c);
+        if (e < 0) {
+            eo_undo_all(s, out, n);
+            return -1;
+        }
+        last = eo_mv(c, e, cnt);
+        break;
+    }
+    default:
+        return -1;
+    }
+    if (!eo_legal(r, s, last)) {
+        eo_undo_all(s, out, n);
+        return -1;
+    }
+    eo_apply(r, s, &last);
+    out[n++] = last;
+    return n;
+}
+
 /* Make a search step (a single move or a digging step) on s; write its moves to out
  * (at most EO_STEPMAX); return how many, or -1 if a digging step cannot be made (s is
  * then unchanged). */
@@ -544,6 +832,7 @@ static int eo_step(const eo_rules *r, eo_state *s, eo_move m, eo_move *out) {
         out[0] = m;
         return 1;
     }
+    if (m.src >= EO_MACRO + EO_META_HOME) return eo_meta_step(r, s, m, out);
     int kind = m.src - EO_MACRO, c = m.dst, L = s->len[c], k = L - 1 - m.n;
     int avoid = (kind == EO_DIG_HOME || (kind == EO_DIG_TARGET && m.f >= EO_CELL)) ? -1 : m.f;
     int n = eo_dig(r, s, c, k, kind == EO_DIG_PARENT || kind == EO_DIG_EMPTY, avoid, out);
