@@ -72,6 +72,10 @@ class LocalPool:
     def __init__(self, workers: int, task: Callable[..., Any]) -> None:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if ctx.get_start_method() == "forkserver":
+            # the server imports the solver once and each worker is forked from it ready,
+            # instead of every worker importing the package again (about 0.17 s each)
+            ctx.set_forkserver_preload([task.__module__])
         self._workers = [_Worker(ctx, task) for _ in range(workers)]
         self.capacity = PER_WORKER * workers
         self.description = f"local:{workers}"
