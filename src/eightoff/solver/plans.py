@@ -107,30 +107,10 @@ def meta_order(*groups: Meta | tuple[Meta, ...]) -> int:
     return packed
 
 
-FCS_META_ORDER: Final = meta_order(
-    Meta.TOP_HOME,
-    Meta.CELL_HOME,
-    Meta.CELL_PARENT,
-    Meta.HOME,
-    Meta.SEG_PARENT,
-    Meta.SEG_EMPTY,
-    Meta.CELL_EMPTY,
-    Meta.REPARENT,
-    Meta.COL_CELLS,
-)
-"""Freecell Solver's order ``-to 0123456789`` (its test 5 has no kind here)."""
-SHUFFLED_META_ORDER: Final = meta_order(
-    (Meta.TOP_HOME, Meta.CELL_HOME),
-    (
-        Meta.CELL_PARENT,
-        Meta.HOME,
-        Meta.SEG_PARENT,
-        Meta.SEG_EMPTY,
-        Meta.CELL_EMPTY,
-        Meta.REPARENT,
-        Meta.COL_CELLS,
-    ),
-)
+FCS_META_ORDER: Final = meta_order(*Meta)
+"""Freecell Solver's order ``-to 0123456789`` (its test 5 has no kind here): the kinds as
+:class:`Meta` lists them."""
+SHUFFLED_META_ORDER: Final = meta_order(tuple(Meta)[:2], tuple(Meta)[2:])
 """The moves home first, then every other kind as one group (with score noise: shuffled,
 as Freecell Solver's random-DFS scans run ``-to [01][23456789]``)."""
 
