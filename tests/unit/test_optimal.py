@@ -354,3 +354,25 @@ def test_the_levels_of_the_bound_prove_the_same_par_in_a_freecell_game(
         assert status == 1 and lower == len(steps)
         lengths.append(len(steps))
     assert len(set(lengths)) == 1
+
+
+@pytest.mark.parametrize(("number", "share"), [(6, 0.5), (9, 0.5)])
+def test_a_star_from_an_upper_bound_proves_the_same_par(number: int, share: float) -> None:
+    """A* given an upper bound stores the states it cuts there and opens them again when
+    a shorter path reaches them: from par + 2 it finds par again, and from par itself it
+    proves that nothing is shorter (status 2), from a position part way through a
+    FreeCell game."""
+    start = deal("freecell", number)
+    solved = solve(start, Limits(short=True))
+    assert isinstance(solved, Solved)
+    position = start
+    for m in solved.moves[: int(len(solved.moves) * share)]:
+        position = position.apply(m)
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
+    status, par, _, _, steps = _core.optimal(rules, *args, 0)
+    assert status == 1 and len(steps) == par
+    status, lower, _, _, steps = _core.optimal(rules, *args, par + 2)
+    assert status == 1 and lower == len(steps) == par
+    status, lower, upper, _, steps = _core.optimal(rules, *args, par)
+    assert status == 2 and lower == upper == par and not steps

@@ -536,11 +536,10 @@ static int eo_table_grow(eo_table *t) {
     return 0;
 }
 
-/* Insert a key; return its new id, or -(existing id) - 2 if it was there, or -1 if out
- * of memory. */
-static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
+/* Insert a key whose eo_hash is h; return its new id, or -(existing id) - 2 if it was
+ * there, or -1 if out of memory. */
+static inline long eo_table_insert_hashed(eo_table *t, const uint8_t *key, int len, uint64_t h) {
     if (!t->slots && eo_table_alloc(t) != 0) return -1;
-    uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
     size_t i = (size_t)(h >> 32) & t->mask;
     for (;;) {
@@ -594,9 +593,16 @@ static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
     return (long)id;
 }
 
-static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len) {
+/* Insert a key; return its new id, or -(existing id) - 2 if it was there, or -1 if out
+ * of memory. */
+static inline long eo_table_insert(eo_table *t, const uint8_t *key, int len) {
+    return eo_table_insert_hashed(t, key, len, eo_hash(key, len));
+}
+
+/* The id of a key whose eo_hash is h, or -1. */
+static inline long eo_table_find_hashed(const eo_table *t, const uint8_t *key, int len,
+                                        uint64_t h) {
     if (!t->slots) return -1;
-    uint64_t h = eo_hash(key, len);
     uint64_t tag = h & 0xffffffff00000000ULL;
     size_t i = (size_t)(h >> 32) & t->mask;
     for (;;) {
@@ -608,6 +614,28 @@ static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len)
             if (rec[0] == len && memcmp(rec + 1, key, (size_t)len) == 0) return (long)id;
         }
         i = (i + 1) & t->mask;
+    }
+}
+
+static inline long eo_table_find(const eo_table *t, const uint8_t *key, int len) {
+    return eo_table_find_hashed(t, key, len, eo_hash(key, len));
+}
+
+/* Hints for a batch of lookups (a search looking up many keys at once: the memory of
+ * each is fetched while the others are looked at).  eo_table_prefetch_slot: the slot of
+ * hash h.  eo_table_first: the id in the first slot from h's with h's tag, or -1 (a
+ * guess, to be confirmed by eo_table_find_hashed); call it after the slot's prefetch. */
+static inline void eo_table_prefetch_slot(const eo_table *t, uint64_t h) {
+    if (t->slots) __builtin_prefetch(&t->slots[(size_t)(h >> 32) & t->mask]);
+}
+
+static inline long eo_table_first(const eo_table *t, uint64_t h) {
+    if (!t->slots) return -1;
+    uint64_t tag = h & 0xffffffff00000000ULL;
+    for (size_t i = (size_t)(h >> 32) & t->mask;; i = (i + 1) & t->mask) {
+        uint64_t v = t->slots[i];
+        if (!v) return -1;
+        if ((v & 0xffffffff00000000ULL) == tag) return (long)(v & 0xffffffffULL) - 1;
     }
 }
 

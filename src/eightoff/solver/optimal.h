@@ -505,7 +505,7 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
 }
 
 /* The bound h of a state: `full` 0 leaves out op_deadlocks (a smaller bound, still
- * admissible: what A* computes for a state when it is stored, op_search's lazy bound). */
+ * admissible: what the beam search ranks and prunes with, op_beam_search). */
 static int op_bound(const op_ctx *x, const eo_state *s, int full) {
     const eo_rules *r = &x->R;
     int runs = 0, blocked = 0;
@@ -562,9 +562,6 @@ static int op_bound(const op_ctx *x, const eo_state *s, int full) {
 
 static int op_h(const op_ctx *x, const eo_state *s) { return op_bound(x, s, 1); }
 
-/* Does the full bound ever differ from the one without op_deadlocks? */
-static int op_has_deadlocks(const op_ctx *x) { return x->R.nfound == 4 && x->deadlocks; }
-
 /* The state after one step (a move, and the auto-moves after it with OP_PLAYER). */
 static void op_step(const op_ctx *x, eo_state *s, eo_move *m) {
     int from_foundation = m->src >= EO_FOUND && m->src < EO_HOME;
@@ -608,11 +605,18 @@ static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_m
     return k;
 }
 
-/* A state in the table: open (its f holds the full bound), closed (expanded), or open
- * with the bound without op_deadlocks (op_search's lazy bound). */
+/* A child of the state expanded: its key's length and hash, whether it is a goal, and
+ * eo_table_first's guess at its id (op_search). */
+typedef struct {
+    uint64_t hash;
+    long first;
+    int len, goal;
+} op_child;
+
+/* A state in the table: open (waiting in the open list), or closed (expanded, or stored
+ * only to remember its bound: f reached the upper bound when it was reached, op_search). */
 #define OP_OPEN 0
 #define OP_CLOSED 1
-#define OP_LAZY 2
 
 typedef struct {
     eo_table t;
@@ -933,15 +937,18 @@ static void op_search(op_ctx *x) {
     op_push(&w, op_index(x, 0, h0), 0);
     int cur = op_index(x, 0, h0);
     int weighted = x->weight > 10;
-    /* A* stores a state with the bound without op_deadlocks and computes the full bound
-     * only when the state comes first in the open list: most states stored are never
-     * taken out (their f reaches the last bound), and op_deadlocks is most of the
-     * bound's time.  The smaller bound is admissible too, so the order stays A*'s: a
-     * state whose full bound is larger waits again at its new f. */
-    int lazy = !weighted && op_has_deadlocks(x);
     long pops = 0;
     eo_move moves[2048];
     eo_state s, t;
+    op_child *kids = (op_child *)malloc(2048 * sizeof(op_child));
+    uint8_t *kid_keys = (uint8_t *)malloc((size_t)2048 * EO_MAXKEY);
+    if (!kids || !kid_keys) {
+        free(kids);
+        free(kid_keys);
+        x->status = OP_MEMORY;
+        op_work_free(&w);
+        return;
+    }
     for (;;) {
         /* the least (f, h) with an entry */
         while (cur < OP_MAXF * OP_HB && w.open[cur].n == 0) cur++;
@@ -991,51 +998,64 @@ static void op_search(op_ctx *x) {
         int klen;
         const uint8_t *k = op_key_of(&w, id, &klen);
         eo_decode(&x->R, k, &s); /* search.h: a canonical key back into a state */
-        if (w.closed[id] == OP_LAZY) {
-            /* stored with the bound without op_deadlocks: the full bound now, and if it
-             * is larger, the state waits again at its new f (or goes, at upper) */
-            w.closed[id] = OP_OPEN;
-            int f_full = w.g[id] + op_h(x, &s);
-            if (f_full > f) {
-                if (f_full >= upper) continue;
-                if (f_full >= OP_MAXF) {
-                    overflow = 1;
-                    continue;
-                }
-                w.f[id] = (uint16_t)f_full;
-                if (op_push(&w, op_index(x, w.g[id], f_full), id) != 0) {
-                    x->status = OP_MEMORY;
-                    break;
-                }
-                continue;
-            }
-        }
         w.closed[id] = OP_CLOSED;
         x->expanded++;
         int g1 = w.g[id] + 1;
         int n = op_moves(x, &mr, &s, moves);
         int failed = 0;
+        /* the children's keys first, and their records in the table fetched from memory
+         * for all of them at once: most children are stored already, and looking each
+         * up alone waits for memory three times in a row (its slot, its record's offset,
+         * the record), most of an expansion's time otherwise */
         for (int i = 0; i < n; i++) {
             t = s;
             op_step(x, &t, &moves[i]);
-            int goal_here = op_goal(x, &t);
+            uint8_t *ck = kid_keys + (size_t)i * EO_MAXKEY;
+            kids[i].goal = op_goal(x, &t);
+            kids[i].len = eo_key(&x->R, &t, ck);
+            kids[i].hash = eo_hash(ck, kids[i].len);
+            eo_table_prefetch_slot(&w.t, kids[i].hash);
+        }
+        for (int i = 0; i < n; i++) {
+            long c = eo_table_first(&w.t, kids[i].hash);
+            kids[i].first = c;
+            if (c >= 0) __builtin_prefetch(&w.t.offs[c]);
+        }
+        for (int i = 0; i < n; i++) {
+            long c = kids[i].first;
+            if (c < 0) continue;
+            const uint8_t *rec = w.t.arena + w.t.offs[c];
+            __builtin_prefetch(rec);
+            __builtin_prefetch(rec + 64);
+            __builtin_prefetch(&w.g[c]);
+            __builtin_prefetch(&w.f[c]);
+        }
+        for (int i = 0; i < n; i++) {
+            const uint8_t *ck = kid_keys + (size_t)i * EO_MAXKEY;
+            int goal_here = kids[i].goal;
+            len = kids[i].len;
             /* a state stored already with a path no longer: nothing to do (looked up
              * before its bound is computed, most children are such) */
-            len = eo_key(&x->R, &t, key);
-            long known = eo_table_find(&w.t, key, len);
+            long known = eo_table_find_hashed(&w.t, ck, len, kids[i].hash);
             if (known >= 0 && w.g[known] <= g1) continue;
             /* a state reached again by a shorter path keeps the bound it had: f - g is a
-             * bound of the state (pathmax: h(parent) - 1 <= h*(child) on any step), the
-             * full one unless it was still waiting with the lazy bound */
-            int h = known >= 0 ? w.f[known] - w.g[known] : goal_here ? 0 : op_bound(x, &t, !lazy);
+             * bound of the state (pathmax: h(parent) - 1 <= h*(child) on any step) */
+            int h = 0;
+            if (known >= 0) {
+                h = w.f[known] - w.g[known];
+            } else if (!goal_here) {
+                t = s; /* the child again, for its bound */
+                op_step(x, &t, &moves[i]);
+                h = op_h(x, &t);
+            }
             int f1 = g1 + h;
             if (f1 < f) f1 = f; /* pathmax: the parent's bound holds for its children */
-            if (f1 >= upper) continue;
+            if (f1 >= upper && (known >= 0 || goal_here || f1 >= OP_MAXF)) continue;
             if (f1 >= OP_MAXF) {
                 overflow = 1;
                 continue;
             }
-            long r = known >= 0 ? -known - 2 : eo_table_insert(&w.t, key, len);
+            long r = known >= 0 ? -known - 2 : eo_table_insert_hashed(&w.t, ck, len, kids[i].hash);
             uint32_t cid;
             if (r == -1) {
                 failed = 1;
@@ -1047,11 +1067,22 @@ static void op_search(op_ctx *x) {
                     failed = 1;
                     break;
                 }
-                w.closed[cid] = lazy ? OP_LAZY : OP_OPEN;
+                w.closed[cid] = OP_OPEN;
+                if (f1 >= upper) {
+                    /* no shorter solution passes through it: stored closed, never opened,
+                     * only so that its bound is not computed again each time it is
+                     * reached (it stays closed unless a shorter path brings its f below
+                     * the upper bound: then it is opened as any state reached again) */
+                    w.closed[cid] = OP_CLOSED;
+                    w.parent[cid] = id;
+                    w.g[cid] = (uint16_t)g1;
+                    w.f[cid] = (uint16_t)f1;
+                    continue;
+                }
             } else {
                 cid = (uint32_t)(-r - 2);
-                /* reached by a shorter path: open again (its full bound known, unless it
-                 * never left the open list) */
+                /* reached by a shorter path: open again (expanded before, or stored
+                 * closed when its f reached the upper bound) */
                 if (w.closed[cid] == OP_CLOSED) w.closed[cid] = OP_OPEN;
             }
             w.parent[cid] = id;
@@ -1076,6 +1107,8 @@ static void op_search(op_ctx *x) {
             break;
         }
     }
+    free(kids);
+    free(kid_keys);
     x->states = (long)w.t.count;
     if (x->status == OP_FOUND) {
         if (op_trace(x, &w, &mr, &start, (uint32_t)goal) != 0) x->status = OP_MEMORY;
