@@ -205,6 +205,14 @@ def _root_bound(position: Position, which: MoveCount, deadlocks: int) -> int:
     return _core.optimal(rules, *args, deadlocks)[1]
 
 
+def _laid_out(rules: Rules, columns: list[list[str]], foundations: tuple[int, ...]) -> Position:
+    """A position of ``rules`` with these columns (bottom to top; the rest empty), empty
+    cells and these foundations."""
+    cols = [tuple(Card.parse(c) for c in col) for col in columns]
+    cols += [()] * (rules.columns - len(cols))
+    return Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+
+
 # positions (found by a random search) where the matching and the cycles bound more than
 # the pairs taken card by card did: columns bottom to top, then the foundations by suit
 STRONGER_BOUND = [
@@ -245,10 +253,7 @@ STRONGER_BOUND = [
 def test_the_deadlock_bound_is_stronger_and_still_at_most_par(
     variant: str, which: MoveCount, columns: list[list[str]], foundations: tuple[int, ...]
 ) -> None:
-    rules = VARIANTS[variant]
-    cols = [tuple(Card.parse(c) for c in col) for col in columns]
-    cols += [()] * (rules.columns - len(cols))
-    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    position = _laid_out(VARIANTS[variant], columns, foundations)
     expected = bfs(position, which)
     assert expected is not None
     old, new = _root_bound(position, which, 1), _root_bound(position, which, 2)
@@ -265,17 +270,14 @@ def test_weighted_a_star_proves_par_and_the_beam_is_never_shorter(
     """The two modes that give A* upper bounds: anytime weighted A* run to the end
     proves the same par; the beam finds a solution, never shorter than par (optimal()
     replays what it keeps)."""
-    rules = VARIANTS[variant]
-    cols = [tuple(Card.parse(c) for c in col) for col in columns]
-    cols += [()] * (rules.columns - len(cols))
-    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    position = _laid_out(VARIANTS[variant], columns, foundations)
     expected = bfs(position, which)
     assert expected is not None
     core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
     args = (position.columns, position.cells, position.foundations, core_count, 0, 0, 0.0, 0)
-    status, lower, _, _, steps = _core.optimal(core_rules(rules), *args, weight=30)
+    status, lower, _, _, steps = _core.optimal(core_rules(position.rules), *args, weight=30)
     assert status == 1 and lower == len(steps) == expected
-    status, _, upper, _, steps = _core.optimal(core_rules(rules), *args, beam=50)
+    status, _, upper, _, steps = _core.optimal(core_rules(position.rules), *args, beam=50)
     assert status == 7 and upper == len(steps) >= expected
 
 
@@ -302,10 +304,7 @@ UNSAFE_HOME = [
 def test_cards_that_cannot_go_home_for_free_raise_the_bound_to_at_most_par(
     variant: str, level: int, columns: list[list[str]], foundations: tuple[int, ...]
 ) -> None:
-    rules = VARIANTS[variant]
-    cols = [tuple(Card.parse(c) for c in col) for col in columns]
-    cols += [()] * (rules.columns - len(cols))
-    position = Position(rules, tuple(cols), (None,) * rules.cells, foundations)
+    position = _laid_out(VARIANTS[variant], columns, foundations)
     expected = bfs(position, MoveCount.PLAYER)
     assert expected is not None
     old, new = (_root_bound(position, MoveCount.PLAYER, v) for v in (level - 1, level))
