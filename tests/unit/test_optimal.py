@@ -332,6 +332,17 @@ def test_the_bound_in_alternate_colours_is_at_most_the_breadth_first_optimum(
             assert _root_bound(position, MoveCount.PLAYER, level) <= expected
 
 
+def _part_way(variant: str, number: int, share: float) -> Position:
+    """The position after this share of the moves of a short solution of the deal."""
+    start = deal(variant, number)
+    solved = solve(start, Limits(short=True))
+    assert isinstance(solved, Solved)
+    position = start
+    for m in solved.moves[: int(len(solved.moves) * share)]:
+        position = position.apply(m)
+    return position
+
+
 @pytest.mark.parametrize(("number", "share"), [(6, 0.5), (9, 0.5), (14, 0.35), (15, 0.35)])
 def test_the_levels_of_the_bound_prove_the_same_par_in_a_freecell_game(
     number: int, share: float
@@ -339,12 +350,7 @@ def test_the_levels_of_the_bound_prove_the_same_par_in_a_freecell_game(
     """A* with the bound of level 2 (no rule for the home moves' safety) to 5 find
     the same fewest player moves from a position part way through a FreeCell game
     (both searched to the end: the longer of the two is no proof of the other)."""
-    start = deal("freecell", number)
-    solved = solve(start, Limits(short=True))
-    assert isinstance(solved, Solved)
-    position = start
-    for m in solved.moves[: int(len(solved.moves) * share)]:
-        position = position.apply(m)
+    position = _part_way("freecell", number, share)
     rules = core_rules(position.rules)
     args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
     lengths = []
@@ -361,12 +367,7 @@ def test_a_star_from_an_upper_bound_proves_the_same_par(number: int, share: floa
     a shorter path reaches them: from par + 2 it finds par again, and from par itself it
     proves that nothing is shorter (status 2), from a position part way through a
     FreeCell game."""
-    start = deal("freecell", number)
-    solved = solve(start, Limits(short=True))
-    assert isinstance(solved, Solved)
-    position = start
-    for m in solved.moves[: int(len(solved.moves) * share)]:
-        position = position.apply(m)
+    position = _part_way("freecell", number, share)
     rules = core_rules(position.rules)
     args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
     status, par, _, _, steps = _core.optimal(rules, *args, 0)
