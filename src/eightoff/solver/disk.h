@@ -38,8 +38,11 @@
  *
  * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
  * however the search ends.  Ctrl+C or SIGTERM (caught for a call from Python's main
- * thread: context.h, eo_signals_catch) stops it at its next check: it removes its files,
- * and the caller raises the signal again under the handler that was there before
+ * thread: context.h, eo_signals_catch) stops it at its next check, as the time limit
+ * does (every 1,024 states expanded or entries merged, read or copied; every MiB of a run
+ * written; every partition of a million entries and every million swaps while a run is
+ * sorted: well under a second apart, whatever the memory limit): it removes its files, and the
+ * caller raises the signal again under the handler that was there before
  * (Python's KeyboardInterrupt, or death).  After kill -9 the directory stays; the next
  * disk search removes every such directory whose process is gone.
  *
@@ -63,6 +66,19 @@
 #include <unistd.h>
 
 #include "bestfirst.h"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+/* Give the memory the searches before freed back to the system (glibc keeps freed heap
+ * pages of small blocks otherwise: hundreds of MiB of a depth-first search's tables),
+ * so that the process holds about --memory once the disk search's buffer is made. */
+static void eo_give_back(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
 
 /* a layer's entry: a state's record and its parent's (the root: itself) */
 typedef struct {
@@ -158,9 +174,8 @@ static void eo_disk_unlink(eo_disk *d, const char *path) {
     }
 }
 
-/* The time limit and the signals (checked now and then); nonzero when one ends it. */
-static int eo_disk_stop(eo_disk *d) {
-    if ((++d->work & 1023) != 0) return 0;
+/* The time limit and the signals, checked now; nonzero (status set) when one ends it. */
+static int eo_disk_halted(eo_disk *d) {
     if (eo_signal) {
         d->x->status = EO_INTERRUPTED;
         return 1;
@@ -171,6 +186,9 @@ static int eo_disk_stop(eo_disk *d) {
     }
     return 0;
 }
+
+/* The same, checked every 1024th call (in the loops over states). */
+static int eo_disk_stop(eo_disk *d) { return (++d->work & 1023) == 0 && eo_disk_halted(d); }
 
 static FILE *eo_disk_open(const char *path, const char *mode) {
     FILE *f = fopen(path, mode);
@@ -188,6 +206,17 @@ static int eo_disk_write(eo_disk *d, FILE *f, const void *p, size_t sz, size_t n
     return 0;
 }
 
+/* The same for a whole run, in pieces of EO_DISK_IOBUF bytes with the time limit and the
+ * signals checked between them (a run of a large memory limit is gigabytes). */
+static int eo_disk_write_run(eo_disk *d, FILE *f, const eo_drec *p, size_t n) {
+    const size_t piece = EO_DISK_IOBUF / sizeof(eo_drec);
+    for (size_t i = 0; i < n; i += piece) {
+        if (eo_disk_halted(d)) return -1;
+        if (eo_disk_write(d, f, p + i, sizeof(eo_drec), n - i < piece ? n - i : piece) != 0) return -1;
+    }
+    return 0;
+}
+
 static int eo_disk_close(eo_disk *d, FILE *f) {
     if (fclose(f) != 0) {
         d->x->status = EO_DISK_LIMIT;
@@ -196,10 +225,91 @@ static int eo_disk_close(eo_disk *d, FILE *f) {
     return 0;
 }
 
+static inline int eo_drec_less(const eo_drec *a, const eo_drec *b) {
+    if (a->s.hi != b->s.hi) return a->s.hi < b->s.hi;
+    if (a->s.lo != b->s.lo) return a->s.lo < b->s.lo;
+    if (a->p.hi != b->p.hi) return a->p.hi < b->p.hi;
+    return a->p.lo < b->p.lo;
+}
+
+static void eo_drec_sift(eo_drec *a, size_t i, size_t n) {
+    eo_drec v = a[i];
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && eo_drec_less(&a[c], &a[c + 1])) c++;
+        if (!eo_drec_less(&v, &a[c])) break;
+        a[i] = a[c];
+    }
+    a[i] = v;
+}
+
+/* Sort a[0 .. n) by (child, parent): introsort (quicksort, median of three, Hoare's
+ * partition; heapsort past the depth limit; insertion sort below 24 entries), with the
+ * comparison inlined (about 5 times glibc's qsort on 30 million entries), and the time
+ * limit and the signals checked at every partition of a million entries or more and
+ * every million swaps inside one of 4 million or more, so that sorting a buffer of
+ * gigabytes answers Ctrl+C at once.  Nonzero when it stops (status set; the buffer is
+ * then unordered). */
+static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
+    while (n > 24) {
+        if (n >= ((size_t)1 << 20) && eo_disk_halted(d)) return -1;
+        if (depth-- == 0) {
+            for (size_t i = n / 2; i-- > 0;) eo_drec_sift(a, i, n);
+            for (size_t m = n; m-- > 1;) {
+                eo_drec t = a[0];
+                a[0] = a[m];
+                a[m] = t;
+                eo_drec_sift(a, 0, m);
+            }
+            return 0;
+        }
+        size_t mid = n / 2;
+        eo_drec t;
+        if (eo_drec_less(&a[mid], &a[0])) t = a[mid], a[mid] = a[0], a[0] = t;
+        if (eo_drec_less(&a[n - 1], &a[mid])) {
+            t = a[mid], a[mid] = a[n - 1], a[n - 1] = t;
+            if (eo_drec_less(&a[mid], &a[0])) t = a[mid], a[mid] = a[0], a[0] = t;
+        }
+        const eo_drec pv = a[mid];
+        /* Hoare: a[0] <= pv <= a[n - 1] stop both scans inside the array; the parts
+         * [0, j] and (j, n) are both non-empty */
+        size_t i = 0, j = n - 1, swaps = 0;
+        const int big = n >= ((size_t)1 << 22);
+        for (;;) {
+            while (eo_drec_less(&a[i], &pv)) i++;
+            while (eo_drec_less(&pv, &a[j])) j--;
+            if (i >= j) break;
+            t = a[i], a[i] = a[j], a[j] = t;
+            i++;
+            j--;
+            /* a partition of gigabytes takes seconds: checked inside it too */
+            if (big && (++swaps & 0xfffff) == 0 && eo_disk_halted(d)) return -1;
+        }
+        size_t left = j + 1;
+        /* the smaller part first (recursion depth at most log2 n), the larger in the loop */
+        if (left < n - left) {
+            if (eo_drec_sort(d, a, left, depth) != 0) return -1;
+            a += left;
+            n -= left;
+        } else {
+            if (eo_drec_sort(d, a + left, n - left, depth) != 0) return -1;
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        eo_drec v = a[i];
+        size_t k = i;
+        for (; k > 0 && eo_drec_less(&v, &a[k - 1]); k--) a[k] = a[k - 1];
+        a[k] = v;
+    }
+    return 0;
+}
+
 /* Sort the buffer, one entry per child (the least parent), write it as a run. */
 static int eo_disk_flush(eo_disk *d) {
     if (!d->nbuf) return 0;
-    qsort(d->buf, d->nbuf, sizeof(eo_drec), eo_drec_cmp);
+    int depth = 0;
+    for (size_t m = d->nbuf; m > 1; m >>= 1) depth += 2;
+    if (eo_drec_sort(d, d->buf, d->nbuf, depth) != 0) return -1;
     size_t k = 0;
     for (size_t i = 0; i < d->nbuf; i++)
         if (!k || eo_crec_cmp(&d->buf[k - 1].s, &d->buf[i].s) != 0) d->buf[k++] = d->buf[i];
@@ -210,7 +320,7 @@ static int eo_disk_flush(eo_disk *d) {
         d->x->status = EO_DISK_LIMIT;
         return -1;
     }
-    int bad = eo_disk_write(d, f, d->buf, sizeof(eo_drec), k);
+    int bad = eo_disk_write_run(d, f, d->buf, k);
     if (eo_disk_close(d, f) != 0 || bad) return -1;
     d->nruns++;
     d->nbuf = 0;
@@ -263,23 +373,28 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
         eo_drec e = rd[best].cur;
         for (int i = 0; i < k; i++) /* the same child in every run: the least parent is e */
             while (rd[i].has && eo_crec_cmp(&rd[i].cur.s, &e.s) == 0) eo_dreader_next(&rd[i]);
+        /* every entry read counts towards the checks, those dropped and the seen ones
+         * copied too (late layers drop most children; the seen file is gigabytes) */
+        if (eo_disk_stop(d)) goto done;
         if (fso) {
             while (sv_has && eo_crec_cmp(&sv, &e.s) < 0) {
-                if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0) goto done;
+                if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0 || eo_disk_stop(d)) goto done;
                 sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
             }
         } else {
-            while (sv_has && eo_crec_cmp(&sv, &e.s) < 0) sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
+            while (sv_has && eo_crec_cmp(&sv, &e.s) < 0) {
+                if (eo_disk_stop(d)) goto done;
+                sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
+            }
         }
         if (sv_has && eo_crec_cmp(&sv, &e.s) == 0) continue; /* seen: expanded already or queued */
         if (eo_disk_write(d, fo, &e, sizeof(e), 1) != 0) goto done;
         if (fso && eo_disk_write(d, fso, &e.s, sizeof(e.s), 1) != 0) goto done;
         ++*kept;
-        if (eo_disk_stop(d)) goto done;
     }
     if (fso)
         while (sv_has) {
-            if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0) goto done;
+            if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0 || eo_disk_stop(d)) goto done;
             sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
         }
     ok = 1;
@@ -511,6 +626,7 @@ static int eo_disk_put_id(eo_disk *d, size_t id, size_t parent) {
     eo_drec e;
     e.s = *eo_crec_at(&d->x->C, id);
     e.p = *eo_crec_at(&d->x->C, parent);
+    if (eo_disk_stop(d)) return -1;
     d->buf[d->nbuf++] = e;
     if (d->nbuf == d->capbuf && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0)) return -1;
     return 0;
@@ -607,6 +723,7 @@ static long eo_disk_search(eo_ctx *x, long states, int cont) {
         return states;
     }
     d.made = 1;
+    if (!cont) eo_give_back(); /* the tables of the searches before are freed (search.h) */
 
     /* the children's buffer: the memory limit (taking over, an eighth of it at first,
      * beside the tables it takes over) */
@@ -624,6 +741,7 @@ static long eo_disk_search(eo_ctx *x, long states, int cont) {
         if (eo_disk_take_over(&d, &open) == 0) {
             d.base = states - open;
             eo_release(x);
+            eo_give_back();
             if (d.capbuf != cap) {
                 free(d.buf);
                 d.capbuf = cap;
