@@ -184,12 +184,17 @@ def test_a_survey_in_german(
     monkeypatch.setenv("LANG", GERMAN)
     code, out, _ = run(capsys, "survey", "1", "3", "--db", db, "--workers", "1", "--no-progress")
     assert code == 0
-    assert re.match(r"Eight Off 1–3: 3 Spiele in \d+\.\d s gelöst \(", out)
+    assert re.match(r"Eight Off 1–3: 3 Spiele in \d+\.\d s untersucht \(", out)
     assert "3 gelöst, 0 verloren, 0 unbekannt; 0 waren schon gespeichert (Datenbank: " in out
     code, out, _ = run(capsys, "survey", "1", "3", "--db", db, "--no-progress")
     assert code == 0 and out.startswith("Eight Off 1–3: alle 3 Spiele schon gespeichert")
     code, out, _ = run(capsys, "survey", "report", "--db", db)
     assert code == 0 and out.startswith("Eight Off (eightoff): 3 Spiele untersucht")
+    code, out, _ = run(capsys, "survey", "1", "4", "--db", db, "--workers", "1", "--no-progress")
+    assert code == 0 and re.match(r"Eight Off 1–4: 1 Spiel in \d+\.\d s untersucht \(", out)
+    assert "; 3 waren schon gespeichert (Datenbank: " in out
+    code, out, _ = run(capsys, "survey", "4", "4", "--db", db, "--no-progress")
+    assert code == 0 and out.startswith("Eight Off 4: das Spiel ist schon gespeichert (Datenbank: ")
     code, _, err = run(capsys, "survey", "1", "--db", db)
     assert code == 64 and "gib auch das letzte Spiel an: eightoff survey 1 END" in err
     code, _, err = run(capsys, "survey", "5", "3", "--db", db)

@@ -9,6 +9,7 @@ a time limit, gives the same verdict on every machine).
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -24,7 +25,7 @@ from eightoff.deals import deal
 from eightoff.rules import Rules
 from eightoff.solver import Limits, solve
 from eightoff.survey import BatchResult, Progress, SurveyInterrupted, run_survey
-from tests.cli import ctrl_c_as_at_a_terminal
+from tests.cli import ctrl_c_as_at_a_terminal, run_cli
 from tests.surveys import interrupt_after
 
 SMALL = Limits(seconds=None, states=300)
@@ -122,6 +123,22 @@ def test_retry_unknown_upgrades_deals_that_hit_a_limit(tmp_path: Path) -> None:
         else:
             r = solve(deal("eightoff", n), SMALL)
             assert after[n][0] == r.verdict
+
+
+def test_the_summary_names_one_deal_and_several_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    args = ("--db", db, "--workers", "1", "--states", "300", "--no-progress")
+    code, out, err = run_cli(capsys, "survey", "1568", "1568", *args)
+    assert code == 0, err
+    assert re.match(r"Eight Off 1568: 1 deal surveyed in \d+\.\d s \(", out), out
+    code, out, err = run_cli(capsys, "survey", "1567", "1570", *args)
+    assert code == 0, err
+    assert re.match(r"Eight Off 1567–1570: 3 deals surveyed in \d+\.\d s \(", out), out
+    assert "; 1 was already stored into " in out
+    code, out, err = run_cli(capsys, "survey", "1567", "1570", *args)
+    assert code == 0 and "all 4 deals already stored" in out, err
 
 
 def survey_command(db: Path, *args: str) -> list[str]:

@@ -68,7 +68,7 @@ def survey(db: Path, first: int, last: int) -> list[str]:
 
 
 def solved_count(stdout: str) -> int:
-    m = re.search(r": (\d+) deals solved in", stdout)
+    m = re.search(r": (\d+) deals? surveyed in", stdout)
     return int(m.group(1)) if m else 0
 
 
@@ -84,10 +84,10 @@ def test_two_survey_commands_at_once_solve_each_deal_once(tmp_path: Path) -> Non
     assert deals_stored(db) == list(range(1, 3001))
     # Deal 1 was stored before; the other 2999 were each solved by exactly one of them.
     assert solved_count(out_a) + solved_count(out_b) == 2999, (out_a, out_b)
-    assert "solved by another survey on this store at the same time" in out_a + out_b
+    assert "stored by another survey on this store at the same time" in out_a + out_b
     for out in (out_a, out_b):  # each accounts for its whole range
-        already = int(re.search(r"(\d+) were already stored", out).group(1))  # type: ignore[union-attr]
-        others = re.search(r"; (\d+) solved by another survey", out)
+        already = int(re.search(r"(\d+) (?:was|were) already stored", out).group(1))  # type: ignore[union-attr]
+        others = re.search(r"; (\d+) stored by another survey", out)
         assert solved_count(out) + already + (int(others.group(1)) if others else 0) == 2000
 
 
@@ -119,7 +119,7 @@ def test_a_survey_killed_mid_run_leaves_claims_the_other_takes_back(tmp_path: Pa
 def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
     tmp_path: Path,
 ) -> None:
-    """Deals only claimed by another survey are not "solved by another survey": the
+    """Deals only claimed by another survey are not "stored by another survey": the
     survey waits for them and, once their owner's lease has run out (a survey on
     another host that stopped renewing its heartbeat), solves them itself."""
     import threading

@@ -186,6 +186,11 @@ def _deal_number(text: str, what: str) -> int:
     return deal_number(text, what, MAX_STORED_DEAL, hint)
 
 
+def _span(name: str, start: int, end: int) -> str:
+    """What a run covers, as its lines name it: "FreeCell 1–32000", or "FreeCell 1568"."""
+    return f"{name} {start}" if start == end else f"{name} {start}–{end}"
+
+
 def _check_db(args: argparse.Namespace) -> None:
     if args.db is not None:
         file_path(args.db, "--db")
@@ -256,7 +261,7 @@ def _run(args: argparse.Namespace) -> int:
     lang = language()
     name = variant_name(rules, lang)
     with (
-        _ProgressBar(f"{name} {start}–{end}", enabled=not args.no_progress) as bar,
+        _ProgressBar(_span(name, start, end), enabled=not args.no_progress) as bar,
         _sigterm_as_interrupt(),
     ):
         try:
@@ -295,7 +300,8 @@ def _run(args: argparse.Namespace) -> int:
     rated: Message | str = (
         Message("cli.survey.rated_before", n=result.rated_only) if result.rated_only else ""
     )
-    span = f"{name} {start}–{end}"
+    span = _span(name, start, end)
+    already = Message("cli.survey.already_stored", n=result.already)
     if n.total == 0 and result.rated_only:
         line = Message(
             "cli.survey.rated_only",
@@ -312,7 +318,7 @@ def _run(args: argparse.Namespace) -> int:
         line = Message(done, span=span, total=result.total, where=where)
     elif n.total == 0:
         line = Message(
-            "cli.survey.nothing_left", span=span, already=result.already, where=where, shared=shared
+            "cli.survey.nothing_left", span=span, already=already, where=where, shared=shared
         )
     else:
         line = Message(
@@ -326,7 +332,7 @@ def _run(args: argparse.Namespace) -> int:
             solved=n.solved,
             lost=n.lost,
             unknown=n.unknown,
-            already=result.already,
+            already=already,
             where=where,
             rated=rated,
             shared=shared,
@@ -524,7 +530,7 @@ def _run_par(args: argparse.Namespace) -> int:
     lang = language()
     line = Message(
         "cli.survey.par_done",
-        span=f"{variant_name(rules, lang)} {start}–{end}",
+        span=_span(variant_name(rules, lang), start, end),
         count=which.message,
         searched=result.searched,
         proven=result.proven,

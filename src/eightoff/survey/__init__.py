@@ -20,7 +20,7 @@
   claims of a survey that died (its process gone from this host, or on another host
   no heartbeat for :data:`~eightoff.survey.store.STALE_SECONDS`, the lease; a live
   survey renews it every :data:`~eightoff.survey.store.HEARTBEAT_SECONDS`). So
-  "solved by another survey" counts only deals the other one stored.
+  "stored by another survey" counts only deals the other one stored.
   Ctrl+C keeps every finished batch (it raises :class:`SurveyInterrupted`, which
   says what was saved); SIGKILL loses at most the batches in flight.
 * With ``rate=True`` (``eightoff survey --rate``) each worker also rates every deal
