@@ -233,6 +233,12 @@ static inline int eo_drec_less(const eo_drec *a, const eo_drec *b) {
     return a->p.lo < b->p.lo;
 }
 
+static inline void eo_drec_swap(eo_drec *a, eo_drec *b) {
+    eo_drec t = *a;
+    *a = *b;
+    *b = t;
+}
+
 static void eo_drec_sift(eo_drec *a, size_t i, size_t n) {
     eo_drec v = a[i];
     for (size_t c; (c = 2 * i + 1) < n; i = c) {
@@ -256,19 +262,16 @@ static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
         if (depth-- == 0) {
             for (size_t i = n / 2; i-- > 0;) eo_drec_sift(a, i, n);
             for (size_t m = n; m-- > 1;) {
-                eo_drec t = a[0];
-                a[0] = a[m];
-                a[m] = t;
+                eo_drec_swap(&a[0], &a[m]);
                 eo_drec_sift(a, 0, m);
             }
             return 0;
         }
         size_t mid = n / 2;
-        eo_drec t;
-        if (eo_drec_less(&a[mid], &a[0])) t = a[mid], a[mid] = a[0], a[0] = t;
+        if (eo_drec_less(&a[mid], &a[0])) eo_drec_swap(&a[mid], &a[0]);
         if (eo_drec_less(&a[n - 1], &a[mid])) {
-            t = a[mid], a[mid] = a[n - 1], a[n - 1] = t;
-            if (eo_drec_less(&a[mid], &a[0])) t = a[mid], a[mid] = a[0], a[0] = t;
+            eo_drec_swap(&a[mid], &a[n - 1]);
+            if (eo_drec_less(&a[mid], &a[0])) eo_drec_swap(&a[mid], &a[0]);
         }
         const eo_drec pv = a[mid];
         /* Hoare: a[0] <= pv <= a[n - 1] stop both scans inside the array; the parts
@@ -279,7 +282,7 @@ static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
             while (eo_drec_less(&a[i], &pv)) i++;
             while (eo_drec_less(&pv, &a[j])) j--;
             if (i >= j) break;
-            t = a[i], a[i] = a[j], a[j] = t;
+            eo_drec_swap(&a[i], &a[j]);
             i++;
             j--;
             /* a partition of gigabytes takes seconds: checked inside it too */
