@@ -89,8 +89,10 @@ def test_survey_par_stores_reports_and_resumes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "s.db")
+    code, out, _ = run(capsys, "survey", "2", "2", "--par", "--db", db, "--workers", "1")
+    assert code == 0 and "Eight Off 2: par (player moves) searched for 1 deal, 1 proven" in out
     code, out, _ = run(capsys, "survey", "1", "3", "--par", "--db", db, "--workers", "1")
-    assert code == 0 and "3 proven" in out
+    assert code == 0 and "searched for 2 deals, 2 proven" in out and "1 was proven before" in out
     code, out, _ = run(capsys, "survey", "1", "3", "--par", "--db", db, "--workers", "1")
     assert code == 0 and "searched for 0 deals" in out and "3 were proven before" in out
     code, out, _ = run(capsys, "survey", "1", "3", "--par", "single", "--db", db, "--workers", "1")

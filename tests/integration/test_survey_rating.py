@@ -171,6 +171,13 @@ def test_deals_rated_with_an_older_formula_are_rated_again(
     out = capsys.readouterr().out
     assert "5 stored deals rated" in out and "7 were already rated" in out
 
+    with sqlite3.connect(db) as c:  # one deal rated by the older formula: said in the singular
+        c.execute("UPDATE survey_ratings SET formula = '0' WHERE deal = 4")
+    assert main(["1", "12", "--db", str(db), "--rate", "--no-progress", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 stored deal rated" in out and "its verdict kept" in out
+    assert "11 were already rated" in out
+
     assert verdict_rows(db) == before
     ratings = stored_ratings(db)
     assert {f for _, _, f in ratings.values()} == {FORMULA}

@@ -188,7 +188,9 @@ def _deal_number(text: str, what: str) -> int:
 
 def _span(name: str, start: int, end: int) -> str:
     """What a run covers, as its lines name it: "FreeCell 1–32000", or "FreeCell 1568"."""
-    return f"{name} {start}" if start == end else f"{name} {start}–{end}"
+    from eightoff.survey.local import deal_span
+
+    return f"{name} {deal_span(start, end)}"
 
 
 def _check_db(args: argparse.Namespace) -> None:
@@ -309,7 +311,7 @@ def _run(args: argparse.Namespace) -> int:
             rated=result.rated_only,
             seconds=result.seconds,
             backend=result.backend,
-            already=result.already,
+            already=Message("cli.survey.already_rated", n=result.already),
             where=where,
             shared=shared,
         )
@@ -535,7 +537,7 @@ def _run_par(args: argparse.Namespace) -> int:
         searched=result.searched,
         proven=result.proven,
         seconds=seconds,
-        already=result.already,
+        already=Message("cli.survey.already_proven", n=result.already),
         db=str(result.db),
     )
     print(say(line, lang))

@@ -144,8 +144,13 @@ class LocalPool:
             w.conn.close()
 
 
+def deal_span(start: int, end: int) -> str:
+    """A range of deals as the survey's lines write it: "1568" for one deal, "1–32000"."""
+    return str(start) if start == end else f"{start}–{end}"
+
+
 def _runs_text(runs: tuple[tuple[int, int], ...]) -> str:
-    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+    return ", ".join(deal_span(a, b) for a, b in runs)
 
 
 class InlinePool:
