@@ -40,9 +40,9 @@
  * however the search ends.  Ctrl+C or SIGTERM (caught for a call from Python's main
  * thread: context.h, eo_signals_catch) stops it at its next check, as the time limit
  * does (every 1,024 states expanded or entries merged, read or copied; every MiB of a run
- * written; every partition of a million entries and every million swaps while a run is
- * sorted: well under a second apart, whatever the memory limit, but for the heapsort a
- * sort falls back on past its depth limit): it removes its files, and the caller raises
+ * written; every partition of a million entries and every million swaps or heap sifts
+ * while a run is sorted: well under a second apart, whatever the memory limit): it
+ * removes its files, and the caller raises
  * the signal again under the handler that was there before (Python's KeyboardInterrupt,
  * or death).  After kill -9 the directory stays; the next
  * disk search removes every such directory whose process is gone.
@@ -253,17 +253,24 @@ static void eo_drec_sift(eo_drec *a, size_t i, size_t n) {
  * partition; heapsort past the depth limit; insertion sort below 24 entries), with the
  * comparison inlined (about 5 times glibc's qsort on 30 million entries), and the time
  * limit and the signals checked at every partition of a million entries or more and
- * every million swaps inside one of 4 million or more, so that sorting a buffer of
+ * every million swaps inside one of 4 million or more (every million sifts of the
+ * heapsort of a part of a million or more), so that sorting a buffer of
  * gigabytes answers Ctrl+C at once.  Nonzero when it stops (status set; the buffer is
  * then unordered). */
 static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
     while (n > 24) {
         if (n >= ((size_t)1 << 20) && eo_disk_halted(d)) return -1;
         if (depth-- == 0) {
-            for (size_t i = n / 2; i-- > 0;) eo_drec_sift(a, i, n);
+            /* heapsort: checked every million sifts when the part is a million or more */
+            const int large = n >= ((size_t)1 << 20);
+            for (size_t i = n / 2; i-- > 0;) {
+                eo_drec_sift(a, i, n);
+                if (large && (i & 0xfffff) == 0 && eo_disk_halted(d)) return -1;
+            }
             for (size_t m = n; m-- > 1;) {
                 eo_drec_swap(&a[0], &a[m]);
                 eo_drec_sift(a, 0, m);
+                if (large && (m & 0xfffff) == 0 && eo_disk_halted(d)) return -1;
             }
             return 0;
         }
