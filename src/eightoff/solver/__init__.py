@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Final
 
-from eightoff.counts import Counts, group_cost
+from eightoff.counts import Counts, count, group_cost
 from eightoff.position import HOME, Move, Place, Position
 from eightoff.rules import Build, EmptyColumn, GroupLimit, Rules
 from eightoff.verdict import Verdict as Verdict
@@ -277,7 +277,9 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     then a best-first search, both over purposeful steps (fast, not complete), then
     the complete search, which alone can prove a loss.  With ``limits.short`` a
     solution is then looked for again with more weight on its length (best-first, the
-    moves made count against a state, at most SHORT_STATES states), and shortened.
+    moves made count against a state, at most SHORT_STATES states), and shortened;
+    the shorter of the two solutions in player moves is returned (in single-card moves
+    where they tie), so a short solution is never longer than the default one.
     """
     t0 = time.perf_counter()
     clock = time.thread_time if limits.cpu_time else time.perf_counter  # the limit's
@@ -307,7 +309,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
                 cpu_clock=limits.cpu_time,
             )
             states += states2
-            if status2 == SOLVED and len(moves2) < len(moves):
+            if status2 == SOLVED and _fewer_moves(position, moves2, moves):
                 moves = moves2
     took = time.perf_counter() - t0
     if status == SOLVED:
@@ -315,6 +317,16 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     if status == LOST:
         return Lost(states, took)
     return Unknown(states, took, _core.STATUS[status])
+
+
+def _fewer_moves(position: Position, moves: Sequence[Move], than: Sequence[Move]) -> bool:
+    """Whether ``moves`` is the shorter solution from ``position``: fewer player moves,
+    the count ``solve`` is shown in (:mod:`eightoff.counts`), then fewer single-card
+    moves.  The short search weighs the moves as the core lists them (each card home
+    one), so its solution may be the longer one in player moves (FreeCell 153: 56 against
+    53)."""
+    a, b = count(position, moves), count(position, than)
+    return (a.player, a.single_card) < (b.player, b.single_card)
 
 
 @dataclass(frozen=True, slots=True)
