@@ -114,7 +114,10 @@ start (the bound after one expansion)."""
 _BEAM_SHARE: Final = 0.15
 """The share of the time left that the beam searches take before A*."""
 _BEAM_IDLE: Final = 2
-"""The beam stops widening after this many widths in a row found nothing shorter."""
+"""The beam stops widening after this many widths in a row found nothing shorter, once
+one width has shortened the first solution (until then it widens for all its share of
+the time: narrow beams can run dry on a deal where wider ones find a far shorter
+solution, FreeCell 391)."""
 _FIRST_BEAM: Final = 100
 """The first beam's width (each next one four times as wide)."""
 
@@ -231,7 +234,8 @@ def optimal(
     # most Eight Off ones), a beam search of growing width first, for a shorter one: it
     # gives A* a smaller upper bound (A* then stores only the states that could lead to
     # a shorter solution, and ends sooner) and narrows "par is L to U" when A* cannot
-    # close it; the widening stops when it no longer shortens the solution.  Then A*
+    # close it; the widening stops when it no longer shortens the solution (_BEAM_IDLE).
+    # Then A*
     # with the time left.
     timed = limits.seconds is not None
     try:
@@ -240,8 +244,10 @@ def optimal(
         return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
     if timed and (length is None or length - root > _BEAM_GAP):
         beam_until = time.perf_counter() + left() * _BEAM_SHARE
-        width, idle = _FIRST_BEAM, 0
-        while (rest := beam_until - time.perf_counter()) > 0.01 and idle < _BEAM_IDLE:
+        width, idle, shortened = _FIRST_BEAM, 0, False
+        while (rest := beam_until - time.perf_counter()) > 0.01 and (
+            idle < _BEAM_IDLE or not shortened
+        ):
             before = length
             b_status, _b_lower, n, steps = run(rest, length or 0, beam=width)
             states += n
@@ -249,7 +255,10 @@ def optimal(
                 take(steps)
             if b_status not in (_BEAM_FOUND, _BEAM_DRY):
                 break  # a limit stopped it
-            idle = 0 if length != before else idle + 1
+            if length != before:
+                idle, shortened = 0, True
+            else:
+                idle += 1
             width *= 4
     status, lower, n, steps = run(left(), length or 0)
     states += n
