@@ -2,8 +2,8 @@
 deal is stored once, and a survey killed with SIGKILL leaves claims that the other
 takes back.
 
-State limits of 2 keep each deal to a millisecond; one deal per batch makes a run
-thousands of round trips long, so two runs started together overlap.
+State limits of 2 keep each deal to a fraction of a millisecond; one deal per batch
+makes a run thousands of round trips long.
 """
 
 from __future__ import annotations
@@ -76,19 +76,31 @@ def test_two_survey_commands_at_once_solve_each_deal_once(tmp_path: Path) -> Non
     db = tmp_path / "s.sqlite3"
     # Create the store first so that both start on the same file at once.
     subprocess.run(survey(db, 1, 1), check=True, capture_output=True, timeout=120)
-    a = subprocess.Popen(survey(db, 1, 2000), stdout=subprocess.PIPE, text=True)
-    b = subprocess.Popen(survey(db, 1001, 3000), stdout=subprocess.PIPE, text=True)
-    out_a, _ = a.communicate(timeout=600)
-    out_b, _ = b.communicate(timeout=600)
+    # A deal takes about 0.2 ms here: 20,000 deals a run, so that the two overlap for
+    # seconds, and B is started once A has stored a deal (A has looked at what was
+    # stored before it), so that what B stores of A's range is stored while A runs
+    # (started together, A's start could lag until B had done A's half alone).
+    a = subprocess.Popen(survey(db, 1, 20000), stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while count_rows(db) < 2 and time.monotonic() < deadline and a.poll() is None:
+            time.sleep(0.01)
+        b = subprocess.Popen(survey(db, 10001, 30000), stdout=subprocess.PIPE, text=True)
+        out_b, _ = b.communicate(timeout=600)
+        out_a, _ = a.communicate(timeout=600)
+    finally:
+        if a.poll() is None:
+            a.kill()
+            a.wait()
     assert a.returncode == 0 and b.returncode == 0
-    assert deals_stored(db) == list(range(1, 3001))
-    # Deal 1 was stored before; the other 2999 were each solved by exactly one of them.
-    assert solved_count(out_a) + solved_count(out_b) == 2999, (out_a, out_b)
+    assert deals_stored(db) == list(range(1, 30001))
+    # Deal 1 was stored before; the other 29,999 were each solved by exactly one of them.
+    assert solved_count(out_a) + solved_count(out_b) == 29999, (out_a, out_b)
     assert "stored by another survey on this store at the same time" in out_a + out_b
     for out in (out_a, out_b):  # each accounts for its whole range
         already = int(re.search(r"(\d+) (?:was|were) already stored", out).group(1))  # type: ignore[union-attr]
         others = re.search(r"; (\d+) stored by another survey", out)
-        assert solved_count(out) + already + (int(others.group(1)) if others else 0) == 2000
+        assert solved_count(out) + already + (int(others.group(1)) if others else 0) == 20000
 
 
 def test_a_survey_killed_mid_run_leaves_claims_the_other_takes_back(tmp_path: Path) -> None:
