@@ -42,10 +42,9 @@
  * does (every 1,024 states expanded or entries merged, read or copied; every MiB of a run
  * written; every partition of a million entries and every million swaps or heap sifts
  * while a run is sorted: well under a second apart, whatever the memory limit): it
- * removes its files, and the caller raises
- * the signal again under the handler that was there before (Python's KeyboardInterrupt,
- * or death).  After kill -9 the directory stays; the next
- * disk search removes every such directory whose process is gone.
+ * removes its files, and the caller raises the signal again under the handler that was
+ * there before (Python's KeyboardInterrupt, or death).  After kill -9 the directory
+ * stays; the next disk search removes every such directory whose process is gone.
  *
  * The solution: the won child's parent is in layer d; each state's parent in layer j
  * is found in layer j - 1's file by binary search on the record, and within layer 0

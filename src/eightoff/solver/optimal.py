@@ -235,8 +235,7 @@ def optimal(
     # gives A* a smaller upper bound (A* then stores only the states that could lead to
     # a shorter solution, and ends sooner) and narrows "par is L to U" when A* cannot
     # close it; the widening stops when it no longer shortens the solution (_BEAM_IDLE).
-    # Then A*
-    # with the time left.
+    # Then A* with the time left.
     timed = limits.seconds is not None
     try:
         _status, root, _n, _steps = run(left() if timed else 0.0, 0, max_states=1)
