@@ -206,6 +206,25 @@ def test_a_bad_disk_option_is_one_line(
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+def test_a_survey_stores_a_deal_that_ends_at_the_disk_limit_as_unknown(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The disk limit is a limit like the others: the deal is stored unknown and the
+    survey ends normally (it stopped with an internal error, an IndexError, before)."""
+    db = tmp_path / "s.sqlite3"
+    spill = tmp_path / "disk"
+    spill.mkdir()
+    code, out, err = run_cli(
+        capsys,
+        *("survey", str(BIG), str(BIG), "--variant", "freecell", "--cells", "0"),
+        *("--memory", "16M", "--states", "100000000", "--disk", "16M"),
+        *("--disk-dir", str(spill), "--db", str(db), "--workers", "1", "--no-progress"),
+    )
+    assert code == 0 and "Traceback" not in err and "internal error" not in err
+    assert "0 solved, 0 lost, 1 unknown" in out
+    assert list(spill.iterdir()) == []
+
+
 def test_solve_says_the_disk_limit_as_its_reason(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -53,8 +53,16 @@ from typing import Final, NamedTuple, Protocol
 from eightoff.deals import deal as deal_position
 from eightoff.i18n import Message
 from eightoff.rules import Rules, UnknownVariantError, preset
-from eightoff.solver import DEFAULT_LIMITS, DealBlock, Limits, SolutionError, solve, solve_deals
-from eightoff.solver._core import REPLAY_FAILED
+from eightoff.solver import (
+    DEFAULT_LIMITS,
+    DealBlock,
+    Limits,
+    SolutionError,
+    solve,
+    solve_deals,
+    verdict_of,
+)
+from eightoff.solver._core import REPLAY_FAILED, STATUS
 from eightoff.store.db import StoreError
 from eightoff.survey.errors import (
     SurveyError,
@@ -268,9 +276,10 @@ def solve_batch(
     )
 
 
-_BY_STATUS: Final = (Verdict.UNKNOWN, Verdict.SOLVED, Verdict.LOST) + (Verdict.UNKNOWN,) * 4
-"""The verdict of each status of the compiled core (solver.solve_deals)."""
-_WORD_BY_STATUS: Final = tuple(v.value for v in _BY_STATUS)
+_WORD_BY_STATUS: Final = tuple(verdict_of(code).value for code in range(max(STATUS) + 1))
+"""The verdict of each status of the compiled core (solver.solve_deals), by its code:
+every status the core has (a hand-made tuple missed the disk limit, 7, and a survey
+whose deal ended there stopped with an IndexError)."""
 
 
 def _solve_blocks(
