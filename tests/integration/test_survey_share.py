@@ -36,6 +36,18 @@ def count_rows(db: Path) -> int:
         return 0
 
 
+def wait_for_rows(
+    db: Path, rows: int, seconds: float, running: subprocess.Popen[str] | None = None
+) -> None:
+    """Wait until the store holds ``rows`` results, for at most ``seconds`` (or until
+    ``running`` has ended): the tests' one way to wait for a survey to be at work."""
+    deadline = time.monotonic() + seconds
+    while count_rows(db) < rows and time.monotonic() < deadline:
+        if running is not None and running.poll() is not None:
+            return
+        time.sleep(0.01)
+
+
 def test_two_surveys_in_one_process_split_overlapping_ranges(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     ra, rb = race(db, (1, 40), (11, 50), workers=1, limits=TINY, batch_size=2)
@@ -82,9 +94,7 @@ def test_two_survey_commands_at_once_solve_each_deal_once(tmp_path: Path) -> Non
     # (started together, A's start could lag until B had done A's half alone).
     a = subprocess.Popen(survey(db, 1, 20000), stdout=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while count_rows(db) < 2 and time.monotonic() < deadline and a.poll() is None:
-            time.sleep(0.01)
+        wait_for_rows(db, 2, 120, a)
         b = subprocess.Popen(survey(db, 10001, 30000), stdout=subprocess.PIPE, text=True)
         out_b, _ = b.communicate(timeout=600)
         out_a, _ = a.communicate(timeout=600)
@@ -109,9 +119,7 @@ def test_a_survey_killed_mid_run_leaves_claims_the_other_takes_back(tmp_path: Pa
     a = subprocess.Popen(survey(db, 1, 3000), stdout=subprocess.PIPE, text=True)
     b = subprocess.Popen(survey(db, 1, 3000), stdout=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 180
-        while count_rows(db) < 50 and time.monotonic() < deadline and a.poll() is None:
-            time.sleep(0.01)
+        wait_for_rows(db, 50, 180, a)
         os.kill(a.pid, signal.SIGKILL)
         a.wait(timeout=30)
         out_b, _ = b.communicate(timeout=600)
@@ -154,9 +162,7 @@ def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
     )
     b.start()
     try:
-        deadline = time.monotonic() + 120
-        while count_rows(db) < 14 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for_rows(db, 14, 120)
         assert count_rows(db) == 14  # all but the other's claim
         b.join(timeout=3)
         assert b.is_alive(), "the survey finished while another one's claims were unsolved"
