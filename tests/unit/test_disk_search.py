@@ -31,8 +31,10 @@ from eightoff.solver import (
     core_rules,
     plan_for,
     solve,
+    solve_deals,
 )
 from eightoff.solver.plans import Order, Stage
+from eightoff.verdict import Verdict
 from tests.cli import run_cli
 
 FC0: Rules = preset("freecell").with_options(cells=0)
@@ -237,3 +239,31 @@ def test_solve_says_the_disk_limit_as_its_reason(
     )
     assert code == 2 and "unknown: disk limit reached" in out
     assert list(tmp_path.iterdir()) == []
+
+
+# ----- where the memory ends, a beam search tries for a win first -----------------------
+
+FC1: Rules = preset("freecell").with_options(cells=1)
+HARD_WIN = 27899
+"""Won with 1 cell (Pringle's table); the complete depth-first search reaches its win only
+after 84 million states, so at 64 MiB it runs out of memory first."""
+
+
+def test_where_the_memory_ends_a_beam_search_wins_a_deal_the_complete_search_cannot() -> None:
+    """The complete search of FreeCell 27899 with 1 cell runs out of 64 MiB long before
+    its win; the beam search that follows finds one (it was "unknown: memory limit
+    reached" before), the solution plays through the engine to the win, and the
+    survey's path (solve_deals) says the same."""
+    limits = Limits(seconds=120.0, states=None, memory_mb=64)
+    result = solve(deal(FC1, HARD_WIN), limits)
+    assert isinstance(result, Solved)
+    check_solution(deal(FC1, HARD_WIN), result.moves)
+    block = solve_deals(FC1, HARD_WIN, 1, limits)
+    assert block.verdicts() == [Verdict.SOLVED]
+
+
+def test_a_beam_search_that_finds_nothing_proves_nothing() -> None:
+    """A lost deal whose complete search runs out of memory stays unknown, with the
+    memory limit as its reason: the beam after it is not complete."""
+    result = solve(deal(FC0, BIG), Limits(seconds=120.0, states=None, memory_mb=16))
+    assert isinstance(result, Unknown) and result.reason == "memory limit reached"

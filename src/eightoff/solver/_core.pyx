@@ -769,7 +769,7 @@ COUNT_PLAYER = OP_PLAYER
 COUNT_SINGLE = OP_SINGLE
 OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
                   4: "time limit reached", 5: "memory limit reached", 6: "lost",
-                  7: "found by the beam"}
+                  7: "found by the beam", 8: "the beam ran dry"}
 
 
 def optimal(rules, columns, cells, foundations, int count, int upper=0,
@@ -789,8 +789,8 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     default) of every card (op_safe_edges).  ``weight``: 0 A*; above 10, anytime
     weighted A* (g + weight/10 * h first): shorter solutions sooner, no lower bound but
     the first one, and a proof only when it runs out of states.  ``beam``: above 0, a
-    beam search of that width instead, for a short solution (status 7, not proven; 3 when
-    the beam ran dry, 4 or 5 when a limit stopped it).  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
+    beam search of that width instead, for a short solution (status 7, not proven; 8 when
+    the beam ran dry, 3, 4 or 5 when a limit stopped it).  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
     (of the start too) follow each, and the auto-complete ends the game."""
     cdef op_ctx x
     cdef int i

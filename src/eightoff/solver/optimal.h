@@ -107,6 +107,7 @@
 #define OP_TIME 4
 #define OP_MEMORY 5
 #define OP_BEAM 7      /* the beam search found a solution (not proven optimal): path, plen */
+#define OP_DRY 8       /* the beam ran dry: nothing shorter than `upper` found at its width */
 
 typedef struct {
     uint32_t *v;
@@ -127,6 +128,8 @@ typedef struct {
     long beam;      /* > 0: a beam search of this width instead (op_beam_search) */
     long max_states;
     double seconds;
+    int cpu_clock;  /* `seconds` counts this thread's CPU time (context.h's eo_clock), else
+                       monotonic wall time */
     size_t max_mem;
     /* results */
     int status;
@@ -143,9 +146,14 @@ static double op_now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Now on the clock of x's time limit. */
+static double op_clock(const op_ctx *x) { return x->cpu_clock ? eo_cpu_now() : op_now(); }
+
 /* The table's safe auto-moves, to a fixed point (the set sent home does not depend on
- * the order: a card safe now stays safe and exposed until it goes). */
-static void op_closure(const eo_rules *r, eo_state *s) {
+ * the order: a card safe now stays safe and exposed until it goes); each move made into
+ * out (unless NULL); returns how many. */
+static int op_closure_into(const eo_rules *r, eo_state *s, eo_move *out) {
+    int made = 0;
     for (;;) {
         int moved = 0;
         for (int i = 0; i < r->ncells; i++) {
@@ -153,6 +161,8 @@ static void op_closure(const eo_rules *r, eo_state *s) {
             if (card && eo_engine_safe(r, s, card)) {
                 eo_move m = eo_mv(EO_CELL + i, EO_HOME, 1);
                 eo_apply(r, s, &m);
+                if (out) out[made] = m;
+                made++;
                 moved = 1;
             }
         }
@@ -160,12 +170,16 @@ static void op_closure(const eo_rules *r, eo_state *s) {
             while (s->len[c] && eo_engine_safe(r, s, s->col[c][s->len[c] - 1])) {
                 eo_move m = eo_mv(c, EO_HOME, 1);
                 eo_apply(r, s, &m);
+                if (out) out[made] = m;
+                made++;
                 moved = 1;
             }
         }
-        if (!moved) return;
+        if (!moved) return made;
     }
 }
+
+static void op_closure(const eo_rules *r, eo_state *s) { op_closure_into(r, s, NULL); }
 
 static int op_goal(const op_ctx *x, const eo_state *s) {
     if (x->count == OP_PLAYER) return eo_win_certain(&x->R, s);
@@ -751,7 +765,9 @@ static int op_trace(op_ctx *x, op_work *w, const eo_rules *mr, const eo_state *s
  * path to it is the solution (status OP_BEAM), at most x->upper - 1 steps.  h here is
  * the bound without op_deadlocks (op_bound's `full` 0): the beam then looks at more
  * states in its time, which found shorter solutions than the full bound on 7 of 10
- * FreeCell deals tried and longer on none. */
+ * FreeCell deals tried and longer on none.  It ends with OP_BEAM, OP_DRY (nothing found
+ * at this width), or at a limit (OP_TIME, OP_STATES, OP_MEMORY).  eo_beam_fallback
+ * (the end of this file) runs it for the main solver too. */
 typedef struct {
     int score;
     uint32_t id;
@@ -849,7 +865,11 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
             }
             x->expanded++;
             if ((x->expanded & 255) == 0) {
-                if (eo_signal || (deadline && op_now() > deadline)) goto done;
+                if (eo_signal || (deadline && op_clock(x) > deadline)) goto done;
+                if (x->max_states && (long)w->t.count > x->max_states) {
+                    x->status = OP_STATES;
+                    goto done;
+                }
                 if (x->max_mem && op_bytes(w) + (size_t)cap * sizeof(op_scored) > x->max_mem) {
                     x->status = OP_MEMORY;
                     goto done;
@@ -868,8 +888,10 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
         } else {
             x->status = OP_MEMORY;
         }
-    } else if (x->status == OP_TIME && nlayer == 0) {
-        x->status = OP_STATES; /* the beam ran dry: nothing shorter found */
+    } else {
+        /* the beam ran dry (or reached the longest path the search stores): nothing
+         * shorter found at this width */
+        x->status = OP_DRY;
     }
 done:
     free(layer);
@@ -887,7 +909,7 @@ static void op_search(op_ctx *x) {
     x->path = NULL;
     x->states = 0;
     x->expanded = 0;
-    double deadline = x->seconds > 0 ? op_now() + x->seconds : 0;
+    double deadline = x->seconds > 0 ? op_clock(x) + x->seconds : 0;
     eo_state start = x->S;
     eo_recount(&x->R, &start);
     if (x->count == OP_PLAYER) op_closure(&x->R, &start);
@@ -982,7 +1004,7 @@ static void op_search(op_ctx *x) {
             if (f > x->lower) x->lower = f; /* the least f open now: a bound */
         }
         if ((++pops & 255) == 0) {
-            if (eo_signal || (deadline && op_now() > deadline)) {
+            if (eo_signal || (deadline && op_clock(x) > deadline)) {
                 x->status = OP_TIME; /* interrupted: the caller raises it (context.h) */
                 break;
             }
@@ -1119,6 +1141,104 @@ static void op_search(op_ctx *x) {
         x->lower = lower;
     }
     op_work_free(&w);
+}
+
+/* ----- the main solver's last try where its complete search runs out of memory ------
+ * eo_solve (search.h) calls this when the complete search stopped at the memory limit,
+ * before it goes on on disk: a beam search (op_beam_search, player moves) from the root,
+ * widths from EO_BEAM_FIRST_WIDTH, four times wider each time it runs dry, until one
+ * finds a win or a limit (the time until `deadline` on x's clock, max_states less
+ * *states, x's memory limit) stops it.  The first width is smaller under a small memory
+ * limit (one state for every EO_BEAM_BYTES of it: the beam stores about 170 bytes a
+ * state, and a width's layers reach 50 to 100 deep on FreeCell), at least
+ * EO_BEAM_LEAST_WIDTH.  Its tables are its own, made after the complete
+ * search's were freed.  A win is written into x->path after the root's auto-moves
+ * (path[0..na)): the table's safe auto-moves of the start, then each step with the
+ * table's safe auto-moves after it (none after a card taken back from a foundation, as in
+ * op_step), then the auto-complete, every card home; the caller's compiled replay checks
+ * it as any solution.  Not complete: a beam that finds nothing proves nothing, and the
+ * status stays the complete search's.  On FreeCell 13599 with one cell (Microsoft's
+ * numbering), which the complete search could not decide in 1,200 s and 572 million
+ * states, the first width finds a win in 10 s (figures in bench/README).
+ * Returns 1 with x->status EO_SOLVED, else 0 (x->plen back to na). */
+#define EO_BEAM_FIRST_WIDTH 100000L
+#define EO_BEAM_LEAST_WIDTH 1000L
+#define EO_BEAM_BYTES 10000
+static int eo_beam_fallback(eo_ctx *x, const eo_state *root, int na, long max_states,
+                            double deadline, long *states) {
+    op_ctx o;
+    memset(&o, 0, sizeof(o));
+    o.R = x->R;
+    o.S = *root;
+    o.count = OP_PLAYER;
+    o.cpu_clock = x->cpu_clock;
+    o.max_mem = x->max_mem;
+    long first = (long)(x->max_mem / EO_BEAM_BYTES);
+    if (first > EO_BEAM_FIRST_WIDTH) first = EO_BEAM_FIRST_WIDTH;
+    if (first < EO_BEAM_LEAST_WIDTH) first = EO_BEAM_LEAST_WIDTH;
+    for (long width = first;; width *= 4) {
+        if (deadline > 0) {
+            o.seconds = deadline - eo_clock(x);
+            if (o.seconds <= 0) return 0;
+        }
+        if (max_states > 0) {
+            o.max_states = max_states - *states;
+            if (o.max_states <= 0) return 0;
+        }
+        o.beam = width;
+        o.upper = 0;
+        op_search(&o);
+        *states += o.states;
+        if (o.status == OP_BEAM) break;
+        free(o.path);
+        o.path = NULL;
+        if (o.status != OP_DRY || eo_signal) return 0; /* a limit stopped it */
+    }
+    const eo_rules *r = &x->R;
+    eo_state s = *root;
+    /* each step, and each card home at most once plus once after each step (a card taken
+     * back from a foundation goes home again) */
+    int ok = eo_path_reserve(x, 2 * o.plen + r->total + 1) == 0;
+    if (ok) {
+        int n = op_closure_into(r, &s, x->path + x->plen);
+        memset(x->is_step + x->plen, 0, (size_t)n);
+        x->plen += n;
+        for (int i = 0; i < o.plen; i++) {
+            eo_move m = o.path[i];
+            int from_foundation = m.src >= EO_FOUND && m.src < EO_HOME;
+            eo_apply(r, &s, &m);
+            x->path[x->plen] = m;
+            x->is_step[x->plen++] = 1;
+            if (from_foundation) continue;
+            n = op_closure_into(r, &s, x->path + x->plen);
+            memset(x->is_step + x->plen, 0, (size_t)n);
+            x->plen += n;
+        }
+        /* the auto-complete: the win is certain (op_goal), so some card can always go */
+        while (ok && s.home < r->total) {
+            int moved = 0;
+            for (int src = 0; src < EO_FOUND; src++) {
+                if (src >= r->ncols && src < EO_CELL) continue;
+                if (src >= EO_CELL + r->ncells) break;
+                eo_move m = eo_mv(src, EO_HOME, 1);
+                if ((src < EO_CELL ? s.len[src] == 0 : s.cell[src - EO_CELL] == 0) ||
+                    !eo_legal(r, &s, m))
+                    continue;
+                eo_apply(r, &s, &m);
+                x->path[x->plen] = m;
+                x->is_step[x->plen++] = 0;
+                moved = 1;
+            }
+            ok = moved;
+        }
+    }
+    free(o.path);
+    if (!ok) {
+        x->plen = na;
+        return 0;
+    }
+    x->status = EO_SOLVED;
+    return 1;
 }
 
 #endif

@@ -106,7 +106,7 @@ _STOPPED: Final = (3, 4, 5)
 """The compiled search's statuses when a limit stopped it."""
 _BEAM_FOUND: Final = 7
 """The beam search found a solution (not proven shortest)."""
-_BEAM_DRY: Final = 3
+_BEAM_DRY: Final = 8
 """The beam ran dry: nothing shorter found at that width."""
 _BEAM_GAP: Final = 10
 """The beam runs first when the first solution is more than this above the bound at the

@@ -21,7 +21,11 @@
  *  3. the complete search: every single move (up to symmetry), best-first.
  * Cards the safe rule allows go home at once after every step, each its own move.
  * The first two are not complete, so their failure proves nothing; only the third
- * can end "lost".  In short mode the solution is then shortened (eo_shorten).
+ * can end "lost".  Where a search runs out of memory (and the search on disk does not
+ * take the complete search over), a beam search has a try for a win first
+ * (eo_beam_fallback, optimal.h): not complete either, it can only end "solved", with a
+ * solution the compiled replay checks like any other.  In short mode the solution is
+ * then shortened (eo_shorten).
  *
  * Soundness of "lost" (the complete search):
  *  - every state the table holds is expanded before the search can end "lost"
@@ -76,6 +80,10 @@
 #include "bestfirst.h"
 #include "shorten.h"
 #include "disk.h"
+
+/* optimal.h: where the complete search's memory ends, a beam search's try for a win */
+static int eo_beam_fallback(eo_ctx *x, const eo_state *root, int na, long max_states,
+                            double deadline, long *states);
 
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
@@ -332,19 +340,30 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     }
     x->max_states = max_states;
     x->disk_states = 0;
-    if (x->status == EO_MEMORY_LIMIT && x->max_disk > 0 && (plan->stages & EO_STAGE_COMPLETE)) {
-        /* the complete search best-first: taken over; else (another stage ran out, or
-         * depth-first) the search on disk starts afresh from the root */
-        int cont = last == EO_STAGE_COMPLETE && plan->complete_order == EO_BEST_FIRST &&
-                   x->C.on && x->C.count > 0 && x->nnodes > 0;
+    if (x->status == EO_MEMORY_LIMIT && (plan->stages & EO_STAGE_COMPLETE)) {
+        /* the complete search best-first: taken over on disk; else (another stage ran
+         * out, or depth-first) the memory is freed, a beam search has a try (at most half
+         * the time left when the disk search follows) and the search on disk starts
+         * afresh from the root */
+        int cont = x->max_disk > 0 && last == EO_STAGE_COMPLETE &&
+                   plan->complete_order == EO_BEST_FIRST && x->C.on && x->C.count > 0 &&
+                   x->nnodes > 0;
         x->steps = plan->complete_steps;
         x->dig_kinds = EO_DIGS_ALL;
         x->hash_only = x->is_dive = 0;
-        if (!cont) eo_release(x);
-        if (cont || eo_reset(x, &root, na) == 0)
-            states = eo_disk_search(x, states, cont);
-        else
-            x->status = EO_MEMORY_LIMIT;
+        int ready = cont;
+        if (!cont) {
+            eo_release(x);
+            ready = eo_reset(x, &root, na) == 0;
+            double deadline = x->deadline;
+            if (ready && deadline > 0 && x->max_disk > 0)
+                deadline = (deadline + eo_clock(x)) / 2;
+            if (ready && !eo_beam_fallback(x, &root, na, max_states, deadline, &states))
+                x->status = EO_MEMORY_LIMIT;
+        }
+        if (x->status == EO_MEMORY_LIMIT && x->max_disk > 0) {
+            if (ready) states = eo_disk_search(x, states, cont);
+        }
     }
     *states_out = states;
     if (x->status == EO_SOLVED && plan->shorten) eo_shorten(x, &root, na);
