@@ -46,10 +46,15 @@ WON = 164  # won with 0 cells (Pringle's table); the complete search needs 22 16
 BIG = 883  # lost with 0 cells after 2.6 million states: stopped by a limit here
 
 
-def complete_only(rules: Rules, order: Order = Order.BEST_FIRST) -> _core.Setup:
+def complete_only(
+    rules: Rules, order: Order = Order.BEST_FIRST, beam: bool = False
+) -> _core.Setup:
     """The variant's main search with the complete stage only (its own states count),
-    best-first (which the search on disk takes over) unless told."""
-    plan = dataclasses.replace(plan_for(rules).main, stages=Stage.COMPLETE, complete_order=order)
+    best-first unless told, without the beam search's try where the memory ends unless
+    told (its states would count on top)."""
+    plan = dataclasses.replace(
+        plan_for(rules).main, stages=Stage.COMPLETE, complete_order=order, memory_beam=beam
+    )
     return _core.Setup(core_rules(rules), asdict(plan))
 
 
@@ -61,11 +66,12 @@ def core_solve(
     where: Path | None,
     seconds: float = 0.0,
     order: Order = Order.BEST_FIRST,
+    beam: bool = False,
 ) -> tuple[int, int, tuple[Move, ...], dict[str, int]]:
     pos = deal(rules, number)
     stats: dict[str, int] = {}
     status, states, moves = _core.solve(
-        complete_only(rules, order),
+        complete_only(rules, order, beam),
         pos.columns,
         pos.cells,
         pos.foundations,
@@ -95,21 +101,26 @@ def test_a_lost_deal_is_lost_on_disk_with_as_many_states_as_in_memory(
 
 
 @pytest.mark.parametrize(("number", "states"), LOST)
-def test_the_depth_first_complete_search_starts_again_on_disk_from_the_root(
+def test_the_depth_first_complete_search_is_taken_over_on_disk(
     tmp_path: Path, number: int, states: int
 ) -> None:
     """FreeCell with fewer cells searches depth-first (plans.py): where its memory ends
-    the search on disk starts from the root and expands every state once, so the verdict
-    is the same and the states on disk are all of them (those of the depth-first search
-    before it come on top)."""
+    the search on disk takes over every state it entered, and the kids of its stack's
+    frames as the states left to expand, so the verdict is the same and every distinct
+    state is counted once, as in memory (it started again from the root before, and
+    counted the depth-first search's states on top)."""
     assert plan_for(FC0).main.complete_order is Order.DEPTH_FIRST
     status, entered, _, _ = core_solve(FC0, number, 1 << 30, 0, None, order=Order.DEPTH_FIRST)
     assert (status, entered) == (_core.LOST, states)
-    status, total, _, stats = core_solve(
-        FC0, number, 1 << 20, DISK, tmp_path, order=Order.DEPTH_FIRST
-    )
-    assert status == _core.LOST and stats["states"] == states < total
-    assert list(tmp_path.iterdir()) == []
+    on_disk = []
+    for memory in (1, 1 << 20):  # stopped at its first check, and (1349) deeper
+        status, total, _, stats = core_solve(
+            FC0, number, memory, DISK, tmp_path, order=Order.DEPTH_FIRST
+        )
+        assert status == _core.LOST and total == states and stats["states"] < states
+        assert list(tmp_path.iterdir()) == []
+        on_disk.append(stats["states"])
+    assert on_disk[0] > 0
 
 
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
@@ -130,14 +141,18 @@ def test_the_public_solve_goes_on_on_disk_and_proves_the_loss(tmp_path: Path) ->
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_won_deal_is_solved_on_disk_and_the_solution_replays(tmp_path: Path) -> None:
+@pytest.mark.parametrize("order", [Order.BEST_FIRST, Order.DEPTH_FIRST])
+def test_a_won_deal_is_solved_on_disk_and_the_solution_replays(
+    tmp_path: Path, order: Order
+) -> None:
     pos = deal(FC0, WON)
     result = solve(pos, Limits(memory_mb=1, disk_mb=64, disk_dir=str(tmp_path)))
     assert isinstance(result, Solved)
     check_solution(pos, result.moves, f"FreeCell 0 cells deal {WON}")  # the Python engine
     assert list(tmp_path.iterdir()) == []
-    # the complete stage alone: found on disk, traced back through the layer files
-    status, _, moves, stats = core_solve(FC0, WON, 1 << 20, DISK, tmp_path)
+    # the complete stage alone: found on disk, traced back through the layer files (and,
+    # depth-first, down the frames of the stack taken over)
+    status, _, moves, stats = core_solve(FC0, WON, 1 << 20, DISK, tmp_path, order=order)
     assert status == _core.SOLVED and stats["states"] > 0
     check_solution(pos, moves)
 

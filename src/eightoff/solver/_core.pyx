@@ -116,6 +116,7 @@ cdef extern from "plan.h":
         int complete_steps
         long complete_meta
         int shorten
+        int memory_beam
         eo_dive_rules dive
 
 cdef extern from "search.h":

@@ -81,6 +81,9 @@ typedef struct {
     int nkids, kcap;
     eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
     size_t kmv_len, kmv_cap;
+    /* depth-first: a child was entered into the seen states but its moves could not be
+     * kept (out of memory): the search on disk cannot take this search over (disk.h) */
+    int kid_lost;
     /* best-first search: per state id its parent and its depth (bestfirst.h,
      * eo_parent_at, eo_depth_at; the step from the parent is found again when the path
      * is built); the open list is a binary heap */
@@ -140,6 +143,7 @@ static int eo_ctx_init(eo_ctx *x) {
     x->kcap = 0;
     x->kmv = NULL;
     x->kmv_len = x->kmv_cap = 0;
+    x->kid_lost = 0;
     x->plen = x->nfr = x->nkids = 0;
     x->status = EO_RUNNING;
     x->work = 0;
@@ -364,5 +368,10 @@ static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
                                const eo_pcache *pc) {
     return eo_all_steps_m(x, s, out, pc, x->dig_kinds);
 }
+
+/* optimal.h: where a search's memory ends, a beam search's try for a win (search.h,
+ * disk.h) */
+static int eo_beam_fallback(eo_ctx *x, const eo_state *root, int na, long max_states,
+                            double deadline, long *states);
 
 #endif

@@ -295,7 +295,11 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
     if (id < 0) return 0;
     eo_child *c = &x->kids[x->nkids++];
     c->m = m;
-    if (eo_kid_record(x, c, step, ns, au, na) != 0) return -1;
+    if (eo_kid_record(x, c, step, ns, au, na) != 0) {
+        x->nkids--;
+        x->kid_lost = 1;
+        return -1;
+    }
     if (x->is_dive) {
         /* with home_stop_keeps_space, a step home that costs space is scored instead */
         int space = s->free_cells + s->free_cols;

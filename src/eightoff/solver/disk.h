@@ -16,7 +16,9 @@
  * The layers.  Layer 0 is the root (after its auto-moves), or, taking over the
  * in-memory best-first complete search where its memory ended (eo_disk_take_over),
  * every state it entered, each with its parent, and then layer 1 the states it had left
- * to expand (its open list, the state it was expanding, that state's children).  Layer
+ * to expand (its open list, the state it was expanding, that state's children); or,
+ * taking over the depth-first one (eo_disk_take_over_dfs), every state it entered, and
+ * layer 1 the kids of the frames of its stack (each with its frame as parent).  Layer
  * d + 1 is made from layer d: its states are decoded in file order and expanded; the
  * children, each with its parent's record, fill a buffer of the memory limit's size,
  * which is sorted by (child, parent), cut to one entry per child (the least parent) and
@@ -631,15 +633,32 @@ static void eo_release(eo_ctx *x) {
     x->hmask = x->hcount = 0;
 }
 
-/* Append (record of id, record of its parent) to the buffer, a run when it is full. */
-static int eo_disk_put_id(eo_disk *d, size_t id, size_t parent) {
-    eo_drec e;
-    e.s = *eo_crec_at(&d->x->C, id);
-    e.p = *eo_crec_at(&d->x->C, parent);
+/* Append (a record, its parent's) to the buffer, a run when it is full. */
+static int eo_disk_put(eo_disk *d, const eo_crec *s, const eo_crec *parent) {
     if (eo_disk_stop(d)) return -1;
-    d->buf[d->nbuf++] = e;
+    d->buf[d->nbuf].s = *s;
+    d->buf[d->nbuf++].p = *parent;
     if (d->nbuf == d->capbuf && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0)) return -1;
     return 0;
+}
+
+/* Append (record of id, record of its parent) to the buffer, a run when it is full. */
+static int eo_disk_put_id(eo_disk *d, size_t id, size_t parent) {
+    return eo_disk_put(d, eo_crec_at(&d->x->C, id), eo_crec_at(&d->x->C, parent));
+}
+
+/* After a take-over: the seen states' tables go; the records' root and the full keys
+ * (which the records refer to) stay. */
+static void eo_disk_drop_tables(eo_ctx *x) {
+    for (size_t b = 0; b < x->C.nblocks; b++) free(x->C.blocks[b]);
+    free(x->C.blocks);
+    free(x->C.index);
+    free(x->C.big_id);
+    x->C.blocks = NULL;
+    x->C.index = NULL;
+    x->C.big_id = NULL;
+    x->C.nblocks = x->C.blockcap = x->C.count = x->C.big_cap = 0;
+    x->C.imask = 0;
 }
 
 /* Take over the in-memory best-first complete search (bestfirst.h) that ran out of
@@ -681,30 +700,120 @@ static int eo_disk_take_over(eo_disk *d, long *open) {
         x->status = EO_MEMORY_LIMIT;
         return -1;
     }
-    /* the tables go; the records' root and the full keys stay */
-    for (size_t b = 0; b < x->C.nblocks; b++) free(x->C.blocks[b]);
-    free(x->C.blocks);
-    free(x->C.index);
-    free(x->C.big_id);
-    x->C.blocks = NULL;
-    x->C.index = NULL;
-    x->C.big_id = NULL;
-    x->C.nblocks = x->C.blockcap = x->C.count = x->C.big_cap = 0;
-    x->C.imask = 0;
+    eo_disk_drop_tables(x);
     return 0;
 }
 
-/* The search on disk from x->S (its auto-moves on the path).  With `cont`, it takes
- * over the in-memory best-first complete search that ran out of memory (x's tables
- * as it left them; eo_disk_take_over), else it starts afresh from the root (x's tables
- * empty).  `states`: the states counted so far (those entered by the searches before;
- * with `cont`, the complete search's among them).  x->disk_dir is the directory (NULL:
- * TMPDIR or /tmp), x->max_disk its limit in bytes.  Ends with x->status solved (the
- * path made), lost, or a limit (EO_DISK_LIMIT, time, states, memory, EO_INTERRUPTED).
- * Returns the states counted in all: with `cont` those before less the states taken
- * over unexpanded, plus the states it expanded (x->disk_states); where it exhausts,
- * every state once.  x->disk_peak: the most bytes its files held at once. */
-static long eo_disk_search(eo_ctx *x, long states, int cont) {
+/* How the search on disk begins (eo_disk_search's `take`). */
+#define EO_TAKE_NONE 0        /* afresh from the root */
+#define EO_TAKE_BEST_FIRST 1  /* taking the best-first complete search over */
+#define EO_TAKE_DEPTH_FIRST 2 /* taking the depth-first complete search over */
+
+/* The depth-first complete search's frontier (dfs.h), with parents, into the buffer:
+ * every kid of every frame on its stack, its parent the frame's state, and the root (its
+ * own parent) when `root_too`.  The frames' states are made from the root by the moves
+ * each frame's kid in turn was entered by (frame i + 1 is kid next - 1 of frame i), the
+ * kids' from their frame's by their recorded moves (eo_child.off): x->S and the path are
+ * not read (the memory may have ended between a kid's moves and its frame). */
+static int eo_disk_put_frontier(eo_disk *d, const eo_state *root, int root_too) {
+    eo_ctx *x = d->x;
+    const eo_rules *r = &x->R;
+    eo_state s = *root, t;
+    eo_crec frame, kid;
+    if (eo_disk_record(d, &s, &frame) != 0) return -1;
+    if (root_too && eo_disk_put(d, &frame, &frame) != 0) return -1;
+    for (int i = 0; i < x->nfr; i++) {
+        const eo_frame *f = &x->fr[i];
+        int end = i + 1 < x->nfr ? x->fr[i + 1].kid0 : x->nkids;
+        for (int k = f->kid0; k < end; k++) {
+            const eo_child *c = &x->kids[k];
+            const eo_move *ms = x->kmv + c->off;
+            t = s;
+            for (int j = 0; j < c->ns + c->na; j++) {
+                eo_move m = ms[j];
+                eo_apply(r, &t, &m);
+            }
+            if (eo_disk_record(d, &t, &kid) != 0 || eo_disk_put(d, &kid, &frame) != 0) return -1;
+        }
+        if (i + 1 < x->nfr) { /* the next frame's state */
+            const eo_child *c = &x->kids[f->kid0 + f->next - 1];
+            const eo_move *ms = x->kmv + c->off;
+            for (int j = 0; j < c->ns + c->na; j++) {
+                eo_move m = ms[j];
+                eo_apply(r, &s, &m);
+            }
+            if (eo_disk_record(d, &s, &frame) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Take over the in-memory depth-first complete search (dfs.h; without meta steps) that
+ * ran out of memory.  Its seen states are every state it entered; each is either
+ * expanded in full (its frame ran through all its kids and was popped: every child it
+ * has was entered), or on its stack: a frame (the top one's expansion maybe cut short)
+ * or a kid of a frame, every frame but the root a kid of the one below it.  So layer 1
+ * is the kids of every frame (those already searched too: expanding them again only
+ * finds their children seen) and the root if its expansion was cut short; layer 0 and
+ * the seen file every state entered, the frontier with its frame as parent and the
+ * root its own, the others with a parent no trace-back reads (a record of all ones,
+ * after any real one: the merge keeps the least parent of a record).  A trace-back from
+ * layer 1 goes to a frame's kid, then down the frames to the root, whose steps are
+ * single steps of complete_steps as on disk (eo_step_to finds them).  Then the tables
+ * are freed, and x->S and the path are the root's again.  Nonzero when it stops (status
+ * set); *open: the states of layer 1. */
+static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, int na, long *open) {
+    eo_ctx *x = d->x;
+    char path[4160];
+    long kept;
+    int root_open = x->nfr == 1;
+    if (eo_disk_put_frontier(d, root, root_open) != 0) return -1;
+    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
+    eo_disk_path(d, path, "L", 1);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, NULL, &kept) != 0) return -1;
+    d->run_seq += d->nruns;
+    d->nruns = 0;
+    *open = kept;
+    eo_crec none;
+    none.hi = none.lo = UINT64_MAX;
+    for (size_t id = 0; id < x->C.count; id++)
+        if (eo_disk_put(d, eo_crec_at(&x->C, id), &none) != 0) return -1;
+    if (eo_disk_put_frontier(d, root, 1) != 0) return -1;
+    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
+    eo_disk_path(d, path, "L", 0);
+    eo_disk_path(d, d->seen, "S", d->seen_seq++);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, d->seen, &kept) != 0) return -1;
+    d->run_seq += d->nruns;
+    d->nruns = 0;
+    if (eo_disk_add_layer(d, kept) != 0 || eo_disk_add_layer(d, *open) != 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    eo_disk_drop_tables(x);
+    x->S = *root;
+    x->plen = na;
+    x->nfr = x->nkids = 0;
+    x->kmv_len = 0;
+    return 0;
+}
+
+/* The search on disk from `root` (x->S, its na auto-moves on the path).  With `take`
+ * (EO_TAKE_BEST_FIRST, EO_TAKE_DEPTH_FIRST) it takes over the in-memory complete search
+ * that ran out of memory (x's tables as it left them; eo_disk_take_over,
+ * eo_disk_take_over_dfs), else it starts afresh from the root (x's tables empty).  Then,
+ * with the plan's memory_beam, before the first layer is expanded, the beam search has
+ * its try for a win (eo_beam_fallback, with at most half the time left and the memory
+ * limit, the tables taken over freed and the children's buffer not yet made): a win ends
+ * it solved.  `states`: the states counted so far (those entered by the searches before;
+ * with `take`, the complete search's among them).  x->disk_dir is the directory (NULL:
+ * TMPDIR or /tmp), x->max_disk its limit in bytes.  Ends with x->status solved (the path
+ * made), lost, or a limit (EO_DISK_LIMIT, time, states, memory, EO_INTERRUPTED).
+ * Returns the states counted in all: with `take` those before less the states taken
+ * over unexpanded, plus the beam's, plus the states it expanded (x->disk_states); where
+ * it exhausts without the beam, every state once.  x->disk_peak: the most bytes its
+ * files held at once. */
+static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *root, int na) {
+    int cont = take != EO_TAKE_NONE;
     eo_disk d;
     memset(&d, 0, sizeof(d));
     d.x = x;
@@ -748,16 +857,12 @@ static long eo_disk_search(eo_ctx *x, long states, int cont) {
     char path[4160], seen_new[4160];
     if (x->status == EO_RUNNING && cont) {
         long open = 0;
-        if (eo_disk_take_over(&d, &open) == 0) {
+        int rc = take == EO_TAKE_DEPTH_FIRST ? eo_disk_take_over_dfs(&d, root, na, &open)
+                                             : eo_disk_take_over(&d, &open);
+        if (rc == 0) {
             d.base = states - open;
             eo_release(x);
             eo_give_back();
-            if (d.capbuf != cap) {
-                free(d.buf);
-                d.capbuf = cap;
-                d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
-                if (!d.buf) x->status = EO_MEMORY_LIMIT;
-            }
         }
     } else if (x->status == EO_RUNNING) {
         eo_drec e;
@@ -775,6 +880,22 @@ static long eo_disk_search(eo_ctx *x, long states, int cont) {
                 if (x->status == EO_RUNNING) x->status = EO_DISK_LIMIT;
             }
         }
+    }
+    if (x->status == EO_RUNNING && x->plan.memory_beam) {
+        free(d.buf); /* the beam's memory first */
+        d.buf = NULL;
+        double deadline = x->deadline > 0 ? (x->deadline + eo_clock(x)) / 2 : 0;
+        x->S = *root;
+        x->plen = na;
+        eo_beam_fallback(x, root, na, x->max_states, deadline, &d.base);
+        if (eo_signal) x->status = EO_INTERRUPTED;
+        eo_give_back();
+    }
+    if (x->status == EO_RUNNING && (!d.buf || d.capbuf != cap)) {
+        free(d.buf);
+        d.capbuf = cap;
+        d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
+        if (!d.buf) x->status = EO_MEMORY_LIMIT;
     }
     while (x->status == EO_RUNNING) {
         int rc = eo_disk_expand(&d);

@@ -1143,24 +1143,24 @@ static void op_search(op_ctx *x) {
     op_work_free(&w);
 }
 
-/* ----- the main solver's last try where its complete search runs out of memory ------
- * eo_solve (search.h) calls this when the complete search stopped at the memory limit,
- * before it goes on on disk: a beam search (op_beam_search, player moves) from the root,
- * widths from EO_BEAM_FIRST_WIDTH, four times wider each time it runs dry, until one
- * finds a win or a limit (the time until `deadline` on x's clock, max_states less
- * *states, x's memory limit) stops it.  The first width is smaller under a small memory
- * limit (one state for every EO_BEAM_BYTES of it: the beam stores about 170 bytes a
- * state, and a width's layers reach 50 to 100 deep on FreeCell), at least
- * EO_BEAM_LEAST_WIDTH.  Its tables are its own, made after the complete
- * search's were freed.  A win is written into x->path after the root's auto-moves
- * (path[0..na)): the table's safe auto-moves of the start, then each step with the
- * table's safe auto-moves after it (none after a card taken back from a foundation, as in
- * op_step), then the auto-complete, every card home; the caller's compiled replay checks
- * it as any solution.  Not complete: a beam that finds nothing proves nothing, and the
- * status stays the complete search's.  On FreeCell 13599 with one cell (Microsoft's
- * numbering), which the complete search could not decide in 1,200 s and 572 million
- * states, the first width finds a win in 10 s (figures in bench/README).
- * Returns 1 with x->status EO_SOLVED, else 0 (x->plen back to na). */
+/* ----- the main solver's try for a win where a search runs out of memory ----------
+ * eo_solve (search.h) calls this when a search stopped at the memory limit (with the
+ * plan's memory_beam), and the search on disk (disk.h) before its first layer: a beam
+ * search (op_beam_search, player moves) from the root, widths from EO_BEAM_FIRST_WIDTH,
+ * four times wider each time it runs dry, until one finds a win or a limit (the time
+ * until `deadline` on x's clock, max_states less *states, x's memory limit) stops it.
+ * The first width is smaller under a small memory limit (one state for every
+ * EO_BEAM_BYTES of it: the beam stores about 170 bytes a state, and a width's layers
+ * reach 50 to 100 deep on FreeCell), at least EO_BEAM_LEAST_WIDTH.  Its tables are its
+ * own, made after the searches' were freed (or written to disk).  A win is written into
+ * x->path after the root's auto-moves (path[0..na)): the table's safe auto-moves of the
+ * start, then each step with the table's safe auto-moves after it (none after a card
+ * taken back from a foundation, as in op_step), then the auto-complete, every card home;
+ * the caller's compiled replay checks it as any solution.  Not complete: a beam that
+ * finds nothing proves nothing, and x->status is left as it was.  On FreeCell
+ * 13599 with one cell (Microsoft's numbering), which the complete search could not
+ * decide in 1,200 s and 572 million states, the first width finds a win in 10 s (figures
+ * in bench/README). Returns 1 with x->status EO_SOLVED, else 0 (x->plen na, as it was). */
 #define EO_BEAM_FIRST_WIDTH 100000L
 #define EO_BEAM_LEAST_WIDTH 1000L
 #define EO_BEAM_BYTES 10000

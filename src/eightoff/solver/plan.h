@@ -122,6 +122,8 @@ typedef struct {
      * have failed */
     long complete_meta;
     int shorten;         /* shorten the solution found (eo_shorten) */
+    int memory_beam;     /* where the memory ends, a beam search's try for a win first
+                            (eo_beam_fallback) */
     eo_dive_rules dive;  /* the dive's rules, the portfolio's dives' too */
 } eo_plan;
 

@@ -283,6 +283,10 @@ class Search:
     shorten: bool = False
     """Shorten the solution found: jump ahead to the latest state along it that one
     move reaches."""
+    memory_beam: bool = True
+    """Where a search stops at the memory limit, a beam search (the par search's) has a
+    try for a win before the search on disk, or instead of it (``eo_beam_fallback``):
+    not complete, it only adds wins."""
     dive: DiveRules = DiveRules()
     """The dive's rules (the portfolio's dives' too)."""
 

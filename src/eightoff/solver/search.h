@@ -21,8 +21,8 @@
  *  3. the complete search: every single move (up to symmetry), best-first.
  * Cards the safe rule allows go home at once after every step, each its own move.
  * The first two are not complete, so their failure proves nothing; only the third
- * can end "lost".  Where a search runs out of memory (and the search on disk does not
- * take the complete search over), a beam search has a try for a win first
+ * can end "lost".  Where a search runs out of memory (with the plan's memory_beam), a
+ * beam search has a try for a win, once the tables are freed or taken over on disk
  * (eo_beam_fallback, optimal.h): not complete either, it can only end "solved", with a
  * solution the compiled replay checks like any other.  In short mode the solution is
  * then shortened (eo_shorten).
@@ -57,6 +57,13 @@
  *    search entered (layer 0, the first seen file): each was expanded there in full
  *    (its children all entered) but those of layer 1: the open list, the state being
  *    expanded when the memory ended, and the children entered since (pushed or not);
+ *  - taking over the in-memory depth-first search (without meta steps), likewise: a
+ *    state it entered is a kid of a frame of its stack, or the root, or was expanded
+ *    in full (a frame is popped only once it has entered every child and run through
+ *    all its kids, each of which was popped in turn); layer 1 is every kid of every
+ *    frame (every frame but the root is one) and the root if its expansion was cut
+ *    short; a kid entered into the seen states whose moves could not be kept (out of
+ *    memory, eo_ctx.kid_lost) makes it start afresh from the root instead;
  *  - every state it keeps is expanded: layer d's file is read whole before layer d + 1
  *    is made, and an empty layer is the only way to "lost";
  *  - the duplicate removal never drops a state not already expanded or queued: within
@@ -81,10 +88,6 @@
 #include "shorten.h"
 #include "disk.h"
 
-/* optimal.h: where the complete search's memory ends, a beam search's try for a win */
-static int eo_beam_fallback(eo_ctx *x, const eo_state *root, int na, long max_states,
-                            double deadline, long *states);
-
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     eo_table_free(&x->T);
@@ -94,6 +97,7 @@ static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     x->plen = root_len;
     x->nfr = x->nkids = 0;
     x->kmv_len = 0;
+    x->kid_lost = 0;
     x->nheap = 0;
     x->hcount = 0;
     if (x->hset) memset(x->hset, 0, (x->hmask + 1) * sizeof(uint64_t));
@@ -341,28 +345,33 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     x->max_states = max_states;
     x->disk_states = 0;
     if (x->status == EO_MEMORY_LIMIT && (plan->stages & EO_STAGE_COMPLETE)) {
-        /* the complete search best-first: taken over on disk; else (another stage ran
-         * out, or depth-first) the memory is freed, a beam search has a try (at most half
-         * the time left when the disk search follows) and the search on disk starts
-         * afresh from the root */
-        int cont = x->max_disk > 0 && last == EO_STAGE_COMPLETE &&
-                   plan->complete_order == EO_BEST_FIRST && x->C.on && x->C.count > 0 &&
-                   x->nnodes > 0;
+        /* the search on disk takes the complete search over where it can (best-first:
+         * its states and parents; depth-first without meta steps: its states and the
+         * kids of its frames), else it starts afresh from the root; the beam search
+         * has its try in it, once the tables are on disk or freed (disk.h).  Without
+         * the disk, the beam alone, on the memory freed. */
+        int take = 0;
+        if (x->max_disk > 0 && last == EO_STAGE_COMPLETE && x->C.on && x->C.count > 0) {
+            if (plan->complete_order == EO_BEST_FIRST && x->nnodes > 0)
+                take = EO_TAKE_BEST_FIRST;
+            else if (plan->complete_order == EO_DEPTH_FIRST && !plan->complete_meta &&
+                     x->nfr > 0 && !x->kid_lost)
+                take = EO_TAKE_DEPTH_FIRST;
+        }
         x->steps = plan->complete_steps;
         x->dig_kinds = EO_DIGS_ALL;
         x->hash_only = x->is_dive = 0;
-        int ready = cont;
-        if (!cont) {
-            eo_release(x);
-            ready = eo_reset(x, &root, na) == 0;
-            double deadline = x->deadline;
-            if (ready && deadline > 0 && x->max_disk > 0)
-                deadline = (deadline + eo_clock(x)) / 2;
-            if (ready && !eo_beam_fallback(x, &root, na, max_states, deadline, &states))
+        if (x->max_disk > 0) {
+            if (!take) eo_release(x);
+            if (take || eo_reset(x, &root, na) == 0)
+                states = eo_disk_search(x, states, take, &root, na);
+            else
                 x->status = EO_MEMORY_LIMIT;
-        }
-        if (x->status == EO_MEMORY_LIMIT && x->max_disk > 0) {
-            if (ready) states = eo_disk_search(x, states, cont);
+        } else if (plan->memory_beam) {
+            eo_release(x);
+            int won = eo_reset(x, &root, na) == 0 &&
+                      eo_beam_fallback(x, &root, na, max_states, x->deadline, &states);
+            if (!won) x->status = EO_MEMORY_LIMIT;
         }
     }
     *states_out = states;
