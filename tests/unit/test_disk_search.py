@@ -46,9 +46,7 @@ WON = 164  # won with 0 cells (Pringle's table); the complete search needs 22 16
 BIG = 883  # lost with 0 cells after 2.6 million states: stopped by a limit here
 
 
-def complete_only(
-    rules: Rules, order: Order = Order.BEST_FIRST, beam: bool = False
-) -> _core.Setup:
+def complete_only(rules: Rules, order: Order = Order.BEST_FIRST, beam: bool = False) -> _core.Setup:
     """The variant's main search with the complete stage only (its own states count),
     best-first unless told, without the beam search's try where the memory ends unless
     told (its states would count on top)."""
