@@ -661,6 +661,31 @@ static void eo_disk_drop_tables(eo_ctx *x) {
     x->C.imask = 0;
 }
 
+/* The buffer's entries and the runs made so far, sorted and merged into layer `layer`'s
+ * file (with `seen`, into the first seen file too); *kept: its entries.  Nonzero when it
+ * stops (status set). */
+static int eo_disk_write_layer(eo_disk *d, int layer, int seen, long *kept) {
+    char path[4160];
+    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
+    eo_disk_path(d, path, "L", layer);
+    if (seen) eo_disk_path(d, d->seen, "S", d->seen_seq++);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, seen ? d->seen : NULL, kept) != 0)
+        return -1;
+    d->run_seq += d->nruns;
+    d->nruns = 0;
+    return 0;
+}
+
+/* A take-over's layers 0 and 1 written: counted, and the tables freed. */
+static int eo_disk_taken_over(eo_disk *d, long layer0, long open) {
+    if (eo_disk_add_layer(d, layer0) != 0 || eo_disk_add_layer(d, open) != 0) {
+        d->x->status = EO_MEMORY_LIMIT;
+        return -1;
+    }
+    eo_disk_drop_tables(d->x);
+    return 0;
+}
+
 /* Take over the in-memory best-first complete search (bestfirst.h) that ran out of
  * memory: layer 0 is every state it entered, each with its parent (the root its own),
  * and the seen file their records; layer 1, the states it had left to expand: its open
@@ -671,7 +696,6 @@ static void eo_disk_drop_tables(eo_ctx *x) {
 static int eo_disk_take_over(eo_disk *d, long *open) {
     eo_ctx *x = d->x;
     size_t count = x->C.count, from = x->cur_from < count ? x->cur_from : count;
-    char path[4160];
     long kept;
     for (size_t i = 0; i < x->nheap; i++) {
         size_t id = (size_t)(x->heap[i] & 0xffffffffULL);
@@ -680,28 +704,13 @@ static int eo_disk_take_over(eo_disk *d, long *open) {
     if (eo_disk_put_id(d, x->cur_id, x->cur_id ? *eo_parent_at(x, x->cur_id) : 0) != 0) return -1;
     for (size_t id = from; id < count; id++)
         if (eo_disk_put_id(d, id, x->cur_id) != 0) return -1;
-    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
-    eo_disk_path(d, path, "L", 1);
-    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, NULL, &kept) != 0) return -1;
-    d->run_seq += d->nruns;
-    d->nruns = 0;
-    *open = kept;
+    if (eo_disk_write_layer(d, 1, 0, open) != 0) return -1;
     /* the parents: those set (ids below `from` and the open ones), else the state expanded */
     for (size_t id = 0; id < count; id++)
         if (eo_disk_put_id(d, id, id == 0 ? 0 : id < from ? *eo_parent_at(x, id) : x->cur_id) != 0)
             return -1;
-    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
-    eo_disk_path(d, path, "L", 0);
-    eo_disk_path(d, d->seen, "S", d->seen_seq++);
-    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, d->seen, &kept) != 0) return -1;
-    d->run_seq += d->nruns;
-    d->nruns = 0;
-    if (eo_disk_add_layer(d, kept) != 0 || eo_disk_add_layer(d, *open) != 0) {
-        x->status = EO_MEMORY_LIMIT;
-        return -1;
-    }
-    eo_disk_drop_tables(x);
-    return 0;
+    if (eo_disk_write_layer(d, 0, 1, &kept) != 0) return -1;
+    return eo_disk_taken_over(d, kept, *open);
 }
 
 /* How the search on disk begins (eo_disk_search's `take`). */
@@ -764,32 +773,17 @@ static int eo_disk_put_frontier(eo_disk *d, const eo_state *root, int root_too) 
  * set); *open: the states of layer 1. */
 static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, int na, long *open) {
     eo_ctx *x = d->x;
-    char path[4160];
     long kept;
     int root_open = x->nfr == 1;
     if (eo_disk_put_frontier(d, root, root_open) != 0) return -1;
-    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
-    eo_disk_path(d, path, "L", 1);
-    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, NULL, &kept) != 0) return -1;
-    d->run_seq += d->nruns;
-    d->nruns = 0;
-    *open = kept;
+    if (eo_disk_write_layer(d, 1, 0, open) != 0) return -1;
     eo_crec none;
     none.hi = none.lo = UINT64_MAX;
     for (size_t id = 0; id < x->C.count; id++)
         if (eo_disk_put(d, eo_crec_at(&x->C, id), &none) != 0) return -1;
     if (eo_disk_put_frontier(d, root, 1) != 0) return -1;
-    if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
-    eo_disk_path(d, path, "L", 0);
-    eo_disk_path(d, d->seen, "S", d->seen_seq++);
-    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, d->seen, &kept) != 0) return -1;
-    d->run_seq += d->nruns;
-    d->nruns = 0;
-    if (eo_disk_add_layer(d, kept) != 0 || eo_disk_add_layer(d, *open) != 0) {
-        x->status = EO_MEMORY_LIMIT;
+    if (eo_disk_write_layer(d, 0, 1, &kept) != 0 || eo_disk_taken_over(d, kept, *open) != 0)
         return -1;
-    }
-    eo_disk_drop_tables(x);
     x->S = *root;
     x->plen = na;
     x->nfr = x->nkids = 0;
