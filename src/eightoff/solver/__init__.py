@@ -55,7 +55,8 @@ class Limits:
     """Most memory the search's tables may take, in MiB."""
     disk_mb: int = 0
     """Where the memory ends, the complete search goes on on disk (disk.h) with at most
-    this many MiB of files; 0: it does not (the search ends "memory limit reached").
+    this many MiB of files; 0: it does not (the search ends "memory limit reached"
+    unless the beam search that has a try for a win where the memory ends finds one).
     On disk, ``memory_mb`` is the size of the sorted chunks and ``states`` counts the
     states expanded there as well."""
     disk_dir: str | None = None
