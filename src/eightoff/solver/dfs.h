@@ -65,6 +65,15 @@ static inline int eo_kid_record(eo_ctx *x, eo_child *k, const eo_move *step, int
     return 0;
 }
 
+/* A kid's state: its recorded moves (eo_kid_record) made on s, its frame's state. */
+static inline void eo_kid_state(const eo_ctx *x, const eo_child *k, eo_state *s) {
+    const eo_move *ms = x->kmv + k->off;
+    for (int i = 0; i < k->ns + k->na; i++) {
+        eo_move m = ms[i];
+        eo_apply(&x->R, s, &m);
+    }
+}
+
 /* Enter a child of the current state: make its recorded moves (eo_kid_record) and put
  * them on the path, the first marked as a step: the moves eo_step and eo_autos made for
  * it in eo_expand, made again without generating them again. */

@@ -726,7 +726,6 @@ static int eo_disk_take_over(eo_disk *d, long *open) {
  * not read (the memory may have ended between a kid's moves and its frame). */
 static int eo_disk_put_frontier(eo_disk *d, const eo_state *root, int root_too) {
     eo_ctx *x = d->x;
-    const eo_rules *r = &x->R;
     eo_state s = *root, t;
     eo_crec frame, kid;
     if (eo_disk_record(d, &s, &frame) != 0) return -1;
@@ -735,22 +734,12 @@ static int eo_disk_put_frontier(eo_disk *d, const eo_state *root, int root_too) 
         const eo_frame *f = &x->fr[i];
         int end = i + 1 < x->nfr ? x->fr[i + 1].kid0 : x->nkids;
         for (int k = f->kid0; k < end; k++) {
-            const eo_child *c = &x->kids[k];
-            const eo_move *ms = x->kmv + c->off;
             t = s;
-            for (int j = 0; j < c->ns + c->na; j++) {
-                eo_move m = ms[j];
-                eo_apply(r, &t, &m);
-            }
+            eo_kid_state(x, &x->kids[k], &t);
             if (eo_disk_record(d, &t, &kid) != 0 || eo_disk_put(d, &kid, &frame) != 0) return -1;
         }
         if (i + 1 < x->nfr) { /* the next frame's state */
-            const eo_child *c = &x->kids[f->kid0 + f->next - 1];
-            const eo_move *ms = x->kmv + c->off;
-            for (int j = 0; j < c->ns + c->na; j++) {
-                eo_move m = ms[j];
-                eo_apply(r, &s, &m);
-            }
+            eo_kid_state(x, &x->kids[f->kid0 + f->next - 1], &s);
             if (eo_disk_record(d, &s, &frame) != 0) return -1;
         }
     }
@@ -769,9 +758,9 @@ static int eo_disk_put_frontier(eo_disk *d, const eo_state *root, int root_too) 
  * after any real one: the merge keeps the least parent of a record).  A trace-back from
  * layer 1 goes to a frame's kid, then down the frames to the root, whose steps are
  * single steps of complete_steps as on disk (eo_step_to finds them).  Then the tables
- * are freed, and x->S and the path are the root's again.  Nonzero when it stops (status
- * set); *open: the states of layer 1. */
-static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, int na, long *open) {
+ * and the stack are freed.  Nonzero when it stops (status set); *open: the states of
+ * layer 1. */
+static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, long *open) {
     eo_ctx *x = d->x;
     long kept;
     int root_open = x->nfr == 1;
@@ -784,8 +773,6 @@ static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, int na, long 
     if (eo_disk_put_frontier(d, root, 1) != 0) return -1;
     if (eo_disk_write_layer(d, 0, 1, &kept) != 0 || eo_disk_taken_over(d, kept, *open) != 0)
         return -1;
-    x->S = *root;
-    x->plen = na;
     x->nfr = x->nkids = 0;
     x->kmv_len = 0;
     return 0;
@@ -844,19 +831,23 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
     size_t cap = mem / sizeof(eo_drec);
     if (cap > 1024) cap -= cap / 16;
     if (cap < 64) cap = 64;
-    d.capbuf = cont && cap / 8 >= 64 ? cap / 8 : cap;
-    d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
-    if (!d.buf) x->status = EO_MEMORY_LIMIT;
+    if (cont) { /* made at full size once the tables taken over are freed (below) */
+        d.capbuf = cap / 8 >= 64 ? cap / 8 : cap;
+        d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
+        if (!d.buf) x->status = EO_MEMORY_LIMIT;
+    }
 
     char path[4160], seen_new[4160];
     if (x->status == EO_RUNNING && cont) {
         long open = 0;
-        int rc = take == EO_TAKE_DEPTH_FIRST ? eo_disk_take_over_dfs(&d, root, na, &open)
+        int rc = take == EO_TAKE_DEPTH_FIRST ? eo_disk_take_over_dfs(&d, root, &open)
                                              : eo_disk_take_over(&d, &open);
         if (rc == 0) {
             d.base = states - open;
             eo_release(x);
             eo_give_back();
+            x->S = *root; /* the trace-back (and the beam) start from the root */
+            x->plen = na;
         }
     } else if (x->status == EO_RUNNING) {
         eo_drec e;
@@ -879,8 +870,6 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         free(d.buf); /* the beam's memory first */
         d.buf = NULL;
         double deadline = x->deadline > 0 ? (x->deadline + eo_clock(x)) / 2 : 0;
-        x->S = *root;
-        x->plen = na;
         eo_beam_fallback(x, root, na, x->max_states, deadline, &d.base);
         if (eo_signal) x->status = EO_INTERRUPTED;
         eo_give_back();

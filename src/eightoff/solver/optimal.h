@@ -149,16 +149,24 @@ static double op_now(void) {
 /* Now on the clock of x's time limit. */
 static double op_clock(const op_ctx *x) { return x->cpu_clock ? eo_cpu_now() : op_now(); }
 
+/* Whether the card on top of place src (a column or a cell) goes home: safely (the
+ * table's auto-move, eo_engine_safe), or with `every` whenever the rules allow it. */
+static inline int op_goes_home(const eo_rules *r, const eo_state *s, int src, int card,
+                               int every) {
+    return every ? eo_legal(r, s, eo_mv(src, EO_HOME, 1)) : eo_engine_safe(r, s, card);
+}
+
 /* The table's safe auto-moves, to a fixed point (the set sent home does not depend on
- * the order: a card safe now stays safe and exposed until it goes); each move made into
- * out (unless NULL); returns how many. */
-static int op_closure_into(const eo_rules *r, eo_state *s, eo_move *out) {
+ * the order: a card safe now stays safe and exposed until it goes); with `every`, every
+ * card that can go home instead (the auto-complete of a certain win); each move made
+ * into out (unless NULL); returns how many. */
+static int op_closure_into(const eo_rules *r, eo_state *s, eo_move *out, int every) {
     int made = 0;
     for (;;) {
         int moved = 0;
         for (int i = 0; i < r->ncells; i++) {
             int card = s->cell[i];
-            if (card && eo_engine_safe(r, s, card)) {
+            if (card && op_goes_home(r, s, EO_CELL + i, card, every)) {
                 eo_move m = eo_mv(EO_CELL + i, EO_HOME, 1);
                 eo_apply(r, s, &m);
                 if (out) out[made] = m;
@@ -167,7 +175,7 @@ static int op_closure_into(const eo_rules *r, eo_state *s, eo_move *out) {
             }
         }
         for (int c = 0; c < r->ncols; c++) {
-            while (s->len[c] && eo_engine_safe(r, s, s->col[c][s->len[c] - 1])) {
+            while (s->len[c] && op_goes_home(r, s, c, s->col[c][s->len[c] - 1], every)) {
                 eo_move m = eo_mv(c, EO_HOME, 1);
                 eo_apply(r, s, &m);
                 if (out) out[made] = m;
@@ -179,7 +187,7 @@ static int op_closure_into(const eo_rules *r, eo_state *s, eo_move *out) {
     }
 }
 
-static void op_closure(const eo_rules *r, eo_state *s) { op_closure_into(r, s, NULL); }
+static void op_closure(const eo_rules *r, eo_state *s) { op_closure_into(r, s, NULL, 0); }
 
 static int op_goal(const op_ctx *x, const eo_state *s) {
     if (x->count == OP_PLAYER) return eo_win_certain(&x->R, s);
@@ -1161,6 +1169,13 @@ static void op_search(op_ctx *x) {
  * 13599 with one cell (Microsoft's numbering), which the complete search could not
  * decide in 1,200 s and 572 million states, the first width finds a win in 10 s (figures
  * in bench/README). Returns 1 with x->status EO_SOLVED, else 0 (x->plen na, as it was). */
+/* op_closure_into's moves from s onto x's path (room reserved), none of them a step. */
+static void op_path_homes(eo_ctx *x, eo_state *s, int every) {
+    int n = op_closure_into(&x->R, s, x->path + x->plen, every);
+    memset(x->is_step + x->plen, 0, (size_t)n);
+    x->plen += n;
+}
+
 #define EO_BEAM_FIRST_WIDTH 100000L
 #define EO_BEAM_LEAST_WIDTH 1000L
 #define EO_BEAM_BYTES 10000
@@ -1200,37 +1215,18 @@ static int eo_beam_fallback(eo_ctx *x, const eo_state *root, int na, long max_st
      * back from a foundation goes home again) */
     int ok = eo_path_reserve(x, 2 * o.plen + r->total + 1) == 0;
     if (ok) {
-        int n = op_closure_into(r, &s, x->path + x->plen);
-        memset(x->is_step + x->plen, 0, (size_t)n);
-        x->plen += n;
+        op_path_homes(x, &s, 0);
         for (int i = 0; i < o.plen; i++) {
             eo_move m = o.path[i];
             int from_foundation = m.src >= EO_FOUND && m.src < EO_HOME;
             eo_apply(r, &s, &m);
             x->path[x->plen] = m;
             x->is_step[x->plen++] = 1;
-            if (from_foundation) continue;
-            n = op_closure_into(r, &s, x->path + x->plen);
-            memset(x->is_step + x->plen, 0, (size_t)n);
-            x->plen += n;
+            if (!from_foundation) op_path_homes(x, &s, 0);
         }
-        /* the auto-complete: the win is certain (op_goal), so some card can always go */
-        while (ok && s.home < r->total) {
-            int moved = 0;
-            for (int src = 0; src < EO_FOUND; src++) {
-                if (src >= r->ncols && src < EO_CELL) continue;
-                if (src >= EO_CELL + r->ncells) break;
-                eo_move m = eo_mv(src, EO_HOME, 1);
-                if ((src < EO_CELL ? s.len[src] == 0 : s.cell[src - EO_CELL] == 0) ||
-                    !eo_legal(r, &s, m))
-                    continue;
-                eo_apply(r, &s, &m);
-                x->path[x->plen] = m;
-                x->is_step[x->plen++] = 0;
-                moved = 1;
-            }
-            ok = moved;
-        }
+        /* the auto-complete: the win is certain (op_goal), so every card goes home */
+        op_path_homes(x, &s, 1);
+        ok = s.home == r->total;
     }
     free(o.path);
     if (!ok) {
