@@ -410,7 +410,10 @@ def run(
     on_row: Callable[[Row], None],
     clock: str,
     paired_with: str = "",
+    check: bool = True,
 ) -> dict[str, Summary]:
+    """Each solver on each deal, taking turns deal by deal; each solution replayed through
+    our engine unless ``check`` is false (then ``valid`` stays None and no length)."""
     summaries = {s.name: Summary(s.label, clock) for s in solvers}
     # Warm up each solver once (imports, first allocations), not recorded.
     first = deal(rules, numbers[0])
@@ -445,7 +448,7 @@ def run(
                     rules.id, number, s.name, out.verdict, out.ns / 1e6, out.cpu_ns / 1e6,
                     out.states, detail=out.detail, rss_mb=after, paired_with=paired_with,
                 )  # fmt: skip
-                if out.moves is not None:
+                if out.moves is not None and check:
                     rp = replay(position, out.moves)
                     row.valid, row.implied = rp.valid, rp.implied
                     if rp.valid:
@@ -461,6 +464,48 @@ def run(
                 + " ".join(f"{s.name}:{summaries[s.name].rows[-1].verdict[0]}" for s in solvers),
             )
     return summaries
+
+
+def solo(
+    rules: Rules,
+    numbers: list[int],
+    solvers: list[Solver],
+    passes: int,
+    console: Console,
+    clock: str,
+) -> tuple[dict[str, Summary], list[str]]:
+    """--solo: each solver alone over the whole batch, ``passes`` passes each, the solvers'
+    passes alternating (pass 1 of each in turn, then pass 2 in the order turned by one,
+    ...), a deal's time its least over the passes (what the deal costs the solver when
+    nothing else disturbs it: the least is the figure least inflated by the machine).
+    Verdicts, states and solutions are those of the first pass (replayed through our
+    engine); a later pass that gives another verdict or state count is reported.
+    Returns the summaries and the notes on passes that differed."""
+    best: dict[str, Summary] = {}
+    notes: list[str] = []
+    for p in range(passes):
+        turn = p % len(solvers)
+        for s in solvers[turn:] + solvers[:turn]:
+            one = run(rules, numbers, [s], console, lambda row: None, clock,
+                      f"solo pass {p + 1}", check=p == 0)[s.name]  # fmt: skip
+            if p == 0:
+                best[s.name] = one
+                continue
+            kept = best[s.name]
+            for old, new in zip(kept.rows, one.rows, strict=True):
+                if (old.verdict, old.states) != (new.verdict, new.states):
+                    notes.append(
+                        f"{s.label}: deal {old.deal}: pass {p + 1} gave {new.verdict} in"
+                        f" {new.states} states, pass 1 {old.verdict} in {old.states}"
+                    )
+                old.ms = min(old.ms, new.ms)
+                old.cpu_ms = min(old.cpu_ms, new.cpu_ms)
+                old.rss_mb = max(old.rss_mb, new.rss_mb)
+            kept.rss_growth_mb += one.rss_growth_mb
+    for summary in best.values():
+        for row in summary.rows:
+            row.paired_with = f"solo, least of {passes} passes"
+    return best, notes
 
 
 # ----- report -------------------------------------------------------------------------
@@ -612,6 +657,26 @@ def report_paired(
         )
     else:
         console.print("no preset solved every deal legally: no peer")
+
+
+def report_peer(summaries: dict[str, Summary], console: Console) -> None:
+    """--solo: the peer, the fastest preset (lowest median) whose every solution our engine
+    accepted, and ours ÷ the peer (the ratios themselves are in report's second table)."""
+    theirs = [s for k, s in summaries.items() if not k.startswith("ours")]
+    legal = [s for s in theirs if s.invalid == 0]
+    if not theirs:
+        return
+    if not legal:
+        console.print("no preset solved every deal legally: no peer")
+        return
+    peer = min(legal, key=lambda s: median(s.times))
+    for key, a in summaries.items():
+        if key.startswith("ours"):
+            med, avg, p99, mx, moves = ratio_cells(a, peer)
+            console.print(
+                f"{a.label} ÷ the peer ({peer.label}, the fastest legal preset): median {med},"
+                f" mean {avg}, p99 {p99}, max {mx}; median player moves {moves}"
+            )
 
 
 def write_lost(
@@ -916,6 +981,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="run ours with each fc-solve preset in a pass of its own (the two"
                         " alone, taking turns), instead of all together; then compare ours"
                         " with the fastest preset that keeps the rules")  # fmt: skip
+    p.add_argument("--solo", type=int, default=0, metavar="N",
+                   help="each solver alone over the whole batch, N passes each, the"
+                        " solvers' passes alternating; a deal's time its least over the"
+                        " passes (issue 20.5's measure)")  # fmt: skip
     p.add_argument("--whole-process", action="store_true",
                    help="time whole programs instead (issue 20): eightoff survey against"
                         " freecell-solver-range-parallel-solve / -multi-thread-solve -l lg"
@@ -984,7 +1053,13 @@ def main(argv: list[str] | None = None) -> int:
 
             passes: dict[str, dict[str, Summary]] = {}
             ours = [s for s in solvers if isinstance(s, Ours)]
-            if args.paired and ours and len(ours) < len(solvers):
+            solo_notes: list[str] = []
+            if args.solo > 0:
+                summaries, solo_notes = solo(rules, numbers, solvers, args.solo, err, args.clock)
+                for summary in summaries.values():
+                    for row in summary.rows:
+                        on_row(row)
+            elif args.paired and ours and len(ours) < len(solvers):
                 summaries = {}
                 for f in solvers:
                     if isinstance(f, FcSolve):
@@ -1004,8 +1079,14 @@ def main(argv: list[str] | None = None) -> int:
         fcs = ", ".join(f"{s.label} = `{' '.join(s.args)}`" for s in solvers
                         if isinstance(s, FcSolve))  # fmt: skip
         clock = "CPU time of the thread" if args.clock == "cpu" else "wall-clock time"
+        how = (
+            f"each solver alone over the batch, {args.solo} passes each (alternating), a"
+            " deal's time its least over them"
+            if args.solo > 0
+            else "one solver at a time"
+        )
         setup = (
-            f"{revision()}; {pinned}, one solver at a time, times are {clock}; {limits};"
+            f"{revision()}; {pinned}, {how}, times are {clock}; {limits};"
             f" {fcs or 'fc-solve not run'}"
         )
         if passes:
@@ -1014,6 +1095,12 @@ def main(argv: list[str] | None = None) -> int:
             report_paired(rules, passes, out, args.markdown)
         else:
             report(rules, numbers, summaries, out, args.markdown, setup)
+        if args.solo > 0:
+            report_peer(summaries, out)
+            for note in solo_notes[:20]:
+                out.print(f"  {note}")
+            if len(solo_notes) > 20:
+                out.print(f"  … and {len(solo_notes) - 20} more passes that differed")
         if args.write_lost:
             command = "uv run python bench/solver_vs_fcsolve.py " + " ".join(
                 sys.argv[1:] if argv is None else argv
