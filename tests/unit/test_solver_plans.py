@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from eightoff.deals import deal
 from eightoff.rules import PRESETS
-from eightoff.solver import _core, core_rules, plans
+from eightoff.solver import _MOVES, Limits, Verdict, _core, core_rules, plans, solve
 
 
 def names(record: Any) -> dict[str, Any]:
@@ -44,7 +45,7 @@ def test_every_record_has_the_cores_field_names() -> None:
     ("variant", "family"),
     [
         ("eightoff", plans.Family.EIGHT_OFF),
-        ("seahaven-towers", plans.Family.EIGHT_OFF),
+        ("seahaven-towers", plans.Family.SEAHAVEN_TOWERS),
         ("eightoff-easy", plans.Family.EIGHT_OFF_EASY),
         ("bakers-game", plans.Family.BAKERS_GAME),
         ("freecell", plans.Family.FREECELL),
@@ -134,3 +135,51 @@ def test_meta_orders_pack_their_kinds_and_groups() -> None:
     assert [order >> (48 + i) & 1 for i in range(3)] == [0, 0, 1]  # REPARENT joins HOME
     with pytest.raises(ValueError, match="at most 12"):
         plans.meta_order(*([plans.Meta.HOME] * 13))
+
+
+@pytest.mark.parametrize(
+    ("variant", "cells", "family"),
+    [
+        ("seahaven-towers", None, plans.Family.SEAHAVEN_TOWERS),
+        ("eightoff", 6, plans.Family.SEAHAVEN_TOWERS),
+        ("eightoff", 4, plans.Family.SEAHAVEN_TOWERS),
+        ("eightoff", 8, plans.Family.EIGHT_OFF),
+    ],
+)
+def test_kings_only_games_with_fewer_than_eight_cells_take_seahaven_towers_plan(
+    variant: str, cells: int | None, family: plans.Family
+) -> None:
+    """Eight Off with fewer cells loses more deals, as Seahaven Towers does, and is
+    searched by its plan (the complete search depth-first); with eight cells or more it
+    keeps its own (best-first)."""
+    rules = PRESETS[variant] if cells is None else PRESETS[variant].with_options(cells=cells)
+    assert plans.family(rules) is family
+    assert plans.plan_for(rules).main.complete_order is (
+        plans.Order.BEST_FIRST if family is plans.Family.EIGHT_OFF else plans.Order.DEPTH_FIRST
+    )
+
+
+@pytest.mark.parametrize(
+    ("variant", "cells", "number"),
+    [("seahaven-towers", None, 21), ("bakers-game", None, 22), ("eightoff", 6, 187)],
+)
+def test_a_depth_first_plan_proves_the_losses_the_best_first_search_proves(
+    variant: str, cells: int | None, number: int
+) -> None:
+    """Where a plan's complete search runs depth-first, the deal is still lost, and the
+    complete search, either order, exhausts the very same states."""
+    rules = PRESETS[variant] if cells is None else PRESETS[variant].with_options(cells=cells)
+    position = deal(rules, number)
+    assert solve(position, Limits()).verdict is Verdict.LOST
+    entered = []
+    for order in plans.Order:
+        search = replace(plans.plan_for(rules).main, stages=plans.Stage.COMPLETE,
+                         complete_order=order)  # fmt: skip
+        status, states, _ = _core.solve(
+            _core.Setup(core_rules(rules), asdict(search)),
+            position.columns, position.cells, position.foundations,
+            0, 0.0, 1 << 30, _MOVES, 0, None,
+        )  # fmt: skip
+        assert status == _core.LOST
+        entered.append(states)
+    assert entered[0] == entered[1] > 100
