@@ -334,8 +334,7 @@ class Family(Enum):
     FREECELL_FEW_CELLS = "alternate colours, one pack, 1 to 3 cells"
     FREECELL_NO_CELLS = "alternate colours, one pack, no cell"
     DOUBLE_FREECELL = "alternate colours, two packs"
-    EIGHT_OFF = "in suit, only Kings fill an empty column, 8 cells or more"
-    SEAHAVEN_TOWERS = "in suit, only Kings fill an empty column, fewer than 8 cells"
+    EIGHT_OFF = "in suit, only Kings fill an empty column (also Seahaven Towers)"
     BAKERS_GAME = "in suit, any card fills an empty column, fewer than 8 cells"
     EIGHT_OFF_EASY = "in suit, any card fills an empty column, 8 cells or more"
 
@@ -349,7 +348,7 @@ def family(rules: Rules) -> Family:
             return Family.FREECELL_NO_CELLS
         return Family.FREECELL_FEW_CELLS if rules.cells < 4 else Family.FREECELL
     if rules.empty_column is EmptyColumn.KINGS:
-        return Family.EIGHT_OFF if rules.cells >= 8 else Family.SEAHAVEN_TOWERS
+        return Family.EIGHT_OFF
     return Family.EIGHT_OFF_EASY if rules.cells >= 8 else Family.BAKERS_GAME
 
 
@@ -428,29 +427,25 @@ PLANS: Final[dict[Family, Plan]] = {
         _short(ALTERNATE_SHORT_WEIGHTS),
     ),
     # The dive, best-first, the complete search; the dive tries the digs home first.
-    # The complete search best-first: a won deal that gets that far is won sooner
-    # (Eight Off 15792: 130,753 states against 936,184 depth-first), and with eight
-    # cells lost deals are few (figures in bench/README, "The complete search
-    # depth-first where lost deals are many").
+    # The best-first stage may take 100,000 states, the complete search runs
+    # depth-first: a lost deal's states are the same in either order and cost about a
+    # quarter less depth-first, and the few won deals that best-first alone failed at
+    # 20,000 it mostly wins by 100,000 (Eight Off 15792: 26,740 states in all, against
+    # 130,753 with the complete search best-first and 936,184 depth-first), where a
+    # lost deal's best-first stage most often runs dry much sooner (figures in
+    # bench/README, "The complete search depth-first where deals are lost").
     Family.EIGHT_OFF: Plan(
-        Search(weights=SUIT_WEIGHTS, dive=DiveRules(home_digs_before_moves=True)),
-        _short(SUIT_SHORT_WEIGHTS),
-    ),
-    # Eight Off's searches, but the complete search depth-first: with fewer cells more
-    # deals are lost, and a lost deal's states, the same either order, cost about a
-    # quarter less depth-first (Seahaven Towers 1-1000: 28% fewer instructions; same
-    # figures).
-    Family.SEAHAVEN_TOWERS: Plan(
         Search(
             weights=SUIT_WEIGHTS,
-            dive=DiveRules(home_digs_before_moves=True),
+            quick_states=100_000,
             complete_order=Order.DEPTH_FIRST,
+            dive=DiveRules(home_digs_before_moves=True),
         ),
         _short(SUIT_SHORT_WEIGHTS),
     ),
     # A longer dive that moves only whole runs into an empty column and stops at a step
-    # home only if it keeps the space it had; the complete search depth-first, as for
-    # Seahaven Towers (Baker's Game 1-1000: 29% fewer instructions).
+    # home only if it keeps the space it had; the complete search depth-first, as Eight
+    # Off's (its best-first stage never ran past 20,000 states on 1-3000).
     Family.BAKERS_GAME: Plan(
         Search(
             weights=SUIT_WEIGHTS,
