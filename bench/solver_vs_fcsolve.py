@@ -1031,6 +1031,10 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as e:
                 raise BenchError(f"--cells {args.cells}: {e}") from None
         numbers = parse_deals(args.deals)
+        if args.solo and args.paired:
+            raise BenchError("--solo and --paired are two ways of running: give one")
+        if args.solo < 0:
+            raise BenchError(f"--solo {args.solo}: give the number of passes, 1 or more")
         names = [] if args.presets.strip().lower() == "none" else [
             x.strip() for x in args.presets.split(",") if x.strip()
         ]  # fmt: skip
