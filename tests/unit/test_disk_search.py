@@ -121,6 +121,26 @@ def test_the_depth_first_complete_search_is_taken_over_on_disk(
     assert on_disk[0] > 0
 
 
+def test_a_depth_first_search_taken_over_lets_its_stack_go(tmp_path: Path) -> None:
+    """Once the search on disk has taken a deep depth-first search over, the searches
+    before hold next to nothing beside its buffer (15/16 of --memory), so the process
+    stays within --memory: FreeCell 1568 with 1 cell at 4 MiB kept 2.6 MB of its stack
+    (65% of the limit) before the stack was freed, and 982 with 2 cells about 3.5 GB at
+    --memory 15G."""
+    rules = preset("freecell").with_options(cells=1)
+    memory = 4 << 20
+    pos = deal(rules, 1568)
+    stats: dict[str, int] = {}
+    status, _, _ = _core.solve(
+        complete_only(rules, Order.DEPTH_FIRST),
+        pos.columns, pos.cells, pos.foundations,
+        400_000, 0.0, memory, _MOVES, DISK, str(tmp_path), stats,
+    )  # fmt: skip
+    assert status == _core.STATE_LIMIT and stats["layers"] > 0
+    assert stats["held"] < memory // 16
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
     # a memory of 1 byte: 64 children a run, runs merged 32 at a time, again and again
     number, states = LOST[0]

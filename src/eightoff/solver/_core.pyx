@@ -138,6 +138,7 @@ cdef extern from "search.h":
         long disk_states
         size_t disk_peak
         int disk_layers
+        size_t disk_held
 
     ctypedef struct eo_table:
         size_t count
@@ -611,7 +612,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     ``max_disk`` (bytes, 0: none): where the memory ends, the complete search goes on on
     disk (disk.h) in a directory of its own under ``disk_dir`` (str; None: TMPDIR or
     /tmp), up to that many bytes; ``disk_stats``, if given, gets "states" (expanded on
-    disk), "peak" (the most bytes on disk at once) and "layers".  ``cpu_clock``: the time
+    disk), "peak" (the most bytes on disk at once), "layers" and "held" (the bytes the
+    searches before still held in memory beside its buffer).  ``cpu_clock``: the time
     limit ``seconds`` counts this thread's CPU time (else wall time)."""
     cdef eo_ctx x
     cdef eo_state start
@@ -651,6 +653,7 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
         disk_stats["states"] = x.disk_states
         disk_stats["peak"] = x.disk_peak
         disk_stats["layers"] = x.disk_layers
+        disk_stats["held"] = x.disk_held
     cdef object moves = ()
     if bad != EO_REPLAY_OK:
         i = x.plen

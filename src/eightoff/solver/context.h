@@ -108,6 +108,7 @@ typedef struct {
     long disk_states;
     size_t disk_peak;
     int disk_layers;
+    size_t disk_held; /* what the searches before still held beside the disk search's buffer */
 } eo_ctx;
 
 static inline double eo_now(void) {
