@@ -771,8 +771,8 @@ static int eo_disk_put_frontier(eo_disk *d, const eo_state *root, int root_too) 
  * after any real one: the merge keeps the least parent of a record).  A trace-back from
  * layer 1 goes to a frame's kid, then down the frames to the root, whose steps are
  * single steps of complete_steps as on disk (eo_step_to finds them).  Then the tables
- * and the stack are freed.  Nonzero when it stops (status set); *open: the states of
- * layer 1. */
+ * are freed (the stack by eo_release, in eo_disk_search).  Nonzero when it stops
+ * (status set); *open: the states of layer 1. */
 static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, long *open) {
     eo_ctx *x = d->x;
     long kept;
@@ -784,11 +784,8 @@ static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, long *open) {
     for (size_t id = 0; id < x->C.count; id++)
         if (eo_disk_put(d, eo_crec_at(&x->C, id), &none) != 0) return -1;
     if (eo_disk_put_frontier(d, root, 1) != 0) return -1;
-    if (eo_disk_write_layer(d, 0, 1, &kept) != 0 || eo_disk_taken_over(d, kept, *open) != 0)
-        return -1;
-    x->nfr = x->nkids = 0;
-    x->kmv_len = 0;
-    return 0;
+    if (eo_disk_write_layer(d, 0, 1, &kept) != 0) return -1;
+    return eo_disk_taken_over(d, kept, *open);
 }
 
 /* The search on disk from `root` (x->S, its na auto-moves on the path).  With `take`

@@ -1151,6 +1151,13 @@ static void op_search(op_ctx *x) {
     op_work_free(&w);
 }
 
+/* op_closure_into's moves from s onto x's path (room reserved), none of them a step. */
+static void op_path_homes(eo_ctx *x, eo_state *s, int every) {
+    int n = op_closure_into(&x->R, s, x->path + x->plen, every);
+    memset(x->is_step + x->plen, 0, (size_t)n);
+    x->plen += n;
+}
+
 /* ----- the main solver's try for a win where a search runs out of memory ----------
  * eo_solve (search.h) calls this when a search stopped at the memory limit (with the
  * plan's memory_beam), and the search on disk (disk.h) before its first layer: a beam
@@ -1169,13 +1176,6 @@ static void op_search(op_ctx *x) {
  * 13599 with one cell (Microsoft's numbering), which the complete search could not
  * decide in 1,200 s and 572 million states, the first width finds a win in 10 s (figures
  * in bench/README). Returns 1 with x->status EO_SOLVED, else 0 (x->plen na, as it was). */
-/* op_closure_into's moves from s onto x's path (room reserved), none of them a step. */
-static void op_path_homes(eo_ctx *x, eo_state *s, int every) {
-    int n = op_closure_into(&x->R, s, x->path + x->plen, every);
-    memset(x->is_step + x->plen, 0, (size_t)n);
-    x->plen += n;
-}
-
 #define EO_BEAM_FIRST_WIDTH 100000L
 #define EO_BEAM_LEAST_WIDTH 1000L
 #define EO_BEAM_BYTES 10000
