@@ -612,6 +612,14 @@ def report(
     return differ
 
 
+def peer_of(theirs: Sequence[Summary]) -> Summary | None:
+    """The peer among Freecell Solver's presets: the fastest (lowest median time) of those
+    whose every solution our engine accepted (a preset that breaks the variant's rules is
+    not a peer); None when none did."""
+    legal = [s for s in theirs if s.invalid == 0]
+    return min(legal, key=lambda s: median(s.times)) if legal else None
+
+
 def report_paired(
     rules: Rules,
     passes: dict[str, dict[str, Summary]],
@@ -630,7 +638,6 @@ def report_paired(
         "p99 time", "max time", "median player moves", "theirs bad solutions",
     ):  # fmt: skip
         t.add_column(col, justify="left" if col == "pass" else "right")
-    peer, best = "", math.inf
     for name, summaries in passes.items():
         b = summaries[name]
         for key, a in summaries.items():
@@ -643,18 +650,15 @@ def report_paired(
                 *ratio_cells(a, b),
                 str(b.invalid),
             )
-        if b.invalid == 0 and median(b.times) < best:
-            peer, best = name, median(b.times)
     console.print(
         f"\n{rules.name}: ours against each preset, each pair in a pass of its own"
         " (--paired); ratios are ours ÷ theirs",
         soft_wrap=True,
     )
     console.print(t)
-    if peer:
-        console.print(
-            f"peer (the fastest preset whose every solution is legal): {passes[peer][peer].label}"
-        )
+    peer = peer_of([summaries[name] for name, summaries in passes.items()])
+    if peer is not None:
+        console.print(f"peer (the fastest preset whose every solution is legal): {peer.label}")
     else:
         console.print("no preset solved every deal legally: no peer")
 
@@ -663,13 +667,12 @@ def report_peer(summaries: dict[str, Summary], console: Console) -> None:
     """--solo: the peer, the fastest preset (lowest median) whose every solution our engine
     accepted, and ours ÷ the peer (the ratios themselves are in report's second table)."""
     theirs = [s for k, s in summaries.items() if not k.startswith("ours")]
-    legal = [s for s in theirs if s.invalid == 0]
     if not theirs:
         return
-    if not legal:
+    peer = peer_of(theirs)
+    if peer is None:
         console.print("no preset solved every deal legally: no peer")
         return
-    peer = min(legal, key=lambda s: median(s.times))
     for key, a in summaries.items():
         if key.startswith("ours"):
             med, avg, p99, mx, moves = ratio_cells(a, peer)
