@@ -141,6 +141,21 @@ def test_a_depth_first_search_taken_over_lets_its_stack_go(tmp_path: Path) -> No
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("order", [Order.BEST_FIRST, Order.DEPTH_FIRST])
+def test_the_disk_holds_each_state_once_in_less_than_a_record_and_its_parent(
+    tmp_path: Path, order: Order
+) -> None:
+    """What decides how large a deal the disk can prove lost: the bytes its files hold
+    at their peak.  Each state is on disk once (the layers are the seen states too),
+    each in 21 bytes past the layers taken over (its record and its parent's index), so
+    the peak is under 32 bytes a state, a record and its parent's record; it was 64 while
+    a seen file was kept beside the layers and rewritten for each."""
+    number, states = LOST[1]
+    status, total, _, stats = core_solve(FC0, number, 1 << 20, DISK, tmp_path, order=order)
+    assert status == _core.LOST and total == states and stats["layers"] > 10
+    assert stats["peak"] < 32 * states
+
+
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
     # a memory of 1 byte: 64 children a run, runs merged 32 at a time, again and again
     number, states = LOST[0]

@@ -17,26 +17,31 @@
  * in-memory best-first complete search where its memory ended (eo_disk_take_over),
  * every state it entered, each with its parent, and then layer 1 the states it had left
  * to expand (its open list, the state it was expanding, that state's children); or,
- * taking over the depth-first one (eo_disk_take_over_dfs), every state it entered, and
- * layer 1 the kids of the frames of its stack (each with its frame as parent).  Layer
- * d + 1 is made from layer d: its states are decoded in file order and expanded; the
- * children, each with its parent's record, fill a buffer of the memory limit's size,
- * which is sorted by (child, parent), cut to one entry per child (the least parent) and
- * written as a run; the runs are then merged (k-way, again one entry per child) and, in
- * the same pass, against the sorted file of every state seen so far (layers 0..d): a
- * child found there is dropped, the rest is layer d + 1 (child and parent, sorted by
- * child) and is merged into a new seen file.  An empty layer ends the search lost.
+ * taking over the depth-first one (eo_disk_take_over_dfs), every state it entered (its
+ * records alone: the parents of the frontier, the only ones known, in a file T0 of their
+ * own), and layer 1 the kids of the frames of its stack (each with its frame as
+ * parent).  These are the record layers (0 .. nrec - 1): each entry a record and its
+ * parent's record, sorted by record.  Layer d + 1 is made from layer d: its states are
+ * decoded in file order and expanded; the children, each with its parent's index in
+ * layer d, fill a buffer of the memory limit's size, which is sorted by (child, parent),
+ * cut to one entry per child (the least parent) and written as a run; the runs are then
+ * merged (k-way, again one entry per child) and, in the same pass, against every state
+ * seen so far (the files of layers 0..d, read as one sorted stream through a heap of
+ * readers): a child found there is dropped, the rest is layer d + 1, an index layer: its
+ * records, sorted, in one file, and their parents' indices (5 bytes each, in the same
+ * order) in another.  The layers are kept for the trace-back of a win and are the seen
+ * states as well: each state is on disk once.  An empty layer ends the search lost.
  *
  * The states count: the states the searches before counted (those they entered), less
  * the states taken over unexpanded (layer 1), plus the states expanded on disk; the
  * state limit applies to that sum.  Where it exhausts, that is every distinct state
  * once, as the in-memory complete search counts where it exhausts: tested.  The memory
  * limit is the size of the children's buffer (an eighth of it while the tables taken
- * over are still there); the disk limit bounds the bytes of the files alive (layers with
- * parents, 32 bytes a state, kept for the trace-back; the seen file, 16 bytes a state,
- * twice while it is rewritten; the runs of the layer being made), capped by the free
- * space of the directory at the start less a margin.  A write that fails ends it the
- * same way.
+ * over are still there; the seen layers' readers share a 32nd of it besides); the disk
+ * limit bounds the bytes of the files alive (an index layer 21 bytes a state, a record
+ * layer 32, a depth-first take-over's layer 0 16 and T0 32 a state of its frontier; the
+ * runs of the layer being made, 32 bytes a child), capped by the free space of the
+ * directory at the start less a margin.  A write that fails ends it the same way.
  *
  * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
  * however the search ends.  Ctrl+C or SIGTERM (caught for a call from Python's main
@@ -48,9 +53,11 @@
  * there before (Python's KeyboardInterrupt, or death).  After kill -9 the directory
  * stays; the next disk search removes every such directory whose process is gone.
  *
- * The solution: the won child's parent is in layer d; each state's parent in layer j
- * is found in layer j - 1's file by binary search on the record, and within layer 0
- * (taken over) again in layer 0, down to the root (its own parent); the
+ * The solution: the won child's parent is entry i of layer d; a state of an index layer
+ * j has its parent in layer j - 1 at the index the layer's second file gives, a state
+ * of a record layer j >= 1 its parent's record, found in layer j - 1's file by binary
+ * search, and within layer 0 (taken over) again in layer 0 (or T0), down to the root
+ * (its own parent); the
  * step between consecutive states is the first of the parent's steps that leads to the
  * child (eo_step_to, as the best-first trace-back finds it), mapped onto the real
  * layout (eo_push_mapped_step), so the path is the same kind as the in-memory one.
@@ -113,8 +120,10 @@ typedef struct {
     int nlayers;   /* layer files L0 .. L(nlayers - 1) */
     long *layer_n; /* states of each layer */
     int layer_cap;
-    int nruns, run_seq, seen_seq;
-    char seen[4160]; /* the seen file's path ("" : none yet) */
+    int nrec;      /* layers 0 .. nrec - 1 hold records with their parents' (eo_drec) */
+    int l0_bare;   /* but layer 0 holds records alone, their parents (where known) in T0 */
+    long t0_n;     /* the entries of T0 */
+    int nruns, run_seq;
     eo_drec *buf;
     size_t nbuf, capbuf;
     unsigned long work;
@@ -347,19 +356,129 @@ typedef struct {
 
 static inline void eo_dreader_next(eo_dreader *r) { r->has = fread(&r->cur, sizeof(eo_drec), 1, r->f) == 1; }
 
+/* The size of an entry of layer j's file (the record first in either kind). */
+static size_t eo_disk_esz(const eo_disk *d, int j) {
+    return j < d->nrec && !(j == 0 && d->l0_bare) ? sizeof(eo_drec) : sizeof(eo_crec);
+}
+
+/* The states seen: every layer's file, read as one sorted stream (a heap of readers by
+ * their current record; a state in two layers, as a take-over's layer 1 is in its layer
+ * 0, comes out once).  A record layer's entries are eo_drec, an index layer's eo_crec;
+ * either way the record comes first. */
+typedef struct {
+    FILE *f;
+    eo_crec cur;
+    size_t esz;
+} eo_sreader;
+
+typedef struct {
+    eo_sreader *r; /* the heap: r[0] the least current record */
+    int n;
+    char *bufs;
+} eo_seen;
+
+static int eo_sreader_next(eo_sreader *r) {
+    eo_drec e;
+    if (fread(&e, r->esz, 1, r->f) != 1) return 0;
+    r->cur = e.s;
+    return 1;
+}
+
+static void eo_seen_sift(eo_seen *v, int i) {
+    eo_sreader t = v->r[i];
+    for (int c; (c = 2 * i + 1) < v->n; i = c) {
+        if (c + 1 < v->n && eo_crec_cmp(&v->r[c + 1].cur, &v->r[c].cur) < 0) c++;
+        if (eo_crec_cmp(&t.cur, &v->r[c].cur) <= 0) break;
+        v->r[i] = v->r[c];
+    }
+    v->r[i] = t;
+}
+
+static void eo_seen_close(eo_seen *v) {
+    for (int i = 0; i < v->n; i++) fclose(v->r[i].f);
+    free(v->r);
+    free(v->bufs);
+    memset(v, 0, sizeof(*v));
+}
+
+/* Open layers 0 .. nlayers - 1 as one stream; nonzero when a file cannot be opened.
+ * Their buffers share about a 32nd of the memory limit (16 KiB to 1 MiB each). */
+static int eo_seen_open(eo_disk *d, eo_seen *v) {
+    memset(v, 0, sizeof(*v));
+    int k = d->nlayers;
+    if (!k) return 0;
+    size_t mem = d->x->max_mem ? d->x->max_mem : (size_t)1 << 30;
+    size_t bsz = mem / 32 / (size_t)k;
+    if (bsz > EO_DISK_IOBUF) bsz = EO_DISK_IOBUF;
+    if (bsz < ((size_t)16 << 10)) bsz = (size_t)16 << 10;
+    v->r = (eo_sreader *)malloc((size_t)k * sizeof(eo_sreader));
+    v->bufs = (char *)malloc((size_t)k * bsz);
+    if (!v->r || !v->bufs) {
+        eo_seen_close(v);
+        return -1;
+    }
+    char path[4160];
+    for (int j = 0; j < k; j++) {
+        eo_disk_path(d, path, "L", j);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            eo_seen_close(v);
+            return -1;
+        }
+        setvbuf(f, v->bufs + (size_t)j * bsz, _IOFBF, bsz);
+        eo_sreader *r = &v->r[v->n++];
+        r->f = f;
+        r->esz = eo_disk_esz(d, j);
+        if (!eo_sreader_next(r)) {
+            fclose(f);
+            v->n--;
+        }
+    }
+    for (int i = v->n / 2; i-- > 0;) eo_seen_sift(v, i);
+    return 0;
+}
+
+/* Whether record s is in the stream, which is first moved past every record below s
+ * (the records asked for come in ascending order).  -1 when it stops (status set). */
+static int eo_seen_has(eo_disk *d, eo_seen *v, const eo_crec *s) {
+    while (v->n) {
+        int c = eo_crec_cmp(&v->r[0].cur, s);
+        if (c > 0) return 0;
+        if (c == 0) return 1;
+        if (eo_disk_stop(d)) return -1;
+        if (!eo_sreader_next(&v->r[0])) {
+            fclose(v->r[0].f);
+            v->r[0] = v->r[--v->n];
+        }
+        if (v->n) eo_seen_sift(v, 0);
+    }
+    return 0;
+}
+
+/* A parent's index in its layer, as an index layer's P file holds it (5 bytes, little
+ * endian: up to 2^40 states a layer). */
+#define EO_PIDX 5
+
+/* How eo_disk_merge writes what it keeps */
+#define EO_OUT_DREC 0  /* the entries as they are (eo_drec) to `out` */
+#define EO_OUT_INDEX 1 /* the records to `out`, their parents' indices (p.lo) to `pout` */
+#define EO_OUT_BARE 2  /* the records to `out`, the entries with a parent to `pout` */
+
 /* Merge runs R[first .. first + k) into one stream, one entry per child (the least
- * parent).  With seen_in/seen_out (paths, or NULL): children in seen_in are dropped,
- * the others written to `out` and, merged with seen_in, to seen_out; the entries kept
- * are counted in *kept.  The runs are removed.  Nonzero when it stops (status set). */
-static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const char *seen_in,
-                         const char *seen_out, long *kept) {
+ * parent), written to layer file `out` (and `pout`) as `how` says.  With `seen`,
+ * children in layers 0 .. d->nlayers - 1 are dropped.  The entries kept are counted in
+ * *kept, those written to `pout` with EO_OUT_BARE in *kept2.  The runs are removed.
+ * Nonzero when it stops (status set). */
+static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const char *pout,
+                         int how, int seen, long *kept, long *kept2) {
     eo_dreader rd[EO_DISK_MAXRUNS];
     char path[4160];
-    FILE *fo = NULL, *fsi = NULL, *fso = NULL;
+    FILE *fo = NULL, *fp = NULL;
+    eo_seen sv;
+    memset(&sv, 0, sizeof(sv));
     int ok = 0, n = 0;
-    eo_crec sv;
-    int sv_has = 0;
     *kept = 0;
+    if (kept2) *kept2 = 0;
     for (; n < k; n++) {
         eo_disk_path(d, path, "R", first + n);
         rd[n].f = eo_disk_open(path, "rb");
@@ -368,15 +487,8 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
     }
     fo = eo_disk_open(out, "wb");
     if (!fo) goto done;
-    if (seen_in && seen_in[0]) {
-        fsi = eo_disk_open(seen_in, "rb");
-        if (!fsi) goto done;
-        sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
-    }
-    if (seen_out) {
-        fso = eo_disk_open(seen_out, "wb");
-        if (!fso) goto done;
-    }
+    if (how != EO_OUT_DREC && !(fp = eo_disk_open(pout, "wb"))) goto done;
+    if (seen && eo_seen_open(d, &sv) != 0) goto done;
     for (;;) {
         int best = -1;
         for (int i = 0; i < k; i++)
@@ -385,30 +497,31 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
         eo_drec e = rd[best].cur;
         for (int i = 0; i < k; i++) /* the same child in every run: the least parent is e */
             while (rd[i].has && eo_crec_cmp(&rd[i].cur.s, &e.s) == 0) eo_dreader_next(&rd[i]);
-        /* every entry read counts towards the checks, those dropped and the seen ones
-         * copied too (late layers drop most children; the seen file is gigabytes) */
+        /* every entry read counts towards the checks, the seen ones passed over too (late
+         * layers drop most children; the layers seen are gigabytes) */
         if (eo_disk_stop(d)) goto done;
-        if (fso) {
-            while (sv_has && eo_crec_cmp(&sv, &e.s) < 0) {
-                if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0 || eo_disk_stop(d)) goto done;
-                sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
-            }
-        } else {
-            while (sv_has && eo_crec_cmp(&sv, &e.s) < 0) {
-                if (eo_disk_stop(d)) goto done;
-                sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
-            }
+        if (seen) {
+            int has = eo_seen_has(d, &sv, &e.s);
+            if (has < 0) goto done;
+            if (has) continue; /* seen: expanded already or queued */
         }
-        if (sv_has && eo_crec_cmp(&sv, &e.s) == 0) continue; /* seen: expanded already or queued */
-        if (eo_disk_write(d, fo, &e, sizeof(e), 1) != 0) goto done;
-        if (fso && eo_disk_write(d, fso, &e.s, sizeof(e.s), 1) != 0) goto done;
+        if (how == EO_OUT_BARE) {
+            if (eo_disk_write(d, fo, &e.s, sizeof(e.s), 1) != 0) goto done;
+            if (e.p.hi != UINT64_MAX || e.p.lo != UINT64_MAX) { /* a parent known */
+                if (eo_disk_write(d, fp, &e, sizeof(e), 1) != 0) goto done;
+                ++*kept2;
+            }
+        } else if (how == EO_OUT_INDEX) {
+            uint8_t b[EO_PIDX];
+            for (int i = 0; i < EO_PIDX; i++) b[i] = (uint8_t)(e.p.lo >> (8 * i));
+            if (eo_disk_write(d, fo, &e.s, sizeof(e.s), 1) != 0 ||
+                eo_disk_write(d, fp, b, EO_PIDX, 1) != 0)
+                goto done;
+        } else if (eo_disk_write(d, fo, &e, sizeof(e), 1) != 0) {
+            goto done;
+        }
         ++*kept;
     }
-    if (fso)
-        while (sv_has) {
-            if (eo_disk_write(d, fso, &sv, sizeof(sv), 1) != 0 || eo_disk_stop(d)) goto done;
-            sv_has = fread(&sv, sizeof(sv), 1, fsi) == 1;
-        }
     ok = 1;
 done:
     for (int i = 0; i < n; i++) fclose(rd[i].f);
@@ -416,8 +529,8 @@ done:
         eo_disk_path(d, path, "R", first + i);
         eo_disk_unlink(d, path);
     }
-    if (fsi) fclose(fsi);
-    if (fso && eo_disk_close(d, fso) != 0) ok = 0;
+    eo_seen_close(&sv);
+    if (fp && eo_disk_close(d, fp) != 0) ok = 0;
     if (fo && eo_disk_close(d, fo) != 0) ok = 0;
     if (!ok && d->x->status == EO_RUNNING) d->x->status = EO_DISK_LIMIT;
     return ok ? 0 : -1;
@@ -433,7 +546,7 @@ static int eo_disk_reduce_runs(eo_disk *d) {
             char out[4160];
             long kept;
             eo_disk_path(d, out, "R", next + made);
-            if (eo_disk_merge(d, first, k, out, NULL, NULL, &kept) != 0) return -1;
+            if (eo_disk_merge(d, first, k, out, NULL, EO_OUT_DREC, 0, &kept, NULL) != 0) return -1;
             made++;
         }
         d->run_seq = next;
@@ -467,10 +580,11 @@ static int eo_disk_entry(FILE *f, long i, eo_drec *e) {
 /* The parent of record s in layer j (binary search); nonzero if absent. */
 static int eo_disk_parent(eo_disk *d, int j, const eo_crec *s, eo_crec *p) {
     char path[4160];
-    eo_disk_path(d, path, "L", j);
+    int bare = j == 0 && d->l0_bare; /* then in T0 */
+    eo_disk_path(d, path, bare ? "T" : "L", j);
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
-    long lo = 0, hi = d->layer_n[j];
+    long lo = 0, hi = bare ? d->t0_n : d->layer_n[j];
     int found = -1;
     while (lo < hi) {
         long mid = lo + (hi - lo) / 2;
@@ -491,11 +605,38 @@ static int eo_disk_parent(eo_disk *d, int j, const eo_crec *s, eo_crec *p) {
     return found;
 }
 
+/* Entry i of an index layer j >= 1: its parent's index in layer j - 1 (*pi) and that
+ * parent's record (*p).  Nonzero if unreadable. */
+static int eo_disk_index_parent(eo_disk *d, int j, long i, long *pi, eo_crec *p) {
+    char path[4160];
+    uint8_t b[EO_PIDX];
+    eo_disk_path(d, path, "P", j);
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    int ok = fseeko(f, (off_t)i * EO_PIDX, SEEK_SET) == 0 && fread(b, EO_PIDX, 1, f) == 1;
+    fclose(f);
+    if (!ok) return -1;
+    uint64_t v = 0;
+    for (int k = EO_PIDX; k-- > 0;) v = v << 8 | b[k];
+    if (v >= (uint64_t)d->layer_n[j - 1]) return -1;
+    *pi = (long)v;
+    eo_disk_path(d, path, "L", j - 1);
+    if (!(f = fopen(path, "rb"))) return -1;
+    size_t esz = eo_disk_esz(d, j - 1);
+    eo_drec e;
+    ok = fseeko(f, (off_t)v * (off_t)esz, SEEK_SET) == 0 && fread(&e, esz, 1, f) == 1;
+    fclose(f);
+    *p = e.s;
+    return ok ? 0 : -1;
+}
+
 /* The path: root (x->S, real layout, its auto-moves on the path) to the state of record
- * `last_parent` in layer `depth`, then the step `last` from there.  A state of layer
- * j >= 1 has its parent in layer j - 1; a state of layer 0 has its parent in layer 0 too
- * (the states taken over from memory, each with its parent there), the root its own. */
-static int eo_disk_trace(eo_disk *d, int depth, eo_crec last_parent, eo_move last) {
+ * `last_parent`, entry `at` of layer `depth`, then the step `last` from there.  A state
+ * of an index layer (j >= d->nrec) has its parent in layer j - 1 at the index its P file
+ * gives; a state of a record layer j >= 1 has its parent's record, found in layer j - 1
+ * by binary search; a state of layer 0 has its parent in layer 0 too (the states taken
+ * over from memory, each with its parent there), the root its own. */
+static int eo_disk_trace(eo_disk *d, int depth, long at, eo_crec last_parent, eo_move last) {
     eo_ctx *x = d->x;
     size_t n = 1, cap = (size_t)depth + 64;
     eo_crec *chain = (eo_crec *)malloc(cap * sizeof(eo_crec)); /* from the end back */
@@ -503,7 +644,9 @@ static int eo_disk_trace(eo_disk *d, int depth, eo_crec last_parent, eo_move las
     chain[0] = last_parent;
     for (int j = depth;;) {
         eo_crec p;
-        if (eo_disk_parent(d, j, &chain[n - 1], &p) != 0 || n > (size_t)d->layer_n[0] + (size_t)depth + 1) {
+        if (j >= d->nrec ? eo_disk_index_parent(d, j, at, &at, &p) != 0
+                         : eo_disk_parent(d, j, &chain[n - 1], &p) != 0 ||
+                               n > (size_t)d->layer_n[0] + (size_t)depth + 1) {
             free(chain);
             return -1;
         }
@@ -572,7 +715,14 @@ static int eo_disk_expand(eo_disk *d) {
     eo_pcache pc;
     eo_drec e;
     int incremental = r->nfound == 4, rc = 0;
-    while (fread(&e, sizeof(e), 1, f) == 1) {
+    size_t esz = eo_disk_esz(d, depth);
+    long at = -1; /* the entry's index in the layer */
+    while (fread(&e, esz, 1, f) == 1) {
+        if (++at >> (8 * EO_PIDX)) { /* past what a parent's index holds */
+            x->status = EO_DISK_LIMIT;
+            rc = -1;
+            break;
+        }
         if (x->max_states > 0 && d->base + d->expanded >= x->max_states) {
             x->status = EO_STATE_LIMIT;
             rc = -1;
@@ -594,15 +744,16 @@ static int eo_disk_expand(eo_disk *d) {
                 eo_undo_all(&s, au, na);
                 eo_undo_all(&s, step, ns);
                 fclose(f);
-                if (eo_disk_trace(d, depth, e.s, ms[i]) != 0) {
+                if (eo_disk_trace(d, depth, at, e.s, ms[i]) != 0) {
                     x->status = EO_MEMORY_LIMIT;
                     return -1;
                 }
                 x->status = EO_SOLVED;
                 return 1;
             }
-            eo_drec c;
-            c.p = e.s;
+            eo_drec c; /* the child, and its parent's index in this layer */
+            c.p.hi = 0;
+            c.p.lo = (uint64_t)at;
             if (eo_disk_record(d, &s, &c.s) != 0) rc = -1;
             eo_undo_all(&s, au, na);
             eo_undo_all(&s, step, ns);
@@ -674,15 +825,16 @@ static void eo_disk_drop_tables(eo_ctx *x) {
     x->C.imask = 0;
 }
 
-/* The buffer's entries and the runs made so far, sorted and merged into layer `layer`'s
- * file (with `seen`, into the first seen file too); *kept: its entries.  Nonzero when it
- * stops (status set). */
-static int eo_disk_write_layer(eo_disk *d, int layer, int seen, long *kept) {
-    char path[4160];
+/* The buffer's entries and the runs made so far, sorted and merged into a layer taken
+ * over: layer `layer`'s file as records with their parents' (EO_OUT_DREC), or
+ * (EO_OUT_BARE) records alone, the entries with a parent in file T<layer>; *kept: its
+ * entries, *kept2 those of T<layer>.  Nonzero when it stops (status set). */
+static int eo_disk_write_layer(eo_disk *d, int layer, int how, long *kept, long *kept2) {
+    char path[4160], tpath[4160];
     if (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0) return -1;
     eo_disk_path(d, path, "L", layer);
-    if (seen) eo_disk_path(d, d->seen, "S", d->seen_seq++);
-    if (eo_disk_merge(d, d->run_seq, d->nruns, path, NULL, seen ? d->seen : NULL, kept) != 0)
+    eo_disk_path(d, tpath, "T", layer);
+    if (eo_disk_merge(d, d->run_seq, d->nruns, path, tpath, how, 0, kept, kept2) != 0)
         return -1;
     d->run_seq += d->nruns;
     d->nruns = 0;
@@ -695,6 +847,7 @@ static int eo_disk_taken_over(eo_disk *d, long layer0, long open) {
         d->x->status = EO_MEMORY_LIMIT;
         return -1;
     }
+    d->nrec = 2;
     eo_disk_drop_tables(d->x);
     return 0;
 }
@@ -717,12 +870,12 @@ static int eo_disk_take_over(eo_disk *d, long *open) {
     if (eo_disk_put_id(d, x->cur_id, x->cur_id ? *eo_parent_at(x, x->cur_id) : 0) != 0) return -1;
     for (size_t id = from; id < count; id++)
         if (eo_disk_put_id(d, id, x->cur_id) != 0) return -1;
-    if (eo_disk_write_layer(d, 1, 0, open) != 0) return -1;
+    if (eo_disk_write_layer(d, 1, EO_OUT_DREC, open, NULL) != 0) return -1;
     /* the parents: those set (ids below `from` and the open ones), else the state expanded */
     for (size_t id = 0; id < count; id++)
         if (eo_disk_put_id(d, id, id == 0 ? 0 : id < from ? *eo_parent_at(x, id) : x->cur_id) != 0)
             return -1;
-    if (eo_disk_write_layer(d, 0, 1, &kept) != 0) return -1;
+    if (eo_disk_write_layer(d, 0, EO_OUT_DREC, &kept, NULL) != 0) return -1;
     return eo_disk_taken_over(d, kept, *open);
 }
 
@@ -778,14 +931,17 @@ static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, long *open) {
     long kept;
     int root_open = x->nfr == 1;
     if (eo_disk_put_frontier(d, root, root_open) != 0) return -1;
-    if (eo_disk_write_layer(d, 1, 0, open) != 0) return -1;
+    if (eo_disk_write_layer(d, 1, EO_OUT_DREC, open, NULL) != 0) return -1;
     eo_crec none;
     none.hi = none.lo = UINT64_MAX;
     for (size_t id = 0; id < x->C.count; id++)
         if (eo_disk_put(d, eo_crec_at(&x->C, id), &none) != 0) return -1;
     if (eo_disk_put_frontier(d, root, 1) != 0) return -1;
-    if (eo_disk_write_layer(d, 0, 1, &kept) != 0) return -1;
-    return eo_disk_taken_over(d, kept, *open);
+    /* layer 0: the records alone, and the frontier with its parents in T0 */
+    if (eo_disk_write_layer(d, 0, EO_OUT_BARE, &kept, &d->t0_n) != 0) return -1;
+    if (eo_disk_taken_over(d, kept, *open) != 0) return -1;
+    d->l0_bare = 1;
+    return 0;
 }
 
 /* The search on disk from `root` (x->S, its na auto-moves on the path).  With `take`
@@ -849,7 +1005,7 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         if (!d.buf) x->status = EO_MEMORY_LIMIT;
     }
 
-    char path[4160], seen_new[4160];
+    char path[4160], ppath[4160];
     if (x->status == EO_RUNNING && cont) {
         long open = 0;
         int rc = take == EO_TAKE_DEPTH_FIRST ? eo_disk_take_over_dfs(&d, root, &open)
@@ -869,10 +1025,7 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
             FILE *f = eo_disk_open(path, "wb");
             int bad = !f || eo_disk_write(&d, f, &e, sizeof(e), 1) != 0;
             if (f && eo_disk_close(&d, f) != 0) bad = 1;
-            eo_disk_path(&d, d.seen, "S", d.seen_seq++);
-            f = bad ? NULL : eo_disk_open(d.seen, "wb");
-            bad = bad || !f || eo_disk_write(&d, f, &e.s, sizeof(e.s), 1) != 0;
-            if (f && eo_disk_close(&d, f) != 0) bad = 1;
+            d.nrec = 1;
             if (bad || eo_disk_add_layer(&d, 1) != 0) {
                 if (x->status == EO_RUNNING) x->status = EO_DISK_LIMIT;
             }
@@ -898,12 +1051,11 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         if (rc != 0) break;
         long kept;
         eo_disk_path(&d, path, "L", d.nlayers);
-        eo_disk_path(&d, seen_new, "S", d.seen_seq++);
-        if (eo_disk_merge(&d, d.run_seq, d.nruns, path, d.seen, seen_new, &kept) != 0) break;
+        eo_disk_path(&d, ppath, "P", d.nlayers);
+        if (eo_disk_merge(&d, d.run_seq, d.nruns, path, ppath, EO_OUT_INDEX, 1, &kept, NULL) != 0)
+            break;
         d.run_seq += d.nruns;
         d.nruns = 0;
-        eo_disk_unlink(&d, d.seen);
-        memcpy(d.seen, seen_new, sizeof(d.seen));
         if (!kept) {
             x->status = EO_LOST; /* no state left unexpanded */
             break;
