@@ -364,24 +364,60 @@ static size_t eo_disk_esz(const eo_disk *d, int j) {
 /* The states seen: every layer's file, read as one sorted stream (a heap of readers by
  * their current record; a state in two layers, as a take-over's layer 1 is in its layer
  * 0, comes out once).  A record layer's entries are eo_drec, an index layer's eo_crec;
- * either way the record comes first. */
+ * either way the record comes first.  Each reader reads its file a block at a time into
+ * a buffer of its own and is moved forward to a record asked for by a binary search in
+ * the block (a block whose last record is below it is passed over whole), so that a
+ * layer of hundreds of millions of states (a take-over's layer 0) costs little more than
+ * its reading where few of the children asked for fall in it. */
 typedef struct {
     FILE *f;
     eo_crec cur;
     size_t esz;
+    uint8_t *buf;
+    size_t pos, len, cap; /* entries: the current one, those in the buffer, its room */
 } eo_sreader;
 
 typedef struct {
     eo_sreader *r; /* the heap: r[0] the least current record */
     int n;
-    char *bufs;
+    uint8_t *bufs;
 } eo_seen;
 
-static int eo_sreader_next(eo_sreader *r) {
-    eo_drec e;
-    if (fread(&e, r->esz, 1, r->f) != 1) return 0;
-    r->cur = e.s;
-    return 1;
+static inline eo_crec eo_sreader_at(const eo_sreader *r, size_t i) {
+    eo_crec c;
+    memcpy(&c, r->buf + i * r->esz, sizeof(c));
+    return c;
+}
+
+/* Move r to its first record not below s (r->cur): 1; 0 when the file has none left;
+ * -1 when it stops (status set: the time limit and the signals, checked at each block
+ * read). */
+static int eo_sreader_seek(eo_disk *d, eo_sreader *r, const eo_crec *s) {
+    for (;;) {
+        if (r->pos == r->len) {
+            if (eo_disk_halted(d)) return -1;
+            r->len = fread(r->buf, r->esz, r->cap, r->f);
+            r->pos = 0;
+            if (!r->len) return 0;
+        }
+        eo_crec last = eo_sreader_at(r, r->len - 1);
+        if (eo_crec_cmp(&last, s) < 0) {
+            r->pos = r->len; /* the whole block is below s */
+            continue;
+        }
+        size_t lo = r->pos, hi = r->len - 1; /* the first not below s is in [lo, hi] */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            eo_crec m = eo_sreader_at(r, mid);
+            if (eo_crec_cmp(&m, s) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        r->pos = lo;
+        r->cur = eo_sreader_at(r, lo);
+        return 1;
+    }
 }
 
 static void eo_seen_sift(eo_seen *v, int i) {
@@ -401,8 +437,9 @@ static void eo_seen_close(eo_seen *v) {
     memset(v, 0, sizeof(*v));
 }
 
-/* Open layers 0 .. nlayers - 1 as one stream; nonzero when a file cannot be opened.
- * Their buffers share about a 32nd of the memory limit (16 KiB to 1 MiB each). */
+/* Open layers 0 .. nlayers - 1 as one stream; nonzero when it cannot (a file that does
+ * not open: status left for the caller; stopped: status set).  Their buffers share
+ * about a 32nd of the memory limit (16 KiB to 1 MiB each). */
 static int eo_seen_open(eo_disk *d, eo_seen *v) {
     memset(v, 0, sizeof(*v));
     int k = d->nlayers;
@@ -411,13 +448,16 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
     size_t bsz = mem / 32 / (size_t)k;
     if (bsz > EO_DISK_IOBUF) bsz = EO_DISK_IOBUF;
     if (bsz < ((size_t)16 << 10)) bsz = (size_t)16 << 10;
+    bsz -= bsz % sizeof(eo_drec);
     v->r = (eo_sreader *)malloc((size_t)k * sizeof(eo_sreader));
-    v->bufs = (char *)malloc((size_t)k * bsz);
+    v->bufs = (uint8_t *)malloc((size_t)k * bsz);
     if (!v->r || !v->bufs) {
         eo_seen_close(v);
         return -1;
     }
     char path[4160];
+    eo_crec least;
+    least.hi = least.lo = 0;
     for (int j = 0; j < k; j++) {
         eo_disk_path(d, path, "L", j);
         FILE *f = fopen(path, "rb");
@@ -425,13 +465,21 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
             eo_seen_close(v);
             return -1;
         }
-        setvbuf(f, v->bufs + (size_t)j * bsz, _IOFBF, bsz);
+        setvbuf(f, NULL, _IONBF, 0); /* read straight into the reader's buffer */
         eo_sreader *r = &v->r[v->n++];
         r->f = f;
         r->esz = eo_disk_esz(d, j);
-        if (!eo_sreader_next(r)) {
+        r->buf = v->bufs + (size_t)j * bsz;
+        r->cap = bsz / r->esz;
+        r->pos = r->len = 0;
+        int rc = eo_sreader_seek(d, r, &least);
+        if (rc <= 0) {
             fclose(f);
             v->n--;
+            if (rc < 0) {
+                eo_seen_close(v);
+                return -1;
+            }
         }
     }
     for (int i = v->n / 2; i-- > 0;) eo_seen_sift(v, i);
@@ -445,8 +493,9 @@ static int eo_seen_has(eo_disk *d, eo_seen *v, const eo_crec *s) {
         int c = eo_crec_cmp(&v->r[0].cur, s);
         if (c > 0) return 0;
         if (c == 0) return 1;
-        if (eo_disk_stop(d)) return -1;
-        if (!eo_sreader_next(&v->r[0])) {
+        int rc = eo_sreader_seek(d, &v->r[0], s);
+        if (rc < 0) return -1;
+        if (rc == 0) {
             fclose(v->r[0].f);
             v->r[0] = v->r[--v->n];
         }
