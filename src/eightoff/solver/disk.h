@@ -619,11 +619,9 @@ static int eo_disk_record(eo_disk *d, const eo_state *s, eo_crec *out) {
     return 0;
 }
 
-/* Read entry i of layer file f. */
-static int eo_disk_entry(FILE *f, long i, eo_drec *e) {
-    return fseeko(f, (off_t)i * (off_t)sizeof(eo_drec), SEEK_SET) == 0 && fread(e, sizeof(*e), 1, f) == 1
-               ? 0
-               : -1;
+/* Read entry i, of sz bytes, of file f into out. */
+static int eo_disk_entry(FILE *f, long i, size_t sz, void *out) {
+    return fseeko(f, (off_t)i * (off_t)sz, SEEK_SET) == 0 && fread(out, sz, 1, f) == 1 ? 0 : -1;
 }
 
 /* The parent of record s in layer j (binary search); nonzero if absent. */
@@ -638,7 +636,7 @@ static int eo_disk_parent(eo_disk *d, int j, const eo_crec *s, eo_crec *p) {
     while (lo < hi) {
         long mid = lo + (hi - lo) / 2;
         eo_drec e;
-        if (eo_disk_entry(f, mid, &e) != 0) break;
+        if (eo_disk_entry(f, mid, sizeof(e), &e) != 0) break;
         int c = eo_crec_cmp(&e.s, s);
         if (c == 0) {
             *p = e.p;
@@ -662,7 +660,7 @@ static int eo_disk_index_parent(eo_disk *d, int j, long i, long *pi, eo_crec *p)
     eo_disk_path(d, path, "P", j);
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
-    int ok = fseeko(f, (off_t)i * EO_PIDX, SEEK_SET) == 0 && fread(b, EO_PIDX, 1, f) == 1;
+    int ok = eo_disk_entry(f, i, EO_PIDX, b) == 0;
     fclose(f);
     if (!ok) return -1;
     uint64_t v = 0;
@@ -671,9 +669,8 @@ static int eo_disk_index_parent(eo_disk *d, int j, long i, long *pi, eo_crec *p)
     *pi = (long)v;
     eo_disk_path(d, path, "L", j - 1);
     if (!(f = fopen(path, "rb"))) return -1;
-    size_t esz = eo_disk_esz(d, j - 1);
-    eo_drec e;
-    ok = fseeko(f, (off_t)v * (off_t)esz, SEEK_SET) == 0 && fread(&e, esz, 1, f) == 1;
+    eo_drec e; /* the record first in either kind of entry */
+    ok = eo_disk_entry(f, (long)v, eo_disk_esz(d, j - 1), &e) == 0;
     fclose(f);
     *p = e.s;
     return ok ? 0 : -1;
@@ -902,8 +899,8 @@ static int eo_disk_taken_over(eo_disk *d, long layer0, long open) {
 }
 
 /* Take over the in-memory best-first complete search (bestfirst.h) that ran out of
- * memory: layer 0 is every state it entered, each with its parent (the root its own),
- * and the seen file their records; layer 1, the states it had left to expand: its open
+ * memory: layer 0 is every state it entered, each with its parent (the root its own);
+ * layer 1, the states it had left to expand: its open
  * list, the state it was expanding when it stopped (its children may be part entered)
  * and those children (entered from x->cur_from on; pushed or not).  Then its tables are
  * freed but for the encoding's root and the table of full keys, which the records
@@ -967,10 +964,11 @@ static int eo_disk_put_frontier(eo_disk *d, const eo_state *root, int root_too) 
  * has was entered), or on its stack: a frame (the top one's expansion maybe cut short)
  * or a kid of a frame, every frame but the root a kid of the one below it.  So layer 1
  * is the kids of every frame (those already searched too: expanding them again only
- * finds their children seen) and the root if its expansion was cut short; layer 0 and
- * the seen file every state entered, the frontier with its frame as parent and the
- * root its own, the others with a parent no trace-back reads (a record of all ones,
- * after any real one: the merge keeps the least parent of a record).  A trace-back from
+ * finds their children seen) and the root if its expansion was cut short; layer 0 every
+ * state entered, as records alone, and T0 the frontier with its frame as parent and the
+ * root its own (the others are put with a parent no trace-back reads, a record of all
+ * ones, after any real one: the merge keeps the least parent of a record, and leaves
+ * those out of T0).  A trace-back from
  * layer 1 goes to a frame's kid, then down the frames to the root, whose steps are
  * single steps of complete_steps as on disk (eo_step_to finds them).  Then the tables
  * are freed (the stack by eo_release, in eo_disk_search).  Nonzero when it stops
