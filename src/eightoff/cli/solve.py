@@ -54,6 +54,7 @@ from eightoff.cli.exits import (
     interrupted_status,
     interrupted_word,
 )
+from eightoff.cli.kept import report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import (
     MAX_SECONDS,
@@ -431,6 +432,7 @@ def _block_outcomes(
 def run(args: argparse.Namespace) -> int:
     """Solve what the arguments name; print; return the exit code (see module doc)."""
     out = sys.stdout
+    began = time.time()  # the kept searches this command wrote are reported
     try:
         if args.board is not None and args.deals:
             raise UsageError(Message("cli.solve.both"))
@@ -446,6 +448,7 @@ def run(args: argparse.Namespace) -> int:
             memory_mb=DEFAULT_LIMITS.memory_mb if args.memory is None else args.memory,
             disk_mb=args.disk,
             disk_dir=args.disk_dir,
+            disk_keep=True,  # the same command run again goes on from it (kept searches)
             cpu_time=True,  # a deal's verdict does not depend on what else the machine runs
         )
         verdicts: set[Verdict] = set()
@@ -477,6 +480,9 @@ def run(args: argparse.Namespace) -> int:
                     write(pieces)
         except SolutionError as e:  # a bug in the solver, never a verdict
             return fail("eightoff solve", said(e), EX_SOFTWARE)
+        finally:
+            if args.disk:
+                report_kept(args.disk_dir, began, Message("cli.solve.kept_again"), lang)
     except UsageError as e:
         return fail("eightoff solve", e.message, e.code)
     except KeyboardInterrupt:

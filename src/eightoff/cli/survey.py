@@ -45,6 +45,7 @@ from eightoff.cli.exits import (
     on_sigterm,
     whole_number,
 )
+from eightoff.cli.kept import report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
@@ -255,11 +256,13 @@ def _run(args: argparse.Namespace) -> int:
         memory_mb=DEFAULT_LIMITS.memory_mb if memory is None else memory,
         disk_mb=disk,
         disk_dir=disk_in,
+        disk_keep=True,  # a deal's search on disk goes on in the next run (kept searches)
         cpu_time=True,  # a deal's verdict does not depend on what else the machine runs
     )
     from eightoff.survey import check_range
 
     check_range(start, end)
+    began = time.time()  # the kept searches this survey wrote are reported
     lang = language()
     name = variant_name(rules, lang)
     with (
@@ -293,6 +296,8 @@ def _run(args: argparse.Namespace) -> int:
                 total=r.total,
             )
             print(say(stopped, lang), file=sys.stderr)
+            if disk:
+                report_kept(disk_in, began, Message("cli.survey.kept_again"), lang)
             return interrupted_status()
     n = result.new
     where = Message("cli.survey.into", db=str(result.db))
@@ -340,6 +345,8 @@ def _run(args: argparse.Namespace) -> int:
             shared=shared,
         )
     print(say(line, lang))
+    if disk:
+        report_kept(disk_in, began, Message("cli.survey.kept_again"), lang)
     if result.errors:
         return _report_errors(name, result.errors)
     return EX_OK

@@ -36,6 +36,10 @@ from eightoff.rules import Build, EmptyColumn, GroupLimit, Rules
 from eightoff.verdict import Verdict as Verdict
 
 from . import _core
+from .kept import KeptSearch as KeptSearch
+from .kept import core_build as core_build
+from .kept import keep_words
+from .kept import kept_searches as kept_searches
 from .plans import SHORT_STATES as SHORT_STATES
 from .plans import DiveRules as DiveRules
 from .plans import Plan as Plan
@@ -62,6 +66,10 @@ class Limits:
     disk_dir: str | None = None
     """The directory for the disk search's files (a directory of its own is made in it
     and removed); None: TMPDIR or /tmp."""
+    disk_keep: bool = False
+    """Where a limit or a signal stops the search on disk, keep its files, and go on
+    from them when the same search of the same position runs again (a kept search:
+    :mod:`eightoff.solver.kept`); a verdict removes them."""
     cpu_time: bool = False
     """``seconds`` counts the CPU time the search takes on its thread instead of the wall
     time, so that a machine busy with other work gives the same verdicts (the command
@@ -199,6 +207,8 @@ class _Setups:
 
     main: _core.Setup
     short: _core.Setup
+    keep: tuple[str, str]
+    """The main search's words for a kept search (kept.keep_words)."""
 
 
 _SETUPS: dict[int, tuple[Rules, _Setups]] = {}
@@ -212,7 +222,9 @@ def _setups(rules: Rules) -> _Setups:
     plan = plan_for(rules)
     fields = core_rules(rules)
     setups = _Setups(
-        _core.Setup(fields, asdict(plan.main)), _core.Setup(fields, asdict(plan.short))
+        _core.Setup(fields, asdict(plan.main)),
+        _core.Setup(fields, asdict(plan.short)),
+        keep_words(rules, fields),
     )
     if len(_SETUPS) >= 256:  # rules made afresh again and again (with_options): start over
         _SETUPS.clear()
@@ -229,6 +241,7 @@ def _search(
     disk: int = 0,
     disk_dir: str | None = None,
     cpu_clock: bool = False,
+    disk_keep: tuple[str, str] | None = None,
 ) -> tuple[int, int, tuple[Move, ...]]:
     """One run of the core; a solution the compiled replay refuses raises."""
     status, visited, moves = _core.solve(
@@ -243,6 +256,7 @@ def _search(
         disk,
         disk_dir,
         cpu_clock=cpu_clock,
+        disk_keep=disk_keep,
     )
     if status == _core.REPLAY_FAILED:
         index, length = moves
@@ -265,6 +279,11 @@ def _core_limits(limits: Limits) -> tuple[int, float, int]:
 def _core_disk(limits: Limits) -> int:
     """The disk limit as the core reads it: bytes (0: no search on disk)."""
     return max(0, limits.disk_mb) << 20
+
+
+def _core_keep(limits: Limits, setups: _Setups) -> tuple[str, str] | None:
+    """A kept search's words as the core reads them (None: not kept)."""
+    return setups.keep if limits.disk_keep and limits.disk_mb > 0 else None
 
 
 def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
@@ -296,6 +315,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
         _core_disk(limits),
         limits.disk_dir,
         limits.cpu_time,
+        _core_keep(limits, setups),
     )
     if status == SOLVED and limits.short:
         left = None if limits.seconds is None else limits.seconds - (clock() - c0)
@@ -411,8 +431,9 @@ def solve_deals(
     if limits.short:
         raise ValueError("solve_deals runs the main search only; use solve() for short")
     max_states, seconds, memory = _core_limits(limits)
+    setups = _setups(rules)
     status, states, times, lengths, keys, player, single = _core.solve_range(
-        _setups(rules).main,
+        setups.main,
         deal_layout(rules),
         first,
         count,
@@ -423,6 +444,7 @@ def solve_deals(
         _core_disk(limits),
         limits.disk_dir,
         limits.cpu_time,
+        _core_keep(limits, setups),
     )
     return DealBlock(first, status, states, times, lengths, keys, player, single)
 

@@ -117,6 +117,7 @@ def solve(
     disk_dir: str | None = None,
     disk_stats: dict[str, int] | None = None,
     cpu_clock: bool = False,
+    disk_keep: tuple[str, str] | None = None,
 ) -> tuple[int, int, Any]: ...
 
 PLAYER_LOOKAHEAD: int
@@ -183,6 +184,7 @@ def solve_range(
     max_disk: int = 0,
     disk_dir: str | None = None,
     cpu_clock: bool = False,
+    disk_keep: tuple[str, str] | None = None,
 ) -> tuple[
     array[int], array[int], array[float], array[int], array[int] | None, array[int], array[int]
 ]: ...

@@ -18,6 +18,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.list cimport PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcpy, memset
+from libc.limits cimport LONG_MAX
 from libc.stdlib cimport free, malloc
 from libc.signal cimport raise_ as c_raise
 from cpython.exc cimport PyErr_CheckSignals
@@ -139,6 +140,11 @@ cdef extern from "search.h":
         size_t disk_peak
         int disk_layers
         size_t disk_held
+        const char *disk_keep
+        const char *disk_build
+        long disk_deal
+        int disk_kept
+        int disk_resumed
 
     ctypedef struct eo_table:
         size_t count
@@ -595,9 +601,21 @@ cdef int _raise_signal(int sig) except -1:
     return 0
 
 
+def _keep_bytes(object keep) -> tuple:
+    """A kept search's (what it is, which build) as the core reads them (b"": none)."""
+    if keep is None:
+        return b"", b""
+    search, build = keep
+    out = (str(search).encode(), str(build).encode())
+    if any(b"\n" in part or b"\0" in part for part in out):
+        raise ValueError("a kept search's words are one line each")
+    return out
+
+
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None, long max_disk=0,
-          object disk_dir=None, dict disk_stats=None, bint cpu_clock=False) -> tuple:
+          object disk_dir=None, dict disk_stats=None, bint cpu_clock=False,
+          object disk_keep=None) -> tuple:
     """Search; return (status, states, moves), status one of SOLVED, LOST, STATE_LIMIT,
     TIME_LIMIT, MEMORY_LIMIT, or REPLAY_FAILED: the search's solution is refused by the
     compiled replay (replay.h), and the third item is (the index of the first move
@@ -613,8 +631,12 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     disk (disk.h) in a directory of its own under ``disk_dir`` (str; None: TMPDIR or
     /tmp), up to that many bytes; ``disk_stats``, if given, gets "states" (expanded on
     disk), "peak" (the most bytes on disk at once), "layers" and "held" (the bytes the
-    searches before still held in memory beside its buffer).  ``cpu_clock``: the time
-    limit ``seconds`` counts this thread's CPU time (else wall time)."""
+    searches before still held in memory beside its buffer), "kept" (its files kept for a
+    later search: disk.h, "Kept searches") and "resumed" (the layers it went on from; 0:
+    it began afresh).  ``disk_keep``: None, or (what the search is, which build runs it),
+    two one-line strings: the search on disk is kept where a limit stops it, and goes on
+    where a kept one of the same root, search and build is there.  ``cpu_clock``: the
+    time limit ``seconds`` counts this thread's CPU time (else wall time)."""
     cdef eo_ctx x
     cdef eo_state start
     cdef int i, code, index, bad = EO_REPLAY_OK
@@ -629,6 +651,11 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
         dir_p = dir_b
     x.max_disk = max_disk if max_disk > 0 else 0
     x.disk_dir = dir_p
+    cdef bytes keep_search, keep_build
+    keep_search, keep_build = _keep_bytes(disk_keep)
+    x.disk_keep = keep_search
+    x.disk_build = keep_build
+    x.disk_deal = -1
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
@@ -654,6 +681,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
         disk_stats["peak"] = x.disk_peak
         disk_stats["layers"] = x.disk_layers
         disk_stats["held"] = x.disk_held
+        disk_stats["kept"] = bool(x.disk_kept)
+        disk_stats["resumed"] = x.disk_resumed
     cdef object moves = ()
     if bad != EO_REPLAY_OK:
         i = x.plen
@@ -969,7 +998,8 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
 
 def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
                 double seconds=0.0, long max_memory=0, bint keep_moves=False,
-                long max_disk=0, object disk_dir=None, bint cpu_clock=False) -> tuple:
+                long max_disk=0, object disk_dir=None, bint cpu_clock=False,
+                object disk_keep=None) -> tuple:
     """Deal and solve ``count`` deals from ``first`` in one call (no Python between
     deals): deals made by deals.h, each solution replayed by replay.h before it counts
     (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
@@ -981,8 +1011,9 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     solution's move keys in order (replay.h, eo_move_key; deal i's are those after the
     lengths before it), else None, and two ``array('i')`` of each solution's length in
     player moves and in single-card moves (eightoff.counts; 0 unless solved).
-    ``max_disk``, ``disk_dir``, ``cpu_clock``: as ``solve`` (with ``cpu_clock`` the
-    limit counts the CPU time each deal's search takes, as the seconds returned do)."""
+    ``max_disk``, ``disk_dir``, ``cpu_clock``, ``disk_keep``: as ``solve`` (with
+    ``cpu_clock`` the limit counts the CPU time each deal's search takes, as the seconds
+    returned do; a kept search's manifest names its deal)."""
     cdef eo_ctx x
     cdef eo_layout L
     cdef eo_state start
@@ -1015,6 +1046,8 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     cdef const char *dir_p = NULL
     if dir_b:
         dir_p = dir_b
+    cdef bytes keep_search, keep_build
+    keep_search, keep_build = _keep_bytes(disk_keep)
     cdef eo_signals caught
     cdef bint catching = _catching()
     if catching:
@@ -1024,6 +1057,9 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
             memcpy(&x, &setup.proto, sizeof(eo_ctx))
             x.max_disk = max_disk if max_disk > 0 else 0
             x.disk_dir = dir_p
+            x.disk_keep = keep_search
+            x.disk_build = keep_build
+            x.disk_deal = <long>lo if hi == 0 and lo <= <uint64_t>LONG_MAX else -1
             with nogil:
                 if lane == EO_LANES:  # the next EO_LANES deals at once (deals.h)
                     eo_orders_hl(&L, hi, lo, <int>min(<long>EO_LANES, count - d), orders)

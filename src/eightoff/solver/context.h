@@ -109,6 +109,16 @@ typedef struct {
     size_t disk_peak;
     int disk_layers;
     size_t disk_held; /* what the searches before still held beside the disk search's buffer */
+    /* keeping the search on disk across runs (disk.h, "Kept searches"): what the search
+     * is (the rules and the plan, as the caller words them) and which build runs it
+     * (NULL or empty: not kept); the deal's number for the kept search's manifest (-1:
+     * none); what happened: its files kept for a later run (1), and the layers it went
+     * on from (0: it began afresh) */
+    const char *disk_keep;
+    const char *disk_build;
+    long disk_deal;
+    int disk_kept;
+    int disk_resumed;
 } eo_ctx;
 
 static inline double eo_now(void) {

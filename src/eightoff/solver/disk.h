@@ -44,8 +44,9 @@
  * directory at the start less a margin.  A write that fails ends it the same way.
  *
  * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
- * however the search ends.  Ctrl+C or SIGTERM (caught for a call from Python's main
- * thread: context.h, eo_signals_catch) stops it at its next check, as the time limit
+ * however the search ends (a kept search's, below, stays where a limit stops it).
+ * Ctrl+C or SIGTERM (caught for a call from Python's main thread: context.h,
+ * eo_signals_catch) stops it at its next check, as the time limit
  * does (every 1,024 states expanded or entries merged, read or copied; every MiB of a run
  * written; every partition of a million entries and every million swaps or heap sifts
  * while a run is sorted: well under a second apart, whatever the memory limit): it
@@ -67,6 +68,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -127,6 +130,13 @@ typedef struct {
     eo_drec *buf;
     size_t nbuf, capbuf;
     unsigned long work;
+    /* a kept search (below, "Kept searches"): its files stay where a limit stops it */
+    int keep, saved;   /* kept; its manifest written at least once */
+    int lockfd;        /* the lock held on its directory (-1: none) */
+    size_t big_saved;  /* the full keys written to its file B */
+    int sittings;      /* the runs it has had, this one included */
+    double seconds0;   /* the CPU seconds on disk of the runs before */
+    double cpu0;       /* this thread's CPU time when this run began */
 } eo_disk;
 
 static void eo_disk_path(const eo_disk *d, char *out, const char *kind, int i) {
@@ -149,7 +159,15 @@ static void eo_disk_rmdir(const char *dir) {
     rmdir(dir);
 }
 
-/* Remove the directories left by disk searches whose process is gone (kill -9). */
+/* The directory the disk search makes its own directory in: x->disk_dir, else TMPDIR,
+ * else /tmp. */
+static const char *eo_disk_root_dir(const eo_ctx *x) {
+    const char *root_dir = x->disk_dir && x->disk_dir[0] ? x->disk_dir : getenv("TMPDIR");
+    return root_dir && root_dir[0] ? root_dir : "/tmp";
+}
+
+/* Remove the directories left by disk searches whose process is gone (kill -9); a kept
+ * search's directory (eightoff-keep-...) is not one of them. */
 static void eo_disk_clean_stale(const char *base) {
     DIR *dp = opendir(base);
     if (!dp) return;
@@ -743,6 +761,285 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
     return 0;
 }
 
+/* ----- Kept searches ----------------------------------------------------------------
+ * A search on disk can outlast one run: with x->disk_keep (what the search is: the
+ * rules and the plan, as the caller words them) its files live in a directory named by
+ * a hash of that and of the root's canonical key, <dir>/eightoff-keep-<16 hex digits>,
+ * and after each layer is complete a manifest M (text: the search, the build, the
+ * root's key, the layers' kinds and sizes, the states counted, the runs and seconds so
+ * far) is written beside them (written to M.tmp, then renamed: a run killed at any
+ * point leaves the manifest of its last complete layer, or none).  The table of full
+ * keys that records with EO_CBIG point into is kept in a file B (each key's length
+ * byte and bytes, in id order, appended at each manifest).  Where a limit or a signal
+ * stops the search, the files of its complete layers stay, and what was begun after
+ * them (the runs, the layer being made) is removed; where it ends solved or lost, or at
+ * the disk limit (no run could go on within it), the directory goes.  A later search of the same root under the same x->disk_keep and
+ * x->disk_build (the same compiled core: the same successor relation) goes on from
+ * there instead of searching anew: eo_solve looks for the manifest first
+ * (eo_keep_found), and eo_disk_search loads it (EO_TAKE_RESUME), rebuilds the table of
+ * full keys in the same order (the same ids), and expands its last layer again.  That
+ * is the search it would have been had it never stopped: the layers are the seen states
+ * and the last one the frontier, exactly as they were after that layer was made.  A
+ * manifest of another build or another search (a hash collision) is not resumed; the
+ * directory is emptied and the search begins afresh in it.  The directory is locked
+ * (flock) while a search uses it; a second search of the same root meanwhile gets a
+ * directory of its own and keeps nothing. */
+#define EO_KEEP_FORMAT 1
+#define EO_KEEP_LINE 16384
+
+static void eo_keep_dir(const eo_ctx *x, const char *root_dir, const eo_state *root, char *out) {
+    uint8_t key[EO_MAXKEY];
+    int len = eo_key(&x->R, root, key);
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the key, then the search's words */
+    for (int i = 0; i < len; i++) h = (h ^ key[i]) * 0x100000001b3ULL;
+    for (const char *c = x->disk_keep; *c; c++) h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
+    snprintf(out, 4096, "%s/eightoff-keep-%016llx", root_dir, (unsigned long long)h);
+}
+
+/* The root's canonical key in hex (the manifest's root line). */
+static void eo_keep_root_hex(const eo_ctx *x, const eo_state *root, char *out) {
+    uint8_t key[EO_MAXKEY];
+    int len = eo_key(&x->R, root, key);
+    for (int i = 0; i < len; i++) snprintf(out + 2 * i, 3, "%02x", key[i]);
+    out[2 * len] = 0;
+}
+
+typedef struct {
+    int layers, nrec, bare, sittings;
+    long t0, base, expanded, deal;
+    size_t big;
+    double seconds;
+} eo_keep_info;
+
+/* Read one line of the manifest: its text after `name ` into out; -1 if it is not
+ * that line. */
+static int eo_keep_line(FILE *f, const char *name, char *out) {
+    if (!fgets(out, EO_KEEP_LINE, f)) return -1;
+    size_t n = strlen(out), k = strlen(name);
+    if (!n || out[n - 1] != '\n' || n < k + 2 || strncmp(out, name, k) != 0 || out[k] != ' ')
+        return -1;
+    out[n - 1] = 0;
+    memmove(out, out + k + 1, n - k - 1);
+    return 0;
+}
+
+/* The manifest of directory `dir` if it is a kept search of this root, search and
+ * build: 0 and *in filled (and, with `sizes`, the layers' sizes read into a new array
+ * there); else -1. */
+static int eo_keep_read(const eo_ctx *x, const char *dir, const eo_state *root, eo_keep_info *in,
+                        long **sizes) {
+    char path[4160];
+    char *line = (char *)malloc(EO_KEEP_LINE), *hex = (char *)malloc(2 * EO_MAXKEY + 1);
+    snprintf(path, sizeof(path), "%s/M", dir);
+    FILE *f = line && hex ? fopen(path, "r") : NULL;
+    int ok = 0;
+    if (f) {
+        int format = 0;
+        eo_keep_root_hex(x, root, hex);
+        ok = eo_keep_line(f, "eightoff kept search", line) == 0 &&
+             sscanf(line, "%d", &format) == 1 && format == EO_KEEP_FORMAT &&
+             eo_keep_line(f, "search", line) == 0 && strcmp(line, x->disk_keep) == 0 &&
+             eo_keep_line(f, "build", line) == 0 &&
+             strcmp(line, x->disk_build ? x->disk_build : "") == 0 &&
+             eo_keep_line(f, "root", line) == 0 && strcmp(line, hex) == 0 &&
+             fscanf(f,
+                    "deal %ld\nlayers %d\nrecord_layers %d\nbare %d\nt0 %ld\nbase %ld\n"
+                    "expanded %ld\nbig %zu\nsittings %d\nseconds %lf\nsizes",
+                    &in->deal, &in->layers, &in->nrec, &in->bare, &in->t0, &in->base,
+                    &in->expanded, &in->big, &in->sittings, &in->seconds) == 10 &&
+             in->layers >= 1 && in->nrec >= 1 && in->nrec <= in->layers;
+        if (ok && sizes) {
+            *sizes = (long *)malloc((size_t)in->layers * sizeof(long));
+            ok = *sizes != NULL;
+            for (int j = 0; ok && j < in->layers; j++) ok = fscanf(f, " %ld", &(*sizes)[j]) == 1;
+            if (!ok) {
+                free(*sizes);
+                *sizes = NULL;
+            }
+        }
+        fclose(f);
+    }
+    free(line);
+    free(hex);
+    return ok ? 0 : -1;
+}
+
+/* Whether a kept search of x's root (x->S's search from `root`) is there to go on from. */
+static int eo_keep_found(const eo_ctx *x, const eo_state *root) {
+    if (!x->disk_keep || !x->disk_keep[0]) return 0;
+    char dir[4096];
+    eo_keep_info in;
+    eo_keep_dir(x, eo_disk_root_dir(x), root, dir);
+    return eo_keep_read(x, dir, root, &in, NULL) == 0;
+}
+
+/* Whether file `name` belongs to the kept layers of d (L0 .. L(n-1), their P files, T0,
+ * B and the manifest, the lock). */
+static int eo_keep_part(const eo_disk *d, const char *name) {
+    if (!strcmp(name, "M") || !strcmp(name, "B") || !strcmp(name, "lock")) return 1;
+    char *end;
+    if (!name[0] || !name[1]) return 0;
+    long j = strtol(name + 1, &end, 10);
+    if (*end || j < 0) return 0;
+    if (name[0] == 'L') return j < d->nlayers;
+    if (name[0] == 'P') return j >= d->nrec && j < d->nlayers;
+    if (name[0] == 'T') return j == 0 && d->l0_bare;
+    return 0;
+}
+
+/* Remove from d's directory what is not part of its kept layers (all, with `all`, but
+ * the lock); the bytes kept are d->used. */
+static void eo_keep_trim(eo_disk *d, int all) {
+    DIR *dp = opendir(d->dir);
+    d->used = 0;
+    if (!dp) return;
+    struct dirent *e;
+    char p[4400];
+    struct stat st;
+    while ((e = readdir(dp)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(p, sizeof(p), "%s/%s", d->dir, e->d_name);
+        if (!strcmp(e->d_name, "lock")) continue;
+        if (!all && eo_keep_part(d, e->d_name)) {
+            if (strcmp(e->d_name, "M") && stat(p, &st) == 0) d->used += (size_t)st.st_size;
+            continue;
+        }
+        unlink(p);
+    }
+    closedir(dp);
+}
+
+/* Make or open the kept search's directory and lock it: d->keep set, or not where
+ * another search holds it (or it cannot be made). */
+static void eo_keep_open(eo_disk *d, const char *root_dir, const eo_state *root) {
+    char path[4160];
+    eo_keep_dir(d->x, root_dir, root, d->dir);
+    if (mkdir(d->dir, 0700) != 0 && errno != EEXIST) return;
+    snprintf(path, sizeof(path), "%s/lock", d->dir);
+    d->lockfd = open(path, O_RDWR | O_CREAT, 0600);
+    if (d->lockfd < 0) return;
+    if (flock(d->lockfd, LOCK_EX | LOCK_NB) != 0) {
+        close(d->lockfd);
+        d->lockfd = -1;
+        return;
+    }
+    d->keep = d->made = 1;
+}
+
+/* Go on from the kept search in d's directory: its layers, states, full keys; 0 when
+ * loaded, else -1 (then the directory is emptied). */
+static int eo_keep_load(eo_disk *d, const eo_state *root) {
+    eo_ctx *x = d->x;
+    eo_keep_info in;
+    long *sizes = NULL;
+    char path[4160];
+    if (eo_keep_read(x, d->dir, root, &in, &sizes) != 0) return -1;
+    int ok = 1;
+    /* the full keys, in id order; past them, what a killed run appended before its
+     * manifest was renamed is cut off (the keys this run adds go right after them) */
+    snprintf(path, sizeof(path), "%s/B", d->dir);
+    FILE *f = fopen(path, "rb");
+    if (f || in.big) {
+        uint8_t key[EO_MAXKEY];
+        ok = f != NULL;
+        for (size_t id = 0; ok && id < in.big; id++) {
+            int len = fgetc(f);
+            ok = len != EOF && len > 0 && len < EO_MAXKEY - 16 &&
+                 fread(key, 1, (size_t)len, f) == (size_t)len &&
+                 eo_table_insert(&x->C.big, key, len) == (long)id;
+        }
+        long end = ok ? ftell(f) : -1;
+        if (f) fclose(f);
+        ok = ok && end >= 0 && truncate(path, (off_t)end) == 0;
+    }
+    if (!ok) {
+        free(sizes);
+        return -1;
+    }
+    d->layer_n = sizes;
+    d->nlayers = d->layer_cap = in.layers;
+    d->nrec = in.nrec;
+    d->l0_bare = in.bare;
+    d->t0_n = in.t0;
+    d->base = in.base;
+    d->expanded = in.expanded;
+    d->big_saved = in.big;
+    d->sittings = in.sittings + 1;
+    d->seconds0 = in.seconds;
+    d->saved = 1;
+    eo_keep_trim(d, 0);
+    /* every file the layers need is there */
+    for (int j = 0; ok && j < d->nlayers; j++) {
+        struct stat st;
+        eo_disk_path(d, path, "L", j);
+        ok = stat(path, &st) == 0 && (size_t)st.st_size == (size_t)sizes[j] * eo_disk_esz(d, j);
+        if (ok && j >= d->nrec) {
+            eo_disk_path(d, path, "P", j);
+            ok = stat(path, &st) == 0 && (size_t)st.st_size == (size_t)sizes[j] * EO_PIDX;
+        }
+    }
+    if (ok && d->l0_bare) {
+        struct stat st;
+        eo_disk_path(d, path, "T", 0);
+        ok = stat(path, &st) == 0 && (size_t)st.st_size == (size_t)d->t0_n * sizeof(eo_drec);
+    }
+    if (!ok) return -1;
+    x->disk_resumed = d->nlayers;
+    return 0;
+}
+
+/* After a layer is complete: the kept search's full keys and manifest written.  Nonzero
+ * when they cannot be (status EO_DISK_LIMIT). */
+static int eo_keep_save(eo_disk *d, const eo_state *root) {
+    if (!d->keep) return 0;
+    eo_ctx *x = d->x;
+    char path[4160], tmp[4160];
+    const eo_table *big = &x->C.big;
+    if (big->count > d->big_saved) {
+        snprintf(path, sizeof(path), "%s/B", d->dir);
+        FILE *f = eo_disk_open(path, "ab");
+        if (!f) {
+            x->status = EO_DISK_LIMIT;
+            return -1;
+        }
+        for (size_t id = d->big_saved; id < big->count; id++) {
+            const uint8_t *k = big->arena + big->offs[id];
+            if (eo_disk_write(d, f, k, 1, (size_t)k[0] + 1) != 0) {
+                fclose(f);
+                return -1;
+            }
+        }
+        if (eo_disk_close(d, f) != 0) return -1;
+        d->big_saved = big->count;
+    }
+    char hex[2 * EO_MAXKEY + 1];
+    eo_keep_root_hex(x, root, hex);
+    snprintf(tmp, sizeof(tmp), "%s/M.tmp", d->dir);
+    snprintf(path, sizeof(path), "%s/M", d->dir);
+    FILE *f = fopen(tmp, "w");
+    int bad = !f;
+    if (f) {
+        fprintf(f, "eightoff kept search %d\nsearch %s\nbuild %s\nroot %s\n", EO_KEEP_FORMAT,
+                x->disk_keep, x->disk_build ? x->disk_build : "", hex);
+        fprintf(f,
+                "deal %ld\nlayers %d\nrecord_layers %d\nbare %d\nt0 %ld\nbase %ld\n"
+                "expanded %ld\nbig %zu\nsittings %d\nseconds %.3f\nsizes",
+                x->disk_deal, d->nlayers, d->nrec, d->l0_bare, d->t0_n, d->base, d->expanded,
+                d->big_saved, d->sittings, d->seconds0 + (eo_cpu_now() - d->cpu0));
+        for (int j = 0; j < d->nlayers; j++) fprintf(f, " %ld", d->layer_n[j]);
+        fprintf(f, "\nbytes %zu\n", d->used);
+        bad = ferror(f) != 0;
+        bad |= fclose(f) != 0;
+    }
+    if (bad || rename(tmp, path) != 0) {
+        unlink(tmp);
+        x->status = EO_DISK_LIMIT;
+        return -1;
+    }
+    d->saved = 1;
+    return 0;
+}
+
 /* Expand layer d->nlayers - 1 into runs; 1 when a child is won (the path made), 0 when
  * done, -1 when it stops (status set). */
 static int eo_disk_expand(eo_disk *d) {
@@ -929,6 +1226,7 @@ static int eo_disk_take_over(eo_disk *d, long *open) {
 #define EO_TAKE_NONE 0        /* afresh from the root */
 #define EO_TAKE_BEST_FIRST 1  /* taking the best-first complete search over */
 #define EO_TAKE_DEPTH_FIRST 2 /* taking the depth-first complete search over */
+#define EO_TAKE_RESUME 3      /* going on from a kept search (eo_keep_found) */
 
 /* The depth-first complete search's frontier (dfs.h), with parents, into the buffer:
  * every kid of every frame on its stack, its parent the frame's state, and the root (its
@@ -1008,36 +1306,63 @@ static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, long *open) {
  * files held at once; x->disk_held: the bytes the searches before still held in memory
  * (eo_ctx_bytes) when its buffer was made at the full limit. */
 static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *root, int na) {
-    int cont = take != EO_TAKE_NONE;
+    int cont = take == EO_TAKE_BEST_FIRST || take == EO_TAKE_DEPTH_FIRST;
     eo_disk d;
     memset(&d, 0, sizeof(d));
     d.x = x;
     d.base = states;
+    d.lockfd = -1;
+    d.sittings = 1;
+    d.cpu0 = eo_cpu_now();
     x->disk_peak = 0;
     x->disk_layers = 0;
     x->disk_held = 0;
     x->disk_states = 0;
+    x->disk_kept = 0;
+    x->disk_resumed = 0;
     if (cont ? !x->C.on : !eo_cstore_root(&x->C, &x->R, &x->S)) {
         x->status = EO_MEMORY_LIMIT; /* two packs: not on disk (see above) */
         return states;
     }
     x->status = EO_RUNNING;
-    const char *root_dir = x->disk_dir && x->disk_dir[0] ? x->disk_dir : getenv("TMPDIR");
-    if (!root_dir || !root_dir[0]) root_dir = "/tmp";
+    const char *root_dir = eo_disk_root_dir(x);
     eo_disk_clean_stale(root_dir);
+    if (x->disk_keep && x->disk_keep[0]) eo_keep_open(&d, root_dir, root);
+    if (d.keep && take == EO_TAKE_RESUME && eo_keep_load(&d, root) != 0) {
+        free(d.layer_n); /* not what it said: begin afresh in the directory */
+        d.layer_n = NULL;
+        d.nlayers = d.layer_cap = d.nrec = d.l0_bare = 0;
+        d.t0_n = d.expanded = 0;
+        d.base = states;
+        d.big_saved = 0;
+        d.sittings = 1;
+        d.seconds0 = 0;
+        d.saved = 0;
+        x->disk_resumed = 0;
+        eo_table_free(&x->C.big);
+        eo_table_init(&x->C.big, 64);
+        take = EO_TAKE_NONE;
+    }
+    if (d.keep && take != EO_TAKE_RESUME) eo_keep_trim(&d, 1); /* a new search replaces it */
+    if (!d.keep && take == EO_TAKE_RESUME) take = EO_TAKE_NONE; /* held by another search */
+    /* the limit counts the files of a kept search gone on from, which the free space
+     * read now leaves out */
     d.max_disk = x->max_disk;
     struct statvfs vfs;
     if (statvfs(root_dir, &vfs) == 0) {
         size_t avail = (size_t)vfs.f_bavail * (size_t)vfs.f_frsize;
-        size_t room = avail > EO_DISK_MARGIN ? avail - EO_DISK_MARGIN : 0;
+        size_t room = (avail > EO_DISK_MARGIN ? avail - EO_DISK_MARGIN : 0) + d.used;
         if (room < d.max_disk) d.max_disk = room;
     }
-    snprintf(d.dir, sizeof(d.dir), "%s/eightoff-disk-%ld-XXXXXX", root_dir, (long)getpid());
-    if (!mkdtemp(d.dir)) {
-        x->status = EO_DISK_LIMIT;
-        return states;
+    d.peak = d.used;
+    if (!d.keep) {
+        snprintf(d.dir, sizeof(d.dir), "%s/eightoff-disk-%ld-XXXXXX", root_dir, (long)getpid());
+        if (!mkdtemp(d.dir)) {
+            x->status = EO_DISK_LIMIT;
+            return states;
+        }
+        d.made = 1;
     }
-    d.made = 1;
     if (!cont) eo_give_back(); /* the tables of the searches before are freed (search.h) */
 
     /* the children's buffer: the memory limit (taking over, an eighth of it at first,
@@ -1063,7 +1388,11 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
             eo_give_back();
             x->S = *root; /* the trace-back (and the beam) start from the root */
             x->plen = na;
+            eo_keep_save(&d, root);
         }
+    } else if (x->status == EO_RUNNING && take == EO_TAKE_RESUME) {
+        x->S = *root; /* the trace-back starts from the root */
+        x->plen = na;
     } else if (x->status == EO_RUNNING) {
         eo_drec e;
         if (eo_disk_record(&d, &x->S, &e.s) == 0) {
@@ -1075,10 +1404,12 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
             d.nrec = 1;
             if (bad || eo_disk_add_layer(&d, 1) != 0) {
                 if (x->status == EO_RUNNING) x->status = EO_DISK_LIMIT;
-            }
+            } else
+                eo_keep_save(&d, root);
         }
     }
-    if (x->status == EO_RUNNING && x->plan.memory_beam) {
+    /* the beam's try, once (not again in a run that goes on from a kept search) */
+    if (x->status == EO_RUNNING && x->plan.memory_beam && take != EO_TAKE_RESUME) {
         free(d.buf); /* the beam's memory first */
         d.buf = NULL;
         double deadline = x->deadline > 0 ? (x->deadline + eo_clock(x)) / 2 : 0;
@@ -1108,10 +1439,19 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
             break;
         }
         if (eo_disk_add_layer(&d, kept) != 0) x->status = EO_MEMORY_LIMIT;
+        else eo_keep_save(&d, root);
     }
     free(d.buf);
+    /* a kept search stopped by a limit or a signal keeps its complete layers (not at
+     * the disk limit: no run could go on with them, and the space goes back) */
+    x->disk_kept = d.keep && d.saved && x->status != EO_SOLVED && x->status != EO_LOST &&
+                   x->status != EO_DISK_LIMIT;
+    if (x->disk_kept)
+        eo_keep_trim(&d, 0);
+    else
+        eo_disk_rmdir(d.dir);
+    if (d.lockfd >= 0) close(d.lockfd);
     free(d.layer_n);
-    eo_disk_rmdir(d.dir);
     x->disk_peak = d.peak;
     x->disk_layers = d.nlayers;
     x->disk_states = d.expanded;

@@ -273,7 +273,9 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
  * only the complete search says EO_LOST.  When a stage ends at the memory limit and
  * x->max_disk is not 0, the complete search goes on on disk (disk.h: taking over the
  * best-first complete search where it stopped, else afresh from the root; states
- * counted as eo_disk_search says).  Then, if the plan says so, the
+ * counted as eo_disk_search says).  Where a kept search on disk of the same root is
+ * there (x->disk_keep: disk.h, "Kept searches"), none of the stages runs: the search
+ * on disk goes on from it.  Then, if the plan says so, the
  * solution is shortened.  *states_out: the states examined by all. */
 static void eo_solve(eo_ctx *x, long *states_out) {
     static const int order[3] = {EO_STAGE_DIVE, EO_STAGE_BEST_FIRST, EO_STAGE_COMPLETE};
@@ -292,6 +294,18 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     x->plen = na;
     eo_state root = x->S;
     int started = 0, last = 0;
+    if (x->max_disk > 0 && (plan->stages & EO_STAGE_COMPLETE) && eo_keep_found(x, &root)) {
+        /* a kept search on disk of this root (disk.h): it goes on from there */
+        x->steps = plan->complete_steps;
+        x->dig_kinds = EO_DIGS_ALL;
+        x->hash_only = x->is_dive = 0;
+        if (eo_reset(x, &root, na) == 0)
+            *states_out = eo_disk_search(x, 0, EO_TAKE_RESUME, &root, na);
+        else
+            x->status = EO_MEMORY_LIMIT;
+        if (x->status == EO_SOLVED && plan->shorten) eo_shorten(x, &root, na);
+        return;
+    }
     for (int k = 0; k < 3; k++) {
         int stage = order[k];
         if (!(plan->stages & stage)) continue;

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import math
 import os
 import threading
@@ -197,15 +196,8 @@ def solver_version() -> str:
         if value:
             return str(value)
     version = f"eightoff {eightoff.__version__}"
-    core = getattr(solver_module, "_core", None)
-    path = getattr(core, "__file__", None)
-    if path:
-        try:
-            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
-        except OSError:
-            return version
-        version += f" core {digest}"
-    return version
+    build = solver_module.core_build()
+    return version if build == "unknown" else f"{version} core {build}"
 
 
 def solve_batch(

@@ -1,0 +1,192 @@
+"""Kept searches (disk.h, "Kept searches"; eightoff.solver.kept): a search on disk that a
+limit stops keeps its complete layers, and the same search run again goes on from them
+to the verdict and the states count it would have reached in one run."""
+
+from __future__ import annotations
+
+import fcntl
+from dataclasses import asdict, replace
+from pathlib import Path
+
+import pytest
+
+from eightoff.deals import deal
+from eightoff.position import Move
+from eightoff.rules import Rules, preset
+from eightoff.solver import _MOVES, _core, check_solution, core_rules, kept_searches, plan_for
+from eightoff.solver.kept import core_build, keep_words
+from eightoff.solver.plans import Order, Stage
+from tests.cli import run_cli
+
+FC0: Rules = preset("freecell").with_options(cells=0)
+DISK = 1 << 30
+LOST = (1349, 107534)  # lost with 0 cells: (deal, distinct states of the complete search)
+WON = 164  # won with 0 cells; the complete search needs 22 169 states
+BIG = 883  # lost with 0 cells in 3 million states: on disk past --memory 16M
+
+
+def setup_of(order: Order) -> _core.Setup:
+    """The complete stage alone, in the given order, without the beam's try."""
+    plan = replace(
+        plan_for(FC0).main, stages=Stage.COMPLETE, complete_order=order, memory_beam=False
+    )
+    return _core.Setup(core_rules(FC0), asdict(plan))
+
+
+def run(
+    number: int,
+    where: Path,
+    states: int = 0,
+    order: Order = Order.BEST_FIRST,
+    build: str | None = None,
+) -> tuple[int, int, tuple[Move, ...], dict[str, int]]:
+    """One run of the complete search of FreeCell with 0 cells at 1 MiB of memory (on
+    disk at once), kept, stopped at ``states`` (0: none)."""
+    pos = deal(FC0, number)
+    search, this_build = keep_words(FC0, core_rules(FC0))
+    stats: dict[str, int] = {}
+    status, counted, moves = _core.solve(
+        setup_of(order), pos.columns, pos.cells, pos.foundations,
+        states, 0.0, 1 << 20, _MOVES, DISK, str(where), stats,
+        disk_keep=(search + f" {order}", this_build if build is None else build),
+    )  # fmt: skip
+    return status, counted, moves, stats
+
+
+def kept_dirs(where: Path) -> list[Path]:
+    return sorted(where.glob("eightoff-keep-*"))
+
+
+@pytest.mark.parametrize("order", [Order.BEST_FIRST, Order.DEPTH_FIRST])
+def test_a_lost_deal_stopped_twice_goes_on_to_the_same_loss_and_count(
+    tmp_path: Path, order: Order
+) -> None:
+    number, states = LOST
+    status, counted, _, stats = run(number, tmp_path, states // 3, order)
+    assert status == _core.STATE_LIMIT and stats["kept"] and stats["resumed"] == 0
+    (kept,) = kept_dirs(tmp_path)
+    first = (kept / "M").read_text()
+    assert f"deal -1\nlayers {stats['layers']}" in first
+    status, counted, _, stats = run(number, tmp_path, 2 * states // 3, order)
+    assert status == _core.STATE_LIMIT and stats["kept"] and stats["resumed"] > 0
+    assert kept_dirs(tmp_path) == [kept] and (kept / "M").read_text() != first
+    assert "sittings 2\n" in (kept / "M").read_text()
+    status, counted, _, stats = run(number, tmp_path, 0, order)
+    # the search it would have been in one run: every distinct state once
+    assert status == _core.LOST and counted == states and stats["resumed"] > 0
+    assert not stats["kept"] and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("order", [Order.BEST_FIRST, Order.DEPTH_FIRST])
+def test_a_won_deal_gone_on_from_is_solved_and_its_solution_replays(
+    tmp_path: Path, order: Order
+) -> None:
+    status, _, _, stats = run(WON, tmp_path, 15_000, order)
+    assert status == _core.STATE_LIMIT and stats["kept"] and stats["layers"] > 2
+    status, _, moves, stats = run(WON, tmp_path, 0, order)
+    assert status == _core.SOLVED and stats["resumed"] > 2
+    # traced back through the layers of both runs to the root
+    check_solution(deal(FC0, WON), moves, f"FreeCell 0 cells deal {WON}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_another_build_does_not_go_on_from_a_kept_search(tmp_path: Path) -> None:
+    number, states = LOST
+    status, _, _, stats = run(number, tmp_path, states // 2, build="an older build")
+    assert status == _core.STATE_LIMIT and stats["kept"] and len(kept_dirs(tmp_path)) == 1
+    assert [k.current for k in kept_searches(str(tmp_path))] == [False]
+    status, counted, _, stats = run(number, tmp_path)
+    assert status == _core.LOST and counted == states and stats["resumed"] == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_kept_search_another_process_holds_is_left_alone(tmp_path: Path) -> None:
+    number, states = LOST
+    status, _, _, _ = run(number, tmp_path, states // 2)
+    (kept,) = kept_dirs(tmp_path)
+    manifest = (kept / "M").read_text()
+    with open(kept / "lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        status, counted, _, stats = run(number, tmp_path)
+    # searched afresh in a directory of its own, which it removed
+    assert status == _core.LOST and counted == states
+    assert stats["resumed"] == 0 and not stats["kept"]
+    assert kept_dirs(tmp_path) == [kept] and (kept / "M").read_text() == manifest
+
+
+def test_a_damaged_kept_search_is_begun_afresh(tmp_path: Path) -> None:
+    number, states = LOST
+    run(number, tmp_path, states // 2)
+    (kept,) = kept_dirs(tmp_path)
+    layers = sorted(kept.glob("L*"))
+    layers[-1].write_bytes(layers[-1].read_bytes()[:-16])  # a layer cut short
+    status, counted, _, stats = run(number, tmp_path)
+    assert status == _core.LOST and counted == states and stats["resumed"] == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_survey_keeps_the_search_a_limit_stopped_and_goes_on_from_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Run by hand: `eightoff survey` with --disk; the deal is stored unknown, the line
+    on stderr says where its search is kept, and --retry-unknown goes on from it to the
+    verdict and the states count of a survey that ran it in one go."""
+    number = BIG
+    spill = tmp_path / "disk"
+    spill.mkdir()
+
+    def survey(db: str, states: int, *more: str) -> tuple[int, str, str]:
+        return run_cli(
+            capsys,
+            *("survey", str(number), str(number), "--variant", "freecell", "--cells", "0"),
+            *("--memory", "16M", "--states", str(states), "--disk", "1G"),
+            *("--disk-dir", str(spill), "--db", str(tmp_path / db), "--workers", "1"),
+            *("--no-progress", *more),
+        )
+
+    code, out, err = survey("a.sqlite3", 1_500_000)
+    assert code == 0 and "0 lost, 1 unknown" in out
+    (kept,) = kept_dirs(spill)
+    assert f"deal #{number}: its search on disk is kept in {kept}" in err
+    assert len(err.strip().splitlines()) == 1
+    code, out, err = survey("a.sqlite3", 10_000_000, "--retry-unknown")
+    assert code == 0 and "1 lost, 0 unknown" in out and err == ""
+    assert list(spill.iterdir()) == []
+    code, out, err = survey("b.sqlite3", 10_000_000)
+    assert code == 0 and "1 lost, 0 unknown" in out
+    rows = []
+    for db in ("a", "b"):
+        code, out, _ = run_cli(capsys, "survey", "export", "--csv", str(tmp_path / f"{db}.csv"),
+                               "--db", str(tmp_path / f"{db}.sqlite3"))  # fmt: skip
+        rows.append((tmp_path / f"{db}.csv").read_text().splitlines()[1].split(",")[:5])
+    assert rows[0] == rows[1]  # deal, verdict, length, states
+
+
+def test_the_core_build_names_the_compiled_core() -> None:
+    build = core_build()
+    assert len(build) == 12 and int(build, 16) >= 0
+
+
+def test_what_a_killed_run_began_after_its_last_layer_is_dropped(tmp_path: Path) -> None:
+    """kill -9 leaves the manifest of the last complete layer (it is written to M.tmp
+    and renamed) beside what the run began after it: runs, a layer half made, a manifest
+    half written, full keys appended to B.  The next run drops those (B cut back to the
+    keys the manifest counts, so that the keys it adds get their own ids) and goes on
+    to the same loss and count."""
+    number, states = LOST
+    status, _, _, stats = run(number, tmp_path, states // 2)
+    (kept,) = kept_dirs(tmp_path)
+    n = stats["layers"]
+    begun = {f"L{n}": 160, f"P{n}": 50, "R7": 320, "M.tmp": 10, "B": 37}
+    for name, size in begun.items():
+        with open(kept / name, "ab") as f:
+            f.write(b"\x05" * size)
+    status, counted, _, stats = run(number, tmp_path, n + 10)  # stopped at its first check
+    assert status == _core.STATE_LIMIT and stats["resumed"] == n and stats["kept"]
+    manifest = (kept / "M").read_text()
+    assert f"layers {n}\n" in manifest and "big 0\n" in manifest
+    left = {p.name: p.stat().st_size for p in kept.iterdir()}
+    assert not {f"L{n}", f"P{n}", "R7", "M.tmp"} & left.keys() and left.get("B", 0) == 0
+    status, counted, _, stats = run(number, tmp_path)
+    assert status == _core.LOST and counted == states
+    assert list(tmp_path.iterdir()) == []
