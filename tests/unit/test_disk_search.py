@@ -65,6 +65,7 @@ def core_solve(
     seconds: float = 0.0,
     order: Order = Order.BEST_FIRST,
     beam: bool = False,
+    threads: int = 1,
 ) -> tuple[int, int, tuple[Move, ...], dict[str, int]]:
     pos = deal(rules, number)
     stats: dict[str, int] = {}
@@ -80,6 +81,7 @@ def core_solve(
         disk,
         None if where is None else str(where),
         stats,
+        disk_threads=threads,
     )
     return status, states, moves, stats
 
@@ -315,3 +317,41 @@ def test_a_beam_search_that_finds_nothing_proves_nothing() -> None:
     memory limit as its reason: the beam after it is not complete."""
     result = solve(deal(FC0, BIG), Limits(seconds=120.0, states=None, memory_mb=16))
     assert isinstance(result, Unknown) and result.reason == "memory limit reached"
+
+
+@pytest.mark.parametrize("order", [Order.BEST_FIRST, Order.DEPTH_FIRST])
+@pytest.mark.parametrize("threads", [2, 5])
+def test_layers_expanded_by_several_threads_are_the_same(
+    tmp_path: Path, order: Order, threads: int
+) -> None:
+    """Each thread expands the entries it takes into runs of its own; the layer merged
+    from them is the same file whatever the threads, so a lost deal counts every
+    distinct state once in as many layers, and a win traced back from a layer made by
+    several threads replays."""
+    for number, states in LOST:
+        alone = core_solve(FC0, number, 1 << 20, DISK, tmp_path, order=order)
+        status, total, _, stats = core_solve(
+            FC0, number, 1 << 20, DISK, tmp_path, order=order, threads=threads
+        )
+        assert (status, total) == (_core.LOST, states) == alone[:2]
+        assert (stats["layers"], stats["states"]) == (alone[3]["layers"], alone[3]["states"])
+    status, _, moves, stats = core_solve(
+        FC0, WON, 1 << 20, DISK, tmp_path, order=order, threads=threads
+    )
+    assert status == _core.SOLVED and stats["states"] > 0
+    check_solution(deal(FC0, WON), moves)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_state_limit_holds_with_several_threads(tmp_path: Path) -> None:
+    """The threads count the states they expand together: the limit stops them at it."""
+    number, states = LOST[1]
+    limit = states // 2
+    for threads in (1, 4):
+        pos = deal(FC0, number)
+        stats: dict[str, int] = {}
+        status, counted, _ = _core.solve(
+            complete_only(FC0), pos.columns, pos.cells, pos.foundations,
+            limit, 0.0, 1 << 20, _MOVES, DISK, str(tmp_path), stats, disk_threads=threads,
+        )  # fmt: skip
+        assert status == _core.STATE_LIMIT and counted == limit

@@ -82,6 +82,7 @@ from eightoff.solver import (
     SolutionError,
     Solved,
     Unknown,
+    available_cores,
     played,
     reason_of,
     solve,
@@ -449,6 +450,7 @@ def run(args: argparse.Namespace) -> int:
             disk_mb=args.disk,
             disk_dir=args.disk_dir,
             disk_keep=True,  # the same command run again goes on from it (kept searches)
+            disk_threads=available_cores(),  # one deal at a time: its layers on every core
             cpu_time=True,  # a deal's verdict does not depend on what else the machine runs
         )
         verdicts: set[Verdict] = set()

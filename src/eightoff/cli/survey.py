@@ -250,6 +250,9 @@ def _run(args: argparse.Namespace) -> int:
             check_address(args.scheduler)
         except SchedulerAddressError as e:
             raise UsageError(said(e)) from None
+    # a deal's search on disk expands its layers on the cores the local workers leave
+    cores = default_workers()
+    threads = 1 if args.scheduler else max(1, cores // (workers or cores))
     limits = Limits(
         seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
         states=DEFAULT_LIMITS.states if states is None else states,
@@ -257,6 +260,7 @@ def _run(args: argparse.Namespace) -> int:
         disk_mb=disk,
         disk_dir=disk_in,
         disk_keep=True,  # a deal's search on disk goes on in the next run (kept searches)
+        disk_threads=threads,
         cpu_time=True,  # a deal's verdict does not depend on what else the machine runs
     )
     from eightoff.survey import check_range

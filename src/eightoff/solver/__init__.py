@@ -25,6 +25,7 @@ The solver's word is checked, never taken on trust:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -70,6 +71,9 @@ class Limits:
     """Where a limit or a signal stops the search on disk, keep its files, and go on
     from them when the same search of the same position runs again (a kept search:
     :mod:`eightoff.solver.kept`); a verdict removes them."""
+    disk_threads: int = 1
+    """The threads the search on disk expands a layer with (the layers are the same
+    whatever their number; ``seconds`` with ``cpu_time`` counts the CPU time of all)."""
     cpu_time: bool = False
     """``seconds`` counts the CPU time the search takes on its thread instead of the wall
     time, so that a machine busy with other work gives the same verdicts (the command
@@ -242,6 +246,7 @@ def _search(
     disk_dir: str | None = None,
     cpu_clock: bool = False,
     disk_keep: tuple[str, str] | None = None,
+    disk_threads: int = 1,
 ) -> tuple[int, int, tuple[Move, ...]]:
     """One run of the core; a solution the compiled replay refuses raises."""
     status, visited, moves = _core.solve(
@@ -257,6 +262,7 @@ def _search(
         disk_dir,
         cpu_clock=cpu_clock,
         disk_keep=disk_keep,
+        disk_threads=disk_threads,
     )
     if status == _core.REPLAY_FAILED:
         index, length = moves
@@ -279,6 +285,14 @@ def _core_limits(limits: Limits) -> tuple[int, float, int]:
 def _core_disk(limits: Limits) -> int:
     """The disk limit as the core reads it: bytes (0: no search on disk)."""
     return max(0, limits.disk_mb) << 20
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity, as taskset sets it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def _core_keep(limits: Limits, setups: _Setups) -> tuple[str, str] | None:
@@ -316,6 +330,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
         limits.disk_dir,
         limits.cpu_time,
         _core_keep(limits, setups),
+        max(1, limits.disk_threads),
     )
     if status == SOLVED and limits.short:
         left = None if limits.seconds is None else limits.seconds - (clock() - c0)
@@ -445,6 +460,7 @@ def solve_deals(
         limits.disk_dir,
         limits.cpu_time,
         _core_keep(limits, setups),
+        max(1, limits.disk_threads),
     )
     return DealBlock(first, status, states, times, lengths, keys, player, single)
 

@@ -118,6 +118,7 @@ def solve(
     disk_stats: dict[str, int] | None = None,
     cpu_clock: bool = False,
     disk_keep: tuple[str, str] | None = None,
+    disk_threads: int = 1,
 ) -> tuple[int, int, Any]: ...
 
 PLAYER_LOOKAHEAD: int
@@ -185,6 +186,7 @@ def solve_range(
     disk_dir: str | None = None,
     cpu_clock: bool = False,
     disk_keep: tuple[str, str] | None = None,
+    disk_threads: int = 1,
 ) -> tuple[
     array[int], array[int], array[float], array[int], array[int] | None, array[int], array[int]
 ]: ...

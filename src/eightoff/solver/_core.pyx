@@ -145,6 +145,8 @@ cdef extern from "search.h":
         long disk_deal
         int disk_kept
         int disk_resumed
+        int disk_threads
+        double cpu_extra
 
     ctypedef struct eo_table:
         size_t count
@@ -615,7 +617,7 @@ def _keep_bytes(object keep) -> tuple:
 def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
           double seconds=0.0, long max_memory=0, object moves_of=None, long max_disk=0,
           object disk_dir=None, dict disk_stats=None, bint cpu_clock=False,
-          object disk_keep=None) -> tuple:
+          object disk_keep=None, int disk_threads=1) -> tuple:
     """Search; return (status, states, moves), status one of SOLVED, LOST, STATE_LIMIT,
     TIME_LIMIT, MEMORY_LIMIT, or REPLAY_FAILED: the search's solution is refused by the
     compiled replay (replay.h), and the third item is (the index of the first move
@@ -635,8 +637,10 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     later search: disk.h, "Kept searches") and "resumed" (the layers it went on from; 0:
     it began afresh).  ``disk_keep``: None, or (what the search is, which build runs it),
     two one-line strings: the search on disk is kept where a limit stops it, and goes on
-    where a kept one of the same root, search and build is there.  ``cpu_clock``: the
-    time limit ``seconds`` counts this thread's CPU time (else wall time)."""
+    where a kept one of the same root, search and build is there.  ``disk_threads``: the
+    threads the search on disk expands a layer with (1: this one alone; the time
+    limit's CPU clock counts them all).  ``cpu_clock``: the time limit ``seconds``
+    counts this thread's CPU time (else wall time)."""
     cdef eo_ctx x
     cdef eo_state start
     cdef int i, code, index, bad = EO_REPLAY_OK
@@ -656,6 +660,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     x.disk_keep = keep_search
     x.disk_build = keep_build
     x.disk_deal = -1
+    x.disk_threads = disk_threads
+    x.cpu_extra = 0.0
     if eo_ctx_init(&x) != 0:
         eo_ctx_free(&x)
         raise MemoryError("the solver could not allocate its tables")
@@ -999,7 +1005,7 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
 def solve_range(Setup setup not None, tuple layout, first, long count, long max_states=0,
                 double seconds=0.0, long max_memory=0, bint keep_moves=False,
                 long max_disk=0, object disk_dir=None, bint cpu_clock=False,
-                object disk_keep=None) -> tuple:
+                object disk_keep=None, int disk_threads=1) -> tuple:
     """Deal and solve ``count`` deals from ``first`` in one call (no Python between
     deals): deals made by deals.h, each solution replayed by replay.h before it counts
     (a refused one: status 6, REPLAY_FAILED, its length the index of the move refused).
@@ -1011,9 +1017,10 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     solution's move keys in order (replay.h, eo_move_key; deal i's are those after the
     lengths before it), else None, and two ``array('i')`` of each solution's length in
     player moves and in single-card moves (eightoff.counts; 0 unless solved).
-    ``max_disk``, ``disk_dir``, ``cpu_clock``, ``disk_keep``: as ``solve`` (with
-    ``cpu_clock`` the limit counts the CPU time each deal's search takes, as the seconds
-    returned do; a kept search's manifest names its deal)."""
+    ``max_disk``, ``disk_dir``, ``cpu_clock``, ``disk_keep``, ``disk_threads``: as
+    ``solve`` (with ``cpu_clock`` the limit counts the CPU time each deal's search takes,
+    as the seconds returned do, the search on disk's other threads included; a kept
+    search's manifest names its deal)."""
     cdef eo_ctx x
     cdef eo_layout L
     cdef eo_state start
@@ -1060,6 +1067,8 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
             x.disk_keep = keep_search
             x.disk_build = keep_build
             x.disk_deal = <long>lo if hi == 0 and lo <= <uint64_t>LONG_MAX else -1
+            x.disk_threads = disk_threads
+            x.cpu_extra = 0.0
             with nogil:
                 if lane == EO_LANES:  # the next EO_LANES deals at once (deals.h)
                     eo_orders_hl(&L, hi, lo, <int>min(<long>EO_LANES, count - d), orders)
@@ -1088,7 +1097,7 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                 bad = EO_REPLAY_OK
                 if x.status == 1:
                     bad = eo_replay(&x.R, &start, x.path, x.plen)
-                psecs[d] = eo_cpu_now() - c0
+                psecs[d] = eo_cpu_now() - c0 + x.cpu_extra
             if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports the deal
                 pstatus[d] = REPLAY_FAILED
                 plens[d] = bad

@@ -119,6 +119,11 @@ typedef struct {
     long disk_deal;
     int disk_kept;
     int disk_resumed;
+    /* the threads the search on disk expands a layer with (at most EO_DISK_MAXTHREADS;
+     * <= 1: this one alone), and the CPU seconds its other threads took, which the time
+     * limit's CPU clock counts (eo_clock) */
+    int disk_threads;
+    double cpu_extra;
 } eo_ctx;
 
 static inline double eo_now(void) {
@@ -137,7 +142,7 @@ static inline double eo_cpu_now(void) {
 
 /* Now on the clock of x's time limit (x->deadline). */
 static inline double eo_clock(const eo_ctx *x) {
-    return x->cpu_clock ? eo_cpu_now() : eo_now();
+    return x->cpu_clock ? eo_cpu_now() + x->cpu_extra : eo_now();
 }
 
 /* A context with empty buffers: each is allocated when first needed (a solve runs

@@ -69,6 +69,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <signal.h>
 #include <stdio.h>
@@ -100,6 +101,8 @@ typedef struct {
 #define EO_DISK_MARGIN ((size_t)1 << 30)  /* free space the disk search always leaves */
 #define EO_DISK_MAXRUNS 32                 /* runs merged at once */
 #define EO_DISK_IOBUF ((size_t)1 << 20)
+#define EO_DISK_MAXTHREADS 64              /* threads a layer is expanded with, at most */
+#define EO_DISK_CHUNK 1024                 /* entries a thread takes of a layer at a time */
 
 static inline int eo_crec_cmp(const eo_crec *a, const eo_crec *b) {
     if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
@@ -137,7 +140,33 @@ typedef struct {
     int sittings;      /* the runs it has had, this one included */
     double seconds0;   /* the CPU seconds on disk of the runs before */
     double cpu0;       /* this thread's CPU time when this run began */
+    /* the expansion of a layer by several threads (eo_disk_expand) */
+    int threads;            /* 1: this one alone */
+    pthread_mutex_t mu;     /* the layer's reading, run numbers, bytes, the table of full keys */
+    FILE *lf;               /* the layer being expanded */
+    long next_at;           /* the index of its next entry to be taken */
+    double wcpu[EO_DISK_MAXTHREADS]; /* each other thread's CPU seconds in this expansion */
+    int won;                /* a won child found: where */
+    long win_at;
+    eo_crec win_rec;
+    eo_move win_move;
 } eo_disk;
+
+/* Which thread of the expansion this is (0: the search's own). */
+static __thread int eo_disk_thread;
+
+/* Set the search's status where it is still running (the first reason to stop wins:
+ * the threads of an expansion may find two at once). */
+static void eo_disk_fail(eo_disk *d, int status) {
+    int running = EO_RUNNING;
+    __atomic_compare_exchange_n(&d->x->status, &running, status, 0, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+}
+
+static int eo_disk_running(const eo_disk *d) {
+    return __atomic_load_n(&d->x->status, __ATOMIC_SEQ_CST) == EO_RUNNING &&
+           !__atomic_load_n(&d->won, __ATOMIC_SEQ_CST);
+}
 
 static void eo_disk_path(const eo_disk *d, char *out, const char *kind, int i) {
     snprintf(out, 4160, "%s/%s%d", d->dir, kind, i);
@@ -186,10 +215,13 @@ static void eo_disk_clean_stale(const char *base) {
 
 /* Account for n more bytes on disk; nonzero (status EO_DISK_LIMIT) past the limit. */
 static int eo_disk_grow(eo_disk *d, size_t n) {
+    pthread_mutex_lock(&d->mu);
     d->used += n;
     if (d->used > d->peak) d->peak = d->used;
-    if (d->used > d->max_disk) {
-        d->x->status = EO_DISK_LIMIT;
+    int over = d->used > d->max_disk;
+    pthread_mutex_unlock(&d->mu);
+    if (over) {
+        eo_disk_fail(d, EO_DISK_LIMIT);
         return -1;
     }
     return 0;
@@ -203,21 +235,41 @@ static void eo_disk_unlink(eo_disk *d, const char *path) {
     }
 }
 
-/* The time limit and the signals, checked now; nonzero (status set) when one ends it. */
+/* The CPU seconds of the search's other threads in the expansion under way. */
+static double eo_disk_wcpu(eo_disk *d) {
+    double sum = 0, v;
+    for (int w = 1; w < d->threads; w++) {
+        __atomic_load(&d->wcpu[w], &v, __ATOMIC_RELAXED);
+        sum += v;
+    }
+    return sum;
+}
+
+/* The time limit and the signals, checked now; nonzero (status set) when one ends it.
+ * In another thread of an expansion: the signals, and whether the search still runs
+ * (the search's own thread keeps the clock, which counts every thread's CPU time). */
 static int eo_disk_halted(eo_disk *d) {
     if (eo_signal) {
-        d->x->status = EO_INTERRUPTED;
+        eo_disk_fail(d, EO_INTERRUPTED);
         return 1;
     }
-    if (d->x->deadline > 0 && eo_clock(d->x) > d->x->deadline) {
-        d->x->status = EO_TIME_LIMIT;
+    if (eo_disk_thread) { /* its CPU clock began with the thread */
+        double v = eo_cpu_now();
+        __atomic_store(&d->wcpu[eo_disk_thread], &v, __ATOMIC_RELAXED);
+        return !eo_disk_running(d);
+    }
+    if (d->x->deadline > 0 &&
+        eo_clock(d->x) + (d->threads > 1 ? eo_disk_wcpu(d) : 0) > d->x->deadline) {
+        eo_disk_fail(d, EO_TIME_LIMIT);
         return 1;
     }
     return 0;
 }
 
 /* The same, checked every 1024th call (in the loops over states). */
-static int eo_disk_stop(eo_disk *d) { return (++d->work & 1023) == 0 && eo_disk_halted(d); }
+static int eo_disk_stop(eo_disk *d, unsigned long *work) {
+    return (++*work & 1023) == 0 && eo_disk_halted(d);
+}
 
 static FILE *eo_disk_open(const char *path, const char *mode) {
     FILE *f = fopen(path, mode);
@@ -229,7 +281,7 @@ static FILE *eo_disk_open(const char *path, const char *mode) {
 static int eo_disk_write(eo_disk *d, FILE *f, const void *p, size_t sz, size_t n) {
     if (eo_disk_grow(d, sz * n) != 0) return -1;
     if (fwrite(p, sz, n, f) != n) {
-        d->x->status = EO_DISK_LIMIT;
+        eo_disk_fail(d, EO_DISK_LIMIT);
         return -1;
     }
     return 0;
@@ -248,7 +300,7 @@ static int eo_disk_write_run(eo_disk *d, FILE *f, const eo_drec *p, size_t n) {
 
 static int eo_disk_close(eo_disk *d, FILE *f) {
     if (fclose(f) != 0) {
-        d->x->status = EO_DISK_LIMIT;
+        eo_disk_fail(d, EO_DISK_LIMIT);
         return -1;
     }
     return 0;
@@ -343,28 +395,35 @@ static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
     return 0;
 }
 
-/* Sort the buffer, one entry per child (the least parent), write it as a run. */
-static int eo_disk_flush(eo_disk *d) {
-    if (!d->nbuf) return 0;
+/* Sort buf[0 .. *n), one entry per child (the least parent), write it as the next run
+ * (its number taken under the lock: the threads of an expansion flush their own
+ * buffers); *n is then 0. */
+static int eo_disk_flush_buf(eo_disk *d, eo_drec *buf, size_t *n) {
+    if (!*n) return 0;
     int depth = 0;
-    for (size_t m = d->nbuf; m > 1; m >>= 1) depth += 2;
-    if (eo_drec_sort(d, d->buf, d->nbuf, depth) != 0) return -1;
+    for (size_t m = *n; m > 1; m >>= 1) depth += 2;
+    if (eo_drec_sort(d, buf, *n, depth) != 0) return -1;
     size_t k = 0;
-    for (size_t i = 0; i < d->nbuf; i++)
-        if (!k || eo_crec_cmp(&d->buf[k - 1].s, &d->buf[i].s) != 0) d->buf[k++] = d->buf[i];
+    for (size_t i = 0; i < *n; i++)
+        if (!k || eo_crec_cmp(&buf[k - 1].s, &buf[i].s) != 0) buf[k++] = buf[i];
     char path[4160];
-    eo_disk_path(d, path, "R", d->run_seq + d->nruns);
+    pthread_mutex_lock(&d->mu);
+    int run = d->run_seq + d->nruns++;
+    pthread_mutex_unlock(&d->mu);
+    eo_disk_path(d, path, "R", run);
     FILE *f = eo_disk_open(path, "wb");
     if (!f) {
-        d->x->status = EO_DISK_LIMIT;
+        eo_disk_fail(d, EO_DISK_LIMIT);
         return -1;
     }
-    int bad = eo_disk_write_run(d, f, d->buf, k);
+    int bad = eo_disk_write_run(d, f, buf, k);
     if (eo_disk_close(d, f) != 0 || bad) return -1;
-    d->nruns++;
-    d->nbuf = 0;
+    *n = 0;
     return 0;
 }
+
+/* The buffer of the take-over (and of one thread alone) as a run. */
+static int eo_disk_flush(eo_disk *d) { return eo_disk_flush_buf(d, d->buf, &d->nbuf); }
 
 typedef struct {
     FILE *f;
@@ -566,7 +625,7 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
             while (rd[i].has && eo_crec_cmp(&rd[i].cur.s, &e.s) == 0) eo_dreader_next(&rd[i]);
         /* every entry read counts towards the checks, the seen ones passed over too (late
          * layers drop most children; the layers seen are gigabytes) */
-        if (eo_disk_stop(d)) goto done;
+        if (eo_disk_stop(d, &d->work)) goto done;
         if (seen) {
             int has = eo_seen_has(d, &sv, &e.s);
             if (has < 0) goto done;
@@ -622,14 +681,18 @@ static int eo_disk_reduce_runs(eo_disk *d) {
     return 0;
 }
 
-/* The record of s (compact.h), or EO_CBIG | its id in the table of full keys. */
+/* The record of s (compact.h), or EO_CBIG | its id in the table of full keys (under
+ * the lock: the threads of an expansion share the table). */
 static int eo_disk_record(eo_disk *d, const eo_state *s, eo_crec *out) {
     eo_ctx *x = d->x;
     if (eo_cencode(&x->C, &x->R, s, out) == 0) return 0;
     uint8_t key[EO_MAXKEY];
-    long bid = eo_table_insert(&x->C.big, key, eo_key(&x->R, s, key));
+    int len = eo_key(&x->R, s, key);
+    pthread_mutex_lock(&d->mu);
+    long bid = eo_table_insert(&x->C.big, key, len);
+    pthread_mutex_unlock(&d->mu);
     if (bid == -1) {
-        x->status = EO_MEMORY_LIMIT;
+        eo_disk_fail(d, EO_MEMORY_LIMIT);
         return -1;
     }
     out->lo = (uint64_t)(bid >= 0 ? bid : -bid - 2);
@@ -1040,76 +1103,157 @@ static int eo_keep_save(eo_disk *d, const eo_state *root) {
     return 0;
 }
 
-/* Expand layer d->nlayers - 1 into runs; 1 when a child is won (the path made), 0 when
- * done, -1 when it stops (status set). */
-static int eo_disk_expand(eo_disk *d) {
+/* A thread of the expansion of a layer: its part of the children's buffer, how it
+ * ended (0: the layer done, 1: a won child found, -1: stopped). */
+typedef struct {
+    eo_disk *d;
+    int w;
+    eo_drec *buf;
+    size_t nbuf, cap;
+    int rc;
+    pthread_t tid;
+} eo_dwork;
+
+/* Expand entries of the layer being expanded (d->lf), taken EO_DISK_CHUNK at a time
+ * under the lock with their indices, each child with its parent's index into this
+ * thread's part of the buffer, a run when it is full.  Every thread does the same to
+ * the entries it takes, so the runs hold the same children whatever the threads, and
+ * the layer merged from them is the same file.  A won child: its place in d (the first
+ * found) and the others stop. */
+static void *eo_disk_work(void *arg) {
+    eo_dwork *k = (eo_dwork *)arg;
+    eo_disk *d = k->d;
     eo_ctx *x = d->x;
     const eo_rules *r = &x->R;
-    int depth = d->nlayers - 1;
-    char path[4160];
-    eo_disk_path(d, path, "L", depth);
-    FILE *f = eo_disk_open(path, "rb");
-    if (!f) {
-        x->status = EO_DISK_LIMIT;
-        return -1;
-    }
+    eo_disk_thread = k->w;
     eo_move ms[EO_MAXMOVES], step[EO_STEPMAX], au[2 * 52 + 8];
     eo_state s;
     eo_pcache pc;
     eo_drec e;
+    memset(&e, 0, sizeof(e));
     int incremental = r->nfound == 4, rc = 0;
-    size_t esz = eo_disk_esz(d, depth);
-    long at = -1; /* the entry's index in the layer */
-    while (fread(&e, esz, 1, f) == 1) {
-        if (++at >> (8 * EO_PIDX)) { /* past what a parent's index holds */
-            x->status = EO_DISK_LIMIT;
-            rc = -1;
-            break;
-        }
-        if (x->max_states > 0 && d->base + d->expanded >= x->max_states) {
-            x->status = EO_STATE_LIMIT;
-            rc = -1;
-            break;
-        }
-        if (eo_disk_stop(d)) {
-            rc = -1;
-            break;
-        }
-        d->expanded++;
-        eo_cdecode(&x->C, r, &e.s, &s);
-        if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
-        int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
-        for (int i = 0; i < n && rc == 0; i++) {
-            int ns = eo_step(r, &s, ms[i], step);
-            if (ns < 0) continue;
-            int na = eo_autos_after(r, &s, step, ns) ? eo_autos(r, &s, au) : 0;
-            if (s.home == r->total) {
+    size_t esz = eo_disk_esz(d, d->nlayers - 1);
+    unsigned long work = 0;
+    uint8_t chunk[EO_DISK_CHUNK * sizeof(eo_drec)];
+    while (rc == 0) {
+        pthread_mutex_lock(&d->mu);
+        size_t got = eo_disk_running(d) ? fread(chunk, esz, EO_DISK_CHUNK, d->lf) : 0;
+        long at = d->next_at - 1; /* the entry's index in the layer */
+        d->next_at += (long)got;
+        pthread_mutex_unlock(&d->mu);
+        if (!got) break;
+        for (size_t j = 0; j < got && rc == 0; j++) {
+            memcpy(&e, chunk + j * esz, esz);
+            if (++at >> (8 * EO_PIDX)) { /* past what a parent's index holds */
+                eo_disk_fail(d, EO_DISK_LIMIT);
+                rc = -1;
+                break;
+            }
+            if (eo_disk_stop(d, &work)) {
+                rc = -1;
+                break;
+            }
+            long before = __atomic_fetch_add(&d->expanded, 1, __ATOMIC_SEQ_CST);
+            if (x->max_states > 0 && d->base + before >= x->max_states) {
+                __atomic_fetch_sub(&d->expanded, 1, __ATOMIC_SEQ_CST);
+                eo_disk_fail(d, EO_STATE_LIMIT);
+                rc = -1;
+                break;
+            }
+            if (e.s.hi & EO_CBIG) { /* read from the table of full keys, which may grow */
+                pthread_mutex_lock(&d->mu);
+                eo_cdecode(&x->C, r, &e.s, &s);
+                pthread_mutex_unlock(&d->mu);
+            } else
+                eo_cdecode(&x->C, r, &e.s, &s);
+            if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
+            int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
+            for (int i = 0; i < n && rc == 0; i++) {
+                int ns = eo_step(r, &s, ms[i], step);
+                if (ns < 0) continue;
+                int na = eo_autos_after(r, &s, step, ns) ? eo_autos(r, &s, au) : 0;
+                if (s.home == r->total) {
+                    eo_undo_all(&s, au, na);
+                    eo_undo_all(&s, step, ns);
+                    pthread_mutex_lock(&d->mu);
+                    if (!d->won) {
+                        d->win_at = at;
+                        d->win_rec = e.s;
+                        d->win_move = ms[i];
+                        __atomic_store_n(&d->won, 1, __ATOMIC_SEQ_CST);
+                    }
+                    pthread_mutex_unlock(&d->mu);
+                    rc = 1;
+                    break;
+                }
+                eo_drec c; /* the child, and its parent's index in this layer */
+                c.p.hi = 0;
+                c.p.lo = (uint64_t)at;
+                if (eo_disk_record(d, &s, &c.s) != 0) rc = -1;
                 eo_undo_all(&s, au, na);
                 eo_undo_all(&s, step, ns);
-                fclose(f);
-                if (eo_disk_trace(d, depth, at, e.s, ms[i]) != 0) {
-                    x->status = EO_MEMORY_LIMIT;
-                    return -1;
-                }
-                x->status = EO_SOLVED;
-                return 1;
+                if (rc) break;
+                k->buf[k->nbuf++] = c;
+                if (k->nbuf == k->cap && eo_disk_flush_buf(d, k->buf, &k->nbuf) != 0) rc = -1;
             }
-            eo_drec c; /* the child, and its parent's index in this layer */
-            c.p.hi = 0;
-            c.p.lo = (uint64_t)at;
-            if (eo_disk_record(d, &s, &c.s) != 0) rc = -1;
-            eo_undo_all(&s, au, na);
-            eo_undo_all(&s, step, ns);
-            if (rc) break;
-            d->buf[d->nbuf++] = c;
-            if (d->nbuf == d->capbuf && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0))
-                rc = -1;
         }
-        if (rc) break;
     }
-    fclose(f);
-    if (rc == 0 && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0)) rc = -1;
-    return rc;
+    if (rc == 0 && eo_disk_running(d) && eo_disk_flush_buf(d, k->buf, &k->nbuf) != 0) rc = -1;
+    if (k->w) {
+        double v = eo_cpu_now();
+        __atomic_store(&d->wcpu[k->w], &v, __ATOMIC_RELAXED);
+    }
+    k->rc = rc;
+    return NULL;
+}
+
+/* Expand layer d->nlayers - 1 into runs, with d->threads threads (this one and the
+ * others, each with its part of the buffer); 1 when a child is won (the path made), 0
+ * when done, -1 when it stops (status set).  The other threads' CPU time is added to
+ * x->cpu_extra, which the time limit's CPU clock counts. */
+static int eo_disk_expand(eo_disk *d) {
+    eo_ctx *x = d->x;
+    int depth = d->nlayers - 1;
+    char path[4160];
+    eo_disk_path(d, path, "L", depth);
+    d->lf = eo_disk_open(path, "rb");
+    if (!d->lf) {
+        eo_disk_fail(d, EO_DISK_LIMIT);
+        return -1;
+    }
+    d->next_at = 0;
+    d->won = 0;
+    eo_dwork work[EO_DISK_MAXTHREADS];
+    int T = d->threads;
+    size_t part = d->capbuf / (size_t)T;
+    for (int w = 0; w < T; w++) {
+        work[w].d = d;
+        work[w].w = w;
+        work[w].buf = d->buf + (size_t)w * part;
+        work[w].nbuf = 0;
+        work[w].cap = w + 1 < T ? part : d->capbuf - (size_t)w * part;
+        work[w].rc = 0;
+        d->wcpu[w] = 0;
+    }
+    int started = 1;
+    while (started < T && pthread_create(&work[started].tid, NULL, eo_disk_work, &work[started]) == 0)
+        started++;
+    eo_disk_work(&work[0]); /* the entries the others leave (all, if none started) */
+    for (int w = 1; w < started; w++) pthread_join(work[w].tid, NULL);
+    x->cpu_extra += eo_disk_wcpu(d);
+    for (int w = 0; w < T; w++) d->wcpu[w] = 0;
+    fclose(d->lf);
+    d->lf = NULL;
+    if (d->won) {
+        if (eo_disk_trace(d, depth, d->win_at, d->win_rec, d->win_move) != 0) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        x->status = EO_SOLVED;
+        return 1;
+    }
+    if (x->status != EO_RUNNING || eo_disk_reduce_runs(d) != 0) return -1;
+    return 0;
 }
 
 /* Free the best-first search's parents and open list, the dive's hash set and the
@@ -1142,7 +1286,7 @@ static void eo_release(eo_ctx *x) {
 
 /* Append (a record, its parent's) to the buffer, a run when it is full. */
 static int eo_disk_put(eo_disk *d, const eo_crec *s, const eo_crec *parent) {
-    if (eo_disk_stop(d)) return -1;
+    if (eo_disk_stop(d, &d->work)) return -1;
     d->buf[d->nbuf].s = *s;
     d->buf[d->nbuf++].p = *parent;
     if (d->nbuf == d->capbuf && (eo_disk_flush(d) != 0 || eo_disk_reduce_runs(d) != 0)) return -1;
@@ -1312,6 +1456,8 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
     d.x = x;
     d.base = states;
     d.lockfd = -1;
+    d.threads = 1;
+    pthread_mutex_init(&d.mu, NULL);
     d.sittings = 1;
     d.cpu0 = eo_cpu_now();
     x->disk_peak = 0;
@@ -1424,6 +1570,10 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         d.buf = (eo_drec *)malloc(d.capbuf * sizeof(eo_drec));
         if (!d.buf) x->status = EO_MEMORY_LIMIT;
     }
+    /* the threads of an expansion: each with a part of the buffer (of 64 or more) */
+    d.threads = x->disk_threads < 1 ? 1 : x->disk_threads;
+    if (d.threads > EO_DISK_MAXTHREADS) d.threads = EO_DISK_MAXTHREADS;
+    while (d.threads > 1 && d.capbuf / (size_t)d.threads < 64) d.threads--;
     while (x->status == EO_RUNNING) {
         int rc = eo_disk_expand(&d);
         if (rc != 0) break;
@@ -1452,6 +1602,7 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         eo_disk_rmdir(d.dir);
     if (d.lockfd >= 0) close(d.lockfd);
     free(d.layer_n);
+    pthread_mutex_destroy(&d.mu);
     x->disk_peak = d.peak;
     x->disk_layers = d.nlayers;
     x->disk_states = d.expanded;

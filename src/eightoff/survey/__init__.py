@@ -57,6 +57,7 @@ from eightoff.solver import (
     DealBlock,
     Limits,
     SolutionError,
+    available_cores,
     solve,
     solve_deals,
     verdict_of,
@@ -330,10 +331,7 @@ def _without(first: int, last: int, known: set[int]) -> list[tuple[int, int]]:
 
 def default_workers() -> int:
     """One worker per core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+    return available_cores()
 
 
 @dataclass(frozen=True, slots=True)
