@@ -24,7 +24,9 @@
  * parent's record, sorted by record.  Layer d + 1 is made from layer d: its states are
  * decoded in file order and expanded; the children, each with its parent's index in
  * layer d, fill a buffer of the memory limit's size, which is sorted by (child, parent),
- * cut to one entry per child (the least parent) and written as a run; the runs are then
+ * cut to one entry per child (the least parent) and written as a run (with several
+ * threads, x->disk_threads, each takes entries of layer d a chunk at a time and fills
+ * and writes a part of the buffer of its own: eo_disk_work); the runs are then
  * merged (k-way, again one entry per child) and, in the same pass, against every state
  * seen so far (the files of layers 0..d, read as one sorted stream through a heap of
  * readers): a child found there is dropped, the rest is layer d + 1, an index layer: its
