@@ -21,7 +21,7 @@ def report_kept(disk_dir: str | None, since: float, again: Message, lang: Lang) 
             what=Message("cli.kept.deal", deal=kept.deal) if kept.deal is not None else "",
             path=str(kept.path),
             gib=kept.bytes / 2**30,
-            layers=kept.layers,
+            layers=Message("cli.kept.layers", n=kept.layers),
             states=kept.states,
             runs=kept.runs,
             seconds=kept.seconds,
