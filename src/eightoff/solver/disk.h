@@ -1090,7 +1090,8 @@ static int eo_keep_save(eo_disk *d, const eo_state *root) {
                 "deal %ld\nlayers %d\nrecord_layers %d\nbare %d\nt0 %ld\nbase %ld\n"
                 "expanded %ld\nbig %zu\nsittings %d\nseconds %.3f\nsizes",
                 x->disk_deal, d->nlayers, d->nrec, d->l0_bare, d->t0_n, d->base, d->expanded,
-                d->big_saved, d->sittings, d->seconds0 + (eo_cpu_now() - d->cpu0));
+                d->big_saved, d->sittings,
+                d->seconds0 + (eo_cpu_now() - d->cpu0) + x->cpu_extra); /* every thread's */
         for (int j = 0; j < d->nlayers; j++) fprintf(f, " %ld", d->layer_n[j]);
         fprintf(f, "\nbytes %zu\n", d->used);
         bad = ferror(f) != 0;
