@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,12 +26,12 @@ WON = 164  # won with 0 cells; the complete search needs 22 169 states
 BIG = 883  # lost with 0 cells in 3 million states: on disk past --memory 16M
 
 
-def setup_of(order: Order) -> _core.Setup:
+def plan_of(order: Order) -> dict[str, Any]:
     """The complete stage alone, in the given order, without the beam's try."""
     plan = replace(
         plan_for(FC0).main, stages=Stage.COMPLETE, complete_order=order, memory_beam=False
     )
-    return _core.Setup(core_rules(FC0), asdict(plan))
+    return asdict(plan)
 
 
 def run(
@@ -43,12 +44,13 @@ def run(
     """One run of the complete search of FreeCell with 0 cells at 1 MiB of memory (on
     disk at once), kept, stopped at ``states`` (0: none)."""
     pos = deal(FC0, number)
-    search, this_build = keep_words(FC0, core_rules(FC0))
+    plan = plan_of(order)
+    search, this_build = keep_words(core_rules(FC0), plan)
     stats: dict[str, int] = {}
     status, counted, moves = _core.solve(
-        setup_of(order), pos.columns, pos.cells, pos.foundations,
+        _core.Setup(core_rules(FC0), plan), pos.columns, pos.cells, pos.foundations,
         states, 0.0, 1 << 20, _MOVES, DISK, str(where), stats,
-        disk_keep=(search + f" {order}", this_build if build is None else build),
+        disk_keep=(search, this_build if build is None else build),
     )  # fmt: skip
     return status, counted, moves, stats
 

@@ -225,10 +225,9 @@ def _setups(rules: Rules) -> _Setups:
         return entry[1]
     plan = plan_for(rules)
     fields = core_rules(rules)
+    main = asdict(plan.main)
     setups = _Setups(
-        _core.Setup(fields, asdict(plan.main)),
-        _core.Setup(fields, asdict(plan.short)),
-        keep_words(rules, fields),
+        _core.Setup(fields, main), _core.Setup(fields, asdict(plan.short)), keep_words(fields, main)
     )
     if len(_SETUPS) >= 256:  # rules made afresh again and again (with_options): start over
         _SETUPS.clear()

@@ -838,9 +838,9 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
  * byte and bytes, in id order, appended at each manifest).  Where a limit or a signal
  * stops the search, the files of its complete layers stay, and what was begun after
  * them (the runs, the layer being made) is removed; where it ends solved or lost, or at
- * the disk limit (no run could go on within it), the directory goes.  A later search of the same root under the same x->disk_keep and
- * x->disk_build (the same compiled core: the same successor relation) goes on from
- * there instead of searching anew: eo_solve looks for the manifest first
+ * the disk limit (no run could go on within it), the directory goes.  A later search
+ * of the same root under the same x->disk_keep and x->disk_build (the same compiled
+ * core: the same successor relation) goes on from there instead of searching anew: eo_solve looks for the manifest first
  * (eo_keep_found), and eo_disk_search loads it (EO_TAKE_RESUME), rebuilds the table of
  * full keys in the same order (the same ids), and expands its last layer again.  That
  * is the search it would have been had it never stopped: the layers are the seen states

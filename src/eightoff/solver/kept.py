@@ -16,13 +16,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-
-from eightoff.rules import Rules
+from typing import Any
 
 from . import _core
-from .plans import plan_for
 
 _PREFIX = "eightoff-keep-"
 
@@ -40,11 +38,10 @@ def core_build() -> str:
         return "unknown"
 
 
-def keep_words(rules: Rules, fields: dict[str, int]) -> tuple[str, str]:
-    """What a search of ``rules`` is (the rules as the core reads them, ``fields``, and
-    the main plan), and which build runs it: the two lines a kept search's manifest
-    holds and a search must match to go on from it."""
-    plan = asdict(plan_for(rules).main)
+def keep_words(fields: dict[str, int], plan: dict[str, Any]) -> tuple[str, str]:
+    """What a search is (the rules and the plan as the core reads them: ``fields``, and
+    ``plan`` as the Setup is given it), and which build runs it: the two lines a kept
+    search's manifest holds and a search must match to go on from it."""
     return repr((sorted(fields.items()), sorted(plan.items()))), core_build()
 
 
@@ -69,7 +66,7 @@ class KeptSearch:
     """When its manifest was last written (seconds since the epoch)."""
 
 
-def disk_root(disk_dir: str | None) -> Path:
+def _disk_root(disk_dir: str | None) -> Path:
     """The directory the search on disk works in (as the core picks it)."""
     return Path(disk_dir or os.environ.get("TMPDIR") or "/tmp")
 
@@ -77,7 +74,7 @@ def disk_root(disk_dir: str | None) -> Path:
 def kept_searches(disk_dir: str | None = None) -> list[KeptSearch]:
     """The kept searches in ``disk_dir`` (None: where the core looks by default), by path;
     a directory whose manifest is missing or unreadable is left out."""
-    root = disk_root(disk_dir)
+    root = _disk_root(disk_dir)
     out = []
     try:
         entries = sorted(root.glob(_PREFIX + "*"))
