@@ -30,8 +30,8 @@
  * merged (k-way, again one entry per child) and, in the same pass, against every state
  * seen so far (the files of layers 0..d, read as one sorted stream through a heap of
  * readers): a child found there is dropped, the rest is layer d + 1, an index layer: its
- * records, sorted, in one file, and their parents' indices (5 bytes each, in the same
- * order) in another.  The layers are kept for the trace-back of a win and are the seen
+ * records, sorted and packed (below, "Packed files"), in one file, and their parents'
+ * indices (5 bytes each, in the same order) in another; the runs are packed too.  The layers are kept for the trace-back of a win and are the seen
  * states as well: each state is on disk once.  An empty layer ends the search lost.
  *
  * The states count: the states the searches before counted (those they entered), less
@@ -40,9 +40,10 @@
  * once, as the in-memory complete search counts where it exhausts: tested.  The memory
  * limit is the size of the children's buffer (an eighth of it while the tables taken
  * over are still there; the seen layers' readers share a 32nd of it besides); the disk
- * limit bounds the bytes of the files alive (an index layer 21 bytes a state, a record
- * layer 32, a depth-first take-over's layer 0 16 and T0 32 a state of its frontier; the
- * runs of the layer being made, 32 bytes a child), capped by the free space of the
+ * limit bounds the bytes of the files alive (an index layer 5 bytes a state and its
+ * packed records, a record layer 32, a depth-first take-over's layer 0 its packed
+ * records and T0 32 a state of its frontier; the runs of the layer being made, packed:
+ * each child its record and its parent's index), capped by the free space of the
  * directory at the start less a margin.  A write that fails ends it the same way.
  *
  * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
@@ -118,6 +119,148 @@ static int eo_drec_cmp(const void *a, const void *b) {
     return c ? c : eo_crec_cmp(&x->p, &y->p);
 }
 
+/* ----- Packed files ----------------------------------------------------------------
+ * The files of states in ascending order are written packed: the runs and the layers of
+ * records alone (the index layers, a depth-first take-over's layer 0).  Each record is
+ * written as its difference from the record before it in the file (the first: from 0),
+ * a number of 128 bits, in LEB128 (7 bits a byte, the lowest first, the top bit set on
+ * every byte but the last); a run's entry then has its parent: a byte (0: none, the
+ * record of all ones a depth-first take-over puts; 1: an index, p.lo; 2: a record) and
+ * p.lo (1, 2) and p.hi (2), each in LEB128.  The records of a sorted file lie close
+ * together: a layer of 411,560 states of FreeCell 1568 with 1 cell takes 7.6 bytes a
+ * state this way against 16 (bench/README, "Packed layers and runs").  Such a file is
+ * read in order only: a state's index in its layer is its place in that order, and the
+ * trace-back reads up to it.  The layers of records with their parents' records (the
+ * root's layer 0, a best-first take-over's layers 0 and 1, and T0), which the
+ * trace-back searches by binary search, stay as they were, 32 bytes an entry. */
+__extension__ typedef unsigned __int128 eo_u128;
+
+static inline eo_u128 eo_crec_u(const eo_crec *c) { return (eo_u128)c->hi << 64 | c->lo; }
+
+static inline eo_crec eo_u_crec(eo_u128 v) {
+    eo_crec c;
+    c.hi = (uint64_t)(v >> 64);
+    c.lo = (uint64_t)v;
+    return c;
+}
+
+#define EO_PACK_BUF ((size_t)1 << 18) /* a packed file's reading or writing buffer */
+#define EO_PACK_MAX 40                /* the most bytes an entry takes: 19 + 1 + 10 + 10 */
+
+/* A packed file read in order. */
+typedef struct {
+    FILE *f;
+    eo_u128 prev;
+    uint8_t *buf;
+    size_t pos, len, cap;
+    int eof, own; /* the file read to its end; buf is the reader's own */
+} eo_preader;
+
+/* Open a packed file to read with buffer buf of cap bytes (NULL: one of its own), the
+ * last 16 of which are never filled; nonzero when it cannot. */
+static int eo_pr_open(eo_preader *r, const char *path, uint8_t *buf, size_t cap) {
+    memset(r, 0, sizeof(*r));
+    r->own = buf == NULL;
+    r->buf = buf ? buf : (uint8_t *)calloc(EO_PACK_BUF + 16, 1);
+    r->cap = buf ? cap - 16 : EO_PACK_BUF; /* 16 bytes past the data read at once: eo_pr_u */
+    r->f = r->buf ? fopen(path, "rb") : NULL;
+    if (!r->f) {
+        if (r->own) free(r->buf);
+        r->buf = NULL;
+        return -1;
+    }
+    setvbuf(r->f, NULL, _IONBF, 0); /* read straight into the buffer */
+    return 0;
+}
+
+static void eo_pr_close(eo_preader *r) {
+    if (r->f) fclose(r->f);
+    if (r->own) free(r->buf);
+    r->f = NULL;
+    r->buf = NULL;
+}
+
+/* At least EO_PACK_MAX bytes in the buffer, unless the file ends sooner. */
+static inline void eo_pr_fill(eo_preader *r) {
+    if (r->eof || r->len - r->pos >= EO_PACK_MAX) return;
+    size_t left = r->len - r->pos;
+    memmove(r->buf, r->buf + r->pos, left);
+    r->pos = 0;
+    size_t got = fread(r->buf + left, 1, r->cap - left, r->f);
+    r->len = left + got;
+    if (got < r->cap - left) r->eof = 1; /* a short read: the end (or an error) */
+}
+
+/* The 7-bit groups of the LEB128 bytes in w (their top bits clear past the last) drawn
+ * together. */
+static inline uint64_t eo_leb_bits(uint64_t w) {
+    return (w & 0x7fULL) | (w >> 1 & 0x7fULL << 7) | (w >> 2 & 0x7fULL << 14) |
+           (w >> 3 & 0x7fULL << 21) | (w >> 4 & 0x7fULL << 28) | (w >> 5 & 0x7fULL << 35) |
+           (w >> 6 & 0x7fULL << 42) | (w >> 7 & 0x7fULL << 49);
+}
+
+/* A number in LEB128 at the reader's place: 0 and *out, or -1 past the data.  Those of
+ * up to 16 bytes (112 bits: every difference of records of one pack seen) are read 8
+ * bytes at a time: the first byte without its top bit ends it (the buffer has 16 bytes
+ * to read here however near its end: see eo_pr_open). */
+static inline int eo_pr_u(eo_preader *r, eo_u128 *out) {
+    const uint64_t tops = 0x8080808080808080ULL;
+    uint64_t w, w2;
+    memcpy(&w, r->buf + r->pos, 8);
+    uint64_t stop = ~w & tops;
+    if (stop) {
+        size_t len = (size_t)(__builtin_ctzll(stop) >> 3) + 1;
+        if (r->pos + len > r->len) return -1;
+        r->pos += len;
+        if (len < 8) w &= (1ULL << (8 * len)) - 1;
+        *out = eo_leb_bits(w);
+        return 0;
+    }
+    memcpy(&w2, r->buf + r->pos + 8, 8);
+    stop = ~w2 & tops;
+    if (stop) {
+        size_t len = (size_t)(__builtin_ctzll(stop) >> 3) + 1;
+        if (r->pos + 8 + len > r->len) return -1;
+        r->pos += 8 + len;
+        if (len < 8) w2 &= (1ULL << (8 * len)) - 1;
+        *out = (eo_u128)eo_leb_bits(w2) << 56 | eo_leb_bits(w);
+        return 0;
+    }
+    eo_u128 v = 0;
+    for (int sh = 0; sh < 128; sh += 7) {
+        if (r->pos == r->len) return -1;
+        uint8_t b = r->buf[r->pos++];
+        v |= (eo_u128)(b & 0x7f) << sh;
+        if (!(b & 0x80)) {
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The next entry: 1 (its record in *s; with `parent`, a run's, its parent in *parent),
+ * 0 at the end, -1 where the file is damaged. */
+static int eo_pr_next(eo_preader *r, eo_crec *s, eo_crec *parent) {
+    eo_pr_fill(r);
+    if (r->pos == r->len) return 0;
+    eo_u128 v;
+    if (eo_pr_u(r, &v) != 0 || r->prev + v < r->prev) return -1;
+    r->prev += v;
+    *s = eo_u_crec(r->prev);
+    if (parent) {
+        if (r->pos == r->len) return -1;
+        uint8_t tag = r->buf[r->pos++];
+        eo_u128 lo = 0, hi = 0;
+        if (tag > 2 || (tag && (eo_pr_u(r, &lo) != 0 || lo >> 64)) ||
+            (tag == 2 && (eo_pr_u(r, &hi) != 0 || hi >> 64)))
+            return -1;
+        parent->lo = tag ? (uint64_t)lo : UINT64_MAX;
+        parent->hi = tag ? (uint64_t)hi : UINT64_MAX;
+    }
+    return 1;
+}
+
 typedef struct {
     eo_ctx *x;
     char dir[4096];
@@ -127,6 +270,7 @@ typedef struct {
     long expanded; /* states expanded on disk */
     int nlayers;   /* layer files L0 .. L(nlayers - 1) */
     long *layer_n; /* states of each layer */
+    size_t *layer_b; /* bytes of each layer's file */
     int layer_cap;
     int nrec;      /* layers 0 .. nrec - 1 hold records with their parents' (eo_drec) */
     int l0_bare;   /* but layer 0 holds records alone, their parents (where known) in T0 */
@@ -145,7 +289,9 @@ typedef struct {
     /* the expansion of a layer by several threads (eo_disk_expand) */
     int threads;            /* 1: this one alone */
     pthread_mutex_t mu;     /* the layer's reading, run numbers, bytes, the table of full keys */
-    FILE *lf;               /* the layer being expanded */
+    FILE *lf;               /* the layer being expanded (a layer of records with parents) */
+    eo_preader lr;          /* or (packed) */
+    int lpacked;
     long next_at;           /* the index of its next entry to be taken */
     double wcpu[EO_DISK_MAXTHREADS]; /* each other thread's CPU seconds in this expansion */
     int won;                /* a won child found: where */
@@ -289,23 +435,77 @@ static int eo_disk_write(eo_disk *d, FILE *f, const void *p, size_t sz, size_t n
     return 0;
 }
 
-/* The same for a whole run, in pieces of EO_DISK_IOBUF bytes with the time limit and the
- * signals checked between them (a run of a large memory limit is gigabytes). */
-static int eo_disk_write_run(eo_disk *d, FILE *f, const eo_drec *p, size_t n) {
-    const size_t piece = EO_DISK_IOBUF / sizeof(eo_drec);
-    for (size_t i = 0; i < n; i += piece) {
-        if (eo_disk_halted(d)) return -1;
-        if (eo_disk_write(d, f, p + i, sizeof(eo_drec), n - i < piece ? n - i : piece) != 0) return -1;
-    }
-    return 0;
-}
-
 static int eo_disk_close(eo_disk *d, FILE *f) {
     if (fclose(f) != 0) {
         eo_disk_fail(d, EO_DISK_LIMIT);
         return -1;
     }
     return 0;
+}
+
+/* A packed file written in order. */
+typedef struct {
+    eo_disk *d;
+    FILE *f;
+    eo_u128 prev;
+    uint8_t *buf;
+    size_t n;
+} eo_pwriter;
+
+/* Make a packed file to write; nonzero (status EO_DISK_LIMIT) when it cannot. */
+static int eo_pw_open(eo_disk *d, eo_pwriter *w, const char *path) {
+    w->d = d;
+    w->prev = 0;
+    w->n = 0;
+    w->buf = (uint8_t *)malloc(EO_PACK_BUF);
+    w->f = w->buf ? eo_disk_open(path, "wb") : NULL;
+    if (!w->f) {
+        free(w->buf);
+        w->buf = NULL;
+        eo_disk_fail(d, EO_DISK_LIMIT);
+        return -1;
+    }
+    return 0;
+}
+
+static inline void eo_pw_u(eo_pwriter *w, eo_u128 v) {
+    uint8_t *p = w->buf + w->n;
+    for (; v >= 0x80; v >>= 7) *p++ = (uint8_t)v | 0x80;
+    *p++ = (uint8_t)v;
+    w->n = (size_t)(p - w->buf);
+}
+
+/* The buffer written (accounted), with the time limit and the signals checked: a run
+ * of a large memory limit is gigabytes.  Nonzero when it stops (status set). */
+static int eo_pw_flush(eo_pwriter *w) {
+    if (eo_disk_halted(w->d)) return -1;
+    int rc = w->n ? eo_disk_write(w->d, w->f, w->buf, 1, w->n) : 0;
+    w->n = 0;
+    return rc;
+}
+
+/* Append record s (not below the one before it) and, to a run, its parent. */
+static inline int eo_pw_put(eo_pwriter *w, const eo_crec *s, const eo_crec *parent) {
+    eo_u128 v = eo_crec_u(s);
+    eo_pw_u(w, v - w->prev);
+    w->prev = v;
+    if (parent) {
+        int tag = parent->hi == UINT64_MAX && parent->lo == UINT64_MAX ? 0 : parent->hi ? 2 : 1;
+        w->buf[w->n++] = (uint8_t)tag;
+        if (tag) eo_pw_u(w, parent->lo);
+        if (tag == 2) eo_pw_u(w, parent->hi);
+    }
+    return w->n > EO_PACK_BUF - EO_PACK_MAX ? eo_pw_flush(w) : 0;
+}
+
+/* The rest written and the file closed; nonzero (status set) when it cannot be. */
+static int eo_pw_close(eo_pwriter *w) {
+    int bad = w->n && eo_disk_write(w->d, w->f, w->buf, 1, w->n) != 0;
+    if (eo_disk_close(w->d, w->f) != 0) bad = 1;
+    free(w->buf);
+    w->buf = NULL;
+    w->f = NULL;
+    return bad ? -1 : 0;
 }
 
 static inline int eo_drec_less(const eo_drec *a, const eo_drec *b) {
@@ -397,29 +597,26 @@ static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
     return 0;
 }
 
-/* Sort buf[0 .. *n), one entry per child (the least parent), write it as the next run
- * (its number taken under the lock: the threads of an expansion flush their own
- * buffers); *n is then 0. */
+/* Sort buf[0 .. *n), write it as the next run (its number taken under the lock: the
+ * threads of an expansion flush their own buffers), packed, one entry per child (the
+ * least parent); *n is then 0. */
 static int eo_disk_flush_buf(eo_disk *d, eo_drec *buf, size_t *n) {
     if (!*n) return 0;
     int depth = 0;
     for (size_t m = *n; m > 1; m >>= 1) depth += 2;
     if (eo_drec_sort(d, buf, *n, depth) != 0) return -1;
-    size_t k = 0;
-    for (size_t i = 0; i < *n; i++)
-        if (!k || eo_crec_cmp(&buf[k - 1].s, &buf[i].s) != 0) buf[k++] = buf[i];
     char path[4160];
     pthread_mutex_lock(&d->mu);
     int run = d->run_seq + d->nruns++;
     pthread_mutex_unlock(&d->mu);
     eo_disk_path(d, path, "R", run);
-    FILE *f = eo_disk_open(path, "wb");
-    if (!f) {
-        eo_disk_fail(d, EO_DISK_LIMIT);
-        return -1;
-    }
-    int bad = eo_disk_write_run(d, f, buf, k);
-    if (eo_disk_close(d, f) != 0 || bad) return -1;
+    eo_pwriter w;
+    if (eo_pw_open(d, &w, path) != 0) return -1;
+    int bad = 0;
+    for (size_t i = 0; i < *n && !bad; i++)
+        if (!i || eo_crec_cmp(&buf[i - 1].s, &buf[i].s) != 0)
+            bad = eo_pw_put(&w, &buf[i].s, &buf[i].p) != 0;
+    if (eo_pw_close(&w) != 0 || bad) return -1;
     *n = 0;
     return 0;
 }
@@ -427,17 +624,27 @@ static int eo_disk_flush_buf(eo_disk *d, eo_drec *buf, size_t *n) {
 /* The buffer of the take-over (and of one thread alone) as a run. */
 static int eo_disk_flush(eo_disk *d) { return eo_disk_flush_buf(d, d->buf, &d->nbuf); }
 
+/* A run read in order: its current entry (has). */
 typedef struct {
-    FILE *f;
+    eo_preader r;
     eo_drec cur;
     int has;
 } eo_dreader;
 
-static inline void eo_dreader_next(eo_dreader *r) { r->has = fread(&r->cur, sizeof(eo_drec), 1, r->f) == 1; }
+/* The next entry; nonzero (status EO_DISK_LIMIT) where the run is damaged. */
+static inline int eo_dreader_next(eo_disk *d, eo_dreader *r) {
+    int rc = eo_pr_next(&r->r, &r->cur.s, &r->cur.p);
+    r->has = rc == 1;
+    if (rc < 0) eo_disk_fail(d, EO_DISK_LIMIT);
+    return rc < 0;
+}
 
-/* The size of an entry of layer j's file (the record first in either kind). */
+/* Whether layer j's file is packed (records alone), else records with their parents'. */
+static int eo_disk_packed(const eo_disk *d, int j) { return j >= d->nrec || (j == 0 && d->l0_bare); }
+
+/* The size of an entry of layer j as it is read (the record first in either kind). */
 static size_t eo_disk_esz(const eo_disk *d, int j) {
-    return j < d->nrec && !(j == 0 && d->l0_bare) ? sizeof(eo_drec) : sizeof(eo_crec);
+    return eo_disk_packed(d, j) ? sizeof(eo_crec) : sizeof(eo_drec);
 }
 
 /* The states seen: every layer's file, read as one sorted stream (a heap of readers by
@@ -454,6 +661,9 @@ typedef struct {
     size_t esz;
     uint8_t *buf;
     size_t pos, len, cap; /* entries: the current one, those in the buffer, its room */
+    int packed;           /* a packed layer instead, read in order through pr */
+    eo_preader pr;
+    unsigned long work;
 } eo_sreader;
 
 typedef struct {
@@ -472,6 +682,15 @@ static inline eo_crec eo_sreader_at(const eo_sreader *r, size_t i) {
  * -1 when it stops (status set: the time limit and the signals, checked at each block
  * read). */
 static int eo_sreader_seek(eo_disk *d, eo_sreader *r, const eo_crec *s) {
+    if (r->packed) { /* read on to it (the checks every 1,024 records) */
+        int rc;
+        while ((rc = eo_pr_next(&r->pr, &r->cur, NULL)) == 1) {
+            if (eo_crec_cmp(&r->cur, s) >= 0) return 1;
+            if (eo_disk_stop(d, &r->work)) return -1;
+        }
+        if (rc < 0) eo_disk_fail(d, EO_DISK_LIMIT);
+        return rc;
+    }
     for (;;) {
         if (r->pos == r->len) {
             if (eo_disk_halted(d)) return -1;
@@ -509,8 +728,15 @@ static void eo_seen_sift(eo_seen *v, int i) {
     v->r[i] = t;
 }
 
+static void eo_sreader_close(eo_sreader *r) {
+    if (r->packed)
+        eo_pr_close(&r->pr);
+    else
+        fclose(r->f);
+}
+
 static void eo_seen_close(eo_seen *v) {
-    for (int i = 0; i < v->n; i++) fclose(v->r[i].f);
+    for (int i = 0; i < v->n; i++) eo_sreader_close(&v->r[i]);
     free(v->r);
     free(v->bufs);
     memset(v, 0, sizeof(*v));
@@ -529,7 +755,7 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
     if (bsz < ((size_t)16 << 10)) bsz = (size_t)16 << 10;
     bsz -= bsz % sizeof(eo_drec);
     v->r = (eo_sreader *)malloc((size_t)k * sizeof(eo_sreader));
-    v->bufs = (uint8_t *)malloc((size_t)k * bsz);
+    v->bufs = (uint8_t *)calloc((size_t)k, bsz);
     if (!v->r || !v->bufs) {
         eo_seen_close(v);
         return -1;
@@ -539,21 +765,29 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
     least.hi = least.lo = 0;
     for (int j = 0; j < k; j++) {
         eo_disk_path(d, path, "L", j);
-        FILE *f = fopen(path, "rb");
-        if (!f) {
-            eo_seen_close(v);
-            return -1;
-        }
-        setvbuf(f, NULL, _IONBF, 0); /* read straight into the reader's buffer */
-        eo_sreader *r = &v->r[v->n++];
-        r->f = f;
-        r->esz = eo_disk_esz(d, j);
+        eo_sreader *r = &v->r[v->n];
+        memset(r, 0, sizeof(*r));
+        r->packed = eo_disk_packed(d, j);
         r->buf = v->bufs + (size_t)j * bsz;
-        r->cap = bsz / r->esz;
-        r->pos = r->len = 0;
+        if (r->packed) {
+            if (eo_pr_open(&r->pr, path, r->buf, bsz) != 0) {
+                eo_seen_close(v);
+                return -1;
+            }
+        } else {
+            r->f = fopen(path, "rb");
+            if (!r->f) {
+                eo_seen_close(v);
+                return -1;
+            }
+            setvbuf(r->f, NULL, _IONBF, 0); /* read straight into the reader's buffer */
+            r->esz = eo_disk_esz(d, j);
+            r->cap = bsz / r->esz;
+        }
+        v->n++;
         int rc = eo_sreader_seek(d, r, &least);
         if (rc <= 0) {
-            fclose(f);
+            eo_sreader_close(r);
             v->n--;
             if (rc < 0) {
                 eo_seen_close(v);
@@ -575,7 +809,7 @@ static int eo_seen_has(eo_disk *d, eo_seen *v, const eo_crec *s) {
         int rc = eo_sreader_seek(d, &v->r[0], s);
         if (rc < 0) return -1;
         if (rc == 0) {
-            fclose(v->r[0].f);
+            eo_sreader_close(&v->r[0]);
             v->r[0] = v->r[--v->n];
         }
         if (v->n) eo_seen_sift(v, 0);
@@ -588,9 +822,10 @@ static int eo_seen_has(eo_disk *d, eo_seen *v, const eo_crec *s) {
 #define EO_PIDX 5
 
 /* How eo_disk_merge writes what it keeps */
-#define EO_OUT_DREC 0  /* the entries as they are (eo_drec) to `out` */
-#define EO_OUT_INDEX 1 /* the records to `out`, their parents' indices (p.lo) to `pout` */
-#define EO_OUT_BARE 2  /* the records to `out`, the entries with a parent to `pout` */
+#define EO_OUT_RUN 0   /* the entries as they are to `out`, a packed run */
+#define EO_OUT_DREC 1  /* the same, a layer of records with their parents' (eo_drec) */
+#define EO_OUT_INDEX 2 /* the records to `out`, packed; their parents' indices (p.lo) to `pout` */
+#define EO_OUT_BARE 3  /* the records to `out`, packed; the entries with a parent to `pout` */
 
 /* Merge runs R[first .. first + k) into one stream, one entry per child (the least
  * parent), written to layer file `out` (and `pout`) as `how` says.  With `seen`,
@@ -602,6 +837,8 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
     eo_dreader rd[EO_DISK_MAXRUNS];
     char path[4160];
     FILE *fo = NULL, *fp = NULL;
+    eo_pwriter pw;
+    memset(&pw, 0, sizeof(pw));
     eo_seen sv;
     memset(&sv, 0, sizeof(sv));
     int ok = 0, n = 0;
@@ -609,13 +846,15 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
     if (kept2) *kept2 = 0;
     for (; n < k; n++) {
         eo_disk_path(d, path, "R", first + n);
-        rd[n].f = eo_disk_open(path, "rb");
-        if (!rd[n].f) goto done;
-        eo_dreader_next(&rd[n]);
+        if (eo_pr_open(&rd[n].r, path, NULL, 0) != 0) goto done;
+        if (eo_dreader_next(d, &rd[n]) != 0) {
+            n++;
+            goto done;
+        }
     }
-    fo = eo_disk_open(out, "wb");
-    if (!fo) goto done;
-    if (how != EO_OUT_DREC && !(fp = eo_disk_open(pout, "wb"))) goto done;
+    if (how == EO_OUT_DREC ? !(fo = eo_disk_open(out, "wb")) : eo_pw_open(d, &pw, out) != 0)
+        goto done;
+    if ((how == EO_OUT_INDEX || how == EO_OUT_BARE) && !(fp = eo_disk_open(pout, "wb"))) goto done;
     if (seen && eo_seen_open(d, &sv) != 0) goto done;
     for (;;) {
         int best = -1;
@@ -624,7 +863,8 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
         if (best < 0) break;
         eo_drec e = rd[best].cur;
         for (int i = 0; i < k; i++) /* the same child in every run: the least parent is e */
-            while (rd[i].has && eo_crec_cmp(&rd[i].cur.s, &e.s) == 0) eo_dreader_next(&rd[i]);
+            while (rd[i].has && eo_crec_cmp(&rd[i].cur.s, &e.s) == 0)
+                if (eo_dreader_next(d, &rd[i]) != 0) goto done;
         /* every entry read counts towards the checks, the seen ones passed over too (late
          * layers drop most children; the layers seen are gigabytes) */
         if (eo_disk_stop(d, &d->work)) goto done;
@@ -633,26 +873,27 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
             if (has < 0) goto done;
             if (has) continue; /* seen: expanded already or queued */
         }
-        if (how == EO_OUT_BARE) {
-            if (eo_disk_write(d, fo, &e.s, sizeof(e.s), 1) != 0) goto done;
-            if (e.p.hi != UINT64_MAX || e.p.lo != UINT64_MAX) { /* a parent known */
+        if (how == EO_OUT_RUN) {
+            if (eo_pw_put(&pw, &e.s, &e.p) != 0) goto done;
+        } else if (how == EO_OUT_DREC) {
+            if (eo_disk_write(d, fo, &e, sizeof(e), 1) != 0) goto done;
+        } else {
+            if (eo_pw_put(&pw, &e.s, NULL) != 0) goto done;
+            if (how == EO_OUT_BARE && (e.p.hi != UINT64_MAX || e.p.lo != UINT64_MAX)) {
+                /* a parent known */
                 if (eo_disk_write(d, fp, &e, sizeof(e), 1) != 0) goto done;
                 ++*kept2;
+            } else if (how == EO_OUT_INDEX) {
+                uint8_t b[EO_PIDX];
+                for (int i = 0; i < EO_PIDX; i++) b[i] = (uint8_t)(e.p.lo >> (8 * i));
+                if (eo_disk_write(d, fp, b, EO_PIDX, 1) != 0) goto done;
             }
-        } else if (how == EO_OUT_INDEX) {
-            uint8_t b[EO_PIDX];
-            for (int i = 0; i < EO_PIDX; i++) b[i] = (uint8_t)(e.p.lo >> (8 * i));
-            if (eo_disk_write(d, fo, &e.s, sizeof(e.s), 1) != 0 ||
-                eo_disk_write(d, fp, b, EO_PIDX, 1) != 0)
-                goto done;
-        } else if (eo_disk_write(d, fo, &e, sizeof(e), 1) != 0) {
-            goto done;
         }
         ++*kept;
     }
     ok = 1;
 done:
-    for (int i = 0; i < n; i++) fclose(rd[i].f);
+    for (int i = 0; i < n; i++) eo_pr_close(&rd[i].r);
     for (int i = 0; i < k; i++) {
         eo_disk_path(d, path, "R", first + i);
         eo_disk_unlink(d, path);
@@ -660,6 +901,7 @@ done:
     eo_seen_close(&sv);
     if (fp && eo_disk_close(d, fp) != 0) ok = 0;
     if (fo && eo_disk_close(d, fo) != 0) ok = 0;
+    if (pw.f && eo_pw_close(&pw) != 0) ok = 0;
     if (!ok && d->x->status == EO_RUNNING) d->x->status = EO_DISK_LIMIT;
     return ok ? 0 : -1;
 }
@@ -674,7 +916,7 @@ static int eo_disk_reduce_runs(eo_disk *d) {
             char out[4160];
             long kept;
             eo_disk_path(d, out, "R", next + made);
-            if (eo_disk_merge(d, first, k, out, NULL, EO_OUT_DREC, 0, &kept, NULL) != 0) return -1;
+            if (eo_disk_merge(d, first, k, out, NULL, EO_OUT_RUN, 0, &kept, NULL) != 0) return -1;
             made++;
         }
         d->run_seq = next;
@@ -751,9 +993,17 @@ static int eo_disk_index_parent(eo_disk *d, int j, long i, long *pi, eo_crec *p)
     if (v >= (uint64_t)d->layer_n[j - 1]) return -1;
     *pi = (long)v;
     eo_disk_path(d, path, "L", j - 1);
+    if (eo_disk_packed(d, j - 1)) { /* read in order up to entry v */
+        eo_preader r;
+        if (eo_pr_open(&r, path, NULL, 0) != 0) return -1;
+        ok = 1;
+        for (uint64_t i = 0; ok && i <= v; i++) ok = eo_pr_next(&r, p, NULL) == 1;
+        eo_pr_close(&r);
+        return ok ? 0 : -1;
+    }
     if (!(f = fopen(path, "rb"))) return -1;
-    eo_drec e; /* the record first in either kind of entry */
-    ok = eo_disk_entry(f, (long)v, eo_disk_esz(d, j - 1), &e) == 0;
+    eo_drec e;
+    ok = eo_disk_entry(f, (long)v, sizeof(e), &e) == 0;
     fclose(f);
     *p = e.s;
     return ok ? 0 : -1;
@@ -814,14 +1064,22 @@ static int eo_disk_trace(eo_disk *d, int depth, long at, eo_crec last_parent, eo
     return 0;
 }
 
+/* Layer d->nlayers, of n states, made: counted, with its file's bytes. */
 static int eo_disk_add_layer(eo_disk *d, long n) {
     if (d->nlayers == d->layer_cap) {
         int cap = d->layer_cap ? 2 * d->layer_cap : 256;
         long *p = (long *)realloc(d->layer_n, (size_t)cap * sizeof(long));
-        if (!p) return -1;
-        d->layer_n = p;
+        if (p) d->layer_n = p;
+        size_t *b = (size_t *)realloc(d->layer_b, (size_t)cap * sizeof(size_t));
+        if (b) d->layer_b = b;
+        if (!p || !b) return -1;
         d->layer_cap = cap;
     }
+    char path[4160];
+    struct stat st;
+    eo_disk_path(d, path, "L", d->nlayers);
+    if (stat(path, &st) != 0) return -1;
+    d->layer_b[d->nlayers] = (size_t)st.st_size;
     d->layer_n[d->nlayers++] = n;
     return 0;
 }
@@ -849,7 +1107,7 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
  * directory is emptied and the search begins afresh in it.  The directory is locked
  * (flock) while a search uses it; a second search of the same root meanwhile gets a
  * directory of its own and keeps nothing. */
-#define EO_KEEP_FORMAT 1
+#define EO_KEEP_FORMAT 2 /* 2: layers and runs packed (above) */
 #define EO_KEEP_LINE 16384
 
 static void eo_keep_dir(const eo_ctx *x, const char *root_dir, const eo_state *root, char *out) {
@@ -889,10 +1147,10 @@ static int eo_keep_line(FILE *f, const char *name, char *out) {
 }
 
 /* The manifest of directory `dir` if it is a kept search of this root, search and
- * build: 0 and *in filled (and, with `sizes`, the layers' sizes read into a new array
- * there); else -1. */
+ * build: 0 and *in filled (and, with `sizes`, the layers' states and their files' bytes
+ * read into new arrays there and in *bytes); else -1. */
 static int eo_keep_read(const eo_ctx *x, const char *dir, const eo_state *root, eo_keep_info *in,
-                        long **sizes) {
+                        long **sizes, size_t **bytes) {
     char path[4160];
     char *line = (char *)malloc(EO_KEEP_LINE), *hex = (char *)malloc(2 * EO_MAXKEY + 1);
     snprintf(path, sizeof(path), "%s/M", dir);
@@ -915,11 +1173,17 @@ static int eo_keep_read(const eo_ctx *x, const char *dir, const eo_state *root, 
              in->layers >= 1 && in->nrec >= 1 && in->nrec <= in->layers;
         if (ok && sizes) {
             *sizes = (long *)malloc((size_t)in->layers * sizeof(long));
-            ok = *sizes != NULL;
+            *bytes = (size_t *)malloc((size_t)in->layers * sizeof(size_t));
+            ok = *sizes != NULL && *bytes != NULL;
             for (int j = 0; ok && j < in->layers; j++) ok = fscanf(f, " %ld", &(*sizes)[j]) == 1;
+            int at = -1;
+            ok = ok && fscanf(f, " files%n", &at) == 0 && at > 0;
+            for (int j = 0; ok && j < in->layers; j++) ok = fscanf(f, " %zu", &(*bytes)[j]) == 1;
             if (!ok) {
                 free(*sizes);
+                free(*bytes);
                 *sizes = NULL;
+                *bytes = NULL;
             }
         }
         fclose(f);
@@ -935,7 +1199,7 @@ static int eo_keep_found(const eo_ctx *x, const eo_state *root) {
     char dir[4096];
     eo_keep_info in;
     eo_keep_dir(x, eo_disk_root_dir(x), root, dir);
-    return eo_keep_read(x, dir, root, &in, NULL) == 0;
+    return eo_keep_read(x, dir, root, &in, NULL, NULL) == 0;
 }
 
 /* Whether file `name` belongs to the kept layers of d (L0 .. L(n-1), their P files, T0,
@@ -997,8 +1261,9 @@ static int eo_keep_load(eo_disk *d, const eo_state *root) {
     eo_ctx *x = d->x;
     eo_keep_info in;
     long *sizes = NULL;
+    size_t *bytes = NULL;
     char path[4160];
-    if (eo_keep_read(x, d->dir, root, &in, &sizes) != 0) return -1;
+    if (eo_keep_read(x, d->dir, root, &in, &sizes, &bytes) != 0) return -1;
     int ok = 1;
     /* the full keys, in id order; past them, what a killed run appended before its
      * manifest was renamed is cut off (the keys this run adds go right after them) */
@@ -1019,9 +1284,11 @@ static int eo_keep_load(eo_disk *d, const eo_state *root) {
     }
     if (!ok) {
         free(sizes);
+        free(bytes);
         return -1;
     }
     d->layer_n = sizes;
+    d->layer_b = bytes;
     d->nlayers = d->layer_cap = in.layers;
     d->nrec = in.nrec;
     d->l0_bare = in.bare;
@@ -1037,7 +1304,8 @@ static int eo_keep_load(eo_disk *d, const eo_state *root) {
     for (int j = 0; ok && j < d->nlayers; j++) {
         struct stat st;
         eo_disk_path(d, path, "L", j);
-        ok = stat(path, &st) == 0 && (size_t)st.st_size == (size_t)sizes[j] * eo_disk_esz(d, j);
+        ok = stat(path, &st) == 0 && (size_t)st.st_size == bytes[j] &&
+             (eo_disk_packed(d, j) || bytes[j] == (size_t)sizes[j] * sizeof(eo_drec));
         if (ok && j >= d->nrec) {
             eo_disk_path(d, path, "P", j);
             ok = stat(path, &st) == 0 && (size_t)st.st_size == (size_t)sizes[j] * EO_PIDX;
@@ -1093,6 +1361,8 @@ static int eo_keep_save(eo_disk *d, const eo_state *root) {
                 d->big_saved, d->sittings,
                 d->seconds0 + (eo_cpu_now() - d->cpu0) + x->cpu_extra); /* every thread's */
         for (int j = 0; j < d->nlayers; j++) fprintf(f, " %ld", d->layer_n[j]);
+        fprintf(f, "\nfiles");
+        for (int j = 0; j < d->nlayers; j++) fprintf(f, " %zu", d->layer_b[j]);
         fprintf(f, "\nbytes %zu\n", d->used);
         bad = ferror(f) != 0;
         bad |= fclose(f) != 0;
@@ -1104,6 +1374,23 @@ static int eo_keep_save(eo_disk *d, const eo_state *root) {
     }
     d->saved = 1;
     return 0;
+}
+
+/* Up to EO_DISK_CHUNK entries of the layer being expanded into `chunk` (under the lock),
+ * as eo_disk_esz reads them; how many (0 at its end, or where a packed layer is damaged:
+ * status EO_DISK_LIMIT). */
+static size_t eo_disk_take(eo_disk *d, uint8_t *chunk) {
+    if (!d->lpacked) return fread(chunk, sizeof(eo_drec), EO_DISK_CHUNK, d->lf);
+    size_t got = 0;
+    int rc = 1;
+    eo_crec c;
+    while (got < EO_DISK_CHUNK && (rc = eo_pr_next(&d->lr, &c, NULL)) == 1)
+        memcpy(chunk + got++ * sizeof(c), &c, sizeof(c));
+    if (rc < 0) {
+        eo_disk_fail(d, EO_DISK_LIMIT);
+        return 0;
+    }
+    return got;
 }
 
 /* A thread of the expansion of a layer: its part of the children's buffer, how it
@@ -1140,7 +1427,7 @@ static void *eo_disk_work(void *arg) {
     uint8_t chunk[EO_DISK_CHUNK * sizeof(eo_drec)];
     while (rc == 0) {
         pthread_mutex_lock(&d->mu);
-        size_t got = eo_disk_running(d) ? fread(chunk, esz, EO_DISK_CHUNK, d->lf) : 0;
+        size_t got = eo_disk_running(d) ? eo_disk_take(d, chunk) : 0;
         long at = d->next_at - 1; /* the entry's index in the layer */
         d->next_at += (long)got;
         pthread_mutex_unlock(&d->mu);
@@ -1219,8 +1506,8 @@ static int eo_disk_expand(eo_disk *d) {
     int depth = d->nlayers - 1;
     char path[4160];
     eo_disk_path(d, path, "L", depth);
-    d->lf = eo_disk_open(path, "rb");
-    if (!d->lf) {
+    d->lpacked = eo_disk_packed(d, depth);
+    if (d->lpacked ? eo_pr_open(&d->lr, path, NULL, 0) != 0 : !(d->lf = eo_disk_open(path, "rb"))) {
         eo_disk_fail(d, EO_DISK_LIMIT);
         return -1;
     }
@@ -1245,7 +1532,10 @@ static int eo_disk_expand(eo_disk *d) {
     for (int w = 1; w < started; w++) pthread_join(work[w].tid, NULL);
     x->cpu_extra += eo_disk_wcpu(d);
     for (int w = 0; w < T; w++) d->wcpu[w] = 0;
-    fclose(d->lf);
+    if (d->lpacked)
+        eo_pr_close(&d->lr);
+    else
+        fclose(d->lf);
     d->lf = NULL;
     if (d->won) {
         if (eo_disk_trace(d, depth, d->win_at, d->win_rec, d->win_move) != 0) {
@@ -1317,7 +1607,7 @@ static void eo_disk_drop_tables(eo_ctx *x) {
 
 /* The buffer's entries and the runs made so far, sorted and merged into a layer taken
  * over: layer `layer`'s file as records with their parents' (EO_OUT_DREC), or
- * (EO_OUT_BARE) records alone, the entries with a parent in file T<layer>; *kept: its
+ * (EO_OUT_BARE) records alone, packed, the entries with a parent in file T<layer>; *kept: its
  * entries, *kept2 those of T<layer>.  Nonzero when it stops (status set). */
 static int eo_disk_write_layer(eo_disk *d, int layer, int how, long *kept, long *kept2) {
     char path[4160], tpath[4160];
@@ -1479,7 +1769,9 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
     if (x->disk_keep && x->disk_keep[0]) eo_keep_open(&d, root_dir, root);
     if (d.keep && take == EO_TAKE_RESUME && eo_keep_load(&d, root) != 0) {
         free(d.layer_n); /* not what it said: begin afresh in the directory */
+        free(d.layer_b);
         d.layer_n = NULL;
+        d.layer_b = NULL;
         d.nlayers = d.layer_cap = d.nrec = d.l0_bare = 0;
         d.t0_n = d.expanded = 0;
         d.base = states;
@@ -1605,6 +1897,7 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         eo_disk_rmdir(d.dir);
     if (d.lockfd >= 0) close(d.lockfd);
     free(d.layer_n);
+    free(d.layer_b);
     pthread_mutex_destroy(&d.mu);
     x->disk_peak = d.peak;
     x->disk_layers = d.nlayers;
