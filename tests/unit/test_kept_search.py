@@ -5,12 +5,14 @@ to the verdict and the states count it would have reached in one run."""
 from __future__ import annotations
 
 import fcntl
+import queue
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from eightoff.cli.kept import KeptWatch
 from eightoff.deals import deal
 from eightoff.position import Move
 from eightoff.rules import Rules, preset
@@ -192,3 +194,29 @@ def test_what_a_killed_run_began_after_its_last_layer_is_dropped(tmp_path: Path)
     status, counted, _, stats = run(number, tmp_path)
     assert status == _core.LOST and counted == states
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_long_search_says_on_stderr_where_it_is_as_its_layers_are_made(
+    tmp_path: Path,
+) -> None:
+    """A deal's search on disk may take hours, while the survey's bar and solve's output
+    move only when a deal ends: the command's watcher says, each time the search has made
+    layers, how many, the last one's size, the states and the disk, once per change."""
+    number, states = LOST
+    lines: queue.Queue[str] = queue.Queue()
+    with KeptWatch(str(tmp_path), 0.0, "en", every=0.01, out=lines.put):
+        status, _, _, stats = run(number, tmp_path, states // 3)
+        assert status == _core.STATE_LIMIT and stats["kept"]
+        line = lines.get(timeout=30)  # the watcher's next look finds the kept layers
+    (kept,) = kept_searches(str(tmp_path))
+    assert kept.layers == stats["layers"] and 0 < kept.last_layer < kept.states
+    while not lines.empty():  # looks taken while the layers were being made
+        line = lines.get()
+    assert f"{kept.layers} layers, the last of {kept.last_layer} states" in line
+    assert f"{kept.states} states in all" in line
+    # one line per change: looking again finds nothing new, going on a new line
+    watch = KeptWatch(str(tmp_path), 0.0, "de")
+    assert len(watch.poll()) == 1 and watch.poll() == []
+    run(number, tmp_path, 2 * states // 3)
+    (again,) = watch.poll()
+    assert f"{kept_searches(str(tmp_path))[0].layers} Schichten" in again and "Platte" in again

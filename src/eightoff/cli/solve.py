@@ -34,6 +34,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any, Final, TextIO
 
@@ -54,7 +55,7 @@ from eightoff.cli.exits import (
     interrupted_status,
     interrupted_word,
 )
-from eightoff.cli.kept import report_kept
+from eightoff.cli.kept import KeptWatch, report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import (
     MAX_SECONDS,
@@ -463,23 +464,25 @@ def run(args: argparse.Namespace) -> int:
             return _run_optimal(args)
         write = _writer(out)
         lang = _language(args)
+        watch = KeptWatch(args.disk_dir, began, lang) if args.disk else nullcontext()
         try:
-            for block in _blocks(args, limits, not args.quiet):
-                pieces: list[bytes] = []
-                try:
-                    for variant, number, title, outcome in block:
-                        verdicts.add(outcome.verdict)
-                        if args.json:
-                            pieces.append(output.json_line(variant, number, outcome))
-                        elif args.quiet:  # English: see _jobs
-                            pieces.append(output.summary_line(title, outcome))
-                        else:
-                            if not first:
-                                pieces.append(b"\n")
-                            pieces.append(output.text(title, outcome, lang))
-                        first = False
-                finally:  # what was solved before a failure or an interrupt is shown
-                    write(pieces)
+            with watch:  # a search on disk says where it is as its layers are made
+                for block in _blocks(args, limits, not args.quiet):
+                    pieces: list[bytes] = []
+                    try:
+                        for variant, number, title, outcome in block:
+                            verdicts.add(outcome.verdict)
+                            if args.json:
+                                pieces.append(output.json_line(variant, number, outcome))
+                            elif args.quiet:  # English: see _jobs
+                                pieces.append(output.summary_line(title, outcome))
+                            else:
+                                if not first:
+                                    pieces.append(b"\n")
+                                pieces.append(output.text(title, outcome, lang))
+                            first = False
+                    finally:  # what was solved before a failure or an interrupt is shown
+                        write(pieces)
         except SolutionError as e:  # a bug in the solver, never a verdict
             return fail("eightoff solve", said(e), EX_SOFTWARE)
         finally:

@@ -25,7 +25,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Final, TextIO
 
 from eightoff.cli import house_rules
@@ -45,7 +45,7 @@ from eightoff.cli.exits import (
     on_sigterm,
     whole_number,
 )
-from eightoff.cli.kept import report_kept
+from eightoff.cli.kept import KeptWatch, report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
@@ -272,6 +272,8 @@ def _run(args: argparse.Namespace) -> int:
     with (
         _ProgressBar(_span(name, start, end), enabled=not args.no_progress) as bar,
         _sigterm_as_interrupt(),
+        # a deal's search on disk says where it is as its layers are made
+        KeptWatch(disk_in, began, lang) if disk else nullcontext(),
     ):
         try:
             result = run_survey(

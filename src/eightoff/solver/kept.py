@@ -53,6 +53,8 @@ class KeptSearch:
     deal: int | None
     """The deal's number (None: a position searched by ``solve``)."""
     layers: int
+    last_layer: int
+    """The states of its last complete layer (the next to be expanded)."""
     states: int
     """The states counted so far, over every run."""
     runs: int
@@ -100,10 +102,12 @@ def _read(path: Path) -> KeptSearch | None:
         fields[name] = value
     try:
         deal = int(fields["deal"])
+        sizes = fields.get("sizes", "").split()
         return KeptSearch(
             path=path,
             deal=deal if deal >= 0 else None,
             layers=int(fields["layers"]),
+            last_layer=int(sizes[-1]) if sizes else 0,
             states=int(fields["base"]) + int(fields["expanded"]),
             runs=int(fields["sittings"]),
             seconds=float(fields["seconds"]),
