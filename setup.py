@@ -1,9 +1,29 @@
 """Build the solver's compiled core; everything else is declared in pyproject.toml."""
 
+import hashlib
+import os
 from glob import glob
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+
+HERE = Path(__file__).resolve().parent
+OPT = os.environ.get("EO_OPT", "-O3")
+
+
+def source_id() -> str:
+    """The compiled core's build (eightoff.solver.core_build): the first 12 hex digits of
+    the SHA-256 of the sources it is compiled from (its .pyx and every header beside it,
+    by name) and of its compile flag, so that the same code built in any checkout is the
+    same build (a kept search goes on from another clone's, a survey stores one version)
+    and any change to it is another."""
+    h = hashlib.sha256(OPT.encode())
+    solver = HERE / "src" / "eightoff" / "solver"
+    for path in sorted([*solver.glob("*.h"), solver / "_core.pyx"]):
+        h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:12]
+
 
 extensions = [
     Extension(
@@ -11,7 +31,8 @@ extensions = [
         ["src/eightoff/solver/_core.pyx"],
         include_dirs=["src/eightoff/solver"],
         depends=sorted(glob("src/eightoff/solver/*.h")),  # the C the .pyx includes
-        extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
+        define_macros=[("EO_SOURCE_ID", f'"{source_id()}"')],
+        extra_compile_args=[OPT],
     ),
     # the compiled copy of the deal rule for eightoff.deals (the core imports no solver)
     Extension(
@@ -19,13 +40,13 @@ extensions = [
         ["src/eightoff/_deals.pyx"],
         include_dirs=["src/eightoff/solver"],
         depends=["src/eightoff/solver/deals.h"],
-        extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
+        extra_compile_args=[OPT],
     ),
     # byte strings looked up by 64-bit keys and joined (eightoff solve's output)
     Extension(
         "eightoff._join",
         ["src/eightoff/_join.pyx"],
-        extra_compile_args=[__import__("os").environ.get("EO_OPT", "-O3")],
+        extra_compile_args=[OPT],
     ),
 ]
 

@@ -10,6 +10,7 @@ _Move = tuple[int, int, int]
 _Rules = dict[str, int]
 """core.h's eo_rules by field name (eightoff.solver.core_rules)."""
 
+BUILD: str
 MAX_COLUMNS: int
 MAX_CELLS: int
 MAX_FOUNDATIONS: int

@@ -195,6 +195,18 @@ cdef extern from "checks.h":
     int eo_check_legal(const eo_rules *r, const eo_state *s, int *n_out) nogil
     int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) nogil
 
+cdef extern from *:
+    """
+    #ifndef EO_SOURCE_ID /* set by setup.py: the sources' hash */
+    #define EO_SOURCE_ID "unknown"
+    #endif
+    """
+    const char *EO_SOURCE_ID
+
+BUILD = (<bytes>EO_SOURCE_ID).decode("ascii")
+"""Which build this is: setup.py's hash of the sources (the same code built anywhere is
+the same build)."""
+
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS
 MAX_FOUNDATIONS = EO_MAXFOUND

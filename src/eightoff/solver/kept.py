@@ -13,8 +13,6 @@ directory for the command line."""
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,17 +23,12 @@ from . import _core
 _PREFIX = "eightoff-keep-"
 
 
-@functools.cache
 def core_build() -> str:
-    """Which compiled core this is: the first 12 hex digits of the SHA-256 of its file
-    (two builds of different code never share a kept search or a survey's version)."""
-    path = getattr(_core, "__file__", None)
-    if not path:
-        return "unknown"
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
-    except OSError:
-        return "unknown"
+    """Which compiled core this is: the first 12 hex digits of the SHA-256 of the sources
+    it was compiled from (setup.py's ``source_id``).  The same code built in any checkout
+    is the same build, so a kept search goes on in another clone of it; two builds of
+    different code never share a kept search or a survey's version."""
+    return str(getattr(_core, "BUILD", "unknown"))
 
 
 def keep_words(fields: dict[str, int], plan: dict[str, Any]) -> tuple[str, str]:

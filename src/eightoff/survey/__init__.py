@@ -185,9 +185,10 @@ def solver_version() -> str:
     """The version of the solver that decides the verdicts, stored with every row.
 
     ``eightoff.solver.SOLVER_VERSION`` (or its ``__version__``) when the solver
-    module declares one. Otherwise the eightoff package version plus a fingerprint
-    of the compiled core (the first 12 hex digits of SHA-256 of the extension file),
-    so that results from two different builds are never stored as one version.
+    module declares one. Otherwise the eightoff package version plus the compiled
+    core's build (:func:`eightoff.solver.core_build`: a hash of the sources it was
+    compiled from), so that results from two different builds are never stored as one
+    version, and the same code built in two checkouts is one.
     """
     import eightoff
     import eightoff.solver as solver_module
