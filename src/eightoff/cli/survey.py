@@ -272,8 +272,8 @@ def _run(args: argparse.Namespace) -> int:
     with (
         _ProgressBar(_span(name, start, end), enabled=not args.no_progress) as bar,
         _sigterm_as_interrupt(),
-        # a deal's search on disk says where it is as its layers are made
-        KeptWatch(disk_in, began, lang) if disk else nullcontext(),
+        # a deal's search on disk says where it is as its layers are made (progress too)
+        KeptWatch(disk_in, began, lang) if disk and not args.no_progress else nullcontext(),
     ):
         try:
             result = run_survey(
