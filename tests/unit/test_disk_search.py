@@ -159,6 +159,24 @@ def test_the_disk_holds_each_state_once_in_less_than_its_record(
     assert stats["peak"] < 16 * states
 
 
+@pytest.mark.parametrize(
+    ("entries", "distinct"),
+    [(0, 0), (1, 0), (64, 0), (65, 0), (3_000, 0), (200_000, 0), (50_000, 1), (50_000, 7),
+     (50_000, 5_000)],
+)  # fmt: skip
+def test_the_radix_sort_of_the_children_orders_them_as_the_comparison_sort(
+    entries: int, distinct: int
+) -> None:
+    """Each buffer of a layer's children is sorted before it is written as a run, and
+    the merge finds a state's copies as neighbours: a wrong order would keep a state
+    twice or drop one.  The radix sort the search runs gives, on any buffer (tiny ones,
+    ones where many entries share a record, one record for all), the very sequence the
+    comparison sort gives: by record, then by parent."""
+    radix, _ = _core.check_drec_sort(entries, 11, True, distinct)
+    plain, _ = _core.check_drec_sort(entries, 11, False, distinct)
+    assert radix == plain != 0
+
+
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
     # a memory of 1 byte: 64 children a run, runs merged 32 at a time, again and again
     number, states = LOST[0]

@@ -94,6 +94,9 @@ def check_compact(
     cells: _Cells,
     foundations: Sequence[int],
 ) -> int: ...
+def check_drec_sort(
+    n: int, seed: int, radix: bool, distinct: int = 0
+) -> tuple[int, float]: ...
 def check_incremental(
     rules: _Rules,
     columns: _Columns,

@@ -194,6 +194,8 @@ cdef extern from "checks.h":
     int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
     int eo_check_legal(const eo_rules *r, const eo_state *s, int *n_out) nogil
     int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) nogil
+    uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
+                                double *seconds) nogil
 
 cdef extern from *:
     """
@@ -541,6 +543,22 @@ def check_compact(rules, root, columns, cells, foundations) -> int:
     load_state(&r, &s0, root[0], root[1], root[2])
     load_state(&r, &s, columns, cells, foundations)
     return eo_check_compact(&r, &s0, &s)
+
+
+def check_drec_sort(Py_ssize_t n, unsigned long long seed, bint radix,
+                    Py_ssize_t distinct=0) -> tuple:
+    """The sort of a search on disk's buffer of children (disk.h) on ``n`` entries made
+    from ``seed`` (checks.h, eo_check_drec_sort; ``distinct`` > 0: that many records,
+    each held by many entries): the radix sort the search runs (``radix``) or the
+    introsort alone.  Returns (a hash of the sorted sequence, 0 when
+    it is out of order or there was no memory for the entries, the sort's CPU seconds)."""
+    cdef double seconds = 0.0
+    cdef uint64_t h
+    if n < 0 or distinct < 0:
+        raise ValueError("n and distinct must not be negative")
+    with nogil:
+        h = eo_check_drec_sort(<size_t>n, seed, <size_t>distinct, 1 if radix else 0, &seconds)
+    return h, seconds
 
 
 def check_incremental(rules, columns, cells, foundations, dict weights) -> tuple:

@@ -1,6 +1,6 @@
 /* Checks of the search's shortcuts against the plain computations, for the differential
  * test only (tests/unit/test_core_differential.py, through _core.check_incremental and
- * _core.check_dive_moves).  Nothing in the search calls them.
+ * _core.check_dive_moves; tests/unit/test_disk_search.py, _core.check_drec_sort).  Nothing in the search calls them.
  */
 #ifndef EIGHTOFF_CHECKS_H
 #define EIGHTOFF_CHECKS_H
@@ -159,6 +159,65 @@ static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_st
     }
     eo_cstore_free(&c);
     return out;
+}
+
+/* For the differential test and bench/disk_sort.py: the sorts of a layer's buffer of
+ * children (disk.h) on n entries made from `seed` as a search makes them: records that
+ * share their top 16 bits, a quarter of them the record of an entry before with another
+ * parent (a child reached from several parents); or, with `distinct` > 0, that many
+ * records each held by many entries.  `how` 1 sorts as eo_disk_flush_buf
+ * does (eo_drec_radix from the first bit that differs), 0 with eo_drec_sort alone.
+ * Returns a hash of the sorted sequence (the same for both when they agree), 0 when the
+ * result is out of order or the memory is lacking; *seconds: the sort's CPU time. */
+static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
+                                   double *seconds) {
+    *seconds = 0.0;
+    eo_drec *a = (eo_drec *)malloc((n ? n : 1) * sizeof(eo_drec));
+    if (!a) return 0;
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (size_t i = 0; i < n; i++) {
+        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
+        uint64_t u = z;
+        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
+        if (distinct) {
+            uint64_t k = (u >> 8) % distinct;
+            a[i].s.hi = 0x5a3cull << 48 | k;
+            a[i].s.lo = k * 0x9e3779b97f4a7c15ull;
+        } else if (i && (u & 3) == 0) {
+            a[i].s = a[(u >> 2) % i].s;
+        } else {
+            a[i].s.hi = 0x5a3cull << 48 | (u >> 16);
+            a[i].s.lo = z;
+        }
+        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
+        a[i].p.hi = 0;
+        a[i].p.lo = z >> 24;
+    }
+    eo_ctx x;
+    memset(&x, 0, sizeof(x));
+    eo_disk d;
+    memset(&d, 0, sizeof(d));
+    d.x = &x;
+    d.threads = 1;
+    double c0 = eo_cpu_now();
+    int bad;
+    if (how) {
+        bad = eo_disk_sort_buf(&d, a, n);
+    } else {
+        int depth = 0;
+        for (size_t m = n; m > 1; m >>= 1) depth += 2;
+        bad = eo_drec_sort(&d, a, n, depth);
+    }
+    *seconds = eo_cpu_now() - c0;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n && !bad; i++) {
+        if (i && eo_drec_less(&a[i], &a[i - 1])) bad = 1;
+        h = (h ^ a[i].s.hi) * 1099511628211ull;
+        h = (h ^ a[i].s.lo) * 1099511628211ull;
+        h = (h ^ a[i].p.lo) * 1099511628211ull;
+    }
+    free(a);
+    return bad ? 0 : h | 1;
 }
 
 #endif
