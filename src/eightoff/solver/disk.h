@@ -31,8 +31,9 @@
  * seen so far (the files of layers 0..d, read as one sorted stream through a heap of
  * readers): a child found there is dropped, the rest is layer d + 1, an index layer: its
  * records, sorted and packed (below, "Packed files"), in one file, and their parents'
- * indices (5 bytes each, in the same order) in another; the runs are packed too.  The layers are kept for the trace-back of a win and are the seen
- * states as well: each state is on disk once.  An empty layer ends the search lost.
+ * indices (5 bytes each, in the same order) in another; the runs are packed too.  The
+ * layers are kept for the trace-back of a win and are the seen states as well: each
+ * state is on disk once.  An empty layer ends the search lost.
  *
  * The states count: the states the searches before counted (those they entered), less
  * the states taken over unexpanded (layer 1), plus the states expanded on disk; the
@@ -475,13 +476,18 @@ static inline void eo_pw_u(eo_pwriter *w, eo_u128 v) {
     w->n = (size_t)(p - w->buf);
 }
 
-/* The buffer written (accounted), with the time limit and the signals checked: a run
- * of a large memory limit is gigabytes.  Nonzero when it stops (status set). */
-static int eo_pw_flush(eo_pwriter *w) {
-    if (eo_disk_halted(w->d)) return -1;
+/* The buffer written (accounted) and emptied.  Nonzero when it cannot be (status set). */
+static int eo_pw_write(eo_pwriter *w) {
     int rc = w->n ? eo_disk_write(w->d, w->f, w->buf, 1, w->n) : 0;
     w->n = 0;
     return rc;
+}
+
+/* The same, with the time limit and the signals checked first: a run of a large memory
+ * limit is gigabytes.  Nonzero when it stops (status set). */
+static int eo_pw_flush(eo_pwriter *w) {
+    if (eo_disk_halted(w->d)) return -1;
+    return eo_pw_write(w);
 }
 
 /* Append record s (not below the one before it) and, to a run, its parent. */
@@ -500,7 +506,7 @@ static inline int eo_pw_put(eo_pwriter *w, const eo_crec *s, const eo_crec *pare
 
 /* The rest written and the file closed; nonzero (status set) when it cannot be. */
 static int eo_pw_close(eo_pwriter *w) {
-    int bad = w->n && eo_disk_write(w->d, w->f, w->buf, 1, w->n) != 0;
+    int bad = eo_pw_write(w) != 0;
     if (eo_disk_close(w->d, w->f) != 0) bad = 1;
     free(w->buf);
     w->buf = NULL;
@@ -1177,11 +1183,12 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
  * them (the runs, the layer being made) is removed; where it ends solved or lost, or at
  * the disk limit (no run could go on within it), the directory goes.  A later search
  * of the same root under the same x->disk_keep and x->disk_build (the same compiled
- * core: the same successor relation) goes on from there instead of searching anew: eo_solve looks for the manifest first
- * (eo_keep_found), and eo_disk_search loads it (EO_TAKE_RESUME), rebuilds the table of
- * full keys in the same order (the same ids), and expands its last layer again.  That
- * is the search it would have been had it never stopped: the layers are the seen states
- * and the last one the frontier, exactly as they were after that layer was made.  A
+ * core: the same successor relation) goes on from there instead of searching anew:
+ * eo_solve looks for the manifest first (eo_keep_found), and eo_disk_search loads it
+ * (EO_TAKE_RESUME), rebuilds the table of full keys in the same order (the same ids),
+ * and expands its last layer again.  That is the search it would have been had it never
+ * stopped: the layers are the seen states and the last one the frontier, exactly as
+ * they were after that layer was made.  A
  * manifest of another build or another search (a hash collision) is not resumed; the
  * directory is emptied and the search begins afresh in it.  The directory is locked
  * (flock) while a search uses it; a second search of the same root meanwhile gets a
