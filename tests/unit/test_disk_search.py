@@ -9,6 +9,7 @@ thousand states, a few are won.  A tiny memory limit forces the disk path at onc
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 from dataclasses import asdict
@@ -277,37 +278,50 @@ def test_a_bad_disk_option_is_one_line(
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_a_survey_stores_a_deal_that_ends_at_the_disk_limit_as_unknown(
+def test_a_survey_stores_a_deal_that_ends_at_the_disk_limit_as_unknown_and_keeps_its_layers(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """The disk limit is a limit like the others: the deal is stored unknown and the
-    survey ends normally (it stopped with an internal error, an IndexError, before)."""
+    survey ends normally (it stopped with an internal error, an IndexError, before).
+    The layers made before it stay, as after any other limit (the disk may be one that
+    others fill too, and a search of hours would be lost): the survey says so and how to
+    go on, and the same survey with a larger disk limit goes on from them and proves the
+    loss, without searching those layers again."""
     db = tmp_path / "s.sqlite3"
     spill = tmp_path / "disk"
     spill.mkdir()
-    code, out, err = run_cli(
-        capsys,
-        *("survey", str(BIG), str(BIG), "--variant", "freecell", "--cells", "0"),
-        *("--memory", "16M", "--states", "100000000", "--disk", "16M"),
-        *("--disk-dir", str(spill), "--db", str(db), "--workers", "1", "--no-progress"),
-    )
+    survey = ("survey", str(BIG), str(BIG), "--variant", "freecell", "--cells", "0")
+    common = ("--memory", "16M", "--states", "100000000", "--disk-dir", str(spill))
+    common += ("--db", str(db), "--workers", "1", "--no-progress")
+    code, out, err = run_cli(capsys, *survey, *common, "--disk", "16M")
     assert code == 0 and "Traceback" not in err and "internal error" not in err
     assert "0 solved, 0 lost, 1 unknown" in out
+    (kept,) = spill.iterdir()
+    assert f"its search on disk is kept in {kept}" in err and "with a larger --disk" in err
+    layers = int(re.search(r"layers (\d+)", (kept / "M").read_text()).group(1))
+    assert layers > 0
+    code, out, err = run_cli(capsys, *survey, *common, "--disk", "1G", "--retry-unknown")
+    assert code == 0 and "1 lost" in out
     assert list(spill.iterdir()) == []
 
 
 def test_solve_says_the_disk_limit_as_its_reason(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # 16M of memory ends the search of FreeCell 0 cells deal 883; 16M of disk then ends it
-    code, out, _ = run_cli(
+    # 16M of memory ends the search of FreeCell 0 cells deal 883; 16M of disk then ends
+    # it; its layers stay for a run with more room (said in German here)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    code, out, err = run_cli(
         capsys,
         *("solve", str(BIG), "--variant", "freecell", "--cells", "0"),
         *("--memory", "16M", "--max-states", "100000000", "--disk", "16M"),
         *("--disk-dir", str(tmp_path)),
     )
-    assert code == 2 and "unknown: disk limit reached" in out
-    assert list(tmp_path.iterdir()) == []
+    assert code == 2 and "unbekannt: Plattengrenze erreicht" in out
+    (kept,) = tmp_path.iterdir()
+    assert str(kept) in err and "mit größerem --disk" in err
 
 
 # ----- where the memory ends, a beam search tries for a win first -----------------------

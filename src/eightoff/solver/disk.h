@@ -1180,12 +1180,12 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
  * keys that records with EO_CBIG point into is kept in a file B (each key's length
  * byte and bytes, in id order, appended at each manifest).  Where a limit or a signal
  * stops the search, the files of its complete layers stay, and what was begun after
- * them (the runs, the layer being made) is removed; where it ends solved or lost, or at
- * the disk limit (no run could go on within it), the directory goes.  A later search
- * of the same root under the same x->disk_keep and x->disk_build (the same compiled
- * core: the same successor relation) goes on from there instead of searching anew:
- * eo_solve looks for the manifest first (eo_keep_found), and eo_disk_search loads it
- * (EO_TAKE_RESUME), rebuilds the table of full keys in the same order (the same ids),
+ * them (the runs, the layer being made) is removed, the disk limit included (a run with
+ * more room goes on from them); where it ends solved or lost, the directory goes.  A
+ * later search of the same root under the same x->disk_keep and x->disk_build (the same
+ * compiled core: the same successor relation) goes on from there instead of searching
+ * anew: eo_solve looks for the manifest first (eo_keep_found), and eo_disk_search loads
+ * it (EO_TAKE_RESUME), rebuilds the table of full keys in the same order (the same ids),
  * and expands its last layer again.  That is the search it would have been had it never
  * stopped: the layers are the seen states and the last one the frontier, exactly as
  * they were after that layer was made.  A
@@ -1973,10 +1973,10 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         else eo_keep_save(&d, root);
     }
     free(d.buf);
-    /* a kept search stopped by a limit or a signal keeps its complete layers (not at
-     * the disk limit: no run could go on with them, and the space goes back) */
-    x->disk_kept = d.keep && d.saved && x->status != EO_SOLVED && x->status != EO_LOST &&
-                   x->status != EO_DISK_LIMIT;
+    /* a kept search stopped by a limit or a signal keeps its complete layers, the disk
+     * limit included: a run with more room (a larger limit, space freed on a disk that
+     * others fill too) goes on from them, where hours of layers would otherwise go */
+    x->disk_kept = d.keep && d.saved && x->status != EO_SOLVED && x->status != EO_LOST;
     if (x->disk_kept)
         eo_keep_trim(&d, 0);
     else
