@@ -2,6 +2,7 @@
 the comparison sort (introsort) it ran before, on the same entries, CPU seconds.
 
     uv run python bench/disk_sort.py [--entries 2000000 30000000 120000000] [--runs 3]
+    uv run python bench/disk_sort.py --run DIR/eightoff-keep-.../R6 [--entries 100000000]
 
 Each buffer of children (a state's record and its parent's, 32 bytes an entry) is
 sorted before it is written as a run (solver/disk.h, eo_disk_flush_buf); a search with
@@ -10,7 +11,13 @@ are made as a search makes them (checks.h, eo_check_drec_sort: records sharing t
 bits, a quarter of them a record seen before with another parent), the same for both
 sorts; each sort checks its result is in order, and the two results must be the same
 sequence.  Each size runs ``--runs`` times, the sorts alternating; the least CPU time of
-each is printed with their ratio, and the machine's load average first and last."""
+each is printed with their ratio, and the machine's load average first and last.
+
+With ``--run FILE`` the entries are instead the first ``--entries`` of a run a search on
+disk wrote (an R file in its directory while it runs, copied before the merge removes
+it), shuffled: the children of a real search, whose records are far from random (a
+search's records differ in few of their bits, so a radix sort needs more passes over
+them than over random ones)."""
 
 from __future__ import annotations
 
@@ -30,20 +37,30 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--entries", type=int, nargs="+", default=[2_000_000, 30_000_000, 120_000_000])
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--run", metavar="FILE", help="sort the entries of this run file")
     args = ap.parse_args()
     if args.runs < 1 or any(n < 1 for n in args.entries):
         print("disk_sort: --runs and --entries must be 1 or more", file=sys.stderr)
         return 2
     print(load())
+    if args.run:
+        print(f"entries of {args.run}, shuffled")
     print(f"{'entries':>12} {'GiB':>6} {'radix CPU s':>12} {'introsort CPU s':>16} {'ratio':>6}")
     for n in args.entries:
         best = {True: float("inf"), False: float("inf")}
         hashes: dict[bool, int] = {}
         for run in range(args.runs):
             for radix in (run % 2 == 0, run % 2 != 0):
-                h, seconds = _core.check_drec_sort(n, 1, radix)
+                if args.run:
+                    h, got, seconds = _core.check_drec_sort_run(args.run, n, 1, radix)
+                    n_shown = got
+                else:
+                    h, seconds = _core.check_drec_sort(n, 1, radix)
+                    n_shown = n
                 if h == 0:
-                    print(f"disk_sort: {n} entries: out of order or out of memory", file=sys.stderr)
+                    what = args.run or f"{n} entries"
+                    print(f"disk_sort: {what}: unreadable, out of order or out of memory",
+                          file=sys.stderr)  # fmt: skip
                     return 1
                 hashes[radix] = h
                 best[radix] = min(best[radix], seconds)
@@ -51,7 +68,7 @@ def main() -> int:
             print(f"disk_sort: {n} entries: the two sorts differ", file=sys.stderr)
             return 1
         print(
-            f"{n:>12,} {n * 32 / 2**30:>6.2f} {best[True]:>12.2f} {best[False]:>16.2f}"
+            f"{n_shown:>12,} {n_shown * 32 / 2**30:>6.2f} {best[True]:>12.2f} {best[False]:>16.2f}"
             f" {best[True] / best[False]:>6.2f}"
         )
     print(load())

@@ -97,6 +97,7 @@ def check_compact(
 def check_drec_sort(
     n: int, seed: int, radix: bool, distinct: int = 0
 ) -> tuple[int, float]: ...
+def check_drec_sort_run(path: str, cap: int, seed: int, radix: bool) -> tuple[int, int, float]: ...
 def check_incremental(
     rules: _Rules,
     columns: _Columns,

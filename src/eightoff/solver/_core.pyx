@@ -196,6 +196,8 @@ cdef extern from "checks.h":
     int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) nogil
     uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
                                 double *seconds) nogil
+    uint64_t eo_check_drec_sort_run(const char *path, size_t cap, uint64_t seed, int how,
+                                    size_t *n_out, double *seconds) nogil
 
 cdef extern from *:
     """
@@ -559,6 +561,22 @@ def check_drec_sort(Py_ssize_t n, unsigned long long seed, bint radix,
     with nogil:
         h = eo_check_drec_sort(<size_t>n, seed, <size_t>distinct, 1 if radix else 0, &seconds)
     return h, seconds
+
+
+def check_drec_sort_run(str path, Py_ssize_t cap, unsigned long long seed, bint radix) -> tuple:
+    """The same sort (``check_drec_sort``) on the first ``cap`` entries of a run a search
+    on disk wrote (its packed R file), shuffled by ``seed``.  Returns (the hash, 0 when
+    out of order or the file cannot be read, the entries, the sort's CPU seconds)."""
+    cdef double seconds = 0.0
+    cdef size_t n = 0
+    cdef uint64_t h
+    if cap < 0:
+        raise ValueError("cap must not be negative")
+    cdef bytes p = path.encode()
+    cdef const char *cp = p
+    with nogil:
+        h = eo_check_drec_sort_run(cp, <size_t>cap, seed, 1 if radix else 0, &n, &seconds)
+    return h, n, seconds
 
 
 def check_incremental(rules, columns, cells, foundations, dict weights) -> tuple:

@@ -169,30 +169,10 @@ static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_st
  * does (eo_drec_radix from the first bit that differs), 0 with eo_drec_sort alone.
  * Returns a hash of the sorted sequence (the same for both when they agree), 0 when the
  * result is out of order or the memory is lacking; *seconds: the sort's CPU time. */
-static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
-                                   double *seconds) {
-    *seconds = 0.0;
-    eo_drec *a = (eo_drec *)malloc((n ? n : 1) * sizeof(eo_drec));
-    if (!a) return 0;
-    uint64_t z = seed * 0x9e3779b97f4a7c15ull + 1;
-    for (size_t i = 0; i < n; i++) {
-        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
-        uint64_t u = z;
-        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
-        if (distinct) {
-            uint64_t k = (u >> 8) % distinct;
-            a[i].s.hi = 0x5a3cull << 48 | k;
-            a[i].s.lo = k * 0x9e3779b97f4a7c15ull;
-        } else if (i && (u & 3) == 0) {
-            a[i].s = a[(u >> 2) % i].s;
-        } else {
-            a[i].s.hi = 0x5a3cull << 48 | (u >> 16);
-            a[i].s.lo = z;
-        }
-        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
-        a[i].p.hi = 0;
-        a[i].p.lo = z >> 24;
-    }
+/* Sort a[0 .. n) as eo_disk_flush_buf does (how 1) or by eo_drec_sort alone, then free
+ * it: a hash of the sorted sequence, 0 when it is out of order; *seconds the sort's CPU
+ * time. */
+static uint64_t eo_check_sorted(eo_drec *a, size_t n, int how, double *seconds) {
     eo_ctx x;
     memset(&x, 0, sizeof(x));
     eo_disk d;
@@ -218,6 +198,69 @@ static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int
     }
     free(a);
     return bad ? 0 : h | 1;
+}
+
+static inline uint64_t eo_check_next(uint64_t *z) {
+    *z ^= *z << 13, *z ^= *z >> 7, *z ^= *z << 17;
+    return *z;
+}
+
+static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
+                                   double *seconds) {
+    *seconds = 0.0;
+    eo_drec *a = (eo_drec *)malloc((n ? n : 1) * sizeof(eo_drec));
+    if (!a) return 0;
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = eo_check_next(&z), w = eo_check_next(&z);
+        if (distinct) {
+            uint64_t k = (u >> 8) % distinct;
+            a[i].s.hi = 0x5a3cull << 48 | k;
+            a[i].s.lo = k * 0x9e3779b97f4a7c15ull;
+        } else if (i && (u & 3) == 0) {
+            a[i].s = a[(u >> 2) % i].s;
+        } else {
+            a[i].s.hi = 0x5a3cull << 48 | (u >> 16);
+            a[i].s.lo = w;
+        }
+        a[i].p.hi = 0;
+        a[i].p.lo = eo_check_next(&z) >> 24;
+    }
+    return eo_check_sorted(a, n, how, seconds);
+}
+
+/* For bench/disk_sort.py: the first `cap` entries of a run a search on disk wrote (a
+ * packed R file of its directory), shuffled (seed), sorted as eo_check_drec_sort sorts:
+ * the children of a real search, whose records are far from random.  Returns the same
+ * hash, or 0 also when the file cannot be read; *n_out the entries read. */
+static uint64_t eo_check_drec_sort_run(const char *path, size_t cap, uint64_t seed, int how,
+                                       size_t *n_out, double *seconds) {
+    *seconds = 0.0;
+    *n_out = 0;
+    eo_drec *a = (eo_drec *)malloc((cap ? cap : 1) * sizeof(eo_drec));
+    if (!a) return 0;
+    eo_preader r;
+    if (eo_pr_open(&r, path, NULL, 0) != 0) {
+        free(a);
+        return 0;
+    }
+    size_t n = 0;
+    int rc = 1;
+    while (n < cap && (rc = eo_pr_next(&r, &a[n].s, &a[n].p)) == 1) n++;
+    eo_pr_close(&r);
+    if (rc < 0) {
+        free(a);
+        return 0;
+    }
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(eo_check_next(&z) % i);
+        eo_drec t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+    *n_out = n;
+    return eo_check_sorted(a, n, how, seconds);
 }
 
 #endif
