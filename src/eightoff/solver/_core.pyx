@@ -552,8 +552,8 @@ def check_drec_sort(Py_ssize_t n, unsigned long long seed, bint radix,
     """The sort of a search on disk's buffer of children (disk.h) on ``n`` entries made
     from ``seed`` (checks.h, eo_check_drec_sort; ``distinct`` > 0: that many records,
     each held by many entries): the radix sort the search runs (``radix``) or the
-    introsort alone.  Returns (a hash of the sorted sequence, 0 when
-    it is out of order or there was no memory for the entries, the sort's CPU seconds)."""
+    introsort alone.  Returns (a hash of the sorted sequence, 0 when it is out of order
+    or there was no memory for the entries; the sort's CPU seconds)."""
     cdef double seconds = 0.0
     cdef uint64_t h
     if n < 0 or distinct < 0:

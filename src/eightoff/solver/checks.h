@@ -1,6 +1,7 @@
 /* Checks of the search's shortcuts against the plain computations, for the differential
  * test only (tests/unit/test_core_differential.py, through _core.check_incremental and
- * _core.check_dive_moves; tests/unit/test_disk_search.py, _core.check_drec_sort).  Nothing in the search calls them.
+ * _core.check_dive_moves; tests/unit/test_disk_search.py and bench/disk_sort.py, through
+ * _core.check_drec_sort and check_drec_sort_run).  Nothing in the search calls them.
  */
 #ifndef EIGHTOFF_CHECKS_H
 #define EIGHTOFF_CHECKS_H
@@ -161,14 +162,6 @@ static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_st
     return out;
 }
 
-/* For the differential test and bench/disk_sort.py: the sorts of a layer's buffer of
- * children (disk.h) on n entries made from `seed` as a search makes them: records that
- * share their top 16 bits, a quarter of them the record of an entry before with another
- * parent (a child reached from several parents); or, with `distinct` > 0, that many
- * records each held by many entries.  `how` 1 sorts as eo_disk_flush_buf
- * does (eo_drec_radix from the first bit that differs), 0 with eo_drec_sort alone.
- * Returns a hash of the sorted sequence (the same for both when they agree), 0 when the
- * result is out of order or the memory is lacking; *seconds: the sort's CPU time. */
 /* Sort a[0 .. n) as eo_disk_flush_buf does (how 1) or by eo_drec_sort alone, then free
  * it: a hash of the sorted sequence, 0 when it is out of order; *seconds the sort's CPU
  * time. */
@@ -195,16 +188,26 @@ static uint64_t eo_check_sorted(eo_drec *a, size_t n, int how, double *seconds) 
         h = (h ^ a[i].s.hi) * 1099511628211ull;
         h = (h ^ a[i].s.lo) * 1099511628211ull;
         h = (h ^ a[i].p.lo) * 1099511628211ull;
+        h = (h ^ a[i].p.hi) * 1099511628211ull;
     }
     free(a);
     return bad ? 0 : h | 1;
 }
 
+/* The next of a xorshift sequence (never 0 from a state that is not 0). */
 static inline uint64_t eo_check_next(uint64_t *z) {
     *z ^= *z << 13, *z ^= *z >> 7, *z ^= *z << 17;
     return *z;
 }
 
+/* For the differential test and bench/disk_sort.py: the sorts of a layer's buffer of
+ * children (disk.h) on n random entries made from `seed`: records that share their top
+ * 16 bits, a quarter of them the record of an entry before with another parent (a child
+ * reached from several parents); or, with `distinct` > 0, that many records each held
+ * by many entries.  `how` 1 sorts as eo_disk_flush_buf does (eo_drec_radix from the
+ * first bit that differs), 0 with eo_drec_sort alone.  Returns a hash of the sorted
+ * sequence (the same for both when they agree), 0 when the result is out of order or
+ * the memory is lacking; *seconds: the sort's CPU time. */
 static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
                                    double *seconds) {
     *seconds = 0.0;
