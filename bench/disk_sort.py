@@ -7,8 +7,8 @@ the comparison sort (introsort) it ran before, on the same entries, CPU seconds.
 Each buffer of children (a state's record and its parent's, 32 bytes an entry) is
 sorted before it is written as a run (solver/disk.h, eo_disk_flush_buf); a search with
 ``--memory 8G`` and two threads sorts buffers of about 120 million entries.  The entries
-are made as a search makes them (checks.h, eo_check_drec_sort: records sharing their top
-bits, a quarter of them a record seen before with another parent), the same for both
+are random records (checks.h, eo_check_drec_sort: records sharing their top bits, a
+quarter of them a record seen before with another parent), the same for both
 sorts; each sort checks its result is in order, and the two results must be the same
 sequence.  Each size runs ``--runs`` times, the sorts alternating; the least CPU time of
 each is printed with their ratio, and the machine's load average first and last.
