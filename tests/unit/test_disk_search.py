@@ -286,7 +286,7 @@ def test_a_survey_stores_a_deal_that_ends_at_the_disk_limit_as_unknown_and_keeps
     The layers made before it stay, as after any other limit (the disk may be one that
     others fill too, and a search of hours would be lost): the survey says so and how to
     go on, and the same survey with a larger disk limit goes on from them and proves the
-    loss, without searching those layers again."""
+    loss."""
     db = tmp_path / "s.sqlite3"
     spill = tmp_path / "disk"
     spill.mkdir()
