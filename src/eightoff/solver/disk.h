@@ -22,18 +22,20 @@
  * own), and layer 1 the kids of the frames of its stack (each with its frame as
  * parent).  These are the record layers (0 .. nrec - 1): each entry a record and its
  * parent's record, sorted by record.  Layer d + 1 is made from layer d: its states are
- * decoded in file order and expanded; the children, each with its parent's index in
- * layer d, fill a buffer of the memory limit's size, which is sorted by (child, parent),
- * cut to one entry per child (the least parent) and written as a run (with several
+ * decoded in file order and expanded; the children (their records alone: no parent is
+ * kept) fill a buffer of the memory limit's size, which is sorted, cut to one entry per
+ * child and written as a run (with several
  * threads, x->disk_threads, each takes entries of layer d a chunk at a time and fills
  * and writes a part of the buffer of its own: eo_disk_work); the runs are then
  * merged (k-way, again one entry per child) and, in the same pass, against every state
  * seen so far (the files of layers 0..d, read as one sorted stream through a heap of
- * readers): a child found there is dropped, the rest is layer d + 1, an index layer: its
- * records, sorted and packed (below, "Packed files"), in one file, and their parents'
- * indices (5 bytes each, in the same order) in another; the runs are packed too.  The
- * layers are kept for the trace-back of a win and are the seen states as well: each
- * state is on disk once.  An empty layer ends the search lost.
+ * readers): a child found there is dropped, the rest is layer d + 1, an index layer (a
+ * layer made on disk): its records, sorted and packed (below, "Packed files"), in one
+ * file; the runs are packed too.  The layers are kept for the trace-back of a win and
+ * are the seen states as well: each state is on disk once.  An empty layer ends the
+ * search lost.  No parent of an index layer's state is written: a trace-back finds it
+ * again (below), and the parents took 5 bytes a state of the 10 a layer took (41% of
+ * the FreeCell 982 search's files with 2 cells).
  *
  * The states count: the states the searches before counted (those they entered), less
  * the states taken over unexpanded (layer 1), plus the states expanded on disk; the
@@ -41,10 +43,10 @@
  * once, as the in-memory complete search counts where it exhausts: tested.  The memory
  * limit is the size of the children's buffer (an eighth of it while the tables taken
  * over are still there; the seen layers' readers share a 32nd of it besides); the disk
- * limit bounds the bytes of the files alive (an index layer 5 bytes a state and its
- * packed records, a record layer 32, a depth-first take-over's layer 0 its packed
- * records and T0 32 a state of its frontier; the runs of the layer being made, packed:
- * each child its record and its parent's index), capped by the free space of the
+ * limit bounds the bytes of the files alive (an index layer its packed records, a
+ * record layer 32 bytes a state, a depth-first take-over's layer 0 its packed records
+ * and T0 32 a state of its frontier; the runs of the layer being made, packed: each
+ * child its record and a byte), capped by the free space of the
  * directory at the start less a margin.  A write that fails ends it the same way.
  *
  * The files live in a directory of their own, <dir>/eightoff-disk-<pid>-XXXXXX, removed
@@ -58,8 +60,11 @@
  * there before (Python's KeyboardInterrupt, or death).  After kill -9 the directory
  * stays; the next disk search removes every such directory whose process is gone.
  *
- * The solution: the won child's parent is entry i of layer d; a state of an index layer
- * j has its parent in layer j - 1 at the index the layer's second file gives, a state
+ * The solution: the won child's parent is a state of layer d (its record kept when the
+ * win is found); a state of an index layer j has a parent in layer j - 1, the first
+ * state of that layer, in file order, one of whose steps leads to it (found by reading
+ * and expanding the layer: eo_disk_scan_parent, a cost paid only on a win, at most one
+ * layer's expansion for each step of the path back), a state
  * of a record layer j >= 1 its parent's record, found in layer j - 1's file by binary
  * search, and within layer 0 (taken over) again in layer 0 (or T0), down to the root
  * (its own parent); the
@@ -293,10 +298,8 @@ typedef struct {
     FILE *lf;               /* the layer being expanded (a layer of records with parents) */
     eo_preader lr;          /* or (packed) */
     int lpacked;
-    long next_at;           /* the index of its next entry to be taken */
     double wcpu[EO_DISK_MAXTHREADS]; /* each other thread's CPU seconds in this expansion */
-    int won;                /* a won child found: where */
-    long win_at;
+    int won;                /* a won child found: its parent's record, the step */
     eo_crec win_rec;
     eo_move win_move;
 } eo_disk;
@@ -903,14 +906,10 @@ static int eo_seen_has(eo_disk *d, eo_seen *v, const eo_crec *s) {
     return 0;
 }
 
-/* A parent's index in its layer, as an index layer's P file holds it (5 bytes, little
- * endian: up to 2^40 states a layer). */
-#define EO_PIDX 5
-
 /* How eo_disk_merge writes what it keeps */
 #define EO_OUT_RUN 0   /* the entries as they are to `out`, a packed run */
 #define EO_OUT_DREC 1  /* the same, a layer of records with their parents' (eo_drec) */
-#define EO_OUT_INDEX 2 /* the records to `out`, packed; their parents' indices (p.lo) to `pout` */
+#define EO_OUT_INDEX 2 /* the records to `out`, packed (an index layer) */
 #define EO_OUT_BARE 3  /* the records to `out`, packed; the entries with a parent to `pout` */
 
 /* Merge runs R[first .. first + k) into one stream, one entry per child (the least
@@ -940,7 +939,7 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
     }
     if (how == EO_OUT_DREC ? !(fo = eo_disk_open(out, "wb")) : eo_pw_open(d, &pw, out) != 0)
         goto done;
-    if ((how == EO_OUT_INDEX || how == EO_OUT_BARE) && !(fp = eo_disk_open(pout, "wb"))) goto done;
+    if (how == EO_OUT_BARE && !(fp = eo_disk_open(pout, "wb"))) goto done;
     if (seen && eo_seen_open(d, &sv) != 0) goto done;
     for (;;) {
         int best = -1;
@@ -969,10 +968,6 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
                 /* a parent known */
                 if (eo_disk_write(d, fp, &e, sizeof(e), 1) != 0) goto done;
                 ++*kept2;
-            } else if (how == EO_OUT_INDEX) {
-                uint8_t b[EO_PIDX];
-                for (int i = 0; i < EO_PIDX; i++) b[i] = (uint8_t)(e.p.lo >> (8 * i));
-                if (eo_disk_write(d, fp, b, EO_PIDX, 1) != 0) goto done;
             }
         }
         ++*kept;
@@ -1063,45 +1058,52 @@ static int eo_disk_parent(eo_disk *d, int j, const eo_crec *s, eo_crec *p) {
     return found;
 }
 
-/* Entry i of an index layer j >= 1: its parent's index in layer j - 1 (*pi) and that
- * parent's record (*p).  Nonzero if unreadable. */
-static int eo_disk_index_parent(eo_disk *d, int j, long i, long *pi, eo_crec *p) {
+/* A parent of the state of record `child`, a state of index layer j >= 1: the first state
+ * of layer j - 1, in file order, one of whose steps leads to it (eo_step_to: the steps
+ * of the search, each with its auto-moves; states compared by canonical key).  Every
+ * state of an index layer was made so from a state of the layer before, so there is
+ * one.  Nonzero if none is found or the layer is unreadable. */
+static int eo_disk_scan_parent(eo_disk *d, int j, const eo_crec *child, eo_crec *p) {
+    eo_ctx *x = d->x;
     char path[4160];
-    uint8_t b[EO_PIDX];
-    eo_disk_path(d, path, "P", j);
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    int ok = eo_disk_entry(f, i, EO_PIDX, b) == 0;
-    fclose(f);
-    if (!ok) return -1;
-    uint64_t v = 0;
-    for (int k = EO_PIDX; k-- > 0;) v = v << 8 | b[k];
-    if (v >= (uint64_t)d->layer_n[j - 1]) return -1;
-    *pi = (long)v;
+    eo_state a;
+    uint8_t want[EO_MAXKEY];
+    eo_move m;
+    eo_cdecode(&x->C, &x->R, child, &a);
+    int wn = eo_key(&x->R, &a, want);
     eo_disk_path(d, path, "L", j - 1);
-    if (eo_disk_packed(d, j - 1)) { /* read in order up to entry v */
+    int found = -1;
+    if (eo_disk_packed(d, j - 1)) {
         eo_preader r;
         if (eo_pr_open(&r, path, NULL, 0) != 0) return -1;
-        ok = 1;
-        for (uint64_t i = 0; ok && i <= v; i++) ok = eo_pr_next(&r, p, NULL) == 1;
+        while (found < 0 && eo_pr_next(&r, p, NULL) == 1) {
+            eo_cdecode(&x->C, &x->R, p, &a);
+            if (eo_step_to(x, &a, want, wn, &m) == 0) found = 0;
+        }
         eo_pr_close(&r);
-        return ok ? 0 : -1;
+        return found;
     }
-    if (!(f = fopen(path, "rb"))) return -1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
     eo_drec e;
-    ok = eo_disk_entry(f, (long)v, sizeof(e), &e) == 0;
+    while (found < 0 && fread(&e, sizeof(e), 1, f) == 1) {
+        eo_cdecode(&x->C, &x->R, &e.s, &a);
+        if (eo_step_to(x, &a, want, wn, &m) == 0) {
+            *p = e.s;
+            found = 0;
+        }
+    }
     fclose(f);
-    *p = e.s;
-    return ok ? 0 : -1;
+    return found;
 }
 
 /* The path: root (x->S, real layout, its auto-moves on the path) to the state of record
- * `last_parent`, entry `at` of layer `depth`, then the step `last` from there.  A state
- * of an index layer (j >= d->nrec) has its parent in layer j - 1 at the index its P file
- * gives; a state of a record layer j >= 1 has its parent's record, found in layer j - 1
+ * `last_parent`, a state of layer `depth`, then the step `last` from there.  A state
+ * of an index layer (j >= d->nrec) has a parent in layer j - 1 that eo_disk_scan_parent
+ * finds; a state of a record layer j >= 1 has its parent's record, found in layer j - 1
  * by binary search; a state of layer 0 has its parent in layer 0 too (the states taken
  * over from memory, each with its parent there), the root its own. */
-static int eo_disk_trace(eo_disk *d, int depth, long at, eo_crec last_parent, eo_move last) {
+static int eo_disk_trace(eo_disk *d, int depth, eo_crec last_parent, eo_move last) {
     eo_ctx *x = d->x;
     size_t n = 1, cap = (size_t)depth + 64;
     eo_crec *chain = (eo_crec *)malloc(cap * sizeof(eo_crec)); /* from the end back */
@@ -1109,7 +1111,7 @@ static int eo_disk_trace(eo_disk *d, int depth, long at, eo_crec last_parent, eo
     chain[0] = last_parent;
     for (int j = depth;;) {
         eo_crec p;
-        if (j >= d->nrec ? eo_disk_index_parent(d, j, at, &at, &p) != 0
+        if (j >= d->nrec ? eo_disk_scan_parent(d, j, &chain[n - 1], &p) != 0
                          : eo_disk_parent(d, j, &chain[n - 1], &p) != 0 ||
                                n > (size_t)d->layer_n[0] + (size_t)depth + 1) {
             free(chain);
@@ -1194,7 +1196,7 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
  * directory is emptied and the search begins afresh in it.  The directory is locked
  * (flock) while a search uses it; a second search of the same root meanwhile gets a
  * directory of its own and keeps nothing. */
-#define EO_KEEP_FORMAT 2 /* 2: layers and runs packed (above) */
+#define EO_KEEP_FORMAT 3 /* 2: layers and runs packed (above); 3: no parents' files */
 #define EO_KEEP_LINE 16384
 
 static void eo_keep_dir(const eo_ctx *x, const char *root_dir, const eo_state *root, char *out) {
@@ -1289,8 +1291,8 @@ static int eo_keep_found(const eo_ctx *x, const eo_state *root) {
     return eo_keep_read(x, dir, root, &in, NULL, NULL) == 0;
 }
 
-/* Whether file `name` belongs to the kept layers of d (L0 .. L(n-1), their P files, T0,
- * B and the manifest, the lock). */
+/* Whether file `name` belongs to the kept layers of d (L0 .. L(n-1), T0, B and the
+ * manifest, the lock). */
 static int eo_keep_part(const eo_disk *d, const char *name) {
     if (!strcmp(name, "M") || !strcmp(name, "B") || !strcmp(name, "lock")) return 1;
     char *end;
@@ -1298,7 +1300,6 @@ static int eo_keep_part(const eo_disk *d, const char *name) {
     long j = strtol(name + 1, &end, 10);
     if (*end || j < 0) return 0;
     if (name[0] == 'L') return j < d->nlayers;
-    if (name[0] == 'P') return j >= d->nrec && j < d->nlayers;
     if (name[0] == 'T') return j == 0 && d->l0_bare;
     return 0;
 }
@@ -1393,10 +1394,6 @@ static int eo_keep_load(eo_disk *d, const eo_state *root) {
         eo_disk_path(d, path, "L", j);
         ok = stat(path, &st) == 0 && (size_t)st.st_size == bytes[j] &&
              (eo_disk_packed(d, j) || bytes[j] == (size_t)sizes[j] * sizeof(eo_drec));
-        if (ok && j >= d->nrec) {
-            eo_disk_path(d, path, "P", j);
-            ok = stat(path, &st) == 0 && (size_t)st.st_size == (size_t)sizes[j] * EO_PIDX;
-        }
     }
     if (ok && d->l0_bare) {
         struct stat st;
@@ -1492,8 +1489,8 @@ typedef struct {
 } eo_dwork;
 
 /* Expand entries of the layer being expanded (d->lf), taken EO_DISK_CHUNK at a time
- * under the lock with their indices, each child with its parent's index into this
- * thread's part of the buffer, a run when it is full.  Every thread does the same to
+ * under the lock, each child (its record alone) into this thread's part of the buffer,
+ * a run when it is full.  Every thread does the same to
  * the entries it takes, so the runs hold the same children whatever the threads, and
  * the layer merged from them is the same file.  A won child: its place in d (the first
  * found) and the others stop. */
@@ -1515,17 +1512,10 @@ static void *eo_disk_work(void *arg) {
     while (rc == 0) {
         pthread_mutex_lock(&d->mu);
         size_t got = eo_disk_running(d) ? eo_disk_take(d, chunk) : 0;
-        long at = d->next_at - 1; /* the entry's index in the layer */
-        d->next_at += (long)got;
         pthread_mutex_unlock(&d->mu);
         if (!got) break;
         for (size_t j = 0; j < got && rc == 0; j++) {
             memcpy(&e, chunk + j * esz, esz);
-            if (++at >> (8 * EO_PIDX)) { /* past what a parent's index holds */
-                eo_disk_fail(d, EO_DISK_LIMIT);
-                rc = -1;
-                break;
-            }
             if (eo_disk_stop(d, &work)) {
                 rc = -1;
                 break;
@@ -1554,7 +1544,6 @@ static void *eo_disk_work(void *arg) {
                     eo_undo_all(&s, step, ns);
                     pthread_mutex_lock(&d->mu);
                     if (!d->won) {
-                        d->win_at = at;
                         d->win_rec = e.s;
                         d->win_move = ms[i];
                         __atomic_store_n(&d->won, 1, __ATOMIC_SEQ_CST);
@@ -1563,9 +1552,8 @@ static void *eo_disk_work(void *arg) {
                     rc = 1;
                     break;
                 }
-                eo_drec c; /* the child, and its parent's index in this layer */
-                c.p.hi = 0;
-                c.p.lo = (uint64_t)at;
+                eo_drec c; /* the child, with no parent (eo_disk_scan_parent finds it) */
+                c.p.hi = c.p.lo = UINT64_MAX;
                 if (eo_disk_record(d, &s, &c.s) != 0) rc = -1;
                 eo_undo_all(&s, au, na);
                 eo_undo_all(&s, step, ns);
@@ -1598,7 +1586,6 @@ static int eo_disk_expand(eo_disk *d) {
         eo_disk_fail(d, EO_DISK_LIMIT);
         return -1;
     }
-    d->next_at = 0;
     d->won = 0;
     eo_dwork work[EO_DISK_MAXTHREADS];
     int T = d->threads;
@@ -1625,7 +1612,7 @@ static int eo_disk_expand(eo_disk *d) {
         fclose(d->lf);
     d->lf = NULL;
     if (d->won) {
-        if (eo_disk_trace(d, depth, d->win_at, d->win_rec, d->win_move) != 0) {
+        if (eo_disk_trace(d, depth, d->win_rec, d->win_move) != 0) {
             x->status = EO_MEMORY_LIMIT;
             return -1;
         }
@@ -1905,7 +1892,7 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         if (!d.buf) x->status = EO_MEMORY_LIMIT;
     }
 
-    char path[4160], ppath[4160];
+    char path[4160];
     if (x->status == EO_RUNNING && cont) {
         long open = 0;
         int rc = take == EO_TAKE_DEPTH_FIRST ? eo_disk_take_over_dfs(&d, root, &open)
@@ -1961,8 +1948,7 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         if (rc != 0) break;
         long kept;
         eo_disk_path(&d, path, "L", d.nlayers);
-        eo_disk_path(&d, ppath, "P", d.nlayers);
-        if (eo_disk_merge(&d, d.run_seq, d.nruns, path, ppath, EO_OUT_INDEX, 1, &kept, NULL) != 0)
+        if (eo_disk_merge(&d, d.run_seq, d.nruns, path, NULL, EO_OUT_INDEX, 1, &kept, NULL) != 0)
             break;
         d.run_seq += d.nruns;
         d.nruns = 0;
