@@ -96,14 +96,19 @@ def test_a_won_deal_gone_on_from_is_solved_and_its_solution_replays(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_another_build_does_not_go_on_from_a_kept_search(tmp_path: Path) -> None:
+def test_another_build_does_not_go_on_from_a_kept_search_nor_touch_it(tmp_path: Path) -> None:
+    """A search by another build of the core (after an upgrade, say) neither goes on from
+    a kept search nor removes it: it searches in a directory of its own, and the kept
+    layers of hours stay for the build that made them (or for the user to delete)."""
     number, states = LOST
     status, _, _, stats = run(number, tmp_path, states // 2, build="an older build")
     assert status == _core.STATE_LIMIT and stats["kept"] and len(kept_dirs(tmp_path)) == 1
     assert [k.current for k in kept_searches(str(tmp_path))] == [False]
+    (old,) = kept_dirs(tmp_path)
+    manifest = (old / "M").read_text()
     status, counted, _, stats = run(number, tmp_path)
     assert status == _core.LOST and counted == states and stats["resumed"] == 0
-    assert list(tmp_path.iterdir()) == []
+    assert kept_dirs(tmp_path) == [old] and (old / "M").read_text() == manifest
 
 
 def test_a_kept_search_another_process_holds_is_left_alone(tmp_path: Path) -> None:

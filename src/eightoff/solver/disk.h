@@ -1175,7 +1175,9 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
 /* ----- Kept searches ----------------------------------------------------------------
  * A search on disk can outlast one run: with x->disk_keep (what the search is: the
  * rules and the plan, as the caller words them) its files live in a directory named by
- * a hash of that and of the root's canonical key, <dir>/eightoff-keep-<16 hex digits>,
+ * a hash of that, of the root's canonical key and of x->disk_build (so that a search by
+ * another build of the core, after an upgrade say, never touches them: it begins in a
+ * directory of its own), <dir>/eightoff-keep-<16 hex digits>,
  * and after each layer is complete a manifest M (text: the search, the build, the
  * root's key, the layers' kinds and sizes, the states counted, the runs and seconds so
  * far) is written beside them (written to M.tmp, then renamed: a run killed at any
@@ -1192,8 +1194,8 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
  * and expands its last layer again.  That is the search it would have been had it never
  * stopped: the layers are the seen states and the last one the frontier, exactly as
  * they were after that layer was made.  A
- * manifest of another build or another search (a hash collision) is not resumed; the
- * directory is emptied and the search begins afresh in it.  The directory is locked
+ * manifest of another search or build found there (a hash collision) is not resumed;
+ * the directory is emptied and the search begins afresh in it.  The directory is locked
  * (flock) while a search uses it; a second search of the same root meanwhile gets a
  * directory of its own and keeps nothing. */
 #define EO_KEEP_FORMAT 3 /* 2: layers and runs packed (above); 3: no parents' files */
@@ -1202,9 +1204,12 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
 static void eo_keep_dir(const eo_ctx *x, const char *root_dir, const eo_state *root, char *out) {
     uint8_t key[EO_MAXKEY];
     int len = eo_key(&x->R, root, key);
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the key, then the search's words */
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the key, the search's words, the build */
     for (int i = 0; i < len; i++) h = (h ^ key[i]) * 0x100000001b3ULL;
     for (const char *c = x->disk_keep; *c; c++) h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
+    h = (h ^ 0xff) * 0x100000001b3ULL;
+    for (const char *c = x->disk_build ? x->disk_build : ""; *c; c++)
+        h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
     snprintf(out, 4096, "%s/eightoff-keep-%016llx", root_dir, (unsigned long long)h);
 }
 
