@@ -173,14 +173,7 @@ static uint64_t eo_check_sorted(eo_drec *a, size_t n, int how, double *seconds) 
     d.x = &x;
     d.threads = 1;
     double c0 = eo_cpu_now();
-    int bad;
-    if (how) {
-        bad = eo_disk_sort_buf(&d, a, n);
-    } else {
-        int depth = 0;
-        for (size_t m = n; m > 1; m >>= 1) depth += 2;
-        bad = eo_drec_sort(&d, a, n, depth);
-    }
+    int bad = how ? eo_disk_sort_buf(&d, a, n) : eo_drec_sort_all(&d, a, n);
     *seconds = eo_cpu_now() - c0;
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n && !bad; i++) {

@@ -607,6 +607,13 @@ static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
     return 0;
 }
 
+/* eo_drec_sort of a[0 .. n) with its depth limit (twice log2 n). */
+static int eo_drec_sort_all(eo_disk *d, eo_drec *a, size_t n) {
+    int depth = 0;
+    for (size_t m = n; m > 1; m >>= 1) depth += 2;
+    return eo_drec_sort(d, a, n, depth);
+}
+
 /* The 8 bits of a record's 128 (hi's, then lo's, from the top) from bit b on; zeros
  * past the last. */
 static inline unsigned eo_crec_byte(const eo_crec *s, int b) {
@@ -669,10 +676,7 @@ static int eo_drec_radix(eo_disk *d, eo_drec *a, size_t n, int b) {
         }
         return 0;
     }
-    if (n < 2) return 0;
-    int depth = 0;
-    for (size_t m = n; m > 1; m >>= 1) depth += 2;
-    return eo_drec_sort(d, a, n, depth);
+    return eo_drec_sort_all(d, a, n);
 }
 
 /* Sort a buffer of children by (child, parent): eo_drec_radix from the first bit on
