@@ -169,18 +169,24 @@ def test_the_disk_holds_each_state_once_in_less_than_its_record(
 def test_the_radix_sort_of_the_children_orders_them_as_the_comparison_sort(
     entries: int, distinct: int
 ) -> None:
-    """Each buffer of a layer's children is sorted before it is written as a run, and
-    the merge finds a state's copies as neighbours: a wrong order would keep a state
-    twice or drop one.  The radix sort the search runs gives, on any buffer (tiny ones,
-    ones where many entries share a record, one record for all), the very sequence the
-    comparison sort gives: by record, then by parent."""
+    """Each buffer is sorted before it is written as a run (a take-over's entries, a
+    record and its parent's; a layer's children, records alone), and the merge finds a
+    state's copies as neighbours: a wrong order would keep a state twice or drop one.
+    The radix sort the search runs gives, on any buffer (tiny ones, ones where many
+    entries share a record, one record for all), the very sequence the comparison sort
+    gives: by record, then by parent."""
     radix, _ = _core.check_drec_sort(entries, 11, True, distinct)
     plain, _ = _core.check_drec_sort(entries, 11, False, distinct)
+    assert radix == plain != 0
+    # a layer's children are sorted as records alone (no parent): the same
+    radix, _ = _core.check_drec_sort(entries, 11, True, distinct, records=True)
+    plain, _ = _core.check_drec_sort(entries, 11, False, distinct, records=True)
     assert radix == plain != 0
 
 
 def test_many_small_runs_merge_to_the_same_count(tmp_path: Path) -> None:
-    # a memory of 1 byte: 64 children a run, runs merged 32 at a time, again and again
+    # a memory of 1 byte: 128 children a run (the least buffer, 64 entries of 32 bytes,
+    # holds 128 records), runs merged 32 at a time, again and again
     number, states = LOST[0]
     status, total, _, _ = core_solve(FC0, number, 1, DISK, tmp_path)
     assert status == _core.LOST and total == states

@@ -195,9 +195,9 @@ cdef extern from "checks.h":
     int eo_check_legal(const eo_rules *r, const eo_state *s, int *n_out) nogil
     int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) nogil
     uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
-                                double *seconds) nogil
+                                int records, double *seconds) nogil
     uint64_t eo_check_drec_sort_run(const char *path, size_t cap, uint64_t seed, int how,
-                                    size_t *n_out, double *seconds) nogil
+                                    int records, size_t *n_out, double *seconds) nogil
 
 cdef extern from *:
     """
@@ -548,22 +548,26 @@ def check_compact(rules, root, columns, cells, foundations) -> int:
 
 
 def check_drec_sort(Py_ssize_t n, unsigned long long seed, bint radix,
-                    Py_ssize_t distinct=0) -> tuple:
-    """The sort of a search on disk's buffer of children (disk.h) on ``n`` entries made
-    from ``seed`` (checks.h, eo_check_drec_sort; ``distinct`` > 0: that many records,
-    each held by many entries): the radix sort the search runs (``radix``) or the
-    introsort alone.  Returns (a hash of the sorted sequence, 0 when it is out of order
-    or there was no memory for the entries; the sort's CPU seconds)."""
+                    Py_ssize_t distinct=0, bint records=False) -> tuple:
+    """The sort of a search on disk's buffer (disk.h) on ``n`` entries made from ``seed``
+    (checks.h, eo_check_drec_sort; ``distinct`` > 0: that many records, each held by many
+    entries): the radix sort the search runs (``radix``) or the introsort alone, of the
+    entries (a record and its parent's, as a take-over's buffer holds them) or, with
+    ``records``, of their records alone (as a layer's children are held).  Returns (a
+    hash of the sorted sequence, 0 when it is out of order or there was no memory for
+    the entries; the sort's CPU seconds)."""
     cdef double seconds = 0.0
     cdef uint64_t h
     if n < 0 or distinct < 0:
         raise ValueError("n and distinct must not be negative")
     with nogil:
-        h = eo_check_drec_sort(<size_t>n, seed, <size_t>distinct, 1 if radix else 0, &seconds)
+        h = eo_check_drec_sort(<size_t>n, seed, <size_t>distinct, 1 if radix else 0,
+                               1 if records else 0, &seconds)
     return h, seconds
 
 
-def check_drec_sort_run(str path, Py_ssize_t cap, unsigned long long seed, bint radix) -> tuple:
+def check_drec_sort_run(str path, Py_ssize_t cap, unsigned long long seed, bint radix,
+                        bint records=False) -> tuple:
     """The same sort (``check_drec_sort``) on the first ``cap`` entries of a run a search
     on disk wrote (its packed R file), shuffled by ``seed``.  Returns (the hash, 0 when
     out of order or the file cannot be read, the entries, the sort's CPU seconds)."""
@@ -575,7 +579,8 @@ def check_drec_sort_run(str path, Py_ssize_t cap, unsigned long long seed, bint 
     cdef bytes p = path.encode()
     cdef const char *cp = p
     with nogil:
-        h = eo_check_drec_sort_run(cp, <size_t>cap, seed, 1 if radix else 0, &n, &seconds)
+        h = eo_check_drec_sort_run(cp, <size_t>cap, seed, 1 if radix else 0, 1 if records else 0,
+                                   &n, &seconds)
     return h, n, seconds
 
 

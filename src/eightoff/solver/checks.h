@@ -162,28 +162,46 @@ static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_st
     return out;
 }
 
-/* Sort a[0 .. n) as eo_disk_flush_buf does (how 1) or by eo_drec_sort alone, then free
- * it: a hash of the sorted sequence, 0 when it is out of order; *seconds the sort's CPU
- * time. */
-static uint64_t eo_check_sorted(eo_drec *a, size_t n, int how, double *seconds) {
+/* Sort a[0 .. n) as eo_drec_flush does (how 1) or by eo_drec_sort alone (how 0), then
+ * free it: a hash of the sorted sequence, 0 when it is out of order or the memory is
+ * lacking; *seconds the sort's CPU time.  With `records`, the entries' records alone
+ * instead (eo_crec, as a layer's children are sorted: eo_crec_flush, or eo_crec_sort),
+ * the hash of the records. */
+static uint64_t eo_check_sorted(eo_drec *a, size_t n, int how, int records, double *seconds) {
     eo_ctx x;
     memset(&x, 0, sizeof(x));
     eo_disk d;
     memset(&d, 0, sizeof(d));
     d.x = &x;
     d.threads = 1;
+    eo_crec *c = NULL;
+    if (records) {
+        c = (eo_crec *)malloc((n ? n : 1) * sizeof(eo_crec));
+        if (!c) {
+            free(a);
+            return 0;
+        }
+        for (size_t i = 0; i < n; i++) c[i] = a[i].s;
+        free(a);
+        a = NULL;
+    }
     double c0 = eo_cpu_now();
-    int bad = how ? eo_disk_sort_buf(&d, a, n) : eo_drec_sort_all(&d, a, n);
+    int bad = records ? (how ? eo_crec_sort_buf(&d, c, n) : eo_crec_sort_all(&d, c, n))
+                      : (how ? eo_drec_sort_buf(&d, a, n) : eo_drec_sort_all(&d, a, n));
     *seconds = eo_cpu_now() - c0;
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n && !bad; i++) {
-        if (i && eo_drec_less(&a[i], &a[i - 1])) bad = 1;
-        h = (h ^ a[i].s.hi) * 1099511628211ull;
-        h = (h ^ a[i].s.lo) * 1099511628211ull;
+        const eo_crec *s = records ? &c[i] : &a[i].s;
+        if (i && (records ? eo_crec_less(s, &c[i - 1]) : eo_drec_less(&a[i], &a[i - 1])))
+            bad = 1;
+        h = (h ^ s->hi) * 1099511628211ull;
+        h = (h ^ s->lo) * 1099511628211ull;
+        if (records) continue;
         h = (h ^ a[i].p.lo) * 1099511628211ull;
         h = (h ^ a[i].p.hi) * 1099511628211ull;
     }
     free(a);
+    free(c);
     return bad ? 0 : h | 1;
 }
 
@@ -197,12 +215,13 @@ static inline uint64_t eo_check_next(uint64_t *z) {
  * children (disk.h) on n random entries made from `seed`: records that share their top
  * 16 bits, a quarter of them the record of an entry before with another parent (a child
  * reached from several parents); or, with `distinct` > 0, that many records each held
- * by many entries.  `how` 1 sorts as eo_disk_flush_buf does (eo_drec_radix from the
- * first bit that differs), 0 with eo_drec_sort alone.  Returns a hash of the sorted
+ * by many entries.  `how` 1 sorts as eo_drec_flush does (eo_drec_radix from the
+ * first bit that differs), 0 with eo_drec_sort alone; with `records`, the records alone
+ * as a layer's children are (eo_crec_flush, eo_crec_sort).  Returns a hash of the sorted
  * sequence (the same for both when they agree), 0 when the result is out of order or
  * the memory is lacking; *seconds: the sort's CPU time. */
 static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
-                                   double *seconds) {
+                                   int records, double *seconds) {
     *seconds = 0.0;
     eo_drec *a = (eo_drec *)malloc((n ? n : 1) * sizeof(eo_drec));
     if (!a) return 0;
@@ -222,7 +241,7 @@ static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int
         a[i].p.hi = 0;
         a[i].p.lo = eo_check_next(&z) >> 24;
     }
-    return eo_check_sorted(a, n, how, seconds);
+    return eo_check_sorted(a, n, how, records, seconds);
 }
 
 /* For bench/disk_sort.py: the first `cap` entries of a run a search on disk wrote (a
@@ -230,7 +249,7 @@ static uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int
  * the children of a real search, whose records are far from random.  Returns the same
  * hash, or 0 also when the file cannot be read; *n_out the entries read. */
 static uint64_t eo_check_drec_sort_run(const char *path, size_t cap, uint64_t seed, int how,
-                                       size_t *n_out, double *seconds) {
+                                       int records, size_t *n_out, double *seconds) {
     *seconds = 0.0;
     *n_out = 0;
     eo_drec *a = (eo_drec *)malloc((cap ? cap : 1) * sizeof(eo_drec));
@@ -256,7 +275,7 @@ static uint64_t eo_check_drec_sort_run(const char *path, size_t cap, uint64_t se
         a[j] = t;
     }
     *n_out = n;
-    return eo_check_sorted(a, n, how, seconds);
+    return eo_check_sorted(a, n, how, records, seconds);
 }
 
 #endif

@@ -524,96 +524,6 @@ static inline int eo_drec_less(const eo_drec *a, const eo_drec *b) {
     return a->p.lo < b->p.lo;
 }
 
-static inline void eo_drec_swap(eo_drec *a, eo_drec *b) {
-    eo_drec t = *a;
-    *a = *b;
-    *b = t;
-}
-
-static void eo_drec_sift(eo_drec *a, size_t i, size_t n) {
-    eo_drec v = a[i];
-    for (size_t c; (c = 2 * i + 1) < n; i = c) {
-        if (c + 1 < n && eo_drec_less(&a[c], &a[c + 1])) c++;
-        if (!eo_drec_less(&v, &a[c])) break;
-        a[i] = a[c];
-    }
-    a[i] = v;
-}
-
-/* Sort a[0 .. n) by (child, parent): introsort (quicksort, median of three, Hoare's
- * partition; heapsort past the depth limit; insertion sort below 24 entries), with the
- * comparison inlined (about 5 times glibc's qsort on 30 million entries; what the radix
- * sort below leaves to it: small parts, and parts of one record), and the time
- * limit and the signals checked at every partition of a million entries or more and
- * every million swaps inside one of 4 million or more (every million sifts of the
- * heapsort of a part of a million or more), so that sorting a buffer of
- * gigabytes answers Ctrl+C at once.  Nonzero when it stops (status set; the buffer is
- * then unordered). */
-static int eo_drec_sort(eo_disk *d, eo_drec *a, size_t n, int depth) {
-    while (n > 24) {
-        if (n >= ((size_t)1 << 20) && eo_disk_halted(d)) return -1;
-        if (depth-- == 0) {
-            /* heapsort: checked every million sifts when the part is a million or more */
-            const int large = n >= ((size_t)1 << 20);
-            for (size_t i = n / 2; i-- > 0;) {
-                eo_drec_sift(a, i, n);
-                if (large && (i & 0xfffff) == 0 && eo_disk_halted(d)) return -1;
-            }
-            for (size_t m = n; m-- > 1;) {
-                eo_drec_swap(&a[0], &a[m]);
-                eo_drec_sift(a, 0, m);
-                if (large && (m & 0xfffff) == 0 && eo_disk_halted(d)) return -1;
-            }
-            return 0;
-        }
-        size_t mid = n / 2;
-        if (eo_drec_less(&a[mid], &a[0])) eo_drec_swap(&a[mid], &a[0]);
-        if (eo_drec_less(&a[n - 1], &a[mid])) {
-            eo_drec_swap(&a[mid], &a[n - 1]);
-            if (eo_drec_less(&a[mid], &a[0])) eo_drec_swap(&a[mid], &a[0]);
-        }
-        const eo_drec pv = a[mid];
-        /* Hoare: a[0] <= pv <= a[n - 1] stop both scans inside the array; the parts
-         * [0, j] and (j, n) are both non-empty */
-        size_t i = 0, j = n - 1, swaps = 0;
-        const int big = n >= ((size_t)1 << 22);
-        for (;;) {
-            while (eo_drec_less(&a[i], &pv)) i++;
-            while (eo_drec_less(&pv, &a[j])) j--;
-            if (i >= j) break;
-            eo_drec_swap(&a[i], &a[j]);
-            i++;
-            j--;
-            /* a partition of gigabytes takes seconds: checked inside it too */
-            if (big && (++swaps & 0xfffff) == 0 && eo_disk_halted(d)) return -1;
-        }
-        size_t left = j + 1;
-        /* the smaller part first (recursion depth at most log2 n), the larger in the loop */
-        if (left < n - left) {
-            if (eo_drec_sort(d, a, left, depth) != 0) return -1;
-            a += left;
-            n -= left;
-        } else {
-            if (eo_drec_sort(d, a + left, n - left, depth) != 0) return -1;
-            n = left;
-        }
-    }
-    for (size_t i = 1; i < n; i++) {
-        eo_drec v = a[i];
-        size_t k = i;
-        for (; k > 0 && eo_drec_less(&v, &a[k - 1]); k--) a[k] = a[k - 1];
-        a[k] = v;
-    }
-    return 0;
-}
-
-/* eo_drec_sort of a[0 .. n) with its depth limit (twice log2 n). */
-static int eo_drec_sort_all(eo_disk *d, eo_drec *a, size_t n) {
-    int depth = 0;
-    for (size_t m = n; m > 1; m >>= 1) depth += 2;
-    return eo_drec_sort(d, a, n, depth);
-}
-
 /* The 8 bits of a record's 128 (hi's, then lo's, from the top) from bit b on; zeros
  * past the last. */
 static inline unsigned eo_crec_byte(const eo_crec *s, int b) {
@@ -623,99 +533,34 @@ static inline unsigned eo_crec_byte(const eo_crec *s, int b) {
     return (unsigned)(s->lo << (b - 120)) & 255;
 }
 
-#define EO_RADIX_MIN 64 /* parts of at most this many entries go to eo_drec_sort */
+#define EO_RADIX_MIN 64 /* parts of at most this many entries go to the introsort */
 
-/* Sort a[0 .. n), whose records agree on their bits before bit b, by (child, parent): a
- * radix sort in place on the record's bits from b, 8 at a time, from the top (American
- * flag sort: count the entries of each value of the 8 bits, then move each entry into
- * its part, each moved once), each part then sorted the same way on the next 8 bits; a
- * part of at most EO_RADIX_MIN entries, or one whose records are all equal (then ordered
- * by parent), by eo_drec_sort.  The order is eo_drec_less's: a part holds the entries
- * of one value of the bits sorted so far, and the parts lie in the order of that value.
- * It takes less CPU than the introsort alone, which goes over the whole buffer some 30
- * times: 2.3 times less on 120 million random records, 1.2 times less on 86 million
- * children of a real search, whose records differ in few bits (8 bits split a part into
- * 5 to 25 parts, so some 10 passes are made; bench/README.md, "Sorting the children").
- * The time limit and the signals are checked every million entries moved in a part of a
- * million or more.  Nonzero when it stops (status set; the buffer is then unordered). */
-static int eo_drec_radix(eo_disk *d, eo_drec *a, size_t n, int b) {
-    while (n > EO_RADIX_MIN && b < 128) {
-        const int large = n >= ((size_t)1 << 20);
-        if (large && eo_disk_halted(d)) return -1;
-        size_t count[256] = {0};
-        for (size_t i = 0; i < n; i++) count[eo_crec_byte(&a[i].s, b)]++;
-        if (count[eo_crec_byte(&a[0].s, b)] == n) { /* one value: the next 8 bits */
-            b += 8;
-            continue;
-        }
-        size_t head[256], tail[256], sum = 0;
-        for (int k = 0; k < 256; k++) {
-            head[k] = sum;
-            sum += count[k];
-            tail[k] = sum;
-        }
-        size_t moved = 0;
-        for (unsigned k = 0; k < 256; k++) {
-            while (head[k] < tail[k]) {
-                eo_drec v = a[head[k]];
-                unsigned dk = eo_crec_byte(&v.s, b);
-                while (dk != k) { /* v to its part, the entry there taken on */
-                    eo_drec t = a[head[dk]];
-                    a[head[dk]++] = v;
-                    v = t;
-                    dk = eo_crec_byte(&v.s, b);
-                    if (large && (++moved & 0xfffff) == 0 && eo_disk_halted(d)) return -1;
-                }
-                a[head[k]++] = v;
-            }
-        }
-        size_t start = 0;
-        for (int k = 0; k < 256; k++) {
-            if (count[k] > 1 && eo_drec_radix(d, a + start, count[k], b + 8) != 0) return -1;
-            start += count[k];
-        }
-        return 0;
-    }
-    return eo_drec_sort_all(d, a, n);
+/* The sorts of the take-overs' entries, a record and its parent's (disksort.h) */
+#define EO_ST eo_drec
+#define EO_SN(name) eo_drec_##name
+#define EO_SLESS(a, b) eo_drec_less(a, b)
+#define EO_SREC(e) ((e).s)
+#define EO_SPARENT(e) (&(e).p)
+#include "disksort.h"
+
+/* The sorts of the children of a layer made on disk, records alone (disksort.h): half
+ * the bytes of an eo_drec, so a buffer of the memory limit holds twice as many children
+ * and a layer is written in half as many runs. */
+static inline int eo_crec_less(const eo_crec *a, const eo_crec *b) {
+    return a->hi != b->hi ? a->hi < b->hi : a->lo < b->lo;
 }
 
-/* Sort a buffer of children by (child, parent): eo_drec_radix from the first bit on
- * which the records differ (the bits they all share skipped at once).  Nonzero when it
- * stops (status set). */
-static int eo_disk_sort_buf(eo_disk *d, eo_drec *buf, size_t n) {
-    uint64_t hi = 0, lo = 0;
-    for (size_t i = 1; i < n; i++) {
-        hi |= buf[i].s.hi ^ buf[0].s.hi;
-        lo |= buf[i].s.lo ^ buf[0].s.lo;
-    }
-    int b = hi ? __builtin_clzll(hi) : lo ? 64 + __builtin_clzll(lo) : 128;
-    return eo_drec_radix(d, buf, n, b);
-}
+static const eo_crec eo_no_parent = {UINT64_MAX, UINT64_MAX}; /* a run's tag 0: none */
 
-/* Sort buf[0 .. *n), write it as the next run (its number taken under the lock: the
- * threads of an expansion flush their own buffers), packed, one entry per child (the
- * least parent); *n is then 0. */
-static int eo_disk_flush_buf(eo_disk *d, eo_drec *buf, size_t *n) {
-    if (!*n) return 0;
-    if (eo_disk_sort_buf(d, buf, *n) != 0) return -1;
-    char path[4160];
-    pthread_mutex_lock(&d->mu);
-    int run = d->run_seq + d->nruns++;
-    pthread_mutex_unlock(&d->mu);
-    eo_disk_path(d, path, "R", run);
-    eo_pwriter w;
-    if (eo_pw_open(d, &w, path) != 0) return -1;
-    int bad = 0;
-    for (size_t i = 0; i < *n && !bad; i++)
-        if (!i || eo_crec_cmp(&buf[i - 1].s, &buf[i].s) != 0)
-            bad = eo_pw_put(&w, &buf[i].s, &buf[i].p) != 0;
-    if (eo_pw_close(&w) != 0 || bad) return -1;
-    *n = 0;
-    return 0;
-}
+#define EO_ST eo_crec
+#define EO_SN(name) eo_crec_##name
+#define EO_SLESS(a, b) eo_crec_less(a, b)
+#define EO_SREC(e) (e)
+#define EO_SPARENT(e) (&eo_no_parent)
+#include "disksort.h"
 
-/* The buffer of the take-over (and of one thread alone) as a run. */
-static int eo_disk_flush(eo_disk *d) { return eo_disk_flush_buf(d, d->buf, &d->nbuf); }
+/* The buffer of the take-over as a run. */
+static int eo_disk_flush(eo_disk *d) { return eo_drec_flush(d, d->buf, &d->nbuf); }
 
 /* A run read in order: its current entry (has). */
 typedef struct {
@@ -1486,12 +1331,12 @@ static size_t eo_disk_take(eo_disk *d, uint8_t *chunk) {
     return got;
 }
 
-/* A thread of the expansion of a layer: its part of the children's buffer, how it
- * ended (0: the layer done, 1: a won child found, -1: stopped). */
+/* A thread of the expansion of a layer: its part of the children's buffer (records
+ * alone), how it ended (0: the layer done, 1: a won child found, -1: stopped). */
 typedef struct {
     eo_disk *d;
     int w;
-    eo_drec *buf;
+    eo_crec *buf;
     size_t nbuf, cap;
     int rc;
     pthread_t tid;
@@ -1561,18 +1406,17 @@ static void *eo_disk_work(void *arg) {
                     rc = 1;
                     break;
                 }
-                eo_drec c; /* the child, with no parent (eo_disk_scan_parent finds it) */
-                c.p.hi = c.p.lo = UINT64_MAX;
-                if (eo_disk_record(d, &s, &c.s) != 0) rc = -1;
+                eo_crec c; /* the child, with no parent (eo_disk_scan_parent finds it) */
+                if (eo_disk_record(d, &s, &c) != 0) rc = -1;
                 eo_undo_all(&s, au, na);
                 eo_undo_all(&s, step, ns);
                 if (rc) break;
                 k->buf[k->nbuf++] = c;
-                if (k->nbuf == k->cap && eo_disk_flush_buf(d, k->buf, &k->nbuf) != 0) rc = -1;
+                if (k->nbuf == k->cap && eo_crec_flush(d, k->buf, &k->nbuf) != 0) rc = -1;
             }
         }
     }
-    if (rc == 0 && eo_disk_running(d) && eo_disk_flush_buf(d, k->buf, &k->nbuf) != 0) rc = -1;
+    if (rc == 0 && eo_disk_running(d) && eo_crec_flush(d, k->buf, &k->nbuf) != 0) rc = -1;
     if (k->w) {
         double v = eo_cpu_now();
         __atomic_store(&d->wcpu[k->w], &v, __ATOMIC_RELAXED);
@@ -1598,13 +1442,15 @@ static int eo_disk_expand(eo_disk *d) {
     d->won = 0;
     eo_dwork work[EO_DISK_MAXTHREADS];
     int T = d->threads;
-    size_t part = d->capbuf / (size_t)T;
+    /* the buffer as records alone: twice its entries */
+    eo_crec *buf = (eo_crec *)(void *)d->buf;
+    size_t cap = d->capbuf * (sizeof(eo_drec) / sizeof(eo_crec)), part = cap / (size_t)T;
     for (int w = 0; w < T; w++) {
         work[w].d = d;
         work[w].w = w;
-        work[w].buf = d->buf + (size_t)w * part;
+        work[w].buf = buf + (size_t)w * part;
         work[w].nbuf = 0;
-        work[w].cap = w + 1 < T ? part : d->capbuf - (size_t)w * part;
+        work[w].cap = w + 1 < T ? part : cap - (size_t)w * part;
         work[w].rc = 0;
         d->wcpu[w] = 0;
     }
