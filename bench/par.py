@@ -1,13 +1,14 @@
 """Benchmark: par (``eightoff solve --optimal``) on a range of deals.
 
-For each deal: ``eightoff.solver.optimal.optimal(position, count, ParLimits(seconds=S))``
-(proven or not, its bounds, its time), and beside it the lengths of our default and
-``--short`` solutions and, with ``--fcs``, Freecell Solver's presets (``ve``, ``qsi``, …
-through the PyPI binding, as bench/solver_vs_fcsolve.py runs them), every solution
-replayed through our engine and counted by :func:`eightoff.counts.count` in the same
-count as par.  Reports the share proven within the time limit, the median and p99 time,
-and the median lengths; the load average before and after the run (the machine may be
-shared: times are only comparable within one run).
+For each deal: ``eightoff.solver.optimal.optimal(position, count,
+ParLimits(seconds=S))`` (proven or not, its bounds, its time; ``--threads N`` runs A* on
+N threads, as ``eightoff solve --optimal`` runs it on every core), and beside it the
+lengths of our default and ``--short`` solutions and, with ``--fcs``, Freecell Solver's
+presets (``ve``, ``qsi``, … through the PyPI binding, as bench/solver_vs_fcsolve.py runs
+them), every solution replayed through our engine and counted by
+:func:`eightoff.counts.count` in the same count as par. Reports the share proven within
+the time limit, the median and p99 time, and the median lengths; the load average before
+and after the run (the machine may be shared: times are only comparable within one run).
 
     uv run python bench/par.py --variant freecell --deals 1-100 --seconds 10
     LD_LIBRARY_PATH=/opt/fcs-latest/lib uv run python bench/par.py --deals 1-100 --fcs ve,qsi
@@ -74,6 +75,9 @@ def main() -> int:
     ap.add_argument("--deals", default="1-100")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--memory", type=int, default=4096, help="MiB a deal")
+    ap.add_argument(
+        "--threads", type=int, default=1, help="A*'s threads (solve --optimal: one a core)"
+    )
     ap.add_argument("--count", choices=[c.value for c in MoveCount], default="player")
     ap.add_argument("--fcs", default="", help="Freecell Solver presets, e.g. ve,qsi")
     ap.add_argument("--no-peers", action="store_true", help="par only (no default/--short)")
@@ -95,7 +99,8 @@ def main() -> int:
     t_start = time.perf_counter()
     for i, n in enumerate(deals, 1):
         position = deal(rules, n)
-        par = optimal(position, which, ParLimits(seconds=args.seconds, memory_mb=args.memory))
+        limits = ParLimits(seconds=args.seconds, memory_mb=args.memory, threads=args.threads)
+        par = optimal(position, which, limits)
         row: dict[str, object] = {"deal": n} | par.to_json()
         if not args.no_peers:
             for name, limits in (("default", Limits()), ("short", Limits(short=True))):

@@ -134,10 +134,12 @@ def test_par_equals_breadth_first_search(
     # with foundation retrieval every card home may come back: fewer cards out
     position = data.draw(small_positions(rules, 3 if rules.foundation_retrieval else 6))
     expected = bfs(position, which)
-    # A* alone (no first solution to stop at), and as the service runs it
+    # A* alone (no first solution to stop at), and as the service runs it; and on two
+    # threads, the states split between them by hash
     alone = optimal(position, which, ParLimits(seconds=None, memory_mb=256), first_solution=False)
     par = optimal(position, which, ParLimits(seconds=None, memory_mb=256))
-    for found in (alone, par):
+    two = optimal(position, which, ParLimits(seconds=None, memory_mb=256, threads=2))
+    for found in (alone, par, two):
         if expected is None:
             assert found.lost and not found.moves
             continue
@@ -376,3 +378,43 @@ def test_a_star_from_an_upper_bound_proves_the_same_par(number: int, share: floa
     assert status == 1 and lower == len(steps) == par
     status, lower, upper, _, steps = _core.optimal(rules, *args, par)
     assert status == 2 and lower == upper == par and not steps
+
+
+@pytest.mark.parametrize(("number", "share"), [(6, 0.5), (9, 0.5), (14, 0.35)])
+def test_a_star_on_several_threads_proves_the_same_par(number: int, share: float) -> None:
+    """Split among threads (each expanding its own states, their children sent to the
+    thread that owns them), A* finds the same par as on one, from no upper bound and
+    from par + 2, and proves that nothing is shorter than par; the service's solution
+    replays."""
+    position = _part_way("freecell", number, share)
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
+    status, par, _, _, steps = _core.optimal(rules, *args, 0)
+    assert status == 1 and len(steps) == par
+    for threads in (2, 3):
+        status, lower, _, _, steps = _core.optimal(rules, *args, 0, threads=threads)
+        assert status == 1 and lower == len(steps) == par
+        status, lower, _, _, steps = _core.optimal(rules, *args, par + 2, threads=threads)
+        assert status == 1 and lower == len(steps) == par
+        status, lower, upper, _, steps = _core.optimal(rules, *args, par, threads=threads)
+        assert status == 2 and lower == upper == par and not steps
+    found = optimal(position, MoveCount.PLAYER, ParLimits(seconds=60, threads=2))
+    check(position, found, MoveCount.PLAYER)
+    assert found.length == par
+
+
+def test_a_star_on_several_threads_stopped_by_a_limit_reports_a_proven_bound() -> None:
+    """Stopped part way (a state limit), the threads' lower bound (the least f open, in
+    a message not yet taken, or of an expansion cut) is above the bound at the start and
+    no more than par; it keeps the solution it was given as its best."""
+    position = _part_way("freecell", 14, 0.35)
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
+    status, par, _, _, _ = _core.optimal(rules, *args, 0)
+    _, root, _, _, _ = _core.optimal(rules, *args, 0, 1)
+    assert status == 1 and root < par
+    for threads in (1, 2, 3):
+        result = _core.optimal(rules, *args, par + 2, 1500, threads=threads)
+        status, lower, upper, states, _ = result
+        assert status == 3 and states > 1500
+        assert root <= lower <= par and upper == par + 2

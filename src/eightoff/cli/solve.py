@@ -506,7 +506,12 @@ def _run_optimal(args: argparse.Namespace) -> int:
     out = sys.stdout
     which = MoveCount(args.count or MoveCount.PLAYER.value)
     memory = args.memory or COMMAND_LINE_MEMORY_MB
-    limits = ParLimits(seconds=args.time_limit, states=args.max_states, memory_mb=memory)
+    limits = ParLimits(
+        seconds=args.time_limit,
+        states=args.max_states,
+        memory_mb=memory,
+        threads=available_cores(),  # one deal at a time: A* on every core
+    )
     proven, lost = True, False
     first = True
     for position, deal_number, title in _jobs(args):

@@ -160,6 +160,7 @@ def optimal(
     deadlocks: int = 5,
     weight: int = 0,
     beam: int = 0,
+    threads: int = 1,
 ) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...
 
 # ----- the batch API (issue 20) ---------------------------------------------------------

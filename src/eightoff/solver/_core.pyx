@@ -847,6 +847,7 @@ cdef extern from "optimal.h":
         long beam
         long max_states
         double seconds
+        int threads
         size_t max_mem
         int status
         int lower
@@ -866,7 +867,7 @@ OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
 
 def optimal(rules, columns, cells, foundations, int count, int upper=0,
             long max_states=0, double seconds=0.0, long max_memory=0,
-            int deadlocks=5, int weight=0, long beam=0) -> tuple:
+            int deadlocks=5, int weight=0, long beam=0, int threads=1) -> tuple:
     """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
     states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
     length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
@@ -882,8 +883,10 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     weighted A* (g + weight/10 * h first): shorter solutions sooner, no lower bound but
     the first one, and a proof only when it runs out of states.  ``beam``: above 0, a
     beam search of that width instead, for a short solution (status 7, not proven; 8 when
-    the beam ran dry, 3, 4 or 5 when a limit stopped it).  With COUNT_PLAYER the moves are the player's moves alone: the safe auto-moves
-    (of the start too) follow each, and the auto-complete ends the game."""
+    the beam ran dry, 3, 4 or 5 when a limit stopped it).  ``threads``: A*'s threads (the
+    states split among them by hash, optimal.h's op_astar: the same par as one thread
+    proves, sooner; the states stored and the bounds at a limit may differ).  With COUNT_PLAYER the moves are the player's moves alone: the safe
+    auto-moves (of the start too) follow each, and the auto-complete ends the game."""
     cdef op_ctx x
     cdef int i
     memset(&x, 0, sizeof(op_ctx))
@@ -896,6 +899,7 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     x.deadlocks = deadlocks
     x.weight = weight
     x.beam = beam
+    x.threads = threads
     x.max_states = max_states
     x.seconds = seconds
     x.max_mem = max_memory

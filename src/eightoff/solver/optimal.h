@@ -15,7 +15,9 @@
  * cost of the cheapest solution through a state, f is carried down from parent to child
  * where larger (pathmax), a state reached again by a shorter path is opened again, and
  * the search ends when the least f open is no less than the best solution found: that
- * solution is then optimal, and at any time the least f open is a proven lower bound.  Every state is
+ * solution is then optimal, and at any time the least f open is a proven lower bound.  On
+ * several threads (op_astar) the states are split among them by hash, each thread
+ * expanding its own: argued there, exact as well.  Every state is
  * stored once, by its canonical key (core.h's eo_key: foundations, the set of cell
  * cards, the columns sorted); the table keeps the best g found for each.  The key loses
  * only what cannot change the cost to the goal: which cell holds which card (cells are
@@ -128,6 +130,7 @@ typedef struct {
     long beam;      /* > 0: a beam search of this width instead (op_beam_search) */
     long max_states;
     double seconds;
+    int threads;    /* A*'s threads (op_astar; 0 or 1: the caller's alone) */
     int cpu_clock;  /* `seconds` counts this thread's CPU time (context.h's eo_clock), else
                        monotonic wall time */
     size_t max_mem;
@@ -718,31 +721,46 @@ static const uint8_t *op_key_of(const op_work *w, uint32_t id, int *len) {
     return rec + 1;
 }
 
-/* The path to state `goal` as moves from the real start: each step found again among the
- * legal moves of the real state (by the canonical key it leads to). */
-static int op_trace(op_ctx *x, op_work *w, const eo_rules *mr, const eo_state *start,
+/* A state of the search is named by a reference: the thread that owns it (op_astar) and
+ * its id in that thread's table, thread << OP_TSHIFT | id (with one thread, or in the
+ * beam search, the id itself). */
+#define OP_MAXT 16     /* threads of op_astar, at most */
+#define OP_TSHIFT 28   /* ids of a thread's table below 2^28 */
+#define OP_IDMASK ((1u << OP_TSHIFT) - 1)
+
+static inline uint32_t op_ref(int thread, uint32_t id) { return (uint32_t)thread << OP_TSHIFT | id; }
+
+static inline uint32_t op_parent_ref(op_work *const *ws, uint32_t ref) {
+    return ws[ref >> OP_TSHIFT]->parent[ref & OP_IDMASK];
+}
+
+/* The path to state `goal` (a reference; ws[t] is thread t's table) as moves from the
+ * real start: each step found again among the legal moves of the real state (by the
+ * canonical key it leads to). */
+static int op_trace(op_ctx *x, op_work *const *ws, const eo_rules *mr, const eo_state *start,
                     uint32_t goal) {
-    /* the chain of parents (a state's parent had a smaller g when it was set, and g only
-     * falls, so the chain ends at the start; it is no longer than g[goal]) */
+    /* the chain of parents, to the start (its own parent): a state's parent had a smaller
+     * g when it was set, and g only falls, so the chain ends there; it is no longer than
+     * the goal's g */
     int n = 0;
-    for (uint32_t id = goal; id != 0; id = w->parent[id]) n++;
+    for (uint32_t ref = goal; op_parent_ref(ws, ref) != ref; ref = op_parent_ref(ws, ref)) n++;
     uint32_t *ids = (uint32_t *)malloc((size_t)(n + 1) * sizeof(uint32_t));
     x->path = (eo_move *)malloc((size_t)(n + 1) * sizeof(eo_move));
     if (!ids || !x->path) {
         free(ids);
         return -1;
     }
-    uint32_t id = goal;
+    uint32_t ref = goal;
     for (int i = n; i >= 0; i--) {
-        ids[i] = id;
-        id = w->parent[id];
+        ids[i] = ref;
+        ref = op_parent_ref(ws, ref);
     }
     eo_state s = *start;
     uint8_t key[EO_MAXKEY];
     eo_move all[2048];
     for (int i = 1; i <= n; i++) {
         int want_len;
-        const uint8_t *want = op_key_of(w, ids[i], &want_len);
+        const uint8_t *want = op_key_of(ws[ids[i] >> OP_TSHIFT], ids[i] & OP_IDMASK, &want_len);
         int k = eo_legal_moves(mr, &s, all), found = 0;
         for (int j = 0; j < k && !found; j++) {
             eo_state t = s;
@@ -890,7 +908,8 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
         for (long i = 0; i < nlayer; i++) layer[i] = next[i].id;
     }
     if (goal >= 0) {
-        if (op_trace(x, w, mr, start, (uint32_t)goal) == 0) {
+        op_work *ws[1] = {w};
+        if (op_trace(x, ws, mr, start, (uint32_t)goal) == 0) {
             x->status = OP_BEAM;
             x->upper = x->plen;
         } else {
@@ -906,9 +925,601 @@ done:
     free(next);
 }
 
-static void op_search(op_ctx *x) {
+/* A thread's table and open list made empty; nonzero when the memory is lacking. */
+static int op_work_init(op_work *w) {
+    memset(w, 0, sizeof(*w));
+    w->open = (op_stack *)calloc((size_t)OP_MAXF * OP_HB, sizeof(op_stack));
+    eo_table_init(&w->t, 1 << 16);
+    if (!w->open) return -1;
+    w->open_bytes = (size_t)OP_MAXF * OP_HB * sizeof(op_stack);
+    return 0;
+}
+
+/* The start stored in w (the first state of its table: id 0, its own parent, `self` its
+ * reference), open with f = h0; nonzero when the memory is lacking. */
+static int op_work_root(op_work *w, const op_ctx *x, const eo_state *start, int h0,
+                        uint32_t self) {
+    uint8_t key[EO_MAXKEY];
+    int len = eo_key(&x->R, start, key);
+    if (eo_table_insert(&w->t, key, len) != 0 || op_reserve(w, 0) != 0) return -1;
+    w->parent[0] = self;
+    w->g[0] = 0;
+    w->f[0] = (uint16_t)h0;
+    w->closed[0] = OP_OPEN;
+    return op_push(w, op_index(x, 0, h0), 0);
+}
+
+/* ----- A* on x->threads threads (op_astar) -----------------------------------------
+ * The states are split among the threads by their hash (the low bits of eo_hash; the
+ * tables take their slots from the high ones): each thread keeps the states it owns (its
+ * own table, g, f, parents and open list) and expands them, taking its own least f
+ * first; a child goes to its owner, which looks it up, computes its bound when it is new
+ * and stores or opens it (op_take) exactly as the one thread does, so every state is
+ * stored once.  A child owned by another thread is sent to it as a message (its key and
+ * hash, g, its parent's reference and f), in a batch a thread sends after each
+ * expansion.  (Hash-distributed A*: Kishimoto, Fukunaga and Botea, "Evaluation of a
+ * simple, scalable, parallel best-first search strategy", 2013.)  One thread is the
+ * search as it was, run in the caller's thread.
+ *
+ * Still exact, though the threads do not expand in one order of f: the search ends when
+ * no thread has a state open with f below the best solution's length (upper) and no
+ * message is waiting (every thread idle, every inbox empty, checked under one lock: a
+ * thread sends only while it is not idle, and wakes only on a message).  Were there then
+ * a solution of length L < upper, take its path s0 .. sL and the first state s_i on it not
+ * expanded with g <= i (s0 was, with g 0).  s_{i-1} was, so a child s_i with g <= i and f =
+ * max(g + h, the parent's f) <= L went to s_i's owner (h is admissible, and the parent's
+ * f <= L the same way); the owner stored it open with that g unless it had it with a g no
+ * larger, so it was open with f <= L < upper, and at the end nothing is: it was expanded
+ * with g <= i, a contradiction, unless i = L, a goal, whose g <= L < upper would have set
+ * upper.  So the best solution found is optimal.  At a limit, the least f open anywhere,
+ * of a message not yet taken (its parent's f, no more than the child's), or of a state
+ * whose expansion a lack of memory cut, is a proven lower bound: by the same argument a
+ * shorter solution has a state on its path that is one of those, with f no more than
+ * its length. */
+typedef struct op_par op_par;
+
+typedef struct {
+    /* the thread's own: no other thread touches these while the search runs */
+    op_par *P;
+    int id;
     op_work w;
-    memset(&w, 0, sizeof(w));
+    int cur;        /* the least index of its open list that may hold an entry */
+    int busy_f;     /* the f of the state whose expansion is under way (OP_MAXF: none) */
+    long pops, expanded;
+    int unsent;     /* expansions since its batches of messages were last sent */
+    uint8_t *spare; /* the inbox's second buffer (op_drain) */
+    size_t spare_cap;
+    uint8_t *out[OP_MAXT]; /* the messages to each thread, not yet sent */
+    size_t out_n[OP_MAXT], out_cap[OP_MAXT];
+    int idle;           /* under P->mu */
+    op_child *kids;
+    uint8_t *kid_keys;
+    pthread_t tid;
+    /* its inbox, which the others write: on cache lines of its own (a line shared with
+     * the fields above, which the thread writes at every state, would go back and forth
+     * between the cores) */
+    _Alignas(64) pthread_mutex_t mu;
+    uint8_t *in;
+    size_t in_n, in_cap;
+    int mail;           /* (atomic) the inbox holds messages */
+    /* published for the others' checks of the limits */
+    _Alignas(64) size_t bytes; /* (atomic) its memory */
+    long count;         /* (atomic) the states it stores */
+    _Alignas(64) char end;
+} op_thr;
+
+struct op_par {
+    op_ctx *x;
+    const eo_rules *mr;
+    int T;
+    op_thr th[OP_MAXT];
+    op_work *ws[OP_MAXT];
+    pthread_mutex_t mu; /* the best goal, and the threads' idleness */
+    int upper;          /* (atomic) the best solution's length: only shorter ones are sought */
+    uint32_t goal;      /* under mu: the best goal's reference (has_goal) */
+    int has_goal;
+    int stop;           /* (atomic) the status of a limit that ends the search, else 0 */
+    int done;           /* (atomic) every thread idle and every inbox empty: the end */
+    int overflow;       /* (atomic) a state's f reached OP_MAXF */
+    double deadline;
+};
+
+#define OP_MSG_HEAD 18 /* a message: hash 8, parent 4, g 2, the parent's f 2, goal 1, length 1 */
+
+static void op_halt(op_par *P, int status) {
+    int none = 0;
+    __atomic_compare_exchange_n(&P->stop, &none, status, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/* A buffer of messages with room for `need` bytes more; nonzero when the memory is
+ * lacking. */
+static int op_room(uint8_t **buf, size_t n, size_t *cap, size_t need) {
+    if (n + need <= *cap) return 0;
+    size_t c = *cap ? *cap : (size_t)1 << 16;
+    while (c < n + need) c *= 2;
+    uint8_t *b = (uint8_t *)realloc(*buf, c);
+    if (!b) return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
+/* A child for thread `to`, into the batch of messages to it; nonzero when the memory is
+ * lacking. */
+static int op_out(op_thr *t, int to, uint64_t hash, uint32_t parent, int g1, int pf, int goal,
+                  const uint8_t *key, int len) {
+    if (op_room(&t->out[to], t->out_n[to], &t->out_cap[to], OP_MSG_HEAD + (size_t)len) != 0)
+        return -1;
+    uint8_t *p = t->out[to] + t->out_n[to];
+    uint16_t g = (uint16_t)g1, f = (uint16_t)pf;
+    memcpy(p, &hash, 8);
+    memcpy(p + 8, &parent, 4);
+    memcpy(p + 12, &g, 2);
+    memcpy(p + 14, &f, 2);
+    p[16] = (uint8_t)goal;
+    p[17] = (uint8_t)len;
+    memcpy(p + OP_MSG_HEAD, key, (size_t)len);
+    t->out_n[to] += OP_MSG_HEAD + (size_t)len;
+    return 0;
+}
+
+/* The batch of messages to thread `to` into its inbox; nonzero when the memory is
+ * lacking. */
+static int op_send(op_thr *t, int to) {
+    if (!t->out_n[to]) return 0;
+    op_thr *d = &t->P->th[to];
+    int rc = 0;
+    pthread_mutex_lock(&d->mu);
+    if (!d->in_n) { /* an empty inbox takes the batch's buffer */
+        uint8_t *b = d->in;
+        size_t c = d->in_cap;
+        d->in = t->out[to];
+        d->in_cap = t->out_cap[to];
+        d->in_n = t->out_n[to];
+        t->out[to] = b;
+        t->out_cap[to] = c;
+    } else if (op_room(&d->in, d->in_n, &d->in_cap, t->out_n[to]) == 0) {
+        memcpy(d->in + d->in_n, t->out[to], t->out_n[to]);
+        d->in_n += t->out_n[to];
+    } else {
+        rc = -1;
+    }
+    if (!rc) __atomic_store_n(&d->mail, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&d->mu);
+    if (!rc) t->out_n[to] = 0;
+    return rc;
+}
+
+/* Every batch sent (after OP_SEND_EVERY expansions, or a batch of OP_SEND_BYTES, and
+ * before the thread falls idle: fewer sends, fewer locks and cache lines passed between
+ * the cores). */
+#define OP_SEND_EVERY 64
+#define OP_SEND_BYTES ((size_t)1 << 14)
+
+static int op_send_all(op_thr *t) {
+    t->unsent = 0;
+    for (int to = 0; to < t->P->T; to++)
+        if (op_send(t, to) != 0) return -1;
+    return 0;
+}
+
+/* A child the thread owns, reached with g1 from `parent` (a reference) whose f is pf:
+ * stored, opened again or dropped as the search requires (the comments below); nonzero
+ * when the memory is lacking. */
+static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1, int pf,
+                   int goal_here, uint32_t parent) {
+    op_par *P = t->P;
+    const op_ctx *x = P->x;
+    op_work *w = &t->w;
+    /* a state stored already with a path no longer: nothing to do (looked up before its
+     * bound is computed, most children are such) */
+    long known = eo_table_find_hashed(&w->t, ck, len, hash);
+    if (known >= 0 && w->g[known] <= g1) return 0;
+    /* a state reached again by a shorter path keeps the bound it had: f - g is a bound of
+     * the state (pathmax: h(parent) - 1 <= h*(child) on any step) */
+    int h = 0;
+    if (known >= 0) {
+        h = w->f[known] - w->g[known];
+    } else if (!goal_here) {
+        eo_state s; /* the child again, from its key, for its bound */
+        eo_decode(&x->R, ck, &s);
+        h = op_h(x, &s);
+    }
+    int f1 = g1 + h;
+    if (f1 < pf) f1 = pf; /* pathmax: the parent's bound holds for its children */
+    int upper = __atomic_load_n(&P->upper, __ATOMIC_RELAXED);
+    if (f1 >= upper && (known >= 0 || goal_here || f1 >= OP_MAXF)) return 0;
+    if (f1 >= OP_MAXF) {
+        __atomic_store_n(&P->overflow, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    long r = known >= 0 ? -known - 2 : eo_table_insert_hashed(&w->t, ck, len, hash);
+    if (r == -1) return -1;
+    uint32_t cid;
+    if (r >= 0) {
+        if ((size_t)r > OP_IDMASK || op_reserve(w, (size_t)r) != 0) return -1;
+        cid = (uint32_t)r;
+        __atomic_store_n(&t->count, (long)w->t.count, __ATOMIC_RELAXED);
+        w->closed[cid] = OP_OPEN;
+        if (f1 >= upper) {
+            /* no shorter solution passes through it: stored closed, never opened, only
+             * so that its bound is not computed again each time it is reached (it stays
+             * closed unless a shorter path brings its f below the upper bound: then it
+             * is opened as any state reached again) */
+            w->closed[cid] = OP_CLOSED;
+            w->parent[cid] = parent;
+            w->g[cid] = (uint16_t)g1;
+            w->f[cid] = (uint16_t)f1;
+            return 0;
+        }
+    } else {
+        cid = (uint32_t)(-r - 2);
+        /* reached by a shorter path: open again (expanded before, or stored closed when
+         * its f reached the upper bound) */
+        if (w->closed[cid] == OP_CLOSED) w->closed[cid] = OP_OPEN;
+    }
+    w->parent[cid] = parent;
+    w->g[cid] = (uint16_t)g1;
+    w->f[cid] = (uint16_t)f1;
+    if (goal_here) {
+        /* the best goal so far: only shorter solutions are sought from now on (never
+         * pushed: not expanded; a shorter path to it later updates it) */
+        pthread_mutex_lock(&P->mu);
+        if (g1 < P->upper) {
+            __atomic_store_n(&P->upper, g1, __ATOMIC_RELAXED);
+            P->goal = op_ref(t->id, cid);
+            P->has_goal = 1;
+        }
+        pthread_mutex_unlock(&P->mu);
+        return 0;
+    }
+    int index = op_index(x, g1, f1);
+    if (op_push(w, index, cid) != 0) return -1;
+    if (index < t->cur) t->cur = index;
+    return 0;
+}
+
+/* The messages in the thread's inbox taken (op_take); nonzero when the memory is
+ * lacking. */
+static int op_drain(op_thr *t) {
+    pthread_mutex_lock(&t->mu);
+    uint8_t *buf = t->in;
+    size_t n = t->in_n, cap = t->in_cap;
+    t->in = t->spare;
+    t->in_cap = t->spare_cap;
+    t->in_n = 0;
+    t->spare = buf;
+    t->spare_cap = cap;
+    __atomic_store_n(&t->mail, 0, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&t->mu);
+    for (size_t i = 0; i < n;) {
+        const uint8_t *p = buf + i;
+        uint64_t hash;
+        uint32_t parent;
+        uint16_t g, f;
+        memcpy(&hash, p, 8);
+        memcpy(&parent, p + 8, 4);
+        memcpy(&g, p + 12, 2);
+        memcpy(&f, p + 14, 2);
+        int len = p[17];
+        if (op_take(t, p + OP_MSG_HEAD, len, hash, g, f, p[16], parent) != 0) return -1;
+        i += OP_MSG_HEAD + (size_t)len;
+    }
+    return 0;
+}
+
+/* Nothing left to expand below the upper bound: the thread is idle until a message
+ * comes (0) or the search ends (1; the last thread to fall idle ends it when every
+ * inbox is empty). */
+static int op_idle(op_thr *t) {
+    op_par *P = t->P;
+    pthread_mutex_lock(&P->mu);
+    t->idle = 1;
+    int all = 1;
+    for (int u = 0; u < P->T && all; u++) {
+        op_thr *o = &P->th[u];
+        if (!o->idle) all = 0;
+        pthread_mutex_lock(&o->mu);
+        if (o->in_n) all = 0;
+        pthread_mutex_unlock(&o->mu);
+    }
+    if (all) __atomic_store_n(&P->done, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&P->mu);
+    for (;;) {
+        if (__atomic_load_n(&P->done, __ATOMIC_SEQ_CST) || __atomic_load_n(&P->stop, __ATOMIC_SEQ_CST))
+            return 1;
+        if (__atomic_load_n(&t->mail, __ATOMIC_SEQ_CST)) {
+            pthread_mutex_lock(&P->mu);
+            t->idle = 0;
+            pthread_mutex_unlock(&P->mu);
+            return 0;
+        }
+        if (eo_signal || (P->deadline && op_clock(P->x) > P->deadline)) {
+            op_halt(P, OP_TIME); /* interrupted: the caller raises it (context.h) */
+            return 1;
+        }
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The memory of a thread: its table and open list, its messages. */
+static size_t op_thr_bytes(const op_thr *t) {
+    size_t b = op_bytes(&t->w) + t->in_cap + t->spare_cap;
+    for (int to = 0; to < t->P->T; to++) b += t->out_cap[to];
+    return b;
+}
+
+/* A thread of A*: expand its least f open until the end or a limit. */
+static void *op_worker(void *arg) {
+    op_thr *t = (op_thr *)arg;
+    op_par *P = t->P;
+    op_ctx *x = P->x;
+    op_work *w = &t->w;
+    const int weighted = x->weight > 10, T = P->T;
+    eo_move moves[2048];
+    eo_state s, c;
+    int local[2048];
+    for (;;) {
+        if (__atomic_load_n(&P->stop, __ATOMIC_SEQ_CST) || __atomic_load_n(&P->done, __ATOMIC_SEQ_CST))
+            break;
+        if (__atomic_load_n(&t->mail, __ATOMIC_SEQ_CST) && op_drain(t) != 0) {
+            op_halt(P, OP_MEMORY);
+            break;
+        }
+        int upper = __atomic_load_n(&P->upper, __ATOMIC_RELAXED);
+        /* the least (f, h) with an entry */
+        while (t->cur < OP_MAXF * OP_HB && w->open[t->cur].n == 0) t->cur++;
+        int f = t->cur / OP_HB;
+        /* weighted: the order is not by f, so it ends only when nothing is open */
+        if (t->cur >= OP_MAXF * OP_HB || (!weighted && f >= upper)) {
+            if (op_send_all(t) != 0) {
+                op_halt(P, OP_MEMORY);
+                break;
+            }
+            if (op_idle(t)) break;
+            continue;
+        }
+        /* the limits, before the entry is taken (it stays open for the lower bound) */
+        if ((++t->pops & 255) == 0) {
+            __atomic_store_n(&t->bytes, op_thr_bytes(t), __ATOMIC_RELAXED);
+            if (eo_signal || (P->deadline && op_clock(x) > P->deadline)) {
+                op_halt(P, OP_TIME); /* interrupted: the caller raises it (context.h) */
+                break;
+            }
+            size_t bytes = 0;
+            for (int u = 0; u < T; u++) bytes += __atomic_load_n(&P->th[u].bytes, __ATOMIC_RELAXED);
+            if (x->max_mem && bytes > x->max_mem) {
+                op_halt(P, OP_MEMORY);
+                break;
+            }
+        }
+        if (x->max_states) {
+            long count = 0;
+            for (int u = 0; u < T; u++) count += __atomic_load_n(&P->th[u].count, __ATOMIC_RELAXED);
+            if (count > x->max_states) {
+                op_halt(P, OP_STATES);
+                break;
+            }
+        }
+        uint32_t id = w->open[t->cur].v[--w->open[t->cur].n];
+        if (w->closed[id] == OP_CLOSED) continue;
+        if (weighted) {
+            /* an old entry (the state was reached again by a shorter path), or one that
+             * the solution found since makes useless */
+            if (op_index(x, w->g[id], w->f[id]) != t->cur || w->f[id] >= upper) continue;
+            f = w->f[id];
+        } else if (w->f[id] != f) {
+            continue;
+        }
+        int klen;
+        const uint8_t *k = op_key_of(w, id, &klen);
+        eo_decode(&x->R, k, &s); /* search.h: a canonical key back into a state */
+        w->closed[id] = OP_CLOSED;
+        t->expanded++;
+        t->busy_f = f;
+        int g1 = w->g[id] + 1;
+        uint32_t self = op_ref(t->id, id);
+        int n = op_moves(x, P->mr, &s, moves), nl = 0, failed = 0;
+        /* the children's keys first; those of other threads to their batches; the
+         * records of this thread's in its table fetched from memory for all of them at
+         * once: most children are stored already, and looking each up alone waits for
+         * memory three times in a row (its slot, its record's offset, the record), most
+         * of an expansion's time otherwise */
+        for (int i = 0; i < n && !failed; i++) {
+            c = s;
+            op_step(x, &c, &moves[i]);
+            uint8_t *ck = t->kid_keys + (size_t)i * EO_MAXKEY;
+            op_child *kid = &t->kids[i];
+            kid->goal = op_goal(x, &c);
+            kid->len = eo_key(&x->R, &c, ck);
+            kid->hash = eo_hash(ck, kid->len);
+            int to = T > 1 ? (int)((uint32_t)kid->hash % (uint32_t)T) : 0;
+            if (to != t->id) {
+                failed = op_out(t, to, kid->hash, self, g1, f, kid->goal, ck, kid->len) != 0;
+                if (t->out_n[to] >= OP_SEND_BYTES) t->unsent = OP_SEND_EVERY;
+                continue;
+            }
+            local[nl++] = i;
+            eo_table_prefetch_slot(&w->t, kid->hash);
+        }
+        for (int j = 0; j < nl; j++) {
+            op_child *kid = &t->kids[local[j]];
+            long cc = eo_table_first(&w->t, kid->hash);
+            kid->first = cc;
+            if (cc >= 0) __builtin_prefetch(&w->t.offs[cc]);
+        }
+        for (int j = 0; j < nl; j++) {
+            long cc = t->kids[local[j]].first;
+            if (cc < 0) continue;
+            const uint8_t *rec = w->t.arena + w->t.offs[cc];
+            __builtin_prefetch(rec);
+            __builtin_prefetch(rec + 64);
+            __builtin_prefetch(&w->g[cc]);
+            __builtin_prefetch(&w->f[cc]);
+        }
+        for (int j = 0; j < nl && !failed; j++) {
+            const op_child *kid = &t->kids[local[j]];
+            failed = op_take(t, t->kid_keys + (size_t)local[j] * EO_MAXKEY, kid->len,
+                             kid->hash, g1, f, kid->goal, self) != 0;
+        }
+        if (!failed && ++t->unsent >= OP_SEND_EVERY) failed = op_send_all(t) != 0;
+        if (failed) {
+            op_halt(P, OP_MEMORY); /* the state's expansion cut: busy_f stays its f */
+            break;
+        }
+        t->busy_f = OP_MAXF;
+    }
+    return NULL;
+}
+
+/* The least f of a state open in w (OP_MAXF: none). */
+static int op_least_open(const op_ctx *x, const op_work *w) {
+    int best = OP_MAXF;
+    for (int index = 0; index < OP_MAXF * OP_HB; index++) {
+        const op_stack *st = &w->open[index];
+        for (uint32_t i = 0; i < st->n; i++) {
+            uint32_t id = st->v[i];
+            if (w->closed[id] == OP_CLOSED) continue;
+            if (x->weight > 10 ? op_index(x, w->g[id], w->f[id]) != index
+                               : w->f[id] != index / OP_HB)
+                continue;
+            if (w->f[id] < best) best = w->f[id];
+        }
+    }
+    return best;
+}
+
+/* The least parent's f of the messages in buf[0 .. n) (OP_MAXF: none). */
+static int op_least_msg(const uint8_t *buf, size_t n) {
+    int best = OP_MAXF;
+    for (size_t i = 0; i < n;) {
+        uint16_t f;
+        memcpy(&f, buf + i + 14, 2);
+        if (f < best) best = f;
+        i += OP_MSG_HEAD + (size_t)buf[i + 17];
+    }
+    return best;
+}
+
+/* A* from `start` (whose bound is h0 < upper), on x->threads threads (at most OP_MAXT;
+ * one when x->weight asks for the weighted order or the time limit is on this thread's
+ * CPU clock); the result in x. */
+static void op_astar(op_ctx *x, const eo_rules *mr, const eo_state *start, int h0, int upper,
+                     double deadline) {
+    int T = x->threads < 1 ? 1 : x->threads > OP_MAXT ? OP_MAXT : x->threads;
+    if (x->weight > 10 || x->cpu_clock) T = 1;
+    void *mem = NULL; /* aligned as the threads' cache lines are (op_thr) */
+    if (posix_memalign(&mem, 64, sizeof(op_par)) != 0) {
+        x->status = OP_MEMORY;
+        return;
+    }
+    op_par *P = (op_par *)mem;
+    memset(P, 0, sizeof(*P));
+    P->x = x;
+    P->mr = mr;
+    P->T = T;
+    P->upper = upper;
+    P->deadline = deadline;
+    pthread_mutex_init(&P->mu, NULL);
+    int ok = 1;
+    for (int u = 0; u < T; u++) {
+        op_thr *t = &P->th[u];
+        t->P = P;
+        t->id = u;
+        t->busy_f = OP_MAXF;
+        pthread_mutex_init(&t->mu, NULL);
+        t->kids = (op_child *)malloc(2048 * sizeof(op_child));
+        t->kid_keys = (uint8_t *)malloc((size_t)2048 * EO_MAXKEY);
+        if (op_work_init(&t->w) != 0 || !t->kids || !t->kid_keys) ok = 0;
+        t->w.t.prefault = T > 1; /* core.h's eo_table_slots */
+        P->ws[u] = &t->w;
+    }
+    if (ok) {
+        uint8_t key[EO_MAXKEY];
+        int len = eo_key(&x->R, start, key);
+        int owner = T > 1 ? (int)((uint32_t)eo_hash(key, len) % (uint32_t)T) : 0;
+        op_thr *t = &P->th[owner];
+        ok = op_work_root(&t->w, x, start, h0, op_ref(owner, 0)) == 0;
+        t->cur = op_index(x, 0, h0);
+        t->count = 1;
+    }
+    if (!ok) {
+        x->status = OP_MEMORY;
+    } else {
+        int started = 1;
+        while (started < T && pthread_create(&P->th[started].tid, NULL, op_worker, &P->th[started]) == 0)
+            started++;
+        if (started < T) { /* a thread that cannot start: its states go nowhere */
+            op_halt(P, OP_MEMORY);
+        }
+        op_worker(&P->th[0]);
+        for (int u = 1; u < started; u++) pthread_join(P->th[u].tid, NULL);
+    }
+    long states = 0;
+    for (int u = 0; u < T; u++) states += (long)P->th[u].w.t.count;
+    x->states = states;
+    int stop = P->stop;
+    if (ok && !stop) {
+        /* every state of f < upper was expanded */
+        if (P->has_goal) {
+            x->status = OP_FOUND;
+        } else if (P->overflow) {
+            x->status = OP_STATES;
+        } else if (x->upper > 0) {
+            x->status = OP_NO_BETTER;
+            x->lower = x->upper;
+        } else {
+            x->status = OP_LOST;
+            x->lower = 0;
+        }
+    } else if (ok) {
+        x->status = stop;
+        /* the proven lower bound: the least f open, in a message, or of a cut expansion */
+        int least = OP_MAXF;
+        for (int u = 0; u < T; u++) {
+            const op_thr *t = &P->th[u];
+            int v = op_least_open(x, &t->w);
+            if (v < least) least = v;
+            if (t->busy_f < least) least = t->busy_f;
+            v = op_least_msg(t->in, t->in_n);
+            if (v < least) least = v;
+            for (int to = 0; to < T; to++) {
+                v = op_least_msg(t->out[to], t->out_n[to]);
+                if (v < least) least = v;
+            }
+        }
+        int up = P->upper;
+        if (least > up) least = up;
+        if (least > x->lower) x->lower = least;
+    }
+    if (x->status == OP_FOUND) {
+        x->lower = P->upper;
+        if (op_trace(x, P->ws, mr, start, P->goal) != 0) x->status = OP_MEMORY;
+    } else if (P->has_goal && x->status >= OP_STATES && x->status <= OP_MEMORY) {
+        /* stopped by a limit with a solution found: report it (not proven) */
+        int lower = x->lower;
+        if (op_trace(x, P->ws, mr, start, P->goal) == 0) x->upper = P->upper;
+        x->lower = lower;
+    }
+    long expanded = 0;
+    for (int u = 0; u < T; u++) {
+        op_thr *t = &P->th[u];
+        op_work_free(&t->w);
+        free(t->kids);
+        free(t->kid_keys);
+        free(t->in);
+        free(t->spare);
+        for (int to = 0; to < T; to++) free(t->out[to]);
+        pthread_mutex_destroy(&t->mu);
+        expanded += t->expanded;
+    }
+    x->expanded = expanded;
+    pthread_mutex_destroy(&P->mu);
+    free(P);
+}
+
+static void op_search(op_ctx *x) {
     eo_rules mr = x->R; /* the rules moves are generated by: strict for OP_SINGLE */
     if (x->count == OP_SINGLE) mr.strict = 1;
     x->status = 0;
@@ -927,228 +1538,26 @@ static void op_search(op_ctx *x) {
     }
     int upper = x->upper > 0 ? x->upper : OP_MAXF;
     if (upper > OP_MAXF) upper = OP_MAXF;
-    long goal = -1;
-    int overflow = 0;
-    w.open = (op_stack *)calloc((size_t)OP_MAXF * OP_HB, sizeof(op_stack));
-    eo_table_init(&w.t, 1 << 16);
-    if (!w.open) {
-        x->status = OP_MEMORY;
-        op_work_free(&w);
-        return;
-    }
-    w.open_bytes = (size_t)OP_MAXF * OP_HB * sizeof(op_stack);
-    uint8_t key[EO_MAXKEY];
-    int len = eo_key(&x->R, &start, key);
-    long id0 = eo_table_insert(&w.t, key, len);
     int h0 = op_h(x, &start);
-    if (id0 < 0 || op_reserve(&w, 0) != 0) {
-        x->status = OP_MEMORY;
-        op_work_free(&w);
-        return;
-    }
-    w.parent[0] = 0;
-    w.g[0] = 0;
-    w.f[0] = (uint16_t)h0;
-    w.closed[0] = OP_OPEN;
     x->lower = h0;
     if (x->beam > 0) {
-        op_beam_search(x, &w, &mr, &start, deadline);
-        x->lower = h0 < upper ? h0 : upper;
-        x->states = (long)w.t.count;
+        op_work w;
+        if (op_work_init(&w) != 0 || op_work_root(&w, x, &start, h0, 0) != 0) {
+            x->status = OP_MEMORY;
+        } else {
+            op_beam_search(x, &w, &mr, &start, deadline);
+            x->lower = h0 < upper ? h0 : upper;
+            x->states = (long)w.t.count;
+        }
         op_work_free(&w);
         return;
     }
     if (h0 >= upper) {
         x->status = OP_NO_BETTER;
         x->lower = upper;
-        op_work_free(&w);
         return;
     }
-    op_push(&w, op_index(x, 0, h0), 0);
-    int cur = op_index(x, 0, h0);
-    int weighted = x->weight > 10;
-    long pops = 0;
-    eo_move moves[2048];
-    eo_state s, t;
-    op_child *kids = (op_child *)malloc(2048 * sizeof(op_child));
-    uint8_t *kid_keys = (uint8_t *)malloc((size_t)2048 * EO_MAXKEY);
-    if (!kids || !kid_keys) {
-        free(kids);
-        free(kid_keys);
-        x->status = OP_MEMORY;
-        op_work_free(&w);
-        return;
-    }
-    for (;;) {
-        /* the least (f, h) with an entry */
-        while (cur < OP_MAXF * OP_HB && w.open[cur].n == 0) cur++;
-        int f = cur / OP_HB;
-        /* weighted: the order is not by f, so the search ends only when nothing is open */
-        if (cur >= OP_MAXF * OP_HB || (!weighted && f >= upper)) {
-            /* every state of f < upper was expanded */
-            if (goal >= 0) {
-                x->status = OP_FOUND;
-                x->lower = w.g[goal];
-            } else if (overflow) {
-                x->status = OP_STATES;
-            } else if (x->upper > 0) {
-                x->status = OP_NO_BETTER;
-                x->lower = x->upper;
-            } else {
-                x->status = OP_LOST;
-                x->lower = 0;
-            }
-            break;
-        }
-        uint32_t id = w.open[cur].v[--w.open[cur].n];
-        if (w.closed[id] == OP_CLOSED) continue;
-        if (weighted) {
-            /* an old entry (the state was reached again by a shorter path), or one that
-             * the solution found since makes useless */
-            if (op_index(x, w.g[id], w.f[id]) != cur || w.f[id] >= upper) continue;
-            f = w.f[id];
-        } else {
-            if (w.f[id] != f) continue;
-            if (f > x->lower) x->lower = f; /* the least f open now: a bound */
-        }
-        if ((++pops & 255) == 0) {
-            if (eo_signal || (deadline && op_clock(x) > deadline)) {
-                x->status = OP_TIME; /* interrupted: the caller raises it (context.h) */
-                break;
-            }
-            if (x->max_mem && op_bytes(&w) > x->max_mem) {
-                x->status = OP_MEMORY;
-                break;
-            }
-        }
-        if (x->max_states && (long)w.t.count > x->max_states) {
-            x->status = OP_STATES;
-            break;
-        }
-        int klen;
-        const uint8_t *k = op_key_of(&w, id, &klen);
-        eo_decode(&x->R, k, &s); /* search.h: a canonical key back into a state */
-        w.closed[id] = OP_CLOSED;
-        x->expanded++;
-        int g1 = w.g[id] + 1;
-        int n = op_moves(x, &mr, &s, moves);
-        int failed = 0;
-        /* the children's keys first, and their records in the table fetched from memory
-         * for all of them at once: most children are stored already, and looking each
-         * up alone waits for memory three times in a row (its slot, its record's offset,
-         * the record), most of an expansion's time otherwise */
-        for (int i = 0; i < n; i++) {
-            t = s;
-            op_step(x, &t, &moves[i]);
-            uint8_t *ck = kid_keys + (size_t)i * EO_MAXKEY;
-            kids[i].goal = op_goal(x, &t);
-            kids[i].len = eo_key(&x->R, &t, ck);
-            kids[i].hash = eo_hash(ck, kids[i].len);
-            eo_table_prefetch_slot(&w.t, kids[i].hash);
-        }
-        for (int i = 0; i < n; i++) {
-            long c = eo_table_first(&w.t, kids[i].hash);
-            kids[i].first = c;
-            if (c >= 0) __builtin_prefetch(&w.t.offs[c]);
-        }
-        for (int i = 0; i < n; i++) {
-            long c = kids[i].first;
-            if (c < 0) continue;
-            const uint8_t *rec = w.t.arena + w.t.offs[c];
-            __builtin_prefetch(rec);
-            __builtin_prefetch(rec + 64);
-            __builtin_prefetch(&w.g[c]);
-            __builtin_prefetch(&w.f[c]);
-        }
-        for (int i = 0; i < n; i++) {
-            const uint8_t *ck = kid_keys + (size_t)i * EO_MAXKEY;
-            int goal_here = kids[i].goal;
-            len = kids[i].len;
-            /* a state stored already with a path no longer: nothing to do (looked up
-             * before its bound is computed, most children are such) */
-            long known = eo_table_find_hashed(&w.t, ck, len, kids[i].hash);
-            if (known >= 0 && w.g[known] <= g1) continue;
-            /* a state reached again by a shorter path keeps the bound it had: f - g is a
-             * bound of the state (pathmax: h(parent) - 1 <= h*(child) on any step) */
-            int h = 0;
-            if (known >= 0) {
-                h = w.f[known] - w.g[known];
-            } else if (!goal_here) {
-                t = s; /* the child again, for its bound */
-                op_step(x, &t, &moves[i]);
-                h = op_h(x, &t);
-            }
-            int f1 = g1 + h;
-            if (f1 < f) f1 = f; /* pathmax: the parent's bound holds for its children */
-            if (f1 >= upper && (known >= 0 || goal_here || f1 >= OP_MAXF)) continue;
-            if (f1 >= OP_MAXF) {
-                overflow = 1;
-                continue;
-            }
-            long r = known >= 0 ? -known - 2 : eo_table_insert_hashed(&w.t, ck, len, kids[i].hash);
-            uint32_t cid;
-            if (r == -1) {
-                failed = 1;
-                break;
-            }
-            if (r >= 0) {
-                cid = (uint32_t)r;
-                if (op_reserve(&w, cid) != 0) {
-                    failed = 1;
-                    break;
-                }
-                w.closed[cid] = OP_OPEN;
-                if (f1 >= upper) {
-                    /* no shorter solution passes through it: stored closed, never opened,
-                     * only so that its bound is not computed again each time it is
-                     * reached (it stays closed unless a shorter path brings its f below
-                     * the upper bound: then it is opened as any state reached again) */
-                    w.closed[cid] = OP_CLOSED;
-                    w.parent[cid] = id;
-                    w.g[cid] = (uint16_t)g1;
-                    w.f[cid] = (uint16_t)f1;
-                    continue;
-                }
-            } else {
-                cid = (uint32_t)(-r - 2);
-                /* reached by a shorter path: open again (expanded before, or stored
-                 * closed when its f reached the upper bound) */
-                if (w.closed[cid] == OP_CLOSED) w.closed[cid] = OP_OPEN;
-            }
-            w.parent[cid] = id;
-            w.g[cid] = (uint16_t)g1;
-            w.f[cid] = (uint16_t)f1;
-            if (goal_here) {
-                /* the best goal so far: only shorter solutions are sought from now on */
-                /* (never pushed: not expanded; a shorter path to it later updates it) */
-                goal = cid;
-                upper = g1;
-                continue;
-            }
-            int index = op_index(x, g1, f1);
-            if (op_push(&w, index, cid) != 0) {
-                failed = 1;
-                break;
-            }
-            if (index < cur) cur = index;
-        }
-        if (failed) {
-            x->status = OP_MEMORY;
-            break;
-        }
-    }
-    free(kids);
-    free(kid_keys);
-    x->states = (long)w.t.count;
-    if (x->status == OP_FOUND) {
-        if (op_trace(x, &w, &mr, &start, (uint32_t)goal) != 0) x->status = OP_MEMORY;
-    } else if (goal >= 0 && x->status >= OP_STATES && x->status <= OP_MEMORY) {
-        /* stopped by a limit with a solution found: report it (not proven) */
-        int lower = x->lower;
-        if (op_trace(x, &w, &mr, &start, (uint32_t)goal) == 0) x->upper = w.g[goal];
-        x->lower = lower;
-    }
-    op_work_free(&w);
+    op_astar(x, &mr, &start, h0, upper, deadline);
 }
 
 /* op_closure_into's moves from s onto x's path (room reserved), none of them a step. */

@@ -49,6 +49,9 @@ class ParLimits:
     seconds: float | None = 60.0
     states: int | None = None
     memory_mb: int | None = COMMAND_LINE_MEMORY_MB
+    threads: int = 1
+    """The threads A* runs on (the states split among them by hash: the same par, sooner
+    on several cores; the memory limit is for all of them together)."""
 
 
 TABLE_LIMITS: Final = ParLimits(seconds=20.0, memory_mb=TABLE_MEMORY_MB)
@@ -202,7 +205,7 @@ def optimal(
     core_memory = 0 if memory is None else memory << 20
 
     def run(
-        seconds: float, upper: int, beam: int = 0, max_states: int = 0
+        seconds: float, upper: int, beam: int = 0, max_states: int = 0, threads: int = 1
     ) -> tuple[int, int, int, list[Move]]:
         """One call of the compiled search: (status, lower bound, states, steps)."""
         status, lower, _found, n, steps = _core.optimal(
@@ -216,6 +219,7 @@ def optimal(
             seconds,
             core_memory,
             beam=beam,
+            threads=threads,
         )
         return status, lower, n, [move_of(s << 16 | d << 8 | k) for s, d, k in steps]
 
@@ -259,7 +263,7 @@ def optimal(
             else:
                 idle += 1
             width *= 4
-    status, lower, n, steps = run(left(), length or 0)
+    status, lower, n, steps = run(left(), length or 0, threads=max(1, limits.threads))
     states += n
     if status in _STOPPED:
         lower = max(lower, root)
