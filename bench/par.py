@@ -99,8 +99,8 @@ def main() -> int:
     t_start = time.perf_counter()
     for i, n in enumerate(deals, 1):
         position = deal(rules, n)
-        limits = ParLimits(seconds=args.seconds, memory_mb=args.memory, threads=args.threads)
-        par = optimal(position, which, limits)
+        par_limits = ParLimits(seconds=args.seconds, memory_mb=args.memory, threads=args.threads)
+        par = optimal(position, which, par_limits)
         row: dict[str, object] = {"deal": n} | par.to_json()
         if not args.no_peers:
             for name, limits in (("default", Limits()), ("short", Limits(short=True))):
