@@ -984,7 +984,8 @@ typedef struct {
     int id;
     op_work w;
     int cur;        /* the least index of its open list that may hold an entry */
-    int busy_f;     /* the f of the state whose expansion is under way (OP_MAXF: none) */
+    int busy_f;     /* the f of the state whose expansion is under way, or the least f of
+                       messages a lack of memory lost (OP_MAXF: none) */
     long pops, expanded;
     int unsent;     /* expansions since its batches of messages were last sent */
     uint8_t *spare; /* the inbox's second buffer (op_drain) */
@@ -1179,6 +1180,18 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
     return 0;
 }
 
+/* The least parent's f of the messages in buf[0 .. n) (OP_MAXF: none). */
+static int op_least_msg(const uint8_t *buf, size_t n) {
+    int best = OP_MAXF;
+    for (size_t i = 0; i < n;) {
+        uint16_t f;
+        memcpy(&f, buf + i + 14, 2);
+        if (f < best) best = f;
+        i += OP_MSG_HEAD + (size_t)buf[i + 17];
+    }
+    return best;
+}
+
 /* The messages in the thread's inbox taken (op_take); nonzero when the memory is
  * lacking. */
 static int op_drain(op_thr *t) {
@@ -1202,7 +1215,12 @@ static int op_drain(op_thr *t) {
         memcpy(&g, p + 12, 2);
         memcpy(&f, p + 14, 2);
         int len = p[17];
-        if (op_take(t, p + OP_MSG_HEAD, len, hash, g, f, p[16], parent) != 0) return -1;
+        if (op_take(t, p + OP_MSG_HEAD, len, hash, g, f, p[16], parent) != 0) {
+            /* the messages not taken are lost: their least f kept for the lower bound */
+            int least = op_least_msg(buf + i, n - i);
+            if (least < t->busy_f) t->busy_f = least;
+            return -1;
+        }
         i += OP_MSG_HEAD + (size_t)len;
     }
     return 0;
@@ -1386,18 +1404,6 @@ static int op_least_open(const op_ctx *x, const op_work *w) {
                 continue;
             if (w->f[id] < best) best = w->f[id];
         }
-    }
-    return best;
-}
-
-/* The least parent's f of the messages in buf[0 .. n) (OP_MAXF: none). */
-static int op_least_msg(const uint8_t *buf, size_t n) {
-    int best = OP_MAXF;
-    for (size_t i = 0; i < n;) {
-        uint16_t f;
-        memcpy(&f, buf + i + 14, 2);
-        if (f < best) best = f;
-        i += OP_MSG_HEAD + (size_t)buf[i + 17];
     }
     return best;
 }
