@@ -728,7 +728,9 @@ static const uint8_t *op_key_of(const op_work *w, uint32_t id, int *len) {
 #define OP_TSHIFT 28   /* ids of a thread's table below 2^28 */
 #define OP_IDMASK ((1u << OP_TSHIFT) - 1)
 
-static inline uint32_t op_ref(int thread, uint32_t id) { return (uint32_t)thread << OP_TSHIFT | id; }
+static inline uint32_t op_ref(int thread, uint32_t id) {
+    return (uint32_t)thread << OP_TSHIFT | id;
+}
 
 static inline uint32_t op_parent_ref(op_work *const *ws, uint32_t ref) {
     return ws[ref >> OP_TSHIFT]->parent[ref & OP_IDMASK];
@@ -951,31 +953,32 @@ static int op_work_root(op_work *w, const op_ctx *x, const eo_state *start, int 
 
 /* ----- A* on x->threads threads (op_astar) -----------------------------------------
  * The states are split among the threads by their hash (the low bits of eo_hash; the
- * tables take their slots from the high ones): each thread keeps the states it owns (its
- * own table, g, f, parents and open list) and expands them, taking its own least f
- * first; a child goes to its owner, which looks it up, computes its bound when it is new
- * and stores or opens it (op_take) exactly as the one thread does, so every state is
- * stored once.  A child owned by another thread is sent to it as a message (its key and
- * hash, g, its parent's reference and f), in a batch a thread sends after each
- * expansion.  (Hash-distributed A*: Kishimoto, Fukunaga and Botea, "Evaluation of a
- * simple, scalable, parallel best-first search strategy", 2013.)  One thread is the
- * search as it was, run in the caller's thread.
+ * tables take their slots from the high ones): each thread keeps the states it owns
+ * (its own table, g, f, parents and open list) and expands them, taking its own least f
+ * first; a child goes to its owner, which looks it up, computes its bound when it is
+ * new and stores or opens it (op_take) exactly as the one thread does, so every state
+ * is stored once.  A child owned by another thread is sent to it as a message (its key
+ * and hash, g, its parent's reference and f), in batches (op_send_all).
+ * (Hash-distributed A*: Kishimoto, Fukunaga and Botea, "Evaluation of a simple,
+ * scalable, parallel best-first search strategy", 2013.)  One thread is the search as it
+ * was, run in the caller's thread.
  *
  * Still exact, though the threads do not expand in one order of f: the search ends when
  * no thread has a state open with f below the best solution's length (upper) and no
  * message is waiting (every thread idle, every inbox empty, checked under one lock: a
- * thread sends only while it is not idle, and wakes only on a message).  Were there then
- * a solution of length L < upper, take its path s0 .. sL and the first state s_i on it not
- * expanded with g <= i (s0 was, with g 0).  s_{i-1} was, so a child s_i with g <= i and f =
- * max(g + h, the parent's f) <= L went to s_i's owner (h is admissible, and the parent's
- * f <= L the same way); the owner stored it open with that g unless it had it with a g no
- * larger, so it was open with f <= L < upper, and at the end nothing is: it was expanded
- * with g <= i, a contradiction, unless i = L, a goal, whose g <= L < upper would have set
- * upper.  So the best solution found is optimal.  At a limit, the least f open anywhere,
- * of a message not yet taken (its parent's f, no more than the child's), or of a state
- * whose expansion a lack of memory cut, is a proven lower bound: by the same argument a
- * shorter solution has a state on its path that is one of those, with f no more than
- * its length. */
+ * thread sends only while it is not idle, and wakes only on a message).  Were there
+ * then a solution of length L < upper, take its path s0 .. sL and the first state s_i
+ * on it not expanded with g <= i (s0 was, with g 0).  s_{i-1} was, so a child s_i with
+ * g <= i and f = max(g + h, the parent's f) <= L went to s_i's owner (h is admissible,
+ * and the parent's f <= L the same way); the owner stored it open with that g unless it
+ * had it with a g no larger (then its f - g, kept, is no more than its true distance:
+ * pathmax), so it was open with f <= L < upper, and at the end nothing is: it was
+ * expanded with g <= i, a contradiction, unless i = L, a goal, whose g <= L < upper
+ * would have set upper.  So the best solution found is optimal.  At a limit, the least
+ * f open anywhere, of a message not yet taken (its parent's f, no more than the
+ * child's), or of a state whose expansion a lack of memory cut, is a proven lower
+ * bound: by the same argument a shorter solution has a state on its path that is one of
+ * those, with f no more than its length. */
 typedef struct op_par op_par;
 
 typedef struct {
@@ -1244,7 +1247,8 @@ static int op_idle(op_thr *t) {
     if (all) __atomic_store_n(&P->done, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&P->mu);
     for (;;) {
-        if (__atomic_load_n(&P->done, __ATOMIC_SEQ_CST) || __atomic_load_n(&P->stop, __ATOMIC_SEQ_CST))
+        if (__atomic_load_n(&P->done, __ATOMIC_SEQ_CST) ||
+            __atomic_load_n(&P->stop, __ATOMIC_SEQ_CST))
             return 1;
         if (__atomic_load_n(&t->mail, __ATOMIC_SEQ_CST)) {
             pthread_mutex_lock(&P->mu);
@@ -1279,7 +1283,8 @@ static void *op_worker(void *arg) {
     eo_state s, c;
     int local[2048];
     for (;;) {
-        if (__atomic_load_n(&P->stop, __ATOMIC_SEQ_CST) || __atomic_load_n(&P->done, __ATOMIC_SEQ_CST))
+        if (__atomic_load_n(&P->stop, __ATOMIC_SEQ_CST) ||
+            __atomic_load_n(&P->done, __ATOMIC_SEQ_CST))
             break;
         if (__atomic_load_n(&t->mail, __ATOMIC_SEQ_CST) && op_drain(t) != 0) {
             op_halt(P, OP_MEMORY);
@@ -1454,7 +1459,8 @@ static void op_astar(op_ctx *x, const eo_rules *mr, const eo_state *start, int h
         x->status = OP_MEMORY;
     } else {
         int started = 1;
-        while (started < T && pthread_create(&P->th[started].tid, NULL, op_worker, &P->th[started]) == 0)
+        while (started < T &&
+               pthread_create(&P->th[started].tid, NULL, op_worker, &P->th[started]) == 0)
             started++;
         if (started < T) { /* a thread that cannot start: its states go nowhere */
             op_halt(P, OP_MEMORY);
