@@ -9,9 +9,12 @@ thousand states, a few are won.  A tiny memory limit forces the disk path at onc
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import re
+import resource
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
@@ -255,6 +258,29 @@ def test_a_directory_left_by_a_killed_search_is_removed_by_the_next(tmp_path: Pa
     status, _, _, _ = core_solve(FC0, LOST[0][0], 1 << 20, DISK, tmp_path)
     assert status == _core.LOST
     assert list(tmp_path.iterdir()) == [mine]
+
+
+def _growth_in_memory(memory: int) -> tuple[int, int]:
+    """FreeCell 1568 with 1 cell, the complete search alone (depth-first, its plan's
+    order), without the disk or the beam, stopped by `memory` bytes: (status, how many
+    bytes the process's peak RSS grew by during the search)."""
+    rules = preset("freecell").with_options(cells=1)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10
+    status, _, _, _ = core_solve(rules, 1568, memory, 0, None, order=Order.DEPTH_FIRST)
+    return status, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10) - before
+
+
+def test_the_complete_search_stops_at_its_memory_limit_and_not_past_it() -> None:
+    """--memory is what the search may take: its index of seen states grows by doubling,
+    which holds the old index and the new one at once, and at 160 MiB that doubling
+    (to 64 MiB, at about 5.9 million states) would take the search's tables past the
+    limit before the limit's check stopped it (the process grew by 183 MiB; a search of
+    8G took 11.6 GiB). A doubling that would pass the limit is the limit. Run in a
+    process of its own, so that its peak RSS is this search's."""
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        status, grown = pool.submit(_growth_in_memory, 160 << 20).result()
+    assert status == _core.MEMORY_LIMIT
+    assert grown <= 160 << 20, f"the search grew the process by {grown >> 20} MiB"
 
 
 def test_two_packs_stay_in_memory() -> None:

@@ -107,6 +107,8 @@ typedef struct {
     eo_table big;     /* states whose record does not fit: by full canonical key */
     uint32_t *big_id; /* id of the state with big-table id i */
     size_t big_cap;
+    size_t max_bytes; /* the index never grows past this many bytes of the store in all,
+                         the old index counted (0: no limit; eo_seen_begin sets it) */
     int failed;
 } eo_cstore;
 
@@ -172,12 +174,25 @@ typedef struct {
     int pos;
 } eo_bits;
 
-/* Append the low n bits of v; -1 when they pass bit 127 (the record's flag bit). */
-static inline int eo_put(eo_bits *b, unsigned v, int n) {
-    if (b->pos + n > 127) return -1;
-    b->acc |= (__uint128_t)v << b->pos;
-    b->pos += n;
-    return 0;
+/* The record being written: bits appended from the low end of lo up, then hi; bits past
+ * the 128th are dropped, and eo_cencode checks at the end that pos is at most 127 (the
+ * top bit is the record's flag).  Two words by name, not an array, so that the compiler
+ * keeps them in registers. */
+typedef struct {
+    uint64_t lo, hi;
+    int pos;
+} eo_bitw;
+
+/* Append the low n bits of v (n < 64, v < 2^n). */
+static inline void eo_put(eo_bitw *b, uint64_t v, int n) {
+    int o = b->pos;
+    if (o < 64) {
+        b->lo |= v << o;
+        b->hi |= (v >> 1) >> (63 - o); /* the bits past lo (none when they fit) */
+    } else if (o < 128) {
+        b->hi |= v << (o - 64);
+    }
+    b->pos = o + n;
 }
 
 static inline unsigned eo_get(eo_bits *b, int n) {
@@ -206,50 +221,87 @@ static inline uint64_t eo_home_bits(const eo_cstore *c, const uint8_t *found) {
            c->home[3][found[3]];
 }
 
-/* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
- * (alternate colours) a suit bit for each card that needs one (eo_chain_bit_needed).
- * `used`: the cards written so far, these added.  -1 when it does not fit, or when a
- * card whose bit is left out is not the one left (never in a state of one pack). */
-static inline int eo_put_chain(const eo_cstore *c, eo_bits *b, const uint8_t *col, int from,
-                               int L, uint64_t *used) {
-    int m = L - from;
-    if (eo_put(b, (unsigned)m, eo_bw((unsigned)(eo_rank(col[from - 1]) - 1))) != 0) return -1;
-    for (int k = from; k < L; k++) {
-        /* a card that does not stack on the one below: no chain (never reached) */
-        if (eo_rank(col[k]) + 1 != eo_rank(col[k - 1]) ||
-            (c->alt ? !((col[k] ^ col[k - 1]) & 2) : (col[k] & 3) != (col[k - 1] & 3)))
-            return -1;
-        if (c->alt) {
-            if (eo_chain_bit_needed(col[k - 1], *used)) {
-                if (eo_put(b, col[k] & 1u, 1) != 0) return -1;
-            } else {
-                int rank = eo_rank(col[k]);
-                int bit = (int)(*used >> eo_chain_card(col[k - 1], rank, 0) & 1);
-                if (col[k] != eo_chain_card(col[k - 1], rank, bit)) return -1;
-            }
+/* The bits of a chain's length on a card (by card code): eo_bw(rank - 1), the most cards
+ * that can stack on it being rank - 1. */
+#define EO_CB4(n) n, n, n, n
+static const uint8_t eo_chain_bits[64] = {
+    EO_CB4(0), EO_CB4(0), EO_CB4(1), EO_CB4(2), EO_CB4(2), EO_CB4(3), EO_CB4(3), EO_CB4(3),
+    EO_CB4(3), EO_CB4(4), EO_CB4(4), EO_CB4(4), EO_CB4(4), EO_CB4(4), EO_CB4(0), EO_CB4(0)};
+#undef EO_CB4
+
+/* The length of the prefix that column `col` (L cards) shares with root column i (its
+ * bottom card the same), compared eight cards at a time: both arrays hold EO_COLCAP
+ * bytes, and a difference past the shorter one is cut to it. */
+static inline int eo_root_prefix(const eo_cstore *c, int i, const uint8_t *col, int L) {
+    int lim = L < c->rlen[i] ? L : c->rlen[i];
+    const uint8_t *root = c->rcol[i];
+    for (int p = 0; p < lim; p += 8) {
+        uint64_t x, y;
+        memcpy(&x, col + p, 8);
+        memcpy(&y, root + p, 8);
+        if (x != y) {
+            p += __builtin_ctzll(x ^ y) >> 3;
+            return p < lim ? p : lim;
         }
-        *used |= (uint64_t)1 << col[k];
     }
+    return lim;
+}
+
+/* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
+ * (alternate colours) a suit bit for each card that needs one (eo_chain_bit_needed: the
+ * two cards it may be, adjacent card codes, are neither home nor written already; else
+ * it is the one left).  `used`: the cards written so far, these added (alternate colours
+ * only: in suit no card needs a bit).  -1 when a card does not stack on the one below or
+ * is not the one left (never in a state of one pack reached from the root). */
+static inline int eo_put_chain(const eo_cstore *c, eo_bitw *b, const uint8_t *col, int from,
+                               int L, uint64_t *used, unsigned head, int head_bits) {
+    /* the field before it (`head`, in `head_bits` bits) and the length in one put */
+    eo_put(b, head | (unsigned)(L - from) << head_bits, head_bits + eo_chain_bits[col[from - 1]]);
+    if (!c->alt) {
+        /* each card one rank lower than the one below, of its suit: one code lower by 4,
+         * eight cards at a time (the column holds EO_COLCAP bytes; those past L are left
+         * out, and a carry out of them only goes up, into bytes left out too) */
+        for (int k = from; k < L; k += 8) {
+            uint64_t x, y;
+            memcpy(&x, col + k, 8);
+            memcpy(&y, col + k - 1, 8);
+            uint64_t d = (x + 0x0404040404040404ULL) ^ y;
+            if (L - k < 8) d &= ((uint64_t)1 << (8 * (L - k))) - 1;
+            if (d) return -1;
+        }
+        return 0;
+    }
+    uint64_t u = *used;
+    for (int k = from; k < L; k++) {
+        int card = col[k], below = col[k - 1];
+        if ((card >> 2) + 1 != (below >> 2) || !((card ^ below) & 2)) return -1;
+        unsigned two = (unsigned)(u >> (card & ~1)) & 3; /* the two cards it may be */
+        if (!two) {
+            eo_put(b, (unsigned)card & 1u, 1);
+        } else if ((unsigned)(card & 1) != (two & 1)) {
+            return -1;
+        }
+        u |= (uint64_t)1 << card;
+    }
+    *used = u;
     return 0;
 }
 
 /* The record of s; -1 when it does not fit (then s goes to the big table). */
 static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, eo_crec *out) {
-    eo_bits b = {0, 0};
+    eo_bitw b = {(uint64_t)s->found[0] | (uint64_t)s->found[1] << 4 |
+                     (uint64_t)s->found[2] << 8 | (uint64_t)s->found[3] << 12,
+                 0, 16};
     int at[EO_MAXCOLS], pl[EO_MAXCOLS], base[EO_MAXCOLS], nb = 0;
-    for (int f = 0; f < 4; f++) b.acc |= (__uint128_t)s->found[f] << (4 * f);
-    b.pos = 16;
     for (int i = 0; i < c->ncols; i++) at[i] = -1;
     for (int k = 0; k < r->ncols; k++) {
         int L = s->len[k];
         if (!L) continue;
         const uint8_t *col = s->col[k];
-        int i = c->root_of[col[0]], p = 1;
+        int i = c->root_of[col[0]];
         if (i >= 0) {
-            int lim = L < c->rlen[i] ? L : c->rlen[i];
-            while (p < lim && col[p] == c->rcol[i][p]) p++;
             at[i] = k;
-            pl[i] = p;
+            pl[i] = eo_root_prefix(c, i, col, L);
         } else {
             /* in card order (insertion) */
             int j = nb++;
@@ -260,39 +312,39 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
             base[j] = k;
         }
     }
-    uint64_t used = eo_home_bits(c, s->found); /* home, then also written */
+    /* home, then also written (needed in alternate colours only) */
+    uint64_t used = c->alt ? eo_home_bits(c, s->found) : 0;
     int present = 0;
     for (int i = 0; i < c->ncols; i++) {
         if (!c->rlen[i]) continue;
         if (at[i] < 0) {
-            if (eo_put(&b, 0, c->pbits[i]) != 0) return -1;
-            continue;
+            eo_put(&b, 0, c->pbits[i]);
+        } else {
+            int k = at[i];
+            present++;
+            used |= c->pre[c->pre0[i] + pl[i]]; /* the prefix: root column i's first pl[i] cards */
+            if (eo_put_chain(c, &b, s->col[k], pl[i], s->len[k], &used, (unsigned)pl[i],
+                             c->pbits[i]) != 0)
+                return -1;
         }
-        int k = at[i];
-        present++;
-        used |= c->pre[c->pre0[i] + pl[i]]; /* the prefix: root column i's first pl[i] cards */
-        if (eo_put(&b, (unsigned)pl[i], c->pbits[i]) != 0 ||
-            eo_put_chain(c, &b, s->col[k], pl[i], s->len[k], &used) != 0)
-            return -1;
     }
     /* at most the columns left */
-    if (eo_put(&b, (unsigned)nb, eo_bw((unsigned)(r->ncols - present))) != 0) return -1;
+    eo_put(&b, (unsigned)nb, eo_bw((unsigned)(r->ncols - present)));
     for (int j = 0; j < nb; j++) {
         int k = base[j];
         used |= (uint64_t)1 << s->col[k][0];
-        if (eo_put(&b, s->col[k][0], 6) != 0 ||
-            eo_put_chain(c, &b, s->col[k], 1, s->len[k], &used) != 0)
-            return -1;
+        if (eo_put_chain(c, &b, s->col[k], 1, s->len[k], &used, s->col[k][0], 6) != 0) return -1;
     }
-    out->lo = (uint64_t)b.acc;
-    out->hi = (uint64_t)(b.acc >> 64);
+    if (b.pos > 127) return -1;
+    out->lo = b.lo;
+    out->hi = b.hi;
     return 0;
 }
 
 static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, int *L,
                                 uint64_t *used) {
     int n = *L;
-    int m = (int)eo_get(b, eo_bw((unsigned)(eo_rank(col[n - 1]) - 1)));
+    int m = (int)eo_get(b, eo_chain_bits[col[n - 1]]);
     for (int k = 0; k < m; k++, n++) {
         int below = col[n - 1], rank = eo_rank(below) - 1;
         if (!c->alt) {
@@ -364,8 +416,14 @@ static inline uint32_t eo_ctag(uint64_t h, int ibits) {
     return ibits >= 32 ? 0 : (uint32_t)(h >> 32) >> ibits << ibits;
 }
 
+/* Double the index (while both are held, the store takes their two sizes: a growth that
+ * would pass c->max_bytes fails instead, as a lack of memory, so that a search stops at
+ * its memory limit rather than well past it: the index of hundreds of millions of
+ * states takes gigabytes). */
 static int eo_cindex_grow(eo_cstore *c) {
     size_t n = c->index ? (c->imask + 1) * 2 : 1024;
+    if (c->index && c->max_bytes && eo_cstore_bytes(c) + n * sizeof(uint32_t) > c->max_bytes)
+        return -1;
     uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
     if (!ix) return -1;
     size_t mask = n - 1;
@@ -435,7 +493,10 @@ static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s)
         if (id == -1) c->failed = 1;
         return id;
     }
-    if (!c->index && eo_cindex_grow(c) != 0) {
+    /* at most 70% full (one slot of 4 bytes a state at 1.4 to 2.9 slots a state): grown
+     * before the state may enter, so that a failure leaves it out (a caller takes -1 as
+     * "not entered": the search on disk takes over exactly the states entered) */
+    if ((!c->index || (c->count + 1) * 10 > (c->imask + 1) * 7) && eo_cindex_grow(c) != 0) {
         c->failed = 1;
         return -1;
     }
@@ -460,11 +521,6 @@ static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s)
     id = (long)c->count++;
     *eo_crec_at(c, (size_t)id) = k;
     c->index[i] = tag | (uint32_t)(id + 1);
-    /* at most 70% full (one slot of 4 bytes a state at 1.4 to 2.9 slots a state) */
-    if (c->count * 10 > (c->imask + 1) * 7 && eo_cindex_grow(c) != 0) {
-        c->failed = 1;
-        return -1;
-    }
     return id;
 }
 

@@ -235,7 +235,10 @@ static inline long eo_states(const eo_ctx *x) {
  * compact store with one pack, else the table of full keys; enter the root (id 0).
  * Nonzero out of memory. */
 static inline int eo_seen_begin(eo_ctx *x) {
-    if (eo_cstore_root(&x->C, &x->R, &x->S)) return eo_cstore_insert(&x->C, &x->R, &x->S) != 0;
+    if (eo_cstore_root(&x->C, &x->R, &x->S)) {
+        x->C.max_bytes = x->max_mem;
+        return eo_cstore_insert(&x->C, &x->R, &x->S) != 0;
+    }
     uint8_t key[EO_MAXKEY];
     return eo_table_insert(&x->T, key, eo_key(&x->R, &x->S, key)) != 0;
 }
