@@ -207,12 +207,12 @@ static inline int eo_chain_card(int below, int rank, int bit) {
     return rank << 2 | (((below & 2) ^ 2) | bit);
 }
 
-/* Whether a chain card on `below` needs its suit bit: both cards it may be (the two of
- * the other colour one rank lower) are neither home nor written already (`used` holds
- * both kinds); else it is the one that is left. */
-static inline int eo_chain_bit_needed(int below, uint64_t used) {
-    return !(used >> eo_chain_card(below, eo_rank(below) - 1, 0) & 1) &&
-           !(used >> eo_chain_card(below, eo_rank(below) - 1, 1) & 1);
+/* The two cards a chain card on `below` may be (the two of the other colour one rank
+ * lower, adjacent card codes), as two bits: which of them `used` holds (home, or written
+ * already).  None: the card needs its suit bit; else it is the one left, its suit bit
+ * the low bit of the pair (the first one used: the second is left). */
+static inline unsigned eo_chain_pair(int below, uint64_t used) {
+    return (unsigned)(used >> eo_chain_card(below, eo_rank(below) - 1, 0)) & 3;
 }
 
 /* The cards home (bit by card code), from the foundations' ranks. */
@@ -248,9 +248,8 @@ static inline int eo_root_prefix(const eo_cstore *c, int i, const uint8_t *col, 
 }
 
 /* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
- * (alternate colours) a suit bit for each card that needs one (eo_chain_bit_needed: the
- * two cards it may be, adjacent card codes, are neither home nor written already; else
- * it is the one left).  `used`: the cards written so far, these added (alternate colours
+ * (alternate colours) a suit bit for each card that needs one (eo_chain_pair: neither
+ * of the two cards it may be is home or written already; else it is the one left).  `used`: the cards written so far, these added (alternate colours
  * only: in suit no card needs a bit).  -1 when a card does not stack on the one below or
  * is not the one left (never in a state of one pack reached from the root). */
 static inline int eo_put_chain(const eo_cstore *c, eo_bitw *b, const uint8_t *col, int from,
@@ -275,7 +274,7 @@ static inline int eo_put_chain(const eo_cstore *c, eo_bitw *b, const uint8_t *co
     for (int k = from; k < L; k++) {
         int card = col[k], below = col[k - 1];
         if ((card >> 2) + 1 != (below >> 2) || !((card ^ below) & 2)) return -1;
-        unsigned two = (unsigned)(u >> (card & ~1)) & 3; /* the two cards it may be */
+        unsigned two = eo_chain_pair(below, u);
         if (!two) {
             eo_put(b, (unsigned)card & 1u, 1);
         } else if ((unsigned)(card & 1) != (two & 1)) {
@@ -349,10 +348,9 @@ static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, in
         int below = col[n - 1], rank = eo_rank(below) - 1;
         if (!c->alt) {
             col[n] = (uint8_t)(rank << 2 | (below & 3));
-        } else if (eo_chain_bit_needed(below, *used)) {
-            col[n] = (uint8_t)eo_chain_card(below, rank, (int)eo_get(b, 1));
         } else {
-            col[n] = (uint8_t)eo_chain_card(below, rank, (int)(*used >> eo_chain_card(below, rank, 0) & 1));
+            unsigned two = eo_chain_pair(below, *used);
+            col[n] = (uint8_t)eo_chain_card(below, rank, two ? (int)(two & 1) : (int)eo_get(b, 1));
         }
         *used |= (uint64_t)1 << col[n];
     }
