@@ -259,9 +259,10 @@ def _search(
         _MOVES,
         disk,
         disk_dir,
-        cpu_clock=cpu_clock,
-        disk_keep=disk_keep,
-        disk_threads=disk_threads,
+        None,
+        cpu_clock,
+        disk_keep,
+        disk_threads,
     )
     if status == _core.REPLAY_FAILED:
         index, length = moves
@@ -279,6 +280,24 @@ def _core_limits(limits: Limits) -> tuple[int, float, int]:
     seconds = 0.0 if limits.seconds is None else max(1e-9, limits.seconds)
     memory = 0 if limits.memory_mb is None else max(1, limits.memory_mb) << 20
     return states, seconds, memory
+
+
+_LIMITS: dict[int, tuple[Limits, tuple[int, float, int, int, int]]] = {}
+"""The core's form of each Limits (by ``id``, the entry holding its Limits so that the
+id stays its own): most calls pass the same few, DEFAULT_LIMITS above all."""
+
+
+def _core_limits_of(limits: Limits) -> tuple[int, float, int, int, int]:
+    """What ``solve`` gives the core of ``limits``: states, seconds and bytes
+    (:func:`_core_limits`), the disk's bytes and the disk search's threads."""
+    entry = _LIMITS.get(id(limits))
+    if entry is not None and entry[0] is limits:
+        return entry[1]
+    core = (*_core_limits(limits), _core_disk(limits), max(1, limits.disk_threads))
+    if len(_LIMITS) >= 256:  # limits made afresh again and again: start over
+        _LIMITS.clear()
+    _LIMITS[id(limits)] = (limits, core)
+    return core
 
 
 def _core_disk(limits: Limits) -> int:
@@ -316,20 +335,20 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     """
     t0 = time.perf_counter()
     clock = time.thread_time if limits.cpu_time else time.perf_counter  # the limit's
-    c0 = clock()
-    max_states, seconds, memory = _core_limits(limits)
+    c0 = clock() if limits.cpu_time else t0
     setups = _setups(position.rules)
+    max_states, seconds, memory, disk, threads = _core_limits_of(limits)
     status, states, moves = _search(
         setups.main,
         position,
         max_states,
         seconds,
         memory,
-        _core_disk(limits),
+        disk,
         limits.disk_dir,
         limits.cpu_time,
-        _core_keep(limits, setups),
-        max(1, limits.disk_threads),
+        _core_keep(limits, setups) if limits.disk_keep else None,
+        threads,
     )
     if status == SOLVED and limits.short:
         left = None if limits.seconds is None else limits.seconds - (clock() - c0)

@@ -121,6 +121,9 @@ cdef extern from "plan.h":
         eo_dive_rules dive
 
 cdef extern from "search.h":
+    ctypedef struct eo_signals:
+        pass
+
     ctypedef struct eo_ctx:
         eo_rules R
         eo_state S
@@ -147,6 +150,7 @@ cdef extern from "search.h":
         int disk_resumed
         int disk_threads
         double cpu_extra
+        eo_signals *sig
 
     ctypedef struct eo_table:
         size_t count
@@ -155,9 +159,8 @@ cdef extern from "search.h":
     void eo_ctx_free(eo_ctx *x) nogil
     void eo_solve(eo_ctx *x, long *states_out) nogil
 
-    ctypedef struct eo_signals:
-        pass
     void eo_signals_catch(eo_signals *g) nogil
+    void eo_signals_defer(eo_signals *g) nogil
     int eo_signals_release(eo_signals *g) nogil
     int eo_signalled() nogil
     double eo_now() nogil
@@ -724,7 +727,8 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     cdef eo_signals caught
     cdef bint catching = _catching()
     if catching:
-        eo_signals_catch(&caught)
+        eo_signals_defer(&caught)  # swapped once the search has run a while (context.h)
+        x.sig = &caught
     with nogil:
         eo_solve(&x, &states)
         if x.status == EO_SOLVED:

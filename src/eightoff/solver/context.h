@@ -33,6 +33,63 @@ typedef struct {
                  (dive_parent_digs_last) */
 } eo_frame;
 
+/* Ctrl+C and SIGTERM while a search runs.  Python turns a signal into an exception only
+ * when the interpreter runs again, which a search of an hour would put off for an hour;
+ * so a call from Python's main thread (the command line; never the web table's worker
+ * threads, whose calls would race for the handlers) swaps the handlers, for the call,
+ * for one that only notes the signal (a signal the caller ignores stays ignored: a
+ * survey worker's SIGINT).  The searches check the note with their limits and end
+ * EO_INTERRUPTED; the caller then puts its handlers back and raises the signal again
+ * under them (Python's KeyboardInterrupt, the command line's SIGTERM), so the result
+ * of an interrupted search is never used. */
+static volatile sig_atomic_t eo_signal = 0;
+
+static void eo_on_signal(int sig) { eo_signal = sig; }
+
+typedef struct {
+    struct sigaction old_int, old_term;
+    int caught_int, caught_term;
+    int deferred; /* eo_signals_defer: swapped only once the search has run a while */
+} eo_signals;
+
+static inline void eo_signals_catch(eo_signals *g) {
+    struct sigaction on, cur;
+    g->deferred = 0;
+    memset(&on, 0, sizeof(on));
+    on.sa_handler = eo_on_signal;
+    sigemptyset(&on.sa_mask);
+    eo_signal = 0;
+    g->caught_int = sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN &&
+                    sigaction(SIGINT, &on, &g->old_int) == 0;
+    g->caught_term = sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN &&
+                     sigaction(SIGTERM, &on, &g->old_term) == 0;
+}
+
+/* The signal noted so far (0: none). */
+static inline int eo_signalled(void) { return (int)eo_signal; }
+
+/* The caller's handlers back; the signal noted meanwhile (0: none), for it to raise. */
+static inline int eo_signals_release(eo_signals *g) {
+    if (g->caught_int) sigaction(SIGINT, &g->old_int, NULL);
+    if (g->caught_term) sigaction(SIGTERM, &g->old_term, NULL);
+    g->caught_int = g->caught_term = 0;
+    int sig = (int)eo_signal;
+    eo_signal = 0;
+    return sig;
+}
+
+/* The same as eo_signals_catch, put off until the search has run a while (eo_ctx.sig,
+ * eo_signals_arm at its checks of the limits, after its first 1,024 units of work, and
+ * before the search on disk or the beam after the memory limit): most solves end within
+ * a millisecond, and the six system calls that look at the handlers, swap them and put
+ * them back cost more than such a search (a signal before then is Python's, raised when
+ * the call returns, as one just after it would be). */
+static inline void eo_signals_defer(eo_signals *g) {
+    memset(g, 0, sizeof(*g));
+    g->deferred = 1;
+    eo_signal = 0;
+}
+
 typedef struct {
     eo_rules R;
     eo_state S;
@@ -124,7 +181,18 @@ typedef struct {
      * limit's CPU clock counts (eo_clock) */
     int disk_threads;
     double cpu_extra;
+    /* the caller's signal handlers to swap once the search has run a while (NULL: none,
+     * or swapped already): eo_signals_defer, eo_signals_arm */
+    eo_signals *sig;
 } eo_ctx;
+
+/* A deferred swap of the signal handlers (eo_ctx.sig), made now. */
+static inline void eo_signals_arm(eo_ctx *x) {
+    if (x->sig) {
+        if (x->sig->deferred) eo_signals_catch(x->sig);
+        x->sig = NULL;
+    }
+}
 
 static inline double eo_now(void) {
     struct timespec ts;
@@ -288,49 +356,6 @@ static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
     return 1;
 }
 
-/* Ctrl+C and SIGTERM while a search runs.  Python turns a signal into an exception only
- * when the interpreter runs again, which a search of an hour would put off for an hour;
- * so a call from Python's main thread (the command line; never the web table's worker
- * threads, whose calls would race for the handlers) swaps the handlers, for the call,
- * for one that only notes the signal (a signal the caller ignores stays ignored: a
- * survey worker's SIGINT).  The searches check the note with their limits and end
- * EO_INTERRUPTED; the caller then puts its handlers back and raises the signal again
- * under them (Python's KeyboardInterrupt, the command line's SIGTERM), so the result
- * of an interrupted search is never used. */
-static volatile sig_atomic_t eo_signal = 0;
-
-static void eo_on_signal(int sig) { eo_signal = sig; }
-
-typedef struct {
-    struct sigaction old_int, old_term;
-    int caught_int, caught_term;
-} eo_signals;
-
-static inline void eo_signals_catch(eo_signals *g) {
-    struct sigaction on, cur;
-    memset(&on, 0, sizeof(on));
-    on.sa_handler = eo_on_signal;
-    sigemptyset(&on.sa_mask);
-    eo_signal = 0;
-    g->caught_int = sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN &&
-                    sigaction(SIGINT, &on, &g->old_int) == 0;
-    g->caught_term = sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN &&
-                     sigaction(SIGTERM, &on, &g->old_term) == 0;
-}
-
-/* The signal noted so far (0: none). */
-static inline int eo_signalled(void) { return (int)eo_signal; }
-
-/* The caller's handlers back; the signal noted meanwhile (0: none), for it to raise. */
-static inline int eo_signals_release(eo_signals *g) {
-    if (g->caught_int) sigaction(SIGINT, &g->old_int, NULL);
-    if (g->caught_term) sigaction(SIGTERM, &g->old_term, NULL);
-    g->caught_int = g->caught_term = 0;
-    int sig = (int)eo_signal;
-    eo_signal = 0;
-    return sig;
-}
-
 /* Check the limits; set status and return nonzero when one is reached. */
 static inline int eo_over_limits(eo_ctx *x) {
     if (x->T.failed || x->C.failed) {
@@ -342,6 +367,7 @@ static inline int eo_over_limits(eo_ctx *x) {
         return 1;
     }
     if ((++x->work & 1023) == 0) {
+        eo_signals_arm(x);
         if (eo_signal) {
             x->status = EO_INTERRUPTED;
             return 1;

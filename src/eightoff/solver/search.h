@@ -296,6 +296,7 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     int started = 0, last = 0;
     if (x->max_disk > 0 && (plan->stages & EO_STAGE_COMPLETE) && eo_keep_found(x, &root)) {
         /* a kept search on disk of this root (disk.h): it goes on from there */
+        eo_signals_arm(x);
         x->steps = plan->complete_steps;
         x->dig_kinds = EO_DIGS_ALL;
         x->hash_only = x->is_dive = 0;
@@ -364,6 +365,7 @@ static void eo_solve(eo_ctx *x, long *states_out) {
          * kids of its frames), else it starts afresh from the root; the beam search
          * has its try in it, once the tables are on disk or freed (disk.h).  Without
          * the disk, the beam alone, on the memory freed. */
+        eo_signals_arm(x); /* a long search may follow */
         int take = 0;
         if (x->max_disk > 0 && last == EO_STAGE_COMPLETE && x->C.on && x->C.count > 0) {
             if (plan->complete_order == EO_BEST_FIRST && x->nnodes > 0)
