@@ -13,11 +13,11 @@ Par is the fewest moves under one of the two counts of :mod:`eightoff.counts`:
 
 The search (``optimal.h`` in the compiled core) is A* with an admissible bound (blocked
 cards and cycles of deadlocked cards); its argument is written there.  A solution found
-by the ordinary solver first (``solve`` with ``short``), then shorter ones found by a
-beam search of growing width (with a time limit), give an upper bound: A* then only
-looks for shorter solutions, and when it finds none the best of them is par.  When a
-limit stops A*, the result keeps the best solution known and the proven lower bound
-("par is 31 to 33").
+by the ordinary solver first (``solve`` with ``short``) gives an upper bound: A* then
+only looks for shorter solutions, and when it finds none that one is par.  When a limit
+stops A*, beam searches of growing width look for shorter solutions in the time kept
+for them, and the result keeps the best solution known and the proven lower bound
+("par is 31 to 33"); a solution as short as that bound is par.
 
 Whatever is returned was checked here: the solution is played through the rules
 (:meth:`Position.apply`) to the win and counted again by :func:`eightoff.counts.count`.
@@ -26,6 +26,7 @@ Whatever is returned was checked here: the solution is played through the rules
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -114,8 +115,9 @@ _BEAM_DRY: Final = 8
 _BEAM_GAP: Final = 10
 """The beam runs first when the first solution is more than this above the bound at the
 start (the bound after one expansion)."""
-_BEAM_SHARE: Final = 0.15
-"""The share of the time left that the beam searches take before A*."""
+_BEAM_SHARE: Final = 0.08
+"""The share of the time left that is kept for the beam searches after A* (where A* is
+stopped by a limit)."""
 _BEAM_IDLE: Final = 2
 """The beam stops widening after this many widths in a row found nothing shorter, once
 one width has shortened the first solution (until then it widens for all its share of
@@ -234,39 +236,26 @@ def optimal(
         if length is None or n < length:
             best, length = found, n
 
-    # When the first solution is far above the bound at the start (FreeCell's deals, not
-    # most Eight Off ones), a beam search of growing width first, for a shorter one: it
-    # gives A* a smaller upper bound (A* then stores only the states that could lead to
-    # a shorter solution, and ends sooner) and narrows "par is L to U" when A* cannot
-    # close it; the widening stops when it no longer shortens the solution (_BEAM_IDLE).
-    # Then A* with the time left.
     timed = limits.seconds is not None
     try:
         _status, root, _n, _steps = run(left() if timed else 0.0, 0, max_states=1)
     except ValueError as e:
         return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
-    if timed and (length is None or length - root > _BEAM_GAP):
-        beam_until = time.perf_counter() + left() * _BEAM_SHARE
-        width, idle, shortened = _FIRST_BEAM, 0, False
-        while (rest := beam_until - time.perf_counter()) > 0.01 and (
-            idle < _BEAM_IDLE or not shortened
-        ):
-            before = length
-            b_status, _b_lower, n, steps = run(rest, length or 0, beam=width)
-            states += n
-            if steps:
-                take(steps)
-            if b_status not in (_BEAM_FOUND, _BEAM_DRY):
-                break  # a limit stopped it
-            if length != before:
-                idle, shortened = 0, True
-            else:
-                idle += 1
-            width *= 4
-    status, lower, n, steps = run(left(), length or 0, threads=max(1, limits.threads))
+    # A* first: a proof takes what it takes whatever the upper bound (A* expands every
+    # state of f below par, and a looser bound only stores more states open), so A*
+    # gets the time, but for a share kept for a beam search when the first solution is
+    # far above the bound at the start (FreeCell's deals, not most Eight Off ones):
+    # where A* is stopped, the beam looks for shorter solutions, narrowing "par is L to
+    # U" (and proving par when it finds one of A*'s lower bound).
+    beam = timed and (length is None or length - root > _BEAM_GAP)
+    status, lower, n, steps = run(
+        left() * (1 - _BEAM_SHARE) if beam else left(), length or 0, threads=max(1, limits.threads)
+    )
     states += n
     if status in _STOPPED:
         lower = max(lower, root)
+        if beam:
+            states += _beam(run, take, lambda: length, time.perf_counter() + left())
     if steps:
         take(steps)
     elif status == 1:  # already won, or a certain win
@@ -281,3 +270,30 @@ def optimal(
         return Par(which, best, length, length, True, False, states, seconds)
     bound = lower if length is None else min(lower, length)
     return Par(which, best, length, bound, length == bound, False, states, seconds, reason)
+
+
+def _beam(
+    run: Callable[..., tuple[int, int, int, list[Move]]],
+    take: Callable[[list[Move]], None],
+    length: Callable[[], int | None],
+    until: float,
+) -> int:
+    """Beam searches of growing width until ``until`` (perf_counter), each for a solution
+    shorter than ``length()``, each found given to ``take``; the widening stops when it
+    no longer shortens the solution (_BEAM_IDLE).  Returns the states they stored."""
+    states = 0
+    width, idle, shortened = _FIRST_BEAM, 0, False
+    while (rest := until - time.perf_counter()) > 0.01 and (idle < _BEAM_IDLE or not shortened):
+        before = length()
+        b_status, _b_lower, n, steps = run(rest, before or 0, beam=width)
+        states += n
+        if steps:
+            take(steps)
+        if b_status not in (_BEAM_FOUND, _BEAM_DRY):
+            break  # a limit stopped it
+        if length() != before:
+            idle, shortened = 0, True
+        else:
+            idle += 1
+        width *= 4
+    return states
