@@ -115,7 +115,7 @@ _BEAM_DRY: Final = 8
 _BEAM_GAP: Final = 10
 """The beam runs first when the first solution is more than this above the bound at the
 start (the bound after one expansion)."""
-_BEAM_SHARE: Final = 0.08
+_BEAM_SHARE: Final = 0.12
 """The share of the time left that is kept for the beam searches after A* (where A* is
 stopped by a limit)."""
 _BEAM_IDLE: Final = 2
