@@ -113,8 +113,8 @@ _BEAM_FOUND: Final = 7
 _BEAM_DRY: Final = 8
 """The beam ran dry: nothing shorter found at that width."""
 _BEAM_GAP: Final = 10
-"""The beam runs first when the first solution is more than this above the bound at the
-start (the bound after one expansion)."""
+"""The beam runs (after A*, where A* is stopped) when the first solution is more than
+this above the bound at the start (the bound after one expansion)."""
 _BEAM_SHARE: Final = 0.12
 """The share of the time left that is kept for the beam searches after A* (where A* is
 stopped by a limit)."""
@@ -269,6 +269,8 @@ def optimal(
         assert length is not None
         return Par(which, best, length, length, True, False, states, seconds)
     bound = lower if length is None else min(lower, length)
+    if length == bound:  # the beam after A* found a solution as short as A*'s bound
+        reason = ""
     return Par(which, best, length, bound, length == bound, False, states, seconds, reason)
 
 
