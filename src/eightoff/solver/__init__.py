@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from eightoff.counts import Counts, count, group_cost
 from eightoff.position import HOME, Move, Place, Position
@@ -215,24 +215,40 @@ class _Setups:
     """The main search's words for a kept search (kept.keep_words)."""
 
 
-_SETUPS: dict[int, tuple[Rules, _Setups]] = {}
-"""Setups by ``id(rules)``; each entry holds its Rules, so that the id stays its own."""
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
-def _setups(rules: Rules) -> _Setups:
-    entry = _SETUPS.get(id(rules))
-    if entry is not None and entry[0] is rules:
+def _by_identity(cache: dict[int, tuple[_K, _V]], key: _K, make: Callable[[_K], _V]) -> _V:
+    """``make(key)``, kept in ``cache`` by ``id(key)`` (each entry holds its key, so that
+    the id stays its own): most calls pass the same few rules and limits, and an id
+    costs less than a hash of every field.  Keys made afresh again and again
+    (``with_options``) fill it: at 256 it starts over."""
+    entry = cache.get(id(key))
+    if entry is not None and entry[0] is key:
         return entry[1]
+    value = make(key)
+    if len(cache) >= 256:
+        cache.clear()
+    cache[id(key)] = (key, value)
+    return value
+
+
+def _make_setups(rules: Rules) -> _Setups:
     plan = plan_for(rules)
     fields = core_rules(rules)
     main = asdict(plan.main)
-    setups = _Setups(
+    return _Setups(
         _core.Setup(fields, main), _core.Setup(fields, asdict(plan.short)), keep_words(fields, main)
     )
-    if len(_SETUPS) >= 256:  # rules made afresh again and again (with_options): start over
-        _SETUPS.clear()
-    _SETUPS[id(rules)] = (rules, setups)
-    return setups
+
+
+_SETUPS: dict[int, tuple[Rules, _Setups]] = {}
+"""Each Rules' setups (_by_identity)."""
+
+
+def _setups(rules: Rules) -> _Setups:
+    return _by_identity(_SETUPS, rules, _make_setups)
 
 
 def _search(
@@ -282,22 +298,15 @@ def _core_limits(limits: Limits) -> tuple[int, float, int]:
     return states, seconds, memory
 
 
-_LIMITS: dict[int, tuple[Limits, tuple[int, float, int, int, int]]] = {}
-"""The core's form of each Limits (by ``id``, the entry holding its Limits so that the
-id stays its own): most calls pass the same few, DEFAULT_LIMITS above all."""
-
-
-def _core_limits_of(limits: Limits) -> tuple[int, float, int, int, int]:
+def _solve_limits(limits: Limits) -> tuple[int, float, int, int, int]:
     """What ``solve`` gives the core of ``limits``: states, seconds and bytes
     (:func:`_core_limits`), the disk's bytes and the disk search's threads."""
-    entry = _LIMITS.get(id(limits))
-    if entry is not None and entry[0] is limits:
-        return entry[1]
-    core = (*_core_limits(limits), _core_disk(limits), max(1, limits.disk_threads))
-    if len(_LIMITS) >= 256:  # limits made afresh again and again: start over
-        _LIMITS.clear()
-    _LIMITS[id(limits)] = (limits, core)
-    return core
+    return (*_core_limits(limits), _core_disk(limits), max(1, limits.disk_threads))
+
+
+_LIMITS: dict[int, tuple[Limits, tuple[int, float, int, int, int]]] = {}
+"""Each Limits' core form (_by_identity): worked out afresh, it was a tenth of a small
+solve's Python."""
 
 
 def _core_disk(limits: Limits) -> int:
@@ -337,7 +346,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
     clock = time.thread_time if limits.cpu_time else time.perf_counter  # the limit's
     c0 = clock() if limits.cpu_time else t0
     setups = _setups(position.rules)
-    max_states, seconds, memory, disk, threads = _core_limits_of(limits)
+    max_states, seconds, memory, disk, threads = _by_identity(_LIMITS, limits, _solve_limits)
     status, states, moves = _search(
         setups.main,
         position,
@@ -347,7 +356,7 @@ def solve(position: Position, limits: Limits = DEFAULT_LIMITS) -> Result:
         disk,
         limits.disk_dir,
         limits.cpu_time,
-        _core_keep(limits, setups) if limits.disk_keep else None,
+        _core_keep(limits, setups),
         threads,
     )
     if status == SOLVED and limits.short:

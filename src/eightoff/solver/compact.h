@@ -249,8 +249,9 @@ static inline int eo_root_prefix(const eo_cstore *c, int i, const uint8_t *col, 
 
 /* The chain of column `col` (L cards) from position `from` (>= 1) up: its length, then
  * (alternate colours) a suit bit for each card that needs one (eo_chain_pair: neither
- * of the two cards it may be is home or written already; else it is the one left).  `used`: the cards written so far, these added (alternate colours
- * only: in suit no card needs a bit).  -1 when a card does not stack on the one below or
+ * of the two cards it may be is home or written already; else it is the one left).
+ * `used`: the cards written so far, these added (alternate colours only: in suit no
+ * card needs a bit).  -1 when a card does not stack on the one below or
  * is not the one left (never in a state of one pack reached from the root). */
 static inline int eo_put_chain(const eo_cstore *c, eo_bitw *b, const uint8_t *col, int from,
                                int L, uint64_t *used, unsigned head, int head_bits) {

@@ -49,12 +49,10 @@ static void eo_on_signal(int sig) { eo_signal = sig; }
 typedef struct {
     struct sigaction old_int, old_term;
     int caught_int, caught_term;
-    int deferred; /* eo_signals_defer: swapped only once the search has run a while */
 } eo_signals;
 
 static inline void eo_signals_catch(eo_signals *g) {
     struct sigaction on, cur;
-    g->deferred = 0;
     memset(&on, 0, sizeof(on));
     on.sa_handler = eo_on_signal;
     sigemptyset(&on.sa_mask);
@@ -85,8 +83,7 @@ static inline int eo_signals_release(eo_signals *g) {
  * them back cost more than such a search (a signal before then is Python's, raised when
  * the call returns, as one just after it would be). */
 static inline void eo_signals_defer(eo_signals *g) {
-    memset(g, 0, sizeof(*g));
-    g->deferred = 1;
+    memset(g, 0, sizeof(*g)); /* nothing swapped: eo_signals_release puts nothing back */
     eo_signal = 0;
 }
 
@@ -189,7 +186,7 @@ typedef struct {
 /* A deferred swap of the signal handlers (eo_ctx.sig), made now. */
 static inline void eo_signals_arm(eo_ctx *x) {
     if (x->sig) {
-        if (x->sig->deferred) eo_signals_catch(x->sig);
+        eo_signals_catch(x->sig);
         x->sig = NULL;
     }
 }
