@@ -839,6 +839,90 @@ static void *eo_pipe_work(void *arg) {
     return NULL;
 }
 
+/* The merge's step for one child e (the least parent's entry): dropped when a layer
+ * seen holds it (with `seen`), else written as `how` says and counted in *kept (and
+ * in *kept2, written to fp with EO_OUT_BARE).  Every entry counts towards the checks,
+ * the seen ones passed over too (late layers drop most children; the layers seen are
+ * gigabytes).  Nonzero when it stops (status set, or left for eo_disk_merge). */
+static inline int eo_merge_put(eo_disk *d, eo_seen *sv, int seen, int how, eo_pwriter *pw,
+                               FILE *fo, FILE *fp, const eo_drec *e, long *kept, long *kept2) {
+    if (eo_disk_stop(d, &d->work)) return -1;
+    if (seen) {
+        int has = eo_seen_has(d, sv, &e->s);
+        if (has) return has < 0 ? -1 : 0; /* seen: expanded already or queued */
+    }
+    if (how == EO_OUT_RUN) {
+        if (eo_pw_put(pw, &e->s, &e->p) != 0) return -1;
+    } else if (how == EO_OUT_DREC) {
+        if (eo_disk_write(d, fo, e, sizeof(*e), 1) != 0) return -1;
+    } else {
+        if (eo_pw_put(pw, &e->s, NULL) != 0) return -1;
+        if (how == EO_OUT_BARE && (e->p.hi != UINT64_MAX || e->p.lo != UINT64_MAX)) {
+            /* a parent known */
+            if (eo_disk_write(d, fp, e, sizeof(*e), 1) != 0) return -1;
+            ++*kept2;
+        }
+    }
+    ++*kept;
+    return 0;
+}
+
+/* eo_disk_merge's merge against the states seen on two threads (eo_pipe): the runs'
+ * thread started, the children it hands over taken batch by batch (eo_merge_put).  0
+ * when done, -1 when it stops (status set), 1 when no thread could be made (then
+ * nothing is read: the caller merges alone). */
+static int eo_merge_piped(eo_disk *d, eo_dreader *rd, int k, eo_seen *sv, int how,
+                          eo_pwriter *pw, FILE *fo, FILE *fp, long *kept, long *kept2) {
+    eo_pipe p;
+    memset(&p, 0, sizeof(p));
+    p.d = d;
+    p.rd = rd;
+    p.k = k;
+    p.buf = (eo_drec *)malloc(sizeof(eo_drec) * EO_PIPE_SLOTS * EO_PIPE_BATCH);
+    if (!p.buf) return 1;
+    if (pthread_mutex_init(&p.mu, NULL) != 0) {
+        free(p.buf);
+        return 1;
+    }
+    if (pthread_cond_init(&p.cv, NULL) != 0) {
+        pthread_mutex_destroy(&p.mu);
+        free(p.buf);
+        return 1;
+    }
+    d->wcpu[1] = 0;
+    pthread_t tid;
+    int rc = 1;
+    if (pthread_create(&tid, NULL, eo_pipe_work, &p) == 0) {
+        int ok = 1;
+        for (long taken = 0; ok;) { /* each batch in turn, as the runs' thread makes them */
+            pthread_mutex_lock(&p.mu);
+            while (p.made == taken && !p.end) pthread_cond_wait(&p.cv, &p.mu);
+            int has = p.made > taken;
+            pthread_mutex_unlock(&p.mu);
+            if (!has) break;
+            int slot = (int)(taken % EO_PIPE_SLOTS);
+            const eo_drec *b = p.buf + (size_t)slot * EO_PIPE_BATCH;
+            for (size_t i = 0; i < p.n[slot] && ok; i++)
+                ok = eo_merge_put(d, sv, 1, how, pw, fo, fp, &b[i], kept, kept2) == 0;
+            pthread_mutex_lock(&p.mu);
+            p.taken = ++taken;
+            if (!ok) p.quit = 1;
+            pthread_cond_broadcast(&p.cv);
+            pthread_mutex_unlock(&p.mu);
+        }
+        pthread_join(tid, NULL);
+        d->x->cpu_extra += d->wcpu[1];
+        d->wcpu[1] = 0;
+        /* a run damaged or a stop in the runs' thread: the status says so */
+        if (ok && __atomic_load_n(&d->x->status, __ATOMIC_SEQ_CST) != EO_RUNNING) ok = 0;
+        rc = ok ? 0 : -1;
+    }
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.mu);
+    free(p.buf);
+    return rc;
+}
+
 /* Merge runs R[first .. first + k) into one stream, one entry per child (the least
  * parent), written to layer file `out` (and `pout`) as `how` says.  With `seen`,
  * children in layers 0 .. d->nlayers - 1 are dropped (with d->threads > 1 on two
@@ -854,8 +938,6 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
     memset(&pw, 0, sizeof(pw));
     eo_seen sv;
     memset(&sv, 0, sizeof(sv));
-    eo_pipe pipe;
-    int piped = 0; /* the runs' thread started */
     int ok = 0, n = 0;
     *kept = 0;
     if (kept2) *kept2 = 0;
@@ -872,99 +954,19 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
     if (how == EO_OUT_BARE && !(fp = eo_disk_open(pout, "wb"))) goto done;
     if (seen && eo_seen_open(d, &sv) != 0) goto done;
     if (seen && d->threads > 1) {
-        memset(&pipe, 0, sizeof(pipe));
-        pipe.d = d;
-        pipe.rd = rd;
-        pipe.k = k;
-        pipe.buf = (eo_drec *)malloc(sizeof(eo_drec) * EO_PIPE_SLOTS * EO_PIPE_BATCH);
-        d->wcpu[1] = 0;
-        if (pipe.buf && pthread_mutex_init(&pipe.mu, NULL) == 0) {
-            if (pthread_cond_init(&pipe.cv, NULL) == 0) {
-                pthread_t tid;
-                if (pthread_create(&tid, NULL, eo_pipe_work, &pipe) == 0) {
-                    piped = 1;
-                    ok = 1;
-                    long taken = 0;
-                    for (;;) { /* each batch in turn, as the runs' thread makes them */
-                        pthread_mutex_lock(&pipe.mu);
-                        while (pipe.made == taken && !pipe.end) pthread_cond_wait(&pipe.cv, &pipe.mu);
-                        int has = pipe.made > taken;
-                        pthread_mutex_unlock(&pipe.mu);
-                        if (!has) break;
-                        int slot = (int)(taken % EO_PIPE_SLOTS);
-                        const eo_drec *b = pipe.buf + (size_t)slot * EO_PIPE_BATCH;
-                        for (size_t i = 0; i < pipe.n[slot] && ok; i++) {
-                            const eo_drec *e = &b[i];
-                            if (eo_disk_stop(d, &d->work)) {
-                                ok = 0;
-                                break;
-                            }
-                            int has_seen = eo_seen_has(d, &sv, &e->s);
-                            if (has_seen < 0) ok = 0;
-                            if (has_seen) continue;
-                            if (how == EO_OUT_RUN) {
-                                ok = eo_pw_put(&pw, &e->s, &e->p) == 0;
-                            } else if (how == EO_OUT_DREC) {
-                                ok = eo_disk_write(d, fo, e, sizeof(*e), 1) == 0;
-                            } else {
-                                ok = eo_pw_put(&pw, &e->s, NULL) == 0;
-                                if (ok && how == EO_OUT_BARE &&
-                                    (e->p.hi != UINT64_MAX || e->p.lo != UINT64_MAX)) {
-                                    ok = eo_disk_write(d, fp, e, sizeof(*e), 1) == 0;
-                                    ++*kept2;
-                                }
-                            }
-                            if (ok) ++*kept;
-                        }
-                        pthread_mutex_lock(&pipe.mu);
-                        taken++;
-                        pipe.taken = taken;
-                        if (!ok) pipe.quit = 1;
-                        pthread_cond_broadcast(&pipe.cv);
-                        pthread_mutex_unlock(&pipe.mu);
-                        if (!ok) break;
-                    }
-                    pthread_join(tid, NULL);
-                    d->x->cpu_extra += d->wcpu[1];
-                    d->wcpu[1] = 0;
-                    /* a run damaged or a stop in the runs' thread: the status says so */
-                    if (ok && __atomic_load_n(&d->x->status, __ATOMIC_SEQ_CST) != EO_RUNNING)
-                        ok = 0;
-                }
-                pthread_cond_destroy(&pipe.cv);
-            }
-            pthread_mutex_destroy(&pipe.mu);
+        int rc = eo_merge_piped(d, rd, k, &sv, how, &pw, fo, fp, kept, kept2);
+        if (rc <= 0) {
+            ok = rc == 0;
+            goto done;
         }
-        free(pipe.buf);
-        if (piped) goto done;
-        /* the thread could not be made: the merge alone, as below */
+        /* no thread could be made: the merge alone, as below */
     }
     for (;;) {
         eo_drec e;
         int rc = eo_runs_next(d, rd, k, &e);
         if (rc < 0) goto done;
         if (rc == 0) break;
-        /* every entry read counts towards the checks, the seen ones passed over too (late
-         * layers drop most children; the layers seen are gigabytes) */
-        if (eo_disk_stop(d, &d->work)) goto done;
-        if (seen) {
-            int has = eo_seen_has(d, &sv, &e.s);
-            if (has < 0) goto done;
-            if (has) continue; /* seen: expanded already or queued */
-        }
-        if (how == EO_OUT_RUN) {
-            if (eo_pw_put(&pw, &e.s, &e.p) != 0) goto done;
-        } else if (how == EO_OUT_DREC) {
-            if (eo_disk_write(d, fo, &e, sizeof(e), 1) != 0) goto done;
-        } else {
-            if (eo_pw_put(&pw, &e.s, NULL) != 0) goto done;
-            if (how == EO_OUT_BARE && (e.p.hi != UINT64_MAX || e.p.lo != UINT64_MAX)) {
-                /* a parent known */
-                if (eo_disk_write(d, fp, &e, sizeof(e), 1) != 0) goto done;
-                ++*kept2;
-            }
-        }
-        ++*kept;
+        if (eo_merge_put(d, &sv, seen, how, &pw, fo, fp, &e, kept, kept2) != 0) goto done;
     }
     ok = 1;
 done:
