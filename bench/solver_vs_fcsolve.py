@@ -589,13 +589,23 @@ def report(
             by_deal.setdefault(row.deal, {})[key] = row.verdict
     differ = [n for n, v in by_deal.items() if len(set(v.values())) > 1]
     contradictions = [n for n in differ if {"solved", "lost"} <= set(by_deal[n].values())]
+    # a solution our engine accepted move by move proves the deal won: a "lost" beside it
+    # is the claim of a search that is not complete (fc-solve's presets prune), not a
+    # contradiction between two proofs
+    won = {row.deal for s in summaries.values() for row in s.rows if row.valid is True}
+    refuted = [n for n in contradictions if n in won]
     if differ:
         console.print(
             f"verdicts differ on {len(differ)} deal(s)"
-            f" ({len(contradictions)} solved-vs-lost contradiction(s)):"
+            f" ({len(contradictions) - len(refuted)} solved-vs-lost contradiction(s),"
+            f" {len(refuted)} 'lost' refuted by a solution that replays)"
         )
         for n in differ[:100]:
-            flag = "  CONTRADICTION" if n in contradictions else ""
+            flag = ""
+            if n in refuted:
+                flag = "  'lost' refuted: the solution replays (that search is not complete)"
+            elif n in contradictions:
+                flag = "  CONTRADICTION"
             v = by_deal[n]
             console.print(f"  {n}: " + ", ".join(f"{summaries[k].label}={v[k]}" for k in v) + flag)
         if len(differ) > 100:
