@@ -28,9 +28,10 @@
  * threads, x->disk_threads, each takes entries of layer d a chunk at a time and fills
  * and writes a part of the buffer of its own: eo_disk_work); the runs are then
  * merged (k-way, again one entry per child) and, in the same pass, against every state
- * seen so far (the files of layers 0..d, read as one sorted stream through a heap of
- * readers; with several threads, one merges the runs and hands the children over in
- * batches to the search's own, which passes them by the seen layers: eo_pipe): a child
+ * seen so far (the files of layers 0..d, each read in order; the children in batches,
+ * each passed by the seen layers one layer at a time: eo_seen_batch; with several
+ * threads, one merges the runs and hands the batches over to the search's own, which
+ * passes them by the seen layers: eo_pipe): a child
  * found there is dropped, the rest is layer d + 1, an index layer (a
  * layer made on disk): its records, sorted and packed (below, "Packed files"), in one
  * file; the runs are packed too.  The layers are kept for the trace-back of a win and
@@ -587,14 +588,15 @@ static size_t eo_disk_esz(const eo_disk *d, int j) {
     return eo_disk_packed(d, j) ? sizeof(eo_crec) : sizeof(eo_drec);
 }
 
-/* The states seen: every layer's file, read as one sorted stream (a heap of readers by
- * their current record; a state in two layers, as a take-over's layer 1 is in its layer
- * 0, comes out once).  A record layer's entries are eo_drec, an index layer's eo_crec;
- * either way the record comes first.  Each reader reads its file a block at a time into
- * a buffer of its own and is moved forward to a record asked for by a binary search in
- * the block (a block whose last record is below it is passed over whole), so that a
- * layer of hundreds of millions of states (a take-over's layer 0) costs little more than
- * its reading where few of the children asked for fall in it. */
+/* The states seen: every layer's file, each read in order by a reader of its own, moved
+ * forward to the children asked for (eo_seen_batch; a state in two layers, as a
+ * take-over's layer 1 is in its layer 0, is seen in either).  A record layer's entries
+ * are eo_drec, an index layer's eo_crec; either way the record comes first.  A layer of
+ * records is read a block at a time into the reader's buffer, and moved forward to a
+ * record asked for by a binary search in the block (a block whose last record is below
+ * it is passed over whole), so that a layer of hundreds of millions of states (a
+ * take-over's layer 0) costs little more than its reading where few of the children
+ * asked for fall in it; a packed layer is read on to it, record by record. */
 typedef struct {
     FILE *f;
     eo_crec cur;
@@ -606,17 +608,15 @@ typedef struct {
     unsigned long work;
 } eo_sreader;
 
-/* A reader's place in the heap: its current record (a copy, so that the heap's
- * comparisons read one small array) and which reader it is. */
+/* A reader not at its end: which it is. */
 typedef struct {
-    eo_crec cur;
     int i;
 } eo_seen_top;
 
 typedef struct {
     eo_sreader *r;   /* the readers */
-    eo_seen_top *h;  /* the heap of those not at their end: h[0] the least current record */
-    int n;           /* in the heap */
+    eo_seen_top *h;  /* those not at their end, in no order */
+    int n;           /* how many */
     uint8_t *bufs;
 } eo_seen;
 
@@ -630,14 +630,25 @@ static inline eo_crec eo_sreader_at(const eo_sreader *r, size_t i) {
  * -1 when it stops (status set: the time limit and the signals, checked at each block
  * read). */
 static int eo_sreader_seek(eo_disk *d, eo_sreader *r, const eo_crec *s) {
-    if (r->packed) { /* read on to it (the checks every 1,024 records) */
-        int rc;
-        while ((rc = eo_pr_next(&r->pr, &r->cur, NULL)) == 1) {
-            if (eo_crec_cmp(&r->cur, s) >= 0) return 1;
+    if (r->packed) { /* read on to it (the checks every 1,024 records), as eo_pr_next
+                          reads, the records compared as numbers */
+        eo_preader *p = &r->pr;
+        const eo_u128 to = eo_crec_u(s);
+        for (;;) {
+            eo_pr_fill(p);
+            if (p->pos == p->len) return 0;
+            eo_u128 v;
+            if (eo_pr_u(p, &v) != 0 || p->prev + v < p->prev) {
+                eo_disk_fail(d, EO_DISK_LIMIT);
+                return -1;
+            }
+            p->prev += v;
+            if (p->prev >= to) {
+                r->cur = eo_u_crec(p->prev);
+                return 1;
+            }
             if (eo_disk_stop(d, &r->work)) return -1;
         }
-        if (rc < 0) eo_disk_fail(d, EO_DISK_LIMIT);
-        return rc;
     }
     for (;;) {
         if (r->pos == r->len) {
@@ -666,18 +677,6 @@ static int eo_sreader_seek(eo_disk *d, eo_sreader *r, const eo_crec *s) {
     }
 }
 
-/* Sift h[i] down (the heap moves 24-byte places, not the readers: moving those was a
- * third of a large merge's time). */
-static void eo_seen_sift(eo_seen *v, int i) {
-    eo_seen_top t = v->h[i];
-    for (int c; (c = 2 * i + 1) < v->n; i = c) {
-        if (c + 1 < v->n && eo_crec_cmp(&v->h[c + 1].cur, &v->h[c].cur) < 0) c++;
-        if (eo_crec_cmp(&t.cur, &v->h[c].cur) <= 0) break;
-        v->h[i] = v->h[c];
-    }
-    v->h[i] = t;
-}
-
 static void eo_sreader_close(eo_sreader *r) {
     if (r->packed)
         eo_pr_close(&r->pr);
@@ -693,9 +692,9 @@ static void eo_seen_close(eo_seen *v) {
     memset(v, 0, sizeof(*v));
 }
 
-/* Open layers 0 .. nlayers - 1 as one stream; nonzero when it cannot (a file that does
- * not open: status left for the caller; stopped: status set).  Their buffers share
- * about a 32nd of the memory limit (16 KiB to 1 MiB each). */
+/* Open layers 0 .. nlayers - 1, each with a reader of its own; nonzero when it cannot
+ * (a file that does not open: status left for the caller; stopped: status set).  Their
+ * buffers share about a 32nd of the memory limit (16 KiB to 1 MiB each). */
 static int eo_seen_open(eo_disk *d, eo_seen *v) {
     memset(v, 0, sizeof(*v));
     int k = d->nlayers;
@@ -745,31 +744,58 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
             }
             continue; /* an empty layer */
         }
-        v->h[v->n].cur = r->cur;
         v->h[v->n].i = v->n;
         v->n++;
     }
-    for (int i = v->n / 2; i-- > 0;) eo_seen_sift(v, i);
     return 0;
 }
 
-/* Whether record s is in the stream, which is first moved past every record below s
- * (the records asked for come in ascending order).  -1 when it stops (status set). */
-static int eo_seen_has(eo_disk *d, eo_seen *v, const eo_crec *s) {
-    while (v->n) {
-        int c = eo_crec_cmp(&v->h[0].cur, s);
-        if (c > 0) return 0;
-        if (c == 0) return 1;
-        eo_sreader *r = &v->r[v->h[0].i];
-        int rc = eo_sreader_seek(d, r, s);
-        if (rc < 0) return -1;
-        if (rc == 0) {
-            eo_sreader_close(r);
-            v->h[0] = v->h[--v->n];
-        } else {
-            v->h[0].cur = r->cur;
+/* Which children of a batch b[0 .. n) (ascending, each above every child asked for
+ * before) a layer seen holds: in[i] set for those.  Layer by layer: each reader is moved
+ * forward to each child above its current record and compared, and the children below
+ * its current record are passed over by a galloping search, so that a seen record costs
+ * its reading and a comparison.  (A heap of the readers by their current records, as
+ * before, sifted at nearly every seen record: with billions of them a layer that was
+ * most of the merge.)  -1 when it stops (status set). */
+static int eo_seen_batch(eo_disk *d, eo_seen *v, const eo_drec *b, size_t n, uint8_t *in) {
+    memset(in, 0, n);
+    for (int h = 0; h < v->n;) {
+        eo_sreader *r = &v->r[v->h[h].i];
+        int ended = 0;
+        for (size_t i = 0; i < n;) {
+            int c = eo_crec_cmp(&r->cur, &b[i].s);
+            if (c == 0) {
+                in[i++] = 1;
+            } else if (c < 0) {
+                int rc = eo_sreader_seek(d, r, &b[i].s);
+                if (rc < 0) return -1;
+                if (rc == 0) {
+                    ended = 1;
+                    break;
+                }
+            } else { /* b[i] below the reader's record: the first child not below it */
+                size_t lo = i, hi = i + 1, step = 1;
+                while (hi < n && eo_crec_cmp(&b[hi].s, &r->cur) < 0) {
+                    lo = hi;
+                    step <<= 1;
+                    hi = lo + step < n ? lo + step : n;
+                }
+                while (hi - lo > 1) { /* b[lo] below, b[hi] (or the end) not */
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (eo_crec_cmp(&b[mid].s, &r->cur) < 0)
+                        lo = mid;
+                    else
+                        hi = mid;
+                }
+                i = hi;
+            }
         }
-        if (v->n) eo_seen_sift(v, 0);
+        if (ended) {
+            eo_sreader_close(r);
+            v->h[h] = v->h[--v->n];
+        } else {
+            h++;
+        }
     }
     return 0;
 }
@@ -855,18 +881,11 @@ static void *eo_pipe_work(void *arg) {
     return NULL;
 }
 
-/* The merge's step for one child e (the least parent's entry): dropped when a layer
- * seen holds it (with `seen`), else written as `how` says and counted in *kept (and
- * in *kept2, written to fp with EO_OUT_BARE).  Every entry counts towards the checks,
- * the seen ones passed over too (late layers drop most children; the layers seen are
- * gigabytes).  Nonzero when it stops (status set, or left for eo_disk_merge). */
-static inline int eo_merge_put(eo_disk *d, eo_seen *sv, int seen, int how, eo_pwriter *pw,
-                               FILE *fo, FILE *fp, const eo_drec *e, long *kept, long *kept2) {
-    if (eo_disk_stop(d, &d->work)) return -1;
-    if (seen) {
-        int has = eo_seen_has(d, sv, &e->s);
-        if (has) return has < 0 ? -1 : 0; /* seen: expanded already or queued */
-    }
+/* The merge's step for one new child e (the least parent's entry): written as `how`
+ * says and counted in *kept (and in *kept2, written to fp with EO_OUT_BARE).  Nonzero
+ * when it stops (status set, or left for eo_disk_merge). */
+static inline int eo_merge_put(eo_disk *d, int how, eo_pwriter *pw, FILE *fo, FILE *fp,
+                               const eo_drec *e, long *kept, long *kept2) {
     if (how == EO_OUT_RUN) {
         if (eo_pw_put(pw, &e->s, &e->p) != 0) return -1;
     } else if (how == EO_OUT_DREC) {
@@ -883,14 +902,32 @@ static inline int eo_merge_put(eo_disk *d, eo_seen *sv, int seen, int how, eo_pw
     return 0;
 }
 
+/* The merge's step for a batch of children b[0 .. n) (ascending, one entry a child, the
+ * least parent's): those a layer seen holds dropped (expanded already or queued), the
+ * others written (eo_merge_put).  Every entry counts towards the checks, the seen ones
+ * too (late layers drop most children; the layers seen are gigabytes).  in: n bytes of
+ * room.  Nonzero when it stops (status set, or left for eo_disk_merge). */
+static int eo_merge_batch(eo_disk *d, eo_seen *sv, const eo_drec *b, size_t n, uint8_t *in,
+                          int how, eo_pwriter *pw, FILE *fo, FILE *fp, long *kept,
+                          long *kept2) {
+    if (eo_seen_batch(d, sv, b, n, in) != 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (eo_disk_stop(d, &d->work)) return -1;
+        if (!in[i] && eo_merge_put(d, how, pw, fo, fp, &b[i], kept, kept2) != 0) return -1;
+    }
+    return 0;
+}
+
 /* eo_disk_merge's merge against the states seen on two threads (eo_pipe): the runs'
- * thread started, the children it hands over taken batch by batch (eo_merge_put).  0
+ * thread started, the children it hands over taken batch by batch (eo_seen_batch, then
+ * eo_merge_put for each new one).  0
  * when done, -1 when it stops (status set), 1 when no thread could be made (then
  * nothing is read: the caller merges alone). */
 static int eo_merge_piped(eo_disk *d, eo_dreader *rd, int k, eo_seen *sv, int how,
                           eo_pwriter *pw, FILE *fo, FILE *fp, long *kept, long *kept2) {
     eo_pipe p;
     memset(&p, 0, sizeof(p));
+    uint8_t in[EO_PIPE_BATCH]; /* which children of a batch are seen (eo_seen_batch) */
     p.d = d;
     p.rd = rd;
     p.k = k;
@@ -918,8 +955,7 @@ static int eo_merge_piped(eo_disk *d, eo_dreader *rd, int k, eo_seen *sv, int ho
             if (!has) break;
             int slot = (int)(taken % EO_PIPE_SLOTS);
             const eo_drec *b = p.buf + (size_t)slot * EO_PIPE_BATCH;
-            for (size_t i = 0; i < p.n[slot] && ok; i++)
-                ok = eo_merge_put(d, sv, 1, how, pw, fo, fp, &b[i], kept, kept2) == 0;
+            ok = eo_merge_batch(d, sv, b, p.n[slot], in, how, pw, fo, fp, kept, kept2) == 0;
             pthread_mutex_lock(&p.mu);
             p.taken = ++taken;
             if (!ok) p.quit = 1;
@@ -977,12 +1013,13 @@ static int eo_disk_merge(eo_disk *d, int first, int k, const char *out, const ch
         }
         /* no thread could be made: the merge alone, as below */
     }
-    for (;;) {
-        eo_drec e;
-        int rc = eo_runs_next(d, rd, k, &e);
-        if (rc < 0) goto done;
-        if (rc == 0) break;
-        if (eo_merge_put(d, &sv, seen, how, &pw, fo, fp, &e, kept, kept2) != 0) goto done;
+    for (int rc = 1; rc == 1;) { /* a batch at a time, as the runs' thread hands them over */
+        eo_drec b[EO_PIPE_BATCH];
+        uint8_t in[EO_PIPE_BATCH];
+        size_t got = 0;
+        while (got < EO_PIPE_BATCH && (rc = eo_runs_next(d, rd, k, &b[got])) == 1) got++;
+        if (rc < 0 || eo_merge_batch(d, &sv, b, got, in, how, &pw, fo, fp, kept, kept2) != 0)
+            goto done;
     }
     ok = 1;
 done:
