@@ -608,15 +608,9 @@ typedef struct {
     unsigned long work;
 } eo_sreader;
 
-/* A reader not at its end: which it is. */
 typedef struct {
-    int i;
-} eo_seen_top;
-
-typedef struct {
-    eo_sreader *r;   /* the readers */
-    eo_seen_top *h;  /* those not at their end, in no order */
-    int n;           /* how many */
+    eo_sreader *r; /* the readers not at their end, in no order */
+    int n;
     uint8_t *bufs;
 } eo_seen;
 
@@ -685,9 +679,8 @@ static void eo_sreader_close(eo_sreader *r) {
 }
 
 static void eo_seen_close(eo_seen *v) {
-    for (int i = 0; i < v->n; i++) eo_sreader_close(&v->r[v->h[i].i]);
+    for (int i = 0; i < v->n; i++) eo_sreader_close(&v->r[i]);
     free(v->r);
-    free(v->h);
     free(v->bufs);
     memset(v, 0, sizeof(*v));
 }
@@ -705,9 +698,8 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
     if (bsz < ((size_t)16 << 10)) bsz = (size_t)16 << 10;
     bsz -= bsz % sizeof(eo_drec);
     v->r = (eo_sreader *)malloc((size_t)k * sizeof(eo_sreader));
-    v->h = (eo_seen_top *)malloc((size_t)k * sizeof(eo_seen_top));
     v->bufs = (uint8_t *)calloc((size_t)k, bsz);
-    if (!v->r || !v->h || !v->bufs) {
+    if (!v->r || !v->bufs) {
         eo_seen_close(v);
         return -1;
     }
@@ -744,7 +736,6 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
             }
             continue; /* an empty layer */
         }
-        v->h[v->n].i = v->n;
         v->n++;
     }
     return 0;
@@ -760,7 +751,7 @@ static int eo_seen_open(eo_disk *d, eo_seen *v) {
 static int eo_seen_batch(eo_disk *d, eo_seen *v, const eo_drec *b, size_t n, uint8_t *in) {
     memset(in, 0, n);
     for (int h = 0; h < v->n;) {
-        eo_sreader *r = &v->r[v->h[h].i];
+        eo_sreader *r = &v->r[h];
         int ended = 0;
         for (size_t i = 0; i < n;) {
             int c = eo_crec_cmp(&r->cur, &b[i].s);
@@ -792,7 +783,7 @@ static int eo_seen_batch(eo_disk *d, eo_seen *v, const eo_drec *b, size_t n, uin
         }
         if (ended) {
             eo_sreader_close(r);
-            v->h[h] = v->h[--v->n];
+            *r = v->r[--v->n]; /* its buffer a part of bufs: moved with it */
         } else {
             h++;
         }
