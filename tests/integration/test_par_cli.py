@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from eightoff.cli import main
-from eightoff.counts import count
+from eightoff.counts import MoveCount, count
 from eightoff.deals import deal
-from eightoff.position import Kind, Move, Place
+from eightoff.position import Kind, Move, Place, Position
+from eightoff.solver.optimal import COMMAND_LINE_MEMORY_MB, Par, ParLimits, optimal
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -66,6 +67,31 @@ def test_a_limit_gives_the_bounds_and_exit_2(capsys: pytest.CaptureFixture[str])
     assert code == 2
     last = out.strip().splitlines()[-1]
     assert last.startswith("optimal: no — par is ") and " to " in last
+
+
+@pytest.mark.parametrize(("extra", "states"), [((), None), (("--max-states", "7000"), 7000)])
+def test_a_par_search_has_no_state_limit_unless_one_is_given(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    extra: tuple[str, ...],
+    states: int | None,
+) -> None:
+    """The ordinary solve's 5 million states are not a par search's limit: they stopped
+    FreeCell 5's A* with "state limit reached" at 41 s where, unlimited, it proves par in
+    9 s (the time and memory limits end a par search)."""
+    import eightoff.cli.solve as solve_cli
+
+    asked: list[ParLimits] = []
+
+    def spy(position: Position, which: MoveCount, limits: ParLimits) -> Par:
+        asked.append(limits)
+        return optimal(position, which, limits)
+
+    monkeypatch.setattr(solve_cli, "optimal", spy)
+    code, out, _ = run(capsys, "solve", "2", "--optimal", *extra)
+    assert code == 0 and out.strip().splitlines()[-1].startswith("optimal: yes")
+    assert [limits.states for limits in asked] == [states]
+    assert asked[0].seconds == 60 and asked[0].memory_mb == COMMAND_LINE_MEMORY_MB
 
 
 @pytest.mark.parametrize(

@@ -149,7 +149,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-states",
         type=states_arg,
-        default=DEFAULT_LIMITS.states,
+        default=None,
         metavar="N",
         help=text(
             "cli.help.solve.max_states", default=f"{DEFAULT_LIMITS.states:,}".replace(",", " ")
@@ -445,7 +445,7 @@ def run(args: argparse.Namespace) -> int:
         limits = replace(
             DEFAULT_LIMITS,
             seconds=args.time_limit,
-            states=args.max_states,
+            states=DEFAULT_LIMITS.states if args.max_states is None else args.max_states,
             short=args.short,
             memory_mb=DEFAULT_LIMITS.memory_mb if args.memory is None else args.memory,
             disk_mb=args.disk,
