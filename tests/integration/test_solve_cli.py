@@ -144,6 +144,28 @@ def test_a_limit_gives_unknown_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and json.loads(out)["verdict"] == "unknown"
 
 
+def test_deals_a_limit_stopped_end_with_the_option_that_goes_further(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each limit that left deals unknown is named once on stderr, with its value now;
+    nothing is said when every deal has its verdict."""
+    code, out, err = run(capsys, "1-3", "--max-states", "3", "--quiet")
+    assert code == 2 and out.count("unknown: state limit reached") == 3
+    assert err.splitlines() == [
+        "eightoff solve: 3 deals stopped at the state limit: a larger --max-states (now 3)"
+        " lets their searches go further"
+    ]
+    code, _, err = run(capsys, "982", "--variant", "freecell", "--cells", "2", "--memory", "16M",
+                       "--disk", "0", "--max-states", "100000000")  # fmt: skip
+    assert code == 2
+    assert err.splitlines() == [
+        "eightoff solve: 1 deal stopped at the memory limit: a larger --memory (now 16M), or"
+        " --disk SIZE to go on on disk, lets its search go further"
+    ]
+    code, _, err = run(capsys, "1-3")
+    assert code == 0 and err == ""
+
+
 def test_board_file_in_both_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     start = deal("eightoff", 7)
     fcs = tmp_path / "deal7.txt"

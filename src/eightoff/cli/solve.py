@@ -33,6 +33,7 @@ import codecs
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import replace
@@ -64,6 +65,7 @@ from eightoff.cli.values import (
     disk_dir_arg,
     memory_arg,
     seconds_arg,
+    size_text,
     states_arg,
     variant_arg,
 )
@@ -455,6 +457,7 @@ def run(args: argparse.Namespace) -> int:
             cpu_time=True,  # a deal's verdict does not depend on what else the machine runs
         )
         verdicts: set[Verdict] = set()
+        stopped: Counter[str] = Counter()  # the deals without a verdict, by the limit
         first = True
         if not args.optimal and args.count is not None:
             raise UsageError(Message("cli.solve.count_needs_optimal"))
@@ -472,6 +475,8 @@ def run(args: argparse.Namespace) -> int:
                     try:
                         for variant, number, title, outcome in block:
                             verdicts.add(outcome.verdict)
+                            if outcome.verdict == Verdict.UNKNOWN:
+                                stopped[outcome.reason] += 1
                             if args.json:
                                 pieces.append(output.json_line(variant, number, outcome))
                             elif args.quiet:  # English: see _jobs
@@ -493,11 +498,32 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"eightoff solve: {say(interrupted_word())}", file=sys.stderr)
         return interrupted_status()
+    for line in _further(stopped, args, limits):
+        print(f"eightoff solve: {say(line)}", file=sys.stderr)
     if Verdict.UNKNOWN in verdicts:
         return EX_UNKNOWN
     if Verdict.LOST in verdicts:
         return EX_LOST
     return EX_OK
+
+
+def _further(stopped: Counter[str], args: argparse.Namespace, limits: Limits) -> list[Message]:
+    """What lets the searches that a limit stopped go further: a line for each limit that
+    stopped some deal, naming its option and its value now (none for an interrupt)."""
+    lines = []
+    for why, n in sorted(stopped.items()):
+        if why == "state limit reached":
+            now = output.states(limits.states or 0)
+            lines.append(Message("cli.solve.further.states", n=n, now=now))
+        elif why == "time limit reached":
+            now = f"{limits.seconds or 0:g} s"
+            lines.append(Message("cli.solve.further.time", n=n, now=now))
+        elif why == "memory limit reached":
+            key = "cli.solve.further.memory" if args.disk else "cli.solve.further.memory_disk"
+            lines.append(Message(key, n=n, now=size_text(limits.memory_mb or 0)))
+        elif why == "disk limit reached":
+            lines.append(Message("cli.solve.further.disk", n=n, now=size_text(args.disk)))
+    return lines
 
 
 def _run_optimal(args: argparse.Namespace) -> int:

@@ -143,6 +143,15 @@ def disk_limit(text: str) -> int:
     return mb
 
 
+def size_text(mb: int) -> str:
+    """A size in MiB as the options take it: ``64G``, ``1536M``.
+
+    >>> size_text(65536), size_text(1536), size_text(1024)
+    ('64G', '1536M', '1G')
+    """
+    return f"{mb >> 10}G" if mb and mb % 1024 == 0 else f"{mb}M"
+
+
 def disk_dir(text: str) -> str:
     """A directory for the disk search's files (``--disk-dir``): one that exists."""
     if not os.path.isdir(text):
