@@ -61,12 +61,16 @@ def test_solve_optimal_text_says_optimal_yes_and_numbers_only_counted_moves(
 
 
 def test_a_limit_gives_the_bounds_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
+    code, out, err = run(
         capsys, "solve", "1", "--variant", "freecell", "--optimal", "--max-states", "3000"
     )
     assert code == 2
     last = out.strip().splitlines()[-1]
     assert last.startswith("optimal: no — par is ") and " to " in last
+    assert err.splitlines() == [
+        "eightoff solve: 1 deal stopped at the state limit: a larger --max-states (now 3 000)"
+        " lets its search go further"
+    ]
 
 
 @pytest.mark.parametrize(("extra", "states"), [((), None), (("--max-states", "7000"), 7000)])

@@ -498,7 +498,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"eightoff solve: {say(interrupted_word())}", file=sys.stderr)
         return interrupted_status()
-    for line in _further(stopped, args, limits):
+    for line in _further(stopped, limits.states, limits.seconds, limits.memory_mb, args.disk):
         print(f"eightoff solve: {say(line)}", file=sys.stderr)
     if Verdict.UNKNOWN in verdicts:
         return EX_UNKNOWN
@@ -507,22 +507,28 @@ def run(args: argparse.Namespace) -> int:
     return EX_OK
 
 
-def _further(stopped: Counter[str], args: argparse.Namespace, limits: Limits) -> list[Message]:
+def _further(
+    stopped: Counter[str],
+    states: int | None,
+    seconds: float | None,
+    memory_mb: int | None,
+    disk_mb: int | None,
+) -> list[Message]:
     """What lets the searches that a limit stopped go further: a line for each limit that
-    stopped some deal, naming its option and its value now (none for an interrupt)."""
+    stopped some deal, naming its option and its value now (none for an interrupt).
+    ``disk_mb`` None: a search that never goes on disk (par)."""
     lines = []
     for why, n in sorted(stopped.items()):
         if why == "state limit reached":
-            now = output.states(limits.states or 0)
+            now = output.states(states or 0)
             lines.append(Message("cli.solve.further.states", n=n, now=now))
         elif why == "time limit reached":
-            now = f"{limits.seconds or 0:g} s"
-            lines.append(Message("cli.solve.further.time", n=n, now=now))
+            lines.append(Message("cli.solve.further.time", n=n, now=f"{seconds or 0:g} s"))
         elif why == "memory limit reached":
-            key = "cli.solve.further.memory" if args.disk else "cli.solve.further.memory_disk"
-            lines.append(Message(key, n=n, now=size_text(limits.memory_mb or 0)))
+            key = "cli.solve.further.memory_disk" if disk_mb == 0 else "cli.solve.further.memory"
+            lines.append(Message(key, n=n, now=size_text(memory_mb or 0)))
         elif why == "disk limit reached":
-            lines.append(Message("cli.solve.further.disk", n=n, now=size_text(args.disk)))
+            lines.append(Message("cli.solve.further.disk", n=n, now=size_text(disk_mb or 0)))
     return lines
 
 
@@ -539,6 +545,7 @@ def _run_optimal(args: argparse.Namespace) -> int:
         threads=available_cores(),  # one deal at a time: A* on every core
     )
     proven, lost = True, False
+    stopped: Counter[str] = Counter()  # the deals whose par is not proven, by the limit
     first = True
     for position, deal_number, title in _jobs(args):
         try:
@@ -547,6 +554,8 @@ def _run_optimal(args: argparse.Namespace) -> int:
             return fail("eightoff solve", f"{title}: {said(e)}", EX_SOFTWARE)
         proven &= par.optimal
         lost |= par.lost
+        if not par.optimal:
+            stopped[par.reason] += 1
         if args.json:
             out.write(json.dumps(par_json(position, deal_number, par)) + "\n")
         else:
@@ -555,6 +564,8 @@ def _run_optimal(args: argparse.Namespace) -> int:
             print_par(out, position, title, par)
         out.flush()
         first = False
+    for line in _further(stopped, limits.states, limits.seconds, limits.memory_mb, None):
+        print(f"eightoff solve: {say(line)}", file=sys.stderr)
     if not proven:
         return EX_UNKNOWN
     return EX_LOST if lost else EX_OK
