@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
+from eightoff.counts import count
 from eightoff.deals import deal, random_deal_number
 from eightoff.i18n import Message
 from eightoff.position import Position
@@ -239,7 +240,8 @@ class Rating:
     """Games played by each group."""
     solver_states: int
     solution_moves: int
-    """Moves of the solver's solution (0 when it found none)."""
+    """The solver's solution in player moves (:mod:`eightoff.counts`: safe auto-moves
+    free; 0 when it found none)."""
     seconds: float
     variant: str
     calibrated: bool = True
@@ -357,7 +359,7 @@ def rate(
             raise ValueError(f"the position is a {position.rules.name} position, not {wanted.name}")
     variant = position.rules.id
     result = solve(position, limits)
-    solution = len(result.moves)
+    solution = count(position, result.moves).player if result.moves else 0
     if result.verdict == Verdict.LOST:
         return Rating(
             level=Level.NOT_WINNABLE,

@@ -34,6 +34,18 @@ def test_rate_prints_each_deal_with_its_level_and_measurements(
     assert "Not winnable" in lines[2] and "solver: lost" in lines[2]
 
 
+def test_rate_counts_the_solution_in_player_moves_as_solve_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The table's count (eightoff.counts): the cards safe auto-move sends home are free."""
+    code, out, _ = run(capsys, "solve", "5", "--variant", "freecell", "--json")
+    player = json.loads(out)["player_moves"]
+    code, out, _ = run(capsys, "rate", "5", "--variant", "freecell")
+    assert code == 0 and f"solver: solved, {player} player moves, " in out
+    code, out, _ = run(capsys, "rate", "5", "--variant", "freecell", "--json")
+    assert json.loads(out)["solution_moves"] == player
+
+
 def test_rate_json_is_one_object_per_deal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rate", "3", "5", "--json")
     assert code == 0

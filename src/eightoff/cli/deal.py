@@ -79,6 +79,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
                     rating=rating.describe(),
                     verdict=Message(f"cli.verdict.{rating.verdict}"),
                     moves=rating.solution_moves,
+                    played=Message("cli.solve.player_moves", n=rating.solution_moves),
                     states=f"{rating.solver_states:,}".replace(",", " "),
                 )
                 print(say(line, lang), flush=True)
