@@ -394,3 +394,28 @@ def test_a_failed_batch_is_reported_in_the_command_lines_language() -> None:
     assert message is not None
     assert str(failed.value) == "solving deals 5–9, 12 failed: disk on fire"
     assert Words("de")(message) == "das Lösen der Spiele 5–9, 12 ist gescheitert: disk on fire"
+
+
+def test_report_without_a_variant_shows_the_stores_one_variant_and_names_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store of FreeCell alone is reported as FreeCell; with Eight Off beside it, the
+    default variant is reported and the others are named, with the option that shows
+    them."""
+    db = tmp_path / "s.sqlite3"
+    fill(db, "freecell", {1: "solved", 2: "lost"})
+    assert main(["report", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("FreeCell (freecell): 2 deals surveyed") and "other variants" not in out
+    fill(db, "eightoff", {5: "solved"})
+    assert main(["report", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Eight Off (eightoff): 1 deal")
+    assert out.splitlines()[-1] == (
+        "the store holds other variants: freecell"
+        " (`eightoff survey report --variant ID` reports one)"
+    )
+    assert main(["report", "--db", str(db), "--variant", "bakers-game"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Baker's Game (bakers-game): no deals surveyed yet"
+    assert lines[-1].startswith("the store holds other variants: eightoff, freecell")

@@ -50,6 +50,7 @@ from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
 from eightoff.i18n import Message, quote, words
+from eightoff.rules import DEFAULT_VARIANT
 
 ACTIONS: Final = ("report", "export")
 MAX_WORKERS_PER_CORE: Final = 4
@@ -76,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common = parser.add_argument_group(text("cli.help.survey.common"))
     common.add_argument("--db", metavar="FILE", help=text("cli.help.survey.db"))
     common.add_argument(
-        "--variant", metavar="ID", default="eightoff", help=text("cli.help.survey.variant")
+        "--variant", metavar="ID", default=None, help=text("cli.help.survey.variant")
     )
     house_rules.add_arguments(common)  # a survey with house rules is stored apart
     run = parser.add_argument_group(text("cli.help.survey.run"))
@@ -237,7 +238,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(Message("cli.survey.give_end", command=f"eightoff survey {start} END"))
     end = _deal_number(args.end, "END")
     _check_db(args)
-    rules = house_rules.apply(preset(args.variant), args)
+    rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     workers = _whole(args.workers, "--workers", MAX_WORKERS_PER_CORE * default_workers())
     seconds = None if args.time_limit is None else seconds_limit(args.time_limit)
     states = _whole(args.states, "--states", MAX_STATES)
@@ -519,7 +520,7 @@ def _run_par(args: argparse.Namespace) -> int:
     end = _deal_number(args.end, "END")
     _check_db(args)
     check_range(start, end)
-    rules = house_rules.apply(preset(args.variant), args)
+    rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     workers = _whole(args.workers, "--workers", MAX_WORKERS_PER_CORE * default_workers())
     seconds = 10.0 if args.time_limit is None else seconds_limit(args.time_limit)
     which = MoveCount(args.par)
@@ -566,15 +567,26 @@ def _store_path(args: argparse.Namespace) -> str:
 def _report(args: argparse.Namespace) -> int:
     from eightoff.rules import preset
     from eightoff.survey import build_report, write_png
+    from eightoff.survey.store import SurveyStore
 
     _refuse(args, {"json", "png"}, "report")
     _check_db(args)
-    rules = house_rules.apply(preset(args.variant), args)
-    report = build_report(_store_path(args), rules)
+    variant = args.variant
+    if variant is not None:
+        house_rules.apply(preset(variant), args)  # a bad variant or house rule is bad usage
+    with SurveyStore(_store_path(args), create=False) as store:
+        held = store.variants()
+        if variant is None:  # the store's one variant, else the default
+            variant = next(iter(held)) if len(held) == 1 else DEFAULT_VARIANT
+        rules = house_rules.apply(preset(variant), args)
+        report = build_report(store, rules)
     if args.json:
         print(json.dumps(report.to_json()))
     else:
         print(report.text(words(language())))
+        others = [v for v in held if v != variant]
+        if others and (args.variant is None or (report.deals == 0 and not report.par)):
+            print(text("cli.survey.other_variants", variants=", ".join(others)))
     if args.png:
         try:
             out = write_png(report, args.png, words(language()))

@@ -972,11 +972,13 @@ class SurveyStore:
             )
 
     def variants(self) -> dict[str, int]:
-        """Variant id → number of rows stored."""
+        """Variant id → number of deals stored (verdicts, or par alone), by variant id."""
         with self._reading() as c:
             return dict(
                 c.execute(
-                    "SELECT variant, COUNT(*) FROM survey_results GROUP BY variant ORDER BY variant"
+                    "SELECT variant, COUNT(*) FROM (SELECT variant, rules, deal FROM"
+                    " survey_results UNION SELECT variant, rules, deal FROM survey_par)"
+                    " GROUP BY variant ORDER BY variant"
                 ).fetchall()
             )
 
