@@ -136,9 +136,15 @@ def test_the_summary_names_one_deal_and_several_as_such(
     code, out, err = run_cli(capsys, "survey", "1567", "1570", *args)
     assert code == 0, err
     assert re.match(r"Eight Off 1567–1570: 3 deals surveyed in \d+\.\d s \(", out), out
-    assert "; 1 was already stored into " in out
+    assert "; 1 was already stored (store: " in out
     code, out, err = run_cli(capsys, "survey", "1567", "1570", *args)
     assert code == 0 and "all 4 deals already stored" in out, err
+    # a deal's second of CPU is given in seconds, not as a thousand milliseconds
+    code, out, err = run_cli(capsys, "survey", "982", "982", "--variant", "freecell",
+                             "--cells", "2", "--time-limit", "1", "--db", db, "--workers", "1",
+                             "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert re.search(r"\(\d\.\d+ deals/s, local:1; [1-9]\.\d s of worker CPU per deal\)", out), out
 
 
 def survey_command(db: Path, *args: str) -> list[str]:

@@ -340,9 +340,9 @@ def _run(args: argparse.Namespace) -> int:
             span=span,
             n=n.total,
             seconds=result.seconds,
-            rate=result.rate,
+            rate=f"{result.rate:.1f}" if result.rate >= 0.1 else f"{result.rate:.2g}",
             backend=result.backend,
-            cpu=1000 * result.cpu_seconds / n.total,
+            cpu=_per_deal(result.cpu_seconds / n.total),
             solved=n.solved,
             lost=n.lost,
             unknown=n.unknown,
@@ -357,6 +357,13 @@ def _run(args: argparse.Namespace) -> int:
     if result.errors:
         return _report_errors(name, result.errors)
     return EX_OK
+
+
+def _per_deal(seconds: float) -> str:
+    """A deal's CPU time as people read it: ``0.19 ms``, ``2 051.1 s``."""
+    if seconds < 1:
+        return f"{1000 * seconds:.2f} ms"
+    return f"{seconds:,.1f} s".replace(",", " ")
 
 
 def _report_errors(name: str, errors: tuple[tuple[int, str], ...]) -> int:
