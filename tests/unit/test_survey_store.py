@@ -382,3 +382,25 @@ def test_rows_given_as_columns_are_stored_as_the_same_rows(tmp_path: Path) -> No
             ("eightoff", 12, "unknown", None, 10**6, 2.0),
         ]
     )
+
+
+def test_a_store_from_before_par_names_its_variants(tmp_path: Path) -> None:
+    """A version-3 store (no table of par yet), opened as it is, lists the variants it
+    holds, as `survey report` asks without --variant."""
+    from eightoff.store.db import Schema, connect
+    from eightoff.survey.store import SURVEY
+
+    path = tmp_path / "v3.sqlite3"
+    v3 = Schema("survey", SURVEY.migrations[:3], legacy_version=SURVEY.legacy_version)
+    sig = rules_signature(preset("freecell"))
+    db = connect(path, v3)
+    with db.transaction() as c:
+        c.execute("INSERT INTO survey_rules VALUES (?, 'freecell', '{}')", (sig,))
+        c.execute("INSERT INTO survey_runs VALUES (1, 'then', 'v', NULL, 10, 'local:1')")
+        c.executemany(
+            "INSERT INTO survey_results VALUES ('freecell', ?, ?, 'solved', 90, 5, 0.1, 1)",
+            [(sig, 1), (sig, 2)],
+        )
+    db.close()
+    with SurveyStore(path, create=False) as old:
+        assert old.variants() == {"freecell": 2}

@@ -974,11 +974,14 @@ class SurveyStore:
     def variants(self) -> dict[str, int]:
         """Variant id → number of deals stored (verdicts, or par alone), by variant id."""
         with self._reading() as c:
+            has_par = c.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_par'"
+            ).fetchone()
+            par = " UNION SELECT variant, rules, deal FROM survey_par" if has_par else ""
             return dict(
                 c.execute(
                     "SELECT variant, COUNT(*) FROM (SELECT variant, rules, deal FROM"
-                    " survey_results UNION SELECT variant, rules, deal FROM survey_par)"
-                    " GROUP BY variant ORDER BY variant"
+                    f" survey_results{par}) GROUP BY variant ORDER BY variant"
                 ).fetchall()
             )
 
