@@ -290,24 +290,34 @@ def test_a_batch_larger_than_one_statement_is_stored_row_for_row(tmp_path: Path)
     assert got == expected
 
 
-def v4_store(path: Path) -> str:
-    """A survey store as eightoff wrote it at schema version 4 (the verdict checked
-    ``IN`` a list), with deals 1, 2 and 5 stored; the rules signature."""
+def old_store(
+    path: Path, version: int, variant: str, rows: list[tuple[int, str, int | None]]
+) -> str:
+    """A survey store as eightoff wrote it at schema ``version``, holding ``rows`` (deal,
+    verdict, length) of ``variant``; the rules signature."""
     from eightoff.store.db import Schema, connect
     from eightoff.survey.store import SURVEY
 
-    v4 = Schema("survey", SURVEY.migrations[:4], legacy_version=SURVEY.legacy_version)
-    sig = rules_signature(preset("eightoff"))
-    db = connect(path, v4)
+    schema = Schema("survey", SURVEY.migrations[:version], legacy_version=SURVEY.legacy_version)
+    sig = rules_signature(preset(variant))
+    db = connect(path, schema)
     with db.transaction() as c:
-        c.execute("INSERT INTO survey_rules VALUES (?, 'eightoff', '{}')", (sig,))
+        c.execute("INSERT INTO survey_rules VALUES (?, ?, '{}')", (sig, variant))
         c.execute("INSERT INTO survey_runs VALUES (1, 'then', 'v', NULL, 10, 'local:1')")
         c.executemany(
-            "INSERT INTO survey_results VALUES ('eightoff', ?, ?, ?, ?, 5, 0.1, 1)",
-            [(sig, 1, "solved", 80), (sig, 2, "unknown", None), (sig, 5, "lost", None)],
+            "INSERT INTO survey_results VALUES (?, ?, ?, ?, ?, 5, 0.1, 1)",
+            [(variant, sig, d, v, n) for d, v, n in rows],
         )
     db.close()
     return sig
+
+
+def v4_store(path: Path) -> str:
+    """A survey store as eightoff wrote it at schema version 4 (the verdict checked
+    ``IN`` a list), with deals 1, 2 and 5 stored; the rules signature."""
+    return old_store(
+        path, 4, "eightoff", [(1, "solved", 80), (2, "unknown", None), (5, "lost", None)]
+    )
 
 
 def test_a_version_4_store_is_read_as_it_is_and_upgraded_by_a_run(tmp_path: Path) -> None:
@@ -387,20 +397,7 @@ def test_rows_given_as_columns_are_stored_as_the_same_rows(tmp_path: Path) -> No
 def test_a_store_from_before_par_names_its_variants(tmp_path: Path) -> None:
     """A version-3 store (no table of par yet), opened as it is, lists the variants it
     holds, as `survey report` asks without --variant."""
-    from eightoff.store.db import Schema, connect
-    from eightoff.survey.store import SURVEY
-
     path = tmp_path / "v3.sqlite3"
-    v3 = Schema("survey", SURVEY.migrations[:3], legacy_version=SURVEY.legacy_version)
-    sig = rules_signature(preset("freecell"))
-    db = connect(path, v3)
-    with db.transaction() as c:
-        c.execute("INSERT INTO survey_rules VALUES (?, 'freecell', '{}')", (sig,))
-        c.execute("INSERT INTO survey_runs VALUES (1, 'then', 'v', NULL, 10, 'local:1')")
-        c.executemany(
-            "INSERT INTO survey_results VALUES ('freecell', ?, ?, 'solved', 90, 5, 0.1, 1)",
-            [(sig, 1), (sig, 2)],
-        )
-    db.close()
+    old_store(path, 3, "freecell", [(1, "solved", 90), (2, "solved", 90)])
     with SurveyStore(path, create=False) as old:
         assert old.variants() == {"freecell": 2}
