@@ -173,7 +173,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=disk_arg,
         default=COMMAND_LINE_DISK_MB,
         metavar="SIZE",
-        help=text("cli.help.solve.disk", default=f"{COMMAND_LINE_DISK_MB >> 10}G"),
+        help=text("cli.help.solve.disk", default=size_text(COMMAND_LINE_DISK_MB)),
     )
     parser.add_argument(
         "--disk-dir",

@@ -578,20 +578,19 @@ def _report(args: argparse.Namespace) -> int:
 
     _refuse(args, {"json", "png"}, "report")
     _check_db(args)
-    variant = args.variant
-    if variant is not None:
-        house_rules.apply(preset(variant), args)  # a bad variant or house rule is bad usage
+    # a bad variant or house rule is bad usage, before the store is opened
+    rules = house_rules.apply(preset(args.variant), args) if args.variant else None
     with SurveyStore(_store_path(args), create=False) as store:
         held = store.variants()
-        if variant is None:  # the store's one variant, else the default
+        if rules is None:  # the store's one variant, else the default
             variant = next(iter(held)) if len(held) == 1 else DEFAULT_VARIANT
-        rules = house_rules.apply(preset(variant), args)
+            rules = house_rules.apply(preset(variant), args)
         report = build_report(store, rules)
     if args.json:
         print(json.dumps(report.to_json()))
     else:
         print(report.text(words(language())))
-        others = [v for v in held if v != variant]
+        others = [v for v in held if v != rules.id]
         if others and (args.variant is None or (report.deals == 0 and not report.par)):
             print(text("cli.survey.other_variants", variants=", ".join(others)))
     if args.png:

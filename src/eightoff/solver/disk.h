@@ -248,14 +248,22 @@ static inline int eo_pr_u(eo_preader *r, eo_u128 *out) {
     return -1;
 }
 
-/* The next entry: 1 (its record in *s; with `parent`, a run's, its parent in *parent),
- * 0 at the end, -1 where the file is damaged. */
-static int eo_pr_next(eo_preader *r, eo_crec *s, eo_crec *parent) {
+/* The next entry's record, as a number, into r->prev: 1, 0 at the end, -1 where the
+ * file is damaged (its parent, in a run, left to read). */
+static inline int eo_pr_step(eo_preader *r) {
     eo_pr_fill(r);
     if (r->pos == r->len) return 0;
     eo_u128 v;
     if (eo_pr_u(r, &v) != 0 || r->prev + v < r->prev) return -1;
     r->prev += v;
+    return 1;
+}
+
+/* The next entry: 1 (its record in *s; with `parent`, a run's, its parent in *parent),
+ * 0 at the end, -1 where the file is damaged. */
+static int eo_pr_next(eo_preader *r, eo_crec *s, eo_crec *parent) {
+    int rc = eo_pr_step(r);
+    if (rc != 1) return rc;
     *s = eo_u_crec(r->prev);
     if (parent) {
         if (r->pos == r->len) return -1;
@@ -624,25 +632,20 @@ static inline eo_crec eo_sreader_at(const eo_sreader *r, size_t i) {
  * -1 when it stops (status set: the time limit and the signals, checked at each block
  * read). */
 static int eo_sreader_seek(eo_disk *d, eo_sreader *r, const eo_crec *s) {
-    if (r->packed) { /* read on to it (the checks every 1,024 records), as eo_pr_next
-                          reads, the records compared as numbers */
+    if (r->packed) { /* read on to it (the checks every 1,024 records), the records
+                          compared as numbers */
         eo_preader *p = &r->pr;
         const eo_u128 to = eo_crec_u(s);
-        for (;;) {
-            eo_pr_fill(p);
-            if (p->pos == p->len) return 0;
-            eo_u128 v;
-            if (eo_pr_u(p, &v) != 0 || p->prev + v < p->prev) {
-                eo_disk_fail(d, EO_DISK_LIMIT);
-                return -1;
-            }
-            p->prev += v;
+        int rc;
+        while ((rc = eo_pr_step(p)) == 1) {
             if (p->prev >= to) {
                 r->cur = eo_u_crec(p->prev);
                 return 1;
             }
             if (eo_disk_stop(d, &r->work)) return -1;
         }
+        if (rc < 0) eo_disk_fail(d, EO_DISK_LIMIT);
+        return rc;
     }
     for (;;) {
         if (r->pos == r->len) {

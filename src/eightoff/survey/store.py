@@ -154,6 +154,13 @@ CREATE TABLE IF NOT EXISTS survey_par (
 """
 
 
+def _has_par(c: sqlite3.Connection) -> bool:
+    """Whether the file has the table of par (version 4 on; an older store opened as it
+    is has none)."""
+    sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_par'"
+    return c.execute(sql).fetchone() is not None
+
+
 def _legacy_version(c: sqlite3.Connection) -> int:
     """The version of a file written before ``eightoff_schema``: its ``survey_meta``."""
     tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -636,10 +643,7 @@ class SurveyStore:
     ) -> list[ParRow]:
         """Every stored par of start…end in ``count``, by deal."""
         with self._reading() as c:
-            has_table = c.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_par'"
-            ).fetchone()
-            if has_table is None:
+            if not _has_par(c):
                 return []
             return [
                 (d, bool(o), bool(lo), lb, ub, st, t)
@@ -974,10 +978,7 @@ class SurveyStore:
     def variants(self) -> dict[str, int]:
         """Variant id → number of deals stored (verdicts, or par alone), by variant id."""
         with self._reading() as c:
-            has_par = c.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_par'"
-            ).fetchone()
-            par = " UNION SELECT variant, rules, deal FROM survey_par" if has_par else ""
+            par = " UNION SELECT variant, rules, deal FROM survey_par" if _has_par(c) else ""
             return dict(
                 c.execute(
                     "SELECT variant, COUNT(*) FROM (SELECT variant, rules, deal FROM"
