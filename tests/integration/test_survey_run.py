@@ -21,10 +21,11 @@ from typing import Any
 
 import pytest
 
+from eightoff.counts import count
 from eightoff.deals import deal
-from eightoff.rules import Rules
+from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, solve
-from eightoff.survey import BatchResult, Progress, SurveyInterrupted, run_survey
+from eightoff.survey import BatchResult, Progress, SurveyInterrupted, build_report, run_survey
 from tests.cli import ctrl_c_as_at_a_terminal, run_cli
 from tests.surveys import interrupt_after
 
@@ -101,6 +102,32 @@ def test_rows_are_the_solvers_verdicts_and_a_rerun_completes_only_what_is_missin
 
     again = run_survey(1, 7, db=db, workers=2, limits=SMALL)
     assert (again.already, again.new.total) == (7, 0)
+
+
+@pytest.mark.parametrize("rate", [False, True], ids=["batch path", "rated, deal by deal"])
+def test_each_solution_is_stored_in_player_moves_and_single_card_moves(
+    tmp_path: Path, rate: bool
+) -> None:
+    """Both counts of each solved deal are the engine's count of the solver's solution
+    (eightoff.counts), on the survey's batch path and on the deal-by-deal path of a
+    rated survey, and the report gives the lengths in player moves."""
+    db = tmp_path / "s.sqlite3"
+    run_survey(1, 3, db=db, workers=1, limits=SMALL, rate=rate)
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT deal, verdict, player, single FROM survey_results").fetchall()
+    assert len(rows) == 3
+    players: dict[int, int] = {}
+    for n, verdict, player, single in rows:
+        position = deal("eightoff", n)
+        r = solve(position, SMALL)
+        assert verdict == r.verdict == "solved"
+        counts = count(position, r.moves)
+        assert (player, single) == (counts.player, counts.single_card)
+        assert player < len(r.moves) <= single
+        players[player] = players.get(player, 0) + 1
+    report = build_report(db, preset("eightoff"))
+    assert report.length_count == "player" and report.length_hist == players
+    assert "player moves" in report.text()
 
 
 def test_retry_unknown_upgrades_deals_that_hit_a_limit(tmp_path: Path) -> None:

@@ -56,8 +56,9 @@ def test_wilson_interval_textbook_values() -> None:
 
 
 def fill(db: Path, variant: str, verdicts: dict[int, str], rules: Rules | None = None) -> None:
-    """A store holding the given verdicts (length = deal + 50, seconds = deal / 1000), under
-    ``rules`` (default: the variant's own)."""
+    """A store holding the given verdicts (length = deal + 50, player moves = deal + 20,
+    single-card moves = deal + 60, seconds = deal / 1000), under ``rules`` (default: the
+    variant's own)."""
     rules = rules or preset(variant)
     with SurveyStore(db) as store:
         sig = store.register_rules(rules)
@@ -65,7 +66,7 @@ def fill(db: Path, variant: str, verdicts: dict[int, str], rules: Rules | None =
             solver_version="test 1", time_limit=5.0, state_limit=1000, backend="test"
         )
         rows = [
-            (d, Verdict(v), d + 50 if v == "solved" else None, 10 * d, d / 1000)
+            (d, Verdict(v), d + 50 if v == "solved" else None, 10 * d, d / 1000, d + 20, d + 60)
             for d, v in sorted(verdicts.items())
         ]
         store.write(rules.id, sig, run, rows)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from eightoff.rules import preset
 from eightoff.store.db import StoreError
-from eightoff.survey.store import Counts, Pending, Row, SurveyStore, rules_signature
+from eightoff.survey.store import SCHEMA_VERSION, Counts, Pending, Row, SurveyStore, rules_signature
 from eightoff.verdict import Verdict
 
 
@@ -31,8 +31,8 @@ def open_store(tmp_path: Path) -> tuple[SurveyStore, str, int]:
 def test_pending_is_exactly_the_deals_not_yet_stored(tmp_path: Path) -> None:
     store, sig, run = open_store(tmp_path)
     with store:
-        rows: list[Row] = [(d, Verdict.SOLVED, 100, 5, 0.1) for d in (1, 2, 5, 9, 10, 40)]
-        rows.append((7, Verdict.UNKNOWN, None, 10, 0.2))
+        rows: list[Row] = [(d, Verdict.SOLVED, 100, 5, 0.1, 30, 75) for d in (1, 2, 5, 9, 10, 40)]
+        rows.append((7, Verdict.UNKNOWN, None, 10, 0.2, None, None))
         store.write("eightoff", sig, run, rows)
         pending = store.pending("eightoff", sig, 1, 12)
         assert pending.remaining == 12 - 6
@@ -71,7 +71,7 @@ def test_pending_read_in_chunks_is_every_missing_deal_in_order(
     hi = lo + span
     with store:
         rows: list[Row] = [
-            (d, v, None if v != Verdict.SOLVED else 50, 5, 0.1) for d, v in stored.items()
+            (d, v, None if v != Verdict.SOLVED else 50, 5, 0.1, 30, 75) for d, v in stored.items()
         ]
         store.write("eightoff", sig, run, rows)
         got = store.pending("eightoff", sig, lo, hi, retry_unknown=retry, chunk=chunk)
@@ -104,13 +104,16 @@ def test_a_deal_is_stored_once_and_only_an_unknown_is_ever_replaced(tmp_path: Pa
                 "eightoff",
                 sig,
                 run,
-                [(1, Verdict.SOLVED, 90, 7, 0.1), (2, Verdict.UNKNOWN, None, 10, 1.0)],
+                [
+                    (1, Verdict.SOLVED, 90, 7, 0.1, 30, 75),
+                    (2, Verdict.UNKNOWN, None, 10, 1.0, None, None),
+                ],
             )
             == 2
         )
         # Writing the same deals again (a second survey running the same range):
-        assert store.write("eightoff", sig, run, [(1, Verdict.LOST, None, 9, 0.3)]) == 0
-        assert store.write("eightoff", sig, run, [(2, Verdict.SOLVED, 120, 50, 0.5)]) == 1
+        assert store.write("eightoff", sig, run, [(1, Verdict.LOST, None, 9, 0.3, None, None)]) == 0
+        assert store.write("eightoff", sig, run, [(2, Verdict.SOLVED, 120, 50, 0.5, 30, 75)]) == 1
         counts = store.counts("eightoff", sig)
         assert (counts.solved, counts.lost, counts.unknown) == (2, 0, 0)
         assert store.length_histogram("eightoff", sig) == {90: 1, 120: 1}
@@ -173,7 +176,7 @@ def test_claims_skip_stored_and_claimed_deals_and_are_released_with_the_batch(
 ) -> None:
     store, sig, run = open_store(tmp_path)
     with store:
-        store.write("eightoff", sig, run, [(3, Verdict.SOLVED, 90, 10, 0.1)])
+        store.write("eightoff", sig, run, [(3, Verdict.SOLVED, 90, 10, 0.1, 30, 75)])
         a, b = store.register_owner(), store.register_owner()
         first = store.claim(a, "eightoff", sig, 1, 10, 4)
         assert first.runs == ((1, 2), (4, 5))  # 3 is stored
@@ -181,7 +184,7 @@ def test_claims_skip_stored_and_claimed_deals_and_are_released_with_the_batch(
         assert second.runs == ((6, 10),)  # A's claims are skipped
         assert second.cursor == 1  # A's claim may yet come back: look there again
         assert store.claim(b, "eightoff", sig, 1, 10, 5).runs == ()
-        rows: list[Row] = [(d, Verdict.LOST, None, 5, 0.1) for d in (1, 2, 4, 5)]
+        rows: list[Row] = [(d, Verdict.LOST, None, 5, 0.1, None, None) for d in (1, 2, 4, 5)]
         store.write("eightoff", sig, run, rows, claimed=(a, first.runs))
         # 1 2 3 4 5 stored, 6…10 claimed by B: all ten are stored or claimed
         assert store.stored_or_claimed("eightoff", sig, 1, 10) == 10
@@ -232,7 +235,7 @@ def test_a_live_survey_on_this_host_keeps_its_claims_however_late_its_heartbeat(
         assert store.claim(other, "eightoff", sig, 1, 10, 10).runs == ((6, 10),)
         with store.transaction() as c:  # taken for dead elsewhere: its row and claims gone
             c.execute("DELETE FROM survey_owners WHERE id = ?", (slow,))
-        rows: list[Row] = [(d, Verdict.SOLVED, 90, 5, 0.1) for d in range(1, 6)]
+        rows: list[Row] = [(d, Verdict.SOLVED, 90, 5, 0.1, 30, 75) for d in range(1, 6)]
         store.write("eightoff", sig, run, rows, claimed=(slow, ((1, 5),)))
         assert store.claim(slow, "eightoff", sig, 1, 20, 3).runs == ((11, 13),)
         assert store.stored_or_claimed("eightoff", sig, 1, 20) == 13
@@ -270,22 +273,29 @@ def test_a_batch_larger_than_one_statement_is_stored_row_for_row(tmp_path: Path)
     store, sig, run = open_store(tmp_path)
     n = 2 * ROWS_PER_STATEMENT + 7
     words = (Verdict.SOLVED, Verdict.LOST, Verdict.UNKNOWN)
+
+    def length(d: int) -> int | None:
+        return (d % 90) + 1 if d % 3 == 0 else (0 if d % 2 else None)
+
     rows: list[Row] = [
-        (d, words[d % 3], (d % 90) + 1 if d % 3 == 0 else (0 if d % 2 else None), d * 7, d / 1e6)
-        for d in range(3, 3 + n)
+        (d, words[d % 3], length(d), d * 7, d / 1e6, d % 40, d % 70 + 1) for d in range(3, 3 + n)
     ]
     with store:
         assert store.write("eightoff", sig, run, rows) == n
-        retry: list[Row] = [(d, Verdict.SOLVED, 50, 1, 0.5) for d in range(3, 3 + n)]
+        retry: list[Row] = [(d, Verdict.SOLVED, 50, 1, 0.5, 30, 75) for d in range(3, 3 + n)]
         unknown = sum(v is Verdict.UNKNOWN for _, v, *_ in rows)
         assert store.write("eightoff", sig, run, retry) == unknown
     with sqlite3.connect(tmp_path / "s.sqlite3") as c:
         got = c.execute(
-            "SELECT deal, verdict, length, states, seconds FROM survey_results ORDER BY deal"
+            "SELECT deal, verdict, length, states, seconds, player, single FROM survey_results"
+            " ORDER BY deal"
         ).fetchall()
+    # the two counts are kept for a solved deal only
     expected = [
-        (d, "solved", 50, 1, 0.5) if v is Verdict.UNKNOWN else (d, v.value, n or None, s, t)
-        for d, v, n, s, t in rows
+        (d, "solved", 50, 1, 0.5, 30, 75)
+        if v is Verdict.UNKNOWN
+        else (d, v.value, n or None, s, t, *((p, k) if v is Verdict.SOLVED else (None, None)))
+        for d, v, n, s, t, p, k in rows
     ]
     assert got == expected
 
@@ -340,18 +350,19 @@ def test_a_version_4_store_is_read_as_it_is_and_upgraded_by_a_run(tmp_path: Path
             "eightoff",
             sig,
             1,
-            [(d, Verdict.SOLVED, 70, 9, 0.2) for d in (2, 3, 4, 6)],
+            [(d, Verdict.SOLVED, 70, 9, 0.2, 30, 75) for d in (2, 3, 4, 6)],
             claimed=(owner, claim.runs),
         )
         assert store.counts("eightoff", sig) == Counts(5, 1, 0)
         assert store.integrity_check() == "ok"
     with sqlite3.connect(path) as c:
-        assert c.execute("SELECT version FROM eightoff_schema").fetchone()[0] == 5
+        assert c.execute("SELECT version FROM eightoff_schema").fetchone()[0] == SCHEMA_VERSION
         table = c.execute("SELECT sql FROM sqlite_master WHERE name = 'survey_results'")
         assert " IN " not in table.fetchone()[0]
         with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
             c.execute(
-                "INSERT INTO survey_results VALUES ('eightoff', ?, 9, 'won', 1, 5, 0.1, 1)",
+                "INSERT INTO survey_results VALUES"
+                " ('eightoff', ?, 9, 'won', 1, 5, 0.1, 1, NULL, NULL)",
                 (sig,),
             )
     with SurveyStore(path) as again:  # opened again: nothing left to upgrade
@@ -366,13 +377,14 @@ def test_rows_given_as_columns_are_stored_as_the_same_rows(tmp_path: Path) -> No
     from eightoff.survey.store import RowBlock
 
     rows: list[Row] = [
-        (10, Verdict.SOLVED, 81, 400, 0.25),
-        (11, Verdict.LOST, None, 90, 0.5),
-        (12, Verdict.UNKNOWN, None, 10**6, 2.0),
+        (10, Verdict.SOLVED, 81, 400, 0.25, 30, 75),
+        (11, Verdict.LOST, None, 90, 0.5, None, None),
+        (12, Verdict.UNKNOWN, None, 10**6, 2.0, None, None),
     ]
     block = RowBlock(
         10, ["solved", "lost", "unknown"], array("i", [81, 0, 0]),
-        array("q", [400, 90, 10**6]), array("d", [0.25, 0.5, 2.0]),
+        array("q", [400, 90, 10**6]), array("d", [0.25, 0.5, 2.0]), array("i", [30, 0, 0]),
+        array("i", [75, 0, 0]),
     )  # fmt: skip
     found = []
     for name, as_rows, as_blocks in (("rows", rows, []), ("blocks", [], [block])):
@@ -381,15 +393,21 @@ def test_rows_given_as_columns_are_stored_as_the_same_rows(tmp_path: Path) -> No
             assert store.write("eightoff", sig, run, as_rows, blocks=as_blocks) == 3
             bad = block._replace(first=20, verdicts=["solved", "won", "lost"])
             with pytest.raises(ValueError, match="'won' is not a verdict"):
-                store.write("eightoff", sig, run, [(30, Verdict.LOST, None, 1, 0.1)], blocks=[bad])
-            found.append([r[:6] for r in store.export_rows()])
+                store.write(
+                    "eightoff",
+                    sig,
+                    run,
+                    [(30, Verdict.LOST, None, 1, 0.1, None, None)],
+                    blocks=[bad],
+                )
+            found.append([(*r[:6], *r[-2:]) for r in store.export_rows()])
     assert (
         found[0]
         == found[1]
         == [
-            ("eightoff", 10, "solved", 81, 400, 0.25),
-            ("eightoff", 11, "lost", None, 90, 0.5),
-            ("eightoff", 12, "unknown", None, 10**6, 2.0),
+            ("eightoff", 10, "solved", 81, 400, 0.25, 30, 75),
+            ("eightoff", 11, "lost", None, 90, 0.5, None, None),
+            ("eightoff", 12, "unknown", None, 10**6, 2.0, None, None),
         ]
     )
 
@@ -401,3 +419,31 @@ def test_a_store_from_before_par_names_its_variants(tmp_path: Path) -> None:
     old_store(path, 3, "freecell", [(1, "solved", 90), (2, "solved", 90)])
     with SurveyStore(path, create=False) as old:
         assert old.variants() == {"freecell": 2}
+
+
+def test_a_store_from_before_the_two_counts_reports_what_it_holds(tmp_path: Path) -> None:
+    """A version-5 store holds each solution's length as the solutions list their moves
+    only. Opened as it is, its report gives those lengths and says which count they are;
+    once a survey has stored new deals into it, the report gives player moves, of the new
+    deals, and says how many older ones it leaves out."""
+    from eightoff.survey.report import build_report
+
+    path = tmp_path / "v5.sqlite3"
+    sig = old_store(path, 5, "eightoff", [(1, "solved", 80), (2, "solved", 90), (3, "lost", None)])
+    rules = preset("eightoff")
+    old = build_report(path, rules)
+    assert (old.length_count, old.length_hist, old.uncounted) == ("listed", {80: 1, 90: 1}, 0)
+    assert "max 90 moves as the solutions list them" in old.text()
+    with SurveyStore(path) as store:
+        store.write("eightoff", sig, 1, [(4, Verdict.SOLVED, 85, 9, 0.2, 31, 77)])
+        assert store.player_histogram("eightoff", sig) == ({31: 1}, 2)
+        assert [r[-2:] for r in store.export_rows()] == [
+            (None, None), (None, None), (None, None), (31, 77)
+        ]  # fmt: skip
+    new = build_report(path, rules)
+    assert (new.length_count, new.length_hist, new.uncounted) == ("player", {31: 1}, 2)
+    line = next(x for x in new.text().splitlines() if "solution length" in x)
+    assert line.endswith(
+        "max 31 player moves (2 solved deals, stored by an older version without their"
+        " player moves, left out)"
+    )

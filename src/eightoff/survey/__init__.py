@@ -58,6 +58,7 @@ from eightoff.solver import (
     Limits,
     SolutionError,
     available_cores,
+    played,
     solve,
     solve_deals,
     verdict_of,
@@ -174,6 +175,8 @@ class BatchResult(NamedTuple):
                             b.lengths[start:stop],
                             b.states[start:stop],
                             b.seconds[start:stop],
+                            b.player_moves[start:stop],
+                            b.single_card_moves[start:stop],
                         )
                     )
                 start = stop + 1
@@ -244,12 +247,18 @@ def solve_batch(
                 if verdict is None:
                     try:
                         result = solve(position, limits)
+                        found = result.verdict
+                        length = player = single = None
+                        if found is Verdict.SOLVED:
+                            length = len(result.moves)
+                            counts = played(position, result.moves).counts
+                            player, single = counts.player, counts.single_card
                     except SolutionError as exc:  # recorded, reported at the end; go on
                         errors.append((number, str(exc)))
                         continue
-                    found = result.verdict
-                    length = len(result.moves) if found is Verdict.SOLVED else None
-                    rows.append((number, found, length, result.states, result.seconds))
+                    rows.append(
+                        (number, found, length, result.states, result.seconds, player, single)
+                    )
                 if rate and verdict is None and found is Verdict.LOST:
                     ratings.append((number, *not_winnable))
                 elif rate:

@@ -212,7 +212,9 @@ class SurveyReport(_Counted):
     lost_deals: list[int]
     unknown_deals: list[int]
     length_hist: dict[int, int] = field(repr=False)
-    """Solution length → solved deals."""
+    """Solution length → solved deals, in player moves (``length_count`` "player"), or
+    for a store written before it held them, as the solutions list their moves
+    ("listed": each card sent home one, a group move one)."""
     time_hist: dict[int, int] = field(repr=False)
     """Solve time in whole microseconds → deals."""
     total_seconds: float = 0.0
@@ -229,6 +231,11 @@ class SurveyReport(_Counted):
     deals (this report's own included), fewest cells first; empty when only this one."""
     par: dict[str, ParSummary] = field(default_factory=dict)
     """Count ("player", "single") → the par stored in it (``survey --par``)."""
+    length_count: str = "player"
+    """Which count ``length_hist`` is in: "player" or "listed"."""
+    uncounted: int = 0
+    """Solved deals left out of a player-move ``length_hist``: stored by an older
+    version, without their player moves."""
 
     @property
     def variant(self) -> str:
@@ -287,7 +294,14 @@ class SurveyReport(_Counted):
             ),
         ]
         if self.length_hist:
-            lines.append(words.text("survey.length", spread=_spread(self.length_hist, words)))
+            spread = _spread(self.length_hist, words)
+            if self.length_count == "player":
+                line = words.text("survey.length", spread=spread)
+                if self.uncounted:
+                    line += words.text("survey.length_uncounted", n=self.uncounted)
+            else:
+                line = words.text("survey.length_listed", spread=spread)
+            lines.append(line)
         if self.time_hist:
             med = _weighted_median(self.time_hist) or 0
             lines.append(
@@ -403,6 +417,10 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
     version = formula_version(rules.id)
     current = {level: n for (formula, level), n in ratings.items() if formula == version}
     levels = {lv.value: current.get(lv.value, 0) for lv in Level} if current else {}
+    lengths, uncounted = store.player_histogram(rules.id, sig)
+    count = "player"
+    if not lengths:  # stored before player moves were: the moves as listed
+        lengths, uncounted, count = store.length_histogram(rules.id, sig), 0, "listed"
     return SurveyReport(
         rules=rules,
         signature=sig,
@@ -411,7 +429,7 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         unknown=counts.unknown,
         lost_deals=store.deals_with(rules.id, sig, Verdict.LOST),
         unknown_deals=store.deals_with(rules.id, sig, Verdict.UNKNOWN),
-        length_hist=store.length_histogram(rules.id, sig),
+        length_hist=lengths,
         time_hist=store.time_histogram(rules.id, sig),
         total_seconds=store.total_seconds(rules.id, sig),
         solver_versions=store.solver_versions(rules.id, sig),
@@ -420,6 +438,8 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         other_formula_ratings=sum(ratings.values()) - sum(current.values()),
         by_cells=_by_cells(store, rules),
         par=_par(store, rules.id, sig),
+        length_count=count,
+        uncounted=uncounted,
     )
 
 
@@ -488,6 +508,8 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
 
     words = words or _english()
     t = words.text
+    listed = report.length_count != "player"
+    length_axis = t("survey.png.length_axis_listed" if listed else "survey.png.length_axis")
     pars = [p for p in report.par.values() if p.hist]
     panels = (3 if report.rated else 2) + len(pars) + (1 if report.by_cells else 0)
     fig = Figure(figsize=(5.5 * panels, 4.6), dpi=110)
@@ -531,9 +553,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         )
         ax_len.legend(loc="upper right", fontsize="small")
         if beyond:
-            ax_len.set_xlabel(
-                t("survey.png.length_axis") + "\n" + beyond_note(beyond, int(lengths.max()), words)
-            )
+            ax_len.set_xlabel(length_axis + "\n" + beyond_note(beyond, int(lengths.max()), words))
     else:
         ax_len.text(
             0.5,
@@ -545,7 +565,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         )
     ax_len.set_title(t("survey.png.length"))
     if not ax_len.get_xlabel():
-        ax_len.set_xlabel(t("survey.png.length_axis"))
+        ax_len.set_xlabel(length_axis)
     ax_len.set_ylabel(t("survey.png.deals"))
 
     if report.time_hist:

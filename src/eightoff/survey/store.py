@@ -4,8 +4,11 @@ Tables (all prefixed ``survey_``, so the file could live beside other tables):
 
 ``survey_results``
     One row per (variant, rules signature, deal) — the primary key, so a deal can
-    never be counted twice. verdict, solution length (solved only), states
-    searched, solve seconds, and the run that produced it.
+    never be counted twice. verdict, solution length (solved only: the moves as the
+    solution lists them, each card sent home one), states searched, solve seconds,
+    the run that produced it, and (version 6 on) the solution's length in the two
+    counts of :mod:`eightoff.counts`: ``player`` moves and ``single``-card moves
+    (NULL in rows stored before).
 ``survey_runs``
     One row per ``eightoff survey`` invocation: when, the solver's version, the
     limits and where it ran. Every result row names its run, so every deal carries
@@ -154,6 +157,18 @@ CREATE TABLE IF NOT EXISTS survey_par (
 """
 
 
+_V6_COUNTS: Final = """
+ALTER TABLE survey_results ADD COLUMN player INTEGER CHECK (player IS NULL OR player >= 0);
+ALTER TABLE survey_results ADD COLUMN single INTEGER CHECK (single IS NULL OR single >= 0);
+"""
+
+
+def _has_counts(c: sqlite3.Connection) -> bool:
+    """Whether the results have the two counts' columns (version 6 on; an older store
+    opened as it is has none)."""
+    return any(r[1] == "player" for r in c.execute("PRAGMA table_info(survey_results)"))
+
+
 def _has_par(c: sqlite3.Connection) -> bool:
     """Whether the file has the table of par (version 4 on; an older store opened as it
     is has none)."""
@@ -212,14 +227,16 @@ def _v5_verdict_check(c: sqlite3.Connection) -> None:
 
 SURVEY: Final = Schema(
     "survey",
-    (_V1, _V2_CLAIMS, _V3_RATINGS, _V4_PAR, _v5_verdict_check),
+    (_V1, _V2_CLAIMS, _V3_RATINGS, _V4_PAR, _v5_verdict_check, _V6_COUNTS),
     legacy_version=_legacy_version,
 )
 """The survey tables in eightoff's one schema-versioning scheme (:mod:`eightoff.store.db`):
 version 1 the results, runs and rules; version 2 adds the claims that share work;
 version 3 the deals' ratings; version 4 their par (``survey_par``: per deal and count,
 proven or its bounds); version 5 the results' verdict check in a form SQLite checks
-cheaply (:func:`_v5_verdict_check`; the same rule)."""
+cheaply (:func:`_v5_verdict_check`; the same rule); version 6 each solution's length in
+player moves and single-card moves (``player``, ``single``; the columns are added, no
+row is rewritten: rows stored before have neither)."""
 SCHEMA_VERSION: Final = SURVEY.version
 
 ROWS_PER_STATEMENT: Final = 500
@@ -230,28 +247,39 @@ ROWS_PER_STATEMENT: Final = 500
 def _upsert(n: int) -> str:
     """The statement that stores ``n`` rows at once: parameters ?1-?3 the variant, the
     rules signature and the run, then each row's deal, verdict, length (0 or NULL: no
-    solution; stored as NULL), states and seconds. One statement for many rows, not
+    solution; stored as NULL), states, seconds, player moves and single-card moves (kept
+    for a solved deal only). One statement for many rows, not
     ``executemany`` of one row each: SQLite's cost of running a statement (binding the
     same three values, the check constraints' set-up) is paid per statement.
 
     A decided verdict replaces an unknown one (a retry with larger limits); nothing else
     is ever overwritten, so a deal stored twice by two runs is still one row."""
-    values = ", ".join(["(?, ?, ?, ?, ?)"] * n)
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * n)
     return f"""
-INSERT INTO survey_results (variant, rules, deal, verdict, length, states, seconds, run)
-SELECT ?1, ?2, column1, column2, NULLIF(column3, 0), column4, column5, ?3
+INSERT INTO survey_results (variant, rules, deal, verdict, length, states, seconds, run,
+                            player, single)
+SELECT ?1, ?2, column1, column2, NULLIF(column3, 0), column4, column5, ?3,
+       CASE WHEN column2 = 'solved' THEN column6 END,
+       CASE WHEN column2 = 'solved' THEN column7 END
 FROM (VALUES {values}) WHERE true
 ON CONFLICT (variant, rules, deal) DO UPDATE SET
     verdict = excluded.verdict, length = excluded.length, states = excluded.states,
-    seconds = excluded.seconds, run = excluded.run
+    seconds = excluded.seconds, run = excluded.run, player = excluded.player,
+    single = excluded.single
 WHERE survey_results.verdict = 'unknown'
 """
 
 
-Row = tuple[int, Verdict, int | None, int, float]
-"""One solved deal as workers return it: (deal, verdict, length, states, seconds). The
-file holds the verdict's value ("solved", "lost", "unknown"); reading turns it back into
-a :class:`~eightoff.verdict.Verdict`."""
+ROW_FIELDS: Final = 7
+"""The values of one row as :func:`_upsert` takes them (:data:`Row`)."""
+
+
+Row = tuple[int, Verdict, int | None, int, float, int | None, int | None]
+"""One solved deal as workers return it: (deal, verdict, length, states, seconds, player
+moves, single-card moves); the length as the solution lists its moves, the two counts
+those of :mod:`eightoff.counts` (None, or anything for a deal not solved: stored as
+NULL). The file holds the verdict's value ("solved", "lost", "unknown"); reading turns
+it back into a :class:`~eightoff.verdict.Verdict`."""
 
 ParRow = tuple[int, bool, bool, int, int | None, int, float]
 """One deal's par as a par survey stores it: (deal, optimal, lost, lower bound, upper
@@ -281,13 +309,16 @@ class RowBlock(NamedTuple):
     """The rows of consecutive deals as columns (what the compiled batch path returns,
     no Python object per deal): deal ``first + i`` has verdict ``verdicts[i]`` (a
     :class:`~eightoff.verdict.Verdict` or its word), solution length ``lengths[i]`` (0:
-    none, stored as NULL), ``states[i]`` and ``seconds[i]``."""
+    none, stored as NULL), ``states[i]``, ``seconds[i]``, and the solution's player
+    moves ``player[i]`` and single-card moves ``single[i]`` (kept for a solved deal)."""
 
     first: int
     verdicts: Sequence[str]
     lengths: Sequence[int]
     states: Sequence[int]
     seconds: Sequence[float]
+    player: Sequence[int]
+    single: Sequence[int]
 
 
 _VERDICT_VALUES: Final[dict[str, str]] = {v.value: v.value for v in Verdict}
@@ -315,6 +346,8 @@ CSV_COLUMNS: Final = (
     "state_limit",
     "run",
     "run_started_at",
+    "player_moves",
+    "single_card_moves",
 )
 
 
@@ -509,7 +542,7 @@ class SurveyStore:
         where this SQLite takes fewer parameters (999 before SQLite 3.32)."""
         with self._reading() as c:
             most = c.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-        return max(1, min(ROWS_PER_STATEMENT, (most - 3) // 5))
+        return max(1, min(ROWS_PER_STATEMENT, (most - 3) // ROW_FIELDS))
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
@@ -583,7 +616,7 @@ class SurveyStore:
                 # word that is not a verdict stops here, before the file (a KeyError)
                 values = _VERDICT_VALUES
                 parts: list[Iterable[tuple[object, ...]]] = [
-                    [(d, values[v], n, s, t) for d, v, n, s, t in rows]
+                    [(d, values[v], n, s, t, p, k) for d, v, n, s, t, p, k in rows]
                 ]
                 for b in blocks:
                     wrong = set(b.verdicts) - values.keys()
@@ -591,12 +624,21 @@ class SurveyStore:
                         raise KeyError(min(map(str, wrong)))
                     deals = range(b.first, b.first + len(b.verdicts))
                     parts.append(
-                        zip(deals, b.verdicts, b.lengths, b.states, b.seconds, strict=True)
+                        zip(
+                            deals,
+                            b.verdicts,
+                            b.lengths,
+                            b.states,
+                            b.seconds,
+                            b.player,
+                            b.single,
+                            strict=True,
+                        )
                     )
                 flat = chain.from_iterable(chain.from_iterable(parts))
-                step = 5 * self._rows_per_statement
+                step = ROW_FIELDS * self._rows_per_statement
                 while part := tuple(islice(flat, step)):
-                    c.execute(_upsert(len(part) // 5), (variant, signature, run, *part))
+                    c.execute(_upsert(len(part) // ROW_FIELDS), (variant, signature, run, *part))
                 changed = c.total_changes - before
                 c.executemany(
                     _UPSERT_RATING,
@@ -906,7 +948,8 @@ class SurveyStore:
             ]
 
     def length_histogram(self, variant: str, signature: str) -> dict[int, int]:
-        """Solution length → number of solved deals."""
+        """Solution length as the solutions list their moves (each card sent home one)
+        → number of solved deals."""
         with self._reading() as c:
             return dict(
                 c.execute(
@@ -915,6 +958,32 @@ class SurveyStore:
                     (variant, signature),
                 ).fetchall()
             )
+
+    def player_histogram(self, variant: str, signature: str) -> tuple[dict[int, int], int]:
+        """Solution length in player moves → number of solved deals, over the solved
+        deals stored with it; and how many solved deals were stored without it (by a
+        version before the store had the column: all of them in a store opened as it
+        is from before version 6)."""
+        with self._reading() as c:
+            if not _has_counts(c):
+                row = c.execute(
+                    "SELECT COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                    " AND verdict = 'solved'",
+                    (variant, signature),
+                ).fetchone()
+                return {}, int(row[0])
+            hist: dict[int, int] = {}
+            without = 0
+            for moves, n in c.execute(
+                "SELECT player, COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
+                " AND verdict = 'solved' GROUP BY player ORDER BY player",
+                (variant, signature),
+            ):
+                if moves is None:
+                    without = int(n)
+                else:
+                    hist[int(moves)] = int(n)
+            return hist, without
 
     def time_histogram(self, variant: str, signature: str) -> dict[int, int]:
         """Solve time in whole microseconds → number of deals (every verdict)."""
@@ -989,10 +1058,11 @@ class SurveyStore:
     def export_rows(self) -> Iterator[tuple[object, ...]]:
         """Every stored row, with its run's solver version and limits (``CSV_COLUMNS``)."""
         with self._reading() as c:
+            counts = "s.player, s.single" if _has_counts(c) else "NULL, NULL"
             yield from c.execute(
                 "SELECT s.variant, s.deal, s.verdict, s.length, s.states, s.seconds,"
-                " r.solver_version, s.rules, r.time_limit, r.state_limit, s.run, r.started_at"
-                " FROM survey_results s JOIN survey_runs r ON r.id = s.run"
+                " r.solver_version, s.rules, r.time_limit, r.state_limit, s.run, r.started_at,"
+                f" {counts} FROM survey_results s JOIN survey_runs r ON r.id = s.run"
                 " ORDER BY s.variant, s.rules, s.deal"
             )
 
