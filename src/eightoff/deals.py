@@ -29,7 +29,7 @@ from typing import Final
 
 from eightoff import _deals
 from eightoff.cards import Card, deck
-from eightoff.i18n import Message
+from eightoff.i18n import Message, grouped
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
 
@@ -46,7 +46,7 @@ def check_deal_number(number: int) -> int:
     if isinstance(number, bool) or not isinstance(number, int):
         raise DealNumberError(Message("error.deal_not_whole", value=repr(number)))
     if not MIN_DEAL <= number <= MAX_DEAL:
-        high = f"{MAX_DEAL:,}".replace(",", " ")
+        high = grouped(MAX_DEAL)
         raise DealNumberError(Message("error.deal_out_of_range", n=number, low=MIN_DEAL, high=high))
     return number
 

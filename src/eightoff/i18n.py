@@ -384,6 +384,16 @@ def quote(token: object, limit: int = MAX_TOKEN) -> str:
     return text[:limit] + "…" if len(text) > limit else text
 
 
+def grouped(n: float, decimals: int = 0) -> str:
+    """A number as the messages write it in every language: its thousands set apart by
+    spaces, with ``decimals`` places.
+
+    >>> grouped(5_000_000), grouped(2051.08, 1)
+    ('5 000 000', '2 051.1')
+    """
+    return f"{n:,.{decimals}f}".replace(",", " ")
+
+
 def reason(error: BaseException) -> Message | None:
     """The structured reason carried by an error raised with a Message, if any."""
     first = error.args[0] if error.args else None
@@ -405,6 +415,7 @@ __all__ = [
     "catalogue",
     "check_language",
     "environment_language",
+    "grouped",
     "pick_language",
     "quote",
     "reason",

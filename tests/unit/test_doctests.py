@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 import eightoff.cards
+import eightoff.cli.values
 import eightoff.counts
 import eightoff.game
+import eightoff.i18n
 import eightoff.rules
 import eightoff.store.db
 import eightoff.store.games
@@ -31,6 +33,8 @@ def test_readme_examples() -> None:
         eightoff.counts,
         eightoff.rules,
         eightoff.game,
+        eightoff.i18n,
+        eightoff.cli.values,
         eightoff.store.db,
         eightoff.store.games,
         eightoff.table,

@@ -17,7 +17,7 @@ from eightoff.cli.say import language, say
 from eightoff.cli.values import deal_ranges
 from eightoff.deals import deal
 from eightoff.explain import describe_rules, variant_name
-from eightoff.i18n import Message
+from eightoff.i18n import Message, grouped
 from eightoff.position import Position
 from eightoff.rules import PRESETS, preset
 
@@ -80,7 +80,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
                     verdict=Message(f"cli.verdict.{rating.verdict}"),
                     moves=rating.solution_moves,
                     played=Message("cli.solve.player_moves", n=rating.solution_moves),
-                    states=f"{rating.solver_states:,}".replace(",", " "),
+                    states=grouped(rating.solver_states),
                 )
                 print(say(line, lang), flush=True)
     return 0

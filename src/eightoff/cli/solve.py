@@ -72,11 +72,12 @@ from eightoff.cli.values import (
 from eightoff.counts import Counts, MoveCount, counted_moves
 from eightoff.deals import deal
 from eightoff.explain import describe, variant_name
-from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, quote
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, grouped, quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
 from eightoff.solver import (
     DEFAULT_LIMITS,
+    DEFAULT_STATES,
     LOST,
     SOLVED,
     DealBlock,
@@ -153,9 +154,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=states_arg,
         default=None,
         metavar="N",
-        help=text(
-            "cli.help.solve.max_states", default=f"{DEFAULT_LIMITS.states:,}".replace(",", " ")
-        ),
+        help=text("cli.help.solve.max_states", default=grouped(DEFAULT_STATES)),
     )
     parser.add_argument(
         "--memory",
@@ -204,7 +203,7 @@ def _read_board(path: str, variant: str | None) -> Position:
         cannot = Message("cli.solve.cannot_read", where=where, error=str(e.strerror or e))
         raise UsageError(cannot, EX_NOINPUT) from None
     if len(raw) > MAX_BOARD_CHARS:
-        limit = f"{MAX_BOARD_CHARS:,}".replace(",", " ")
+        limit = grouped(MAX_BOARD_CHARS)
         raise UsageError(Message("cli.solve.too_big", where=where, limit=limit), EX_DATAERR)
     try:
         board = raw.decode("utf-8") if isinstance(raw, bytes) else raw

@@ -30,7 +30,15 @@ from eightoff._join import Pieces
 from eightoff.cards import Card
 from eightoff.counts import Counts
 from eightoff.explain import describe_played, moved_cards
-from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, check_language, translate, words
+from eightoff.i18n import (
+    DEFAULT_LANGUAGE,
+    Lang,
+    Message,
+    check_language,
+    grouped,
+    translate,
+    words,
+)
 from eightoff.solver import Played, move_of, place_of
 from eightoff.solver import _core as core
 from eightoff.verdict import Verdict
@@ -81,7 +89,7 @@ def reason(why: str) -> Message | str:
 
 
 def states(n: int) -> str:
-    return f"{n:,}".replace(",", " ")
+    return grouped(n)
 
 
 def summary(outcome: Outcome) -> Message:

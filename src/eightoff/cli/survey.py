@@ -49,7 +49,7 @@ from eightoff.cli.kept import KeptWatch, report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
-from eightoff.i18n import Message, quote, words
+from eightoff.i18n import Message, grouped, quote, words
 from eightoff.rules import DEFAULT_VARIANT
 
 ACTIONS: Final = ("report", "export")
@@ -363,7 +363,7 @@ def _per_deal(seconds: float) -> str:
     """A deal's CPU time as people read it: ``0.19 ms``, ``2 051.1 s``."""
     if seconds < 1:
         return f"{1000 * seconds:.2f} ms"
-    return f"{seconds:,.1f} s".replace(",", " ")
+    return f"{grouped(seconds, 1)} s"
 
 
 def _report_errors(name: str, errors: tuple[tuple[int, str], ...]) -> int:

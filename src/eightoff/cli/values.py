@@ -23,7 +23,7 @@ from typing import Final
 
 from eightoff.cli.exits import MAX_PATH, UsageError, argument, file_path, number, whole_number
 from eightoff.deals import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
-from eightoff.i18n import Message, quote, reason
+from eightoff.i18n import Message, grouped, quote, reason
 from eightoff.rules import UnknownVariantError, preset
 
 MAX_PORT: Final = 65535
@@ -81,7 +81,7 @@ def deal_ranges(tokens: list[str]) -> list[range]:
                 raise UsageError(Message("cli.value.backwards", token=quote(part), lo=lo, hi=hi))
             total += hi - lo + 1
             if total > MAX_DEALS:
-                limit = f"{MAX_DEALS:,}".replace(",", " ")
+                limit = grouped(MAX_DEALS)
                 raise UsageError(Message("cli.value.too_many_deals", limit=limit))
             ranges.append(range(lo, hi + 1))
     return ranges

@@ -47,13 +47,16 @@ from .plans import Plan as Plan
 from .plans import Search as Search
 from .plans import plan_for as plan_for
 
+DEFAULT_STATES: Final = 5_000_000
+"""The states a search may store unless told otherwise (:class:`Limits`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     """When to give up (→ Unknown). None means no limit."""
 
     seconds: float | None = 60.0
-    states: int | None = 5_000_000
+    states: int | None = DEFAULT_STATES
     short: bool = False
     """Spend more effort for a shorter solution."""
     memory_mb: int | None = 1024

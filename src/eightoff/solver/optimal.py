@@ -34,7 +34,7 @@ from eightoff.counts import MoveCount, count, unfold
 from eightoff.game import Game
 from eightoff.position import Move, Position
 
-from . import Limits, Lost, Solved, Unknown, _core, core_rules, move_of, solve
+from . import DEFAULT_STATES, Limits, Lost, Solved, Unknown, _core, core_rules, move_of, solve
 
 COMMAND_LINE_MEMORY_MB: Final = 4096
 """The most memory a par search takes by default on the command line."""
@@ -188,7 +188,7 @@ def optimal(
             position,
             Limits(
                 seconds=None if limits.seconds is None else max(1e-3, limits.seconds / 4),
-                states=5_000_000 if limits.states is None else limits.states,
+                states=DEFAULT_STATES if limits.states is None else limits.states,
                 short=True,
                 memory_mb=None if memory is None else max(1, memory // 2),
             ),

@@ -18,7 +18,7 @@ from eightoff.deals import (
     deal,
     random_deal_number,
 )
-from eightoff.i18n import Message
+from eightoff.i18n import Message, grouped
 from eightoff.lessons import lesson
 from eightoff.position import Kind, Move, Place, Position
 from eightoff.rules import Rules, preset
@@ -192,7 +192,7 @@ def _deal_number(value: int | str) -> int:
         # the rule is the engine's (check_deal_number); the words are the player's
         if isinstance(value, bool) or not isinstance(value, int):
             raise
-        high = f"{MAX_DEAL:,}".replace(",", " ")
+        high = grouped(MAX_DEAL)
         said = Message("error.deal_out_of_range", n=value, low=MIN_DEAL, high=high)
         raise ApiError(400, "bad_deal", said) from None
 
