@@ -42,7 +42,7 @@ from collections import Counter
 from typing import Any, Final
 
 from eightoff.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSyntaxError, deck
-from eightoff.i18n import Message, quote, reason
+from eightoff.i18n import Message, grouped, quote, reason
 from eightoff.position import Position
 from eightoff.rules import Rules, preset
 
@@ -56,7 +56,9 @@ class BoardError(ValueError):
 
 def _check_size(text: str | bytes) -> None:
     if len(text) > MAX_BOARD_CHARS:
-        raise BoardError(Message("board.too_long", n=f"{len(text):,}", most=f"{MAX_BOARD_CHARS:,}"))
+        raise BoardError(
+            Message("board.too_long", n=grouped(len(text)), most=grouped(MAX_BOARD_CHARS))
+        )
 
 
 # ----- Freecell Solver text -------------------------------------------------------

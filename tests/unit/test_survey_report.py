@@ -323,7 +323,7 @@ def test_the_length_note_counts_one_longer_solution_in_the_singular() -> None:
     from eightoff.survey.report import beyond_note
 
     assert beyond_note(1, 212) == "1 longer solution, 212 moves, not shown"
-    assert beyond_note(1234, 300) == "1,234 longer solutions, up to 300 moves, not shown"
+    assert beyond_note(1234, 300) == "1 234 longer solutions, up to 300 moves, not shown"
 
 
 def test_the_png_shows_winnability_by_number_of_cells(tmp_path: Path) -> None:

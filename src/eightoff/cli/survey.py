@@ -456,7 +456,7 @@ class _ProgressBar:
             return
         self._progress.update(self._task, completed=p.done, counts=_counts(p.new))
         speed = self._progress.tasks[0].speed
-        rate = "" if speed is None else text("cli.survey.speed", speed=f"{speed:,.1f}")
+        rate = "" if speed is None else text("cli.survey.speed", speed=grouped(speed, 1))
         self._progress.update(self._task, rate=rate)
 
     def close(self) -> None:

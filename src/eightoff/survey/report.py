@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from eightoff.i18n import DEFAULT_LANGUAGE, Words
+from eightoff.i18n import DEFAULT_LANGUAGE, Words, grouped
 from eightoff.rating import Level, formula_version
 from eightoff.rules import MAX_CELLS, Rules, cells_named, preset
 from eightoff.survey.store import SurveyStore, rules_signature
@@ -459,7 +459,7 @@ def _by_cells(store: SurveyStore, rules: Rules) -> list[CellsRow]:
 def beyond_note(beyond: int, longest: int, words: Words | None = None) -> str:
     """The length histogram's note on the solutions longer than it shows."""
     return (words or _english()).text(
-        "survey.png.beyond", n=beyond, shown=f"{beyond:,}", longest=longest
+        "survey.png.beyond", n=beyond, shown=grouped(beyond), longest=longest
     )
 
 
@@ -522,7 +522,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         t(
             "survey.png.title",
             name=cells_named(report.rules, words.lang),
-            deals=f"{report.deals:,}",
+            deals=grouped(report.deals),
             winnable=(
                 t("survey.png.undecided")
                 if w is None
@@ -530,8 +530,8 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
             ),
             low=f"{100 * low:.4f}",
             high=f"{100 * high:.4f}",
-            lost=f"{report.lost:,}",
-            unknown=f"{report.unknown:,}",
+            lost=grouped(report.lost),
+            unknown=grouped(report.unknown),
         )
     )
 
@@ -594,7 +594,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         names = list(report.levels)
         ax_lv.bar(range(len(names)), [report.levels[n] for n in names], color="#8e44ad")
         ax_lv.set_xticks(range(len(names)), [t(f"level.{n}").replace(" ", "\n") for n in names])
-        ax_lv.set_title(t("survey.png.levels", rated=f"{report.rated:,}"))
+        ax_lv.set_title(t("survey.png.levels", rated=grouped(report.rated)))
         ax_lv.set_xlabel(t("survey.png.levels_axis", formula=formula_version(report.variant)))
         ax_lv.set_ylabel(t("survey.png.deals"))
     first_par = 3 if report.rated else 2
@@ -608,7 +608,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         )
         ax_par.legend(loc="upper right", fontsize="small")
         ax_par.set_title(
-            t("survey.png.par", proven=f"{summary.proven:,}", deals=f"{summary.deals:,}")
+            t("survey.png.par", proven=grouped(summary.proven), deals=grouped(summary.deals))
         )
         ax_par.set_xlabel(t("survey.png.par_axis", count=t(f"survey.count.{summary.count}")))
         ax_par.set_ylabel(t("survey.png.deals"))
@@ -638,10 +638,10 @@ def _cells_panel(ax: Axes, rows: list[CellsRow], words: Words) -> None:
             t(
                 "survey.png.cells_bar",
                 cells=row.cells,
-                solved=f"{row.solved:,}",
-                deals=f"{row.deals:,}",
+                solved=grouped(row.solved),
+                deals=grouped(row.deals),
             )
-            + (t("survey.png.cells_unknown", unknown=f"{row.unknown:,}") if row.unknown else "")
+            + (t("survey.png.cells_unknown", unknown=grouped(row.unknown)) if row.unknown else "")
             for row in rows
         ],
         fontsize="small",
