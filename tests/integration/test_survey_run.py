@@ -127,6 +127,9 @@ def test_each_solution_is_stored_in_player_moves_and_single_card_moves(
         players[player] = players.get(player, 0) + 1
     report = build_report(db, preset("eightoff"))
     assert report.length_count == "player" and report.length_hist == players
+    lengths = report.to_json()["solution_length"]
+    assert lengths["histogram"] == {str(k): v for k, v in players.items()}
+    assert lengths["median"] == sorted(p for p, v in players.items() for _ in range(v))[1]
     assert "player moves" in report.text()
 
 

@@ -116,8 +116,19 @@ def test_report_json_has_the_documented_shape(
         "levels",
         "by_cells",
         "par",
+        "solution_length",
+        "solve_time",
     ]
     assert data["variant"] == "eightoff"
+    solved = [d for d in range(1, 101) if d not in {7, 13, 29, 41, 88, 3, 50, 61, 77, 99}]
+    lengths = data["solution_length"]  # player moves: deal + 20 in this store
+    assert lengths["histogram"] == {str(d + 20): 1 for d in solved}
+    assert (lengths["count"], lengths["left_out"]) == ("player", 0)
+    assert (lengths["min"], lengths["max"]) == (21, 120)
+    assert lengths["mean"] == pytest.approx(sum(solved) / 90 + 20, abs=0.01)
+    times = data["solve_time"]  # deal / 1000 seconds
+    assert times["total"] == pytest.approx(sum(range(1, 101)) / 1000)
+    assert (times["max"], times["mean"]) == pytest.approx((0.1, 0.0505))
     assert data["par"] == {}  # surveyed without --par
     assert (data["rated"], data["levels"]) == (0, {})  # surveyed without --rate
     assert (data["deals"], data["solved"], data["lost"], data["unknown"]) == (100, 90, 5, 5)

@@ -442,6 +442,9 @@ def test_a_store_from_before_the_two_counts_reports_what_it_holds(tmp_path: Path
         ]  # fmt: skip
     new = build_report(path, rules)
     assert (new.length_count, new.length_hist, new.uncounted) == ("player", {31: 1}, 2)
+    lengths = new.to_json()["solution_length"]
+    assert (lengths["count"], lengths["histogram"], lengths["left_out"]) == ("player", {"31": 1}, 2)
+    assert old.to_json()["solution_length"]["count"] == "listed"
     line = next(x for x in new.text().splitlines() if "solution length" in x)
     assert line.endswith(
         "max 31 player moves (2 solved deals, stored by an older version without their"

@@ -260,6 +260,38 @@ class SurveyReport(_Counted):
             "levels": self.levels,
             "by_cells": [row.to_json() for row in self.by_cells],
             "par": {k: v.to_json() for k, v in self.par.items()},
+            "solution_length": self._lengths_json(),
+            "solve_time": self._times_json(),
+        }
+
+    def _lengths_json(self) -> dict[str, Any] | None:
+        """The solved deals' lengths: their count ("player", or "listed" for a store from
+        before it held player moves), median, mean, min, max, histogram, and the solved
+        deals left out (stored without player moves); None with no solved deal."""
+        hist = self.length_hist
+        if not hist:
+            return None
+        n = sum(hist.values())
+        return {
+            "count": self.length_count,
+            "median": _weighted_median(hist),
+            "mean": round(sum(k * v for k, v in hist.items()) / n, 2),
+            "min": min(hist),
+            "max": max(hist),
+            "histogram": {str(k): v for k, v in hist.items()},
+            "left_out": self.uncounted,
+        }
+
+    def _times_json(self) -> dict[str, Any] | None:
+        """Each deal's CPU seconds in the solver: median, mean, max and total; None with
+        no deal."""
+        if not self.time_hist or not self.deals:
+            return None
+        return {
+            "median": (_weighted_median(self.time_hist) or 0) / 1e6,
+            "mean": self.total_seconds / self.deals,
+            "max": max(self.time_hist) / 1e6,
+            "total": self.total_seconds,
         }
 
     def text(self, words: Words | None = None) -> str:
