@@ -18,6 +18,7 @@ import argparse
 from collections.abc import Mapping
 from pathlib import Path
 
+from eightoff.i18n import duration
 from eightoff.rules import PRESETS
 from eightoff.survey.report import build_report, wilson_interval
 from eightoff.survey.store import SurveyStore
@@ -49,15 +50,7 @@ def quantile(hist: Mapping[int, int], q: float) -> int | None:
 
 
 def fmt_us(us: int | None) -> str:
-    if us is None:
-        return "–"
-    return (
-        f"{us} µs"
-        if us < 1000
-        else f"{us / 1000:.1f} ms"
-        if us < 1_000_000
-        else f"{us / 1e6:.2f} s"
-    )
+    return "–" if us is None else duration(us / 1e6)
 
 
 def pct(x: float) -> str:

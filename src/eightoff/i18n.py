@@ -394,6 +394,23 @@ def grouped(n: float, decimals: int = 0) -> str:
     return f"{n:,.{decimals}f}".replace(",", " ")
 
 
+def duration(seconds: float) -> str:
+    """A time as the messages write it in every language, in the unit that suits it:
+    microseconds below a millisecond, milliseconds to one place below a second, seconds
+    to two places below an hour (thousands apart), then hours.
+
+    >>> duration(6.1e-05), duration(0.0177), duration(2051.08), duration(17_700)
+    ('61 µs', '17.7 ms', '2 051.08 s', '4.92 h')
+    """
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    if seconds < 3600:
+        return f"{grouped(seconds, 2)} s"
+    return f"{grouped(seconds / 3600, 2)} h"
+
+
 def reason(error: BaseException) -> Message | None:
     """The structured reason carried by an error raised with a Message, if any."""
     first = error.args[0] if error.args else None
@@ -414,6 +431,7 @@ __all__ = [
     "Words",
     "catalogue",
     "check_language",
+    "duration",
     "environment_language",
     "grouped",
     "pick_language",

@@ -72,7 +72,7 @@ from eightoff.cli.values import (
 from eightoff.counts import Counts, MoveCount, counted_moves
 from eightoff.deals import deal
 from eightoff.explain import describe, variant_name
-from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, grouped, quote
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, duration, grouped, quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
 from eightoff.solver import (
@@ -257,7 +257,7 @@ def par_words(par: Par) -> Message:
 
 def par_summary(par: Par) -> Message:
     """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
-    states, took = output.states(par.states), output.duration(par.seconds)
+    states, took = output.states(par.states), duration(par.seconds)
     if par.lost:
         return Message("cli.solve.lost", states=states, took=took)
     why = Message("cli.par.why", reason=output.reason(par.reason)) if par.reason else ""

@@ -35,6 +35,7 @@ from eightoff.i18n import (
     Lang,
     Message,
     check_language,
+    duration,
     grouped,
     translate,
     words,
@@ -65,14 +66,6 @@ def solved(solution: Played, states: int, seconds: float) -> Outcome:
 
 
 # ----- the summary ---------------------------------------------------------------------
-def duration(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
-
-
 _REASONS: Final = {
     "limit reached": "cli.reason.limit",
     "state limit reached": "cli.reason.states",

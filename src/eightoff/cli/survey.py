@@ -49,7 +49,7 @@ from eightoff.cli.kept import KeptWatch, report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
-from eightoff.i18n import Message, grouped, quote, words
+from eightoff.i18n import Message, duration, grouped, quote, words
 from eightoff.rules import DEFAULT_VARIANT
 
 ACTIONS: Final = ("report", "export")
@@ -342,7 +342,7 @@ def _run(args: argparse.Namespace) -> int:
             seconds=result.seconds,
             rate=f"{result.rate:.1f}" if result.rate >= 0.1 else f"{result.rate:.2g}",
             backend=result.backend,
-            cpu=_per_deal(result.cpu_seconds / n.total),
+            cpu=duration(result.cpu_seconds / n.total),
             solved=n.solved,
             lost=n.lost,
             unknown=n.unknown,
@@ -357,13 +357,6 @@ def _run(args: argparse.Namespace) -> int:
     if result.errors:
         return _report_errors(name, result.errors)
     return EX_OK
-
-
-def _per_deal(seconds: float) -> str:
-    """A deal's CPU time as people read it: ``0.19 ms``, ``2 051.1 s``."""
-    if seconds < 1:
-        return f"{1000 * seconds:.2f} ms"
-    return f"{grouped(seconds, 1)} s"
 
 
 def _report_errors(name: str, errors: tuple[tuple[int, str], ...]) -> int:

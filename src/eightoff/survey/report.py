@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from eightoff.i18n import DEFAULT_LANGUAGE, Words, grouped
+from eightoff.i18n import DEFAULT_LANGUAGE, Words, duration, grouped
 from eightoff.rating import Level, formula_version
 from eightoff.rules import MAX_CELLS, Rules, cells_named, preset
 from eightoff.survey.store import SurveyStore, rules_signature
@@ -339,10 +339,10 @@ class SurveyReport(_Counted):
             lines.append(
                 words.text(
                     "survey.time",
-                    median=_fmt_seconds(med / 1e6),
-                    mean=_fmt_seconds(self.total_seconds / self.deals),
-                    max=_fmt_seconds(max(self.time_hist) / 1e6),
-                    total=_fmt_seconds(self.total_seconds),
+                    median=duration(med / 1e6),
+                    mean=duration(self.total_seconds / self.deals),
+                    max=duration(max(self.time_hist) / 1e6),
+                    total=duration(self.total_seconds),
                 )
             )
         lines.append(
@@ -409,16 +409,6 @@ class SurveyReport(_Counted):
             label = words.text(f"level.{name}")
             lines.append(f"    {label:<13}{n:>10}  {100 * n / self.rated:6.2f}%")
         return lines
-
-
-def _fmt_seconds(s: float) -> str:
-    if s >= 3600:
-        return f"{s / 3600:.2f} h"
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.2f} ms"
-    return f"{s * 1e6:.0f} µs"
 
 
 def _deal_list(deals: list[int], words: Words, limit: int = 200) -> str:
@@ -615,7 +605,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
             med_time,
             color="#c0392b",
             linestyle="--",
-            label=t("survey.png.median", value=_fmt_seconds(med_time)),
+            label=t("survey.png.median", value=duration(med_time)),
         )
         ax_time.legend(loc="upper right", fontsize="small")
     ax_time.set_title(t("survey.png.time"))
