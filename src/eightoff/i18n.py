@@ -47,8 +47,7 @@ from __future__ import annotations
 
 import json
 import os
-import string
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -273,7 +272,6 @@ class Words:
     def __init__(self, lang: str) -> None:
         self.catalogue = catalogue(lang)
         self.lang = self.catalogue.lang
-        self._formatter = _Formatter(self)
 
     def template(self, msg_id: str) -> Any:
         try:
@@ -284,7 +282,7 @@ class Words:
     def text(self, msg_id: str, **params: Param) -> str:
         """Render a message id with its parameters."""
         template = _choose(self.template(msg_id), params, msg_id)
-        return self._formatter.vformat(template, (), params)
+        return template.format_map(_Fields(self, params))
 
     def __call__(self, message: Message) -> str:
         return self.text(message.id, **message.params)
@@ -350,12 +348,47 @@ class Words:
         raise TypeError(f"cannot render a parameter of type {type(value).__name__}")
 
 
-class _Formatter(string.Formatter):
-    def __init__(self, words: Words) -> None:
-        self.words = words
+class _Field:
+    """A parameter that :meth:`Words.format_param` renders (a card, a place, a message …)
+    as ``str.format`` asks for it, with the field's format spec."""
 
-    def format_field(self, value: Any, format_spec: str) -> str:
-        return self.words.format_param(value, format_spec)
+    __slots__ = ("value", "words")
+
+    def __init__(self, words: Words, value: object) -> None:
+        self.words = words
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return self.words.format_param(self.value, spec)
+
+
+_PLAIN: Final = frozenset({int, float, str})
+
+
+class _Fields(Mapping[str, object]):
+    """A message's parameters as ``str.format_map`` reads them: plain numbers and text as
+    they are (``format_param`` formats them as ``format`` does), anything else through
+    ``format_param``. The template is parsed by the C ``str.format``, not by the Python
+    of ``string.Formatter`` (a fifth of a message's cost: 32,000 lines of ``solve
+    --quiet`` took 1.4 s to word)."""
+
+    __slots__ = ("params", "words")
+
+    def __init__(self, words: Words, params: Mapping[str, Param]) -> None:
+        self.words = words
+        self.params = params
+
+    def __getitem__(self, key: str) -> object:
+        value = self.params[key]
+        if type(value) in _PLAIN:  # not a subclass: a card is text with a rank and a suit
+            return value
+        return _Field(self.words, value)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.params)
+
+    def __len__(self) -> int:
+        return len(self.params)
 
 
 @cache
