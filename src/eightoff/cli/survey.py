@@ -340,7 +340,7 @@ def _run(args: argparse.Namespace) -> int:
             span=span,
             n=n.total,
             seconds=result.seconds,
-            rate=f"{result.rate:.1f}" if result.rate >= 0.1 else f"{result.rate:.2g}",
+            rate=grouped(result.rate, 1) if result.rate >= 0.1 else f"{result.rate:.2g}",
             backend=result.backend,
             cpu=duration(result.cpu_seconds / n.total),
             solved=n.solved,
