@@ -174,7 +174,8 @@ def test_the_summary_names_one_deal_and_several_as_such(
                              "--cells", "2", "--time-limit", "1", "--db", db, "--workers", "1",
                              "--no-progress")  # fmt: skip
     assert code == 0, err
-    assert re.search(r"\(\d\.\d+ deals/s, local:1; [1-9]\.\d\d s of worker CPU per deal\)", out), out
+    per_deal = r"\(\d\.\d+ deals/s, local:1; [1-9]\.\d\d s of worker CPU per deal\)"
+    assert re.search(per_deal, out), out
 
 
 def survey_command(db: Path, *args: str) -> list[str]:
