@@ -431,6 +431,8 @@ def test_a_store_from_before_the_two_counts_reports_what_it_holds(tmp_path: Path
     path = tmp_path / "v5.sqlite3"
     sig = old_store(path, 5, "eightoff", [(1, "solved", 80), (2, "solved", 90), (3, "lost", None)])
     rules = preset("eightoff")
+    with SurveyStore(path, create=False) as as_it_is:  # no column: no player moves
+        assert as_it_is.player_histogram("eightoff", sig) is None
     old = build_report(path, rules)
     assert (old.length_count, old.length_hist, old.uncounted) == ("listed", {80: 1, 90: 1}, 0)
     assert "max 90 moves as the solutions list them" in old.text()

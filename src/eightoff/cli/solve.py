@@ -257,7 +257,7 @@ def par_words(par: Par) -> Message:
 
 def par_summary(par: Par) -> Message:
     """``optimal: yes — par is 26 player moves (61 723 states, 0.62 s)``."""
-    states, took = output.states(par.states), duration(par.seconds)
+    states, took = grouped(par.states), duration(par.seconds)
     if par.lost:
         return Message("cli.solve.lost", states=states, took=took)
     why = Message("cli.par.why", reason=output.reason(par.reason)) if par.reason else ""
@@ -519,7 +519,7 @@ def _further(
     lines = []
     for why, n in sorted(stopped.items()):
         if why == "state limit reached":
-            now = output.states(states or 0)
+            now = grouped(states or 0)
             lines.append(Message("cli.solve.further.states", n=n, now=now))
         elif why == "time limit reached":
             lines.append(Message("cli.solve.further.time", n=n, now=f"{seconds or 0:g} s"))

@@ -81,10 +81,6 @@ def reason(why: str) -> Message | str:
     return Message(_REASONS[why]) if why in _REASONS else why
 
 
-def states(n: int) -> str:
-    return grouped(n)
-
-
 def summary(outcome: Outcome) -> Message:
     """The summary line: verdict, moves (player moves, then single-card moves), states,
     time."""
@@ -94,13 +90,13 @@ def summary(outcome: Outcome) -> Message:
             "cli.solve.solved",
             player=Message("cli.solve.player_moves", n=n.player),
             single=Message("cli.solve.single_card_moves", n=n.single_card),
-            states=states(outcome.states),
+            states=grouped(outcome.states),
             took=took,
         )
     if outcome.verdict == Verdict.LOST:
-        return Message("cli.solve.lost", states=states(outcome.states), took=took)
+        return Message("cli.solve.lost", states=grouped(outcome.states), took=took)
     why = reason(outcome.reason)
-    return Message("cli.solve.unknown", reason=why, states=states(outcome.states), took=took)
+    return Message("cli.solve.unknown", reason=why, states=grouped(outcome.states), took=took)
 
 
 # ----- a move, by its key ----------------------------------------------------------------

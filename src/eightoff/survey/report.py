@@ -101,17 +101,17 @@ class _Counted:
         }
 
 
-def _spread(hist: Mapping[int, int], words: Words) -> str:
-    """ "median 21, mean 22.4, min 9, max 40" of a histogram (value -> how many)."""
+def _figures(hist: Mapping[int, int]) -> tuple[int, float, int, int]:
+    """Median, mean, min and max of a histogram (value -> how many), not empty."""
     n = sum(hist.values())
     mean = sum(k * v for k, v in hist.items()) / n
-    return words.text(
-        "survey.spread",
-        median=_weighted_median(hist) or 0,
-        mean=f"{mean:.1f}",
-        min=min(hist),
-        max=max(hist),
-    )
+    return _weighted_median(hist) or 0, mean, min(hist), max(hist)
+
+
+def _spread(hist: Mapping[int, int], words: Words) -> str:
+    """ "median 21, mean 22.4, min 9, max 40" of a histogram (value -> how many)."""
+    median, mean, low, high = _figures(hist)
+    return words.text("survey.spread", median=median, mean=f"{mean:.1f}", min=low, max=high)
 
 
 def _english() -> Words:
@@ -271,28 +271,33 @@ class SurveyReport(_Counted):
         hist = self.length_hist
         if not hist:
             return None
-        n = sum(hist.values())
+        median, mean, low, high = _figures(hist)
         return {
             "count": self.length_count,
-            "median": _weighted_median(hist),
-            "mean": round(sum(k * v for k, v in hist.items()) / n, 2),
-            "min": min(hist),
-            "max": max(hist),
+            "median": median,
+            "mean": round(mean, 2),
+            "min": low,
+            "max": high,
             "histogram": {str(k): v for k, v in hist.items()},
             "left_out": self.uncounted,
         }
+
+    def _times(self) -> tuple[float, float, float, float]:
+        """Each deal's CPU seconds: median, mean, max, and the total (some deal stored)."""
+        median = (_weighted_median(self.time_hist) or 0) / 1e6
+        return (
+            median,
+            self.total_seconds / self.deals,
+            max(self.time_hist) / 1e6,
+            self.total_seconds,
+        )
 
     def _times_json(self) -> dict[str, Any] | None:
         """Each deal's CPU seconds in the solver: median, mean, max and total; None with
         no deal."""
         if not self.time_hist or not self.deals:
             return None
-        return {
-            "median": (_weighted_median(self.time_hist) or 0) / 1e6,
-            "mean": self.total_seconds / self.deals,
-            "max": max(self.time_hist) / 1e6,
-            "total": self.total_seconds,
-        }
+        return dict(zip(("median", "mean", "max", "total"), self._times(), strict=True))
 
     def text(self, words: Words | None = None) -> str:
         """The report for people, in the language of ``words`` (English by default)."""
@@ -335,16 +340,8 @@ class SurveyReport(_Counted):
                 line = words.text("survey.length_listed", spread=spread)
             lines.append(line)
         if self.time_hist:
-            med = _weighted_median(self.time_hist) or 0
-            lines.append(
-                words.text(
-                    "survey.time",
-                    median=duration(med / 1e6),
-                    mean=duration(self.total_seconds / self.deals),
-                    max=duration(max(self.time_hist) / 1e6),
-                    total=duration(self.total_seconds),
-                )
-            )
+            median, mean, most, total = map(duration, self._times())
+            lines.append(words.text("survey.time", median=median, mean=mean, max=most, total=total))
         lines.append(
             words.text(
                 "survey.lost_deals",
@@ -439,7 +436,7 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
     version = formula_version(rules.id)
     current = {level: n for (formula, level), n in ratings.items() if formula == version}
     levels = {lv.value: current.get(lv.value, 0) for lv in Level} if current else {}
-    lengths, uncounted = store.player_histogram(rules.id, sig)
+    lengths, uncounted = store.player_histogram(rules.id, sig) or ({}, 0)
     count = "player"
     if not lengths:  # stored before player moves were: the moves as listed
         lengths, uncounted, count = store.length_histogram(rules.id, sig), 0, "listed"

@@ -963,19 +963,14 @@ class SurveyStore:
                 ).fetchall()
             )
 
-    def player_histogram(self, variant: str, signature: str) -> tuple[dict[int, int], int]:
+    def player_histogram(self, variant: str, signature: str) -> tuple[dict[int, int], int] | None:
         """Solution length in player moves → number of solved deals, over the solved
         deals stored with it; and how many solved deals were stored without it (by a
-        version before the store had the column: all of them in a store opened as it
-        is from before version 6)."""
+        version before the store had the column). None for a store opened as it is from
+        before version 6 (no column: no player moves at all)."""
         with self._reading() as c:
             if not _has_counts(c):
-                row = c.execute(
-                    "SELECT COUNT(*) FROM survey_results WHERE variant = ? AND rules = ?"
-                    " AND verdict = 'solved'",
-                    (variant, signature),
-                ).fetchone()
-                return {}, int(row[0])
+                return None
             hist: dict[int, int] = {}
             without = 0
             for moves, n in c.execute(
