@@ -173,11 +173,12 @@ def _has_counts(c: sqlite3.Connection) -> bool:
     return any(r[1] == "player" for r in c.execute("PRAGMA table_info(survey_results)"))
 
 
-def _has_par(c: sqlite3.Connection) -> bool:
-    """Whether the file has the table of par (version 4 on; an older store opened as it
-    is has none)."""
-    sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_par'"
-    return c.execute(sql).fetchone() is not None
+def _has_table(c: sqlite3.Connection, name: str) -> bool:
+    """Whether the file has table ``name``: a store opened as it is, from before the
+    version that made the table, has none (``survey_ratings`` came with version 3,
+    ``survey_par`` with version 4)."""
+    sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+    return c.execute(sql, (name,)).fetchone() is not None
 
 
 def _legacy_version(c: sqlite3.Connection) -> int:
@@ -689,7 +690,7 @@ class SurveyStore:
     ) -> list[ParRow]:
         """Every stored par of start…end in ``count``, by deal."""
         with self._reading() as c:
-            if not _has_par(c):
+            if not _has_table(c, "survey_par"):
                 return []
             return [
                 (d, bool(o), bool(lo), lb, ub, st, t)
@@ -999,10 +1000,7 @@ class SurveyStore:
         """(rating formula, level name) → number of rated deals; empty for a store
         written before ratings were stored (it is read as it is, not upgraded)."""
         with self._reading() as c:
-            has_table = c.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'survey_ratings'"
-            ).fetchone()
-            if has_table is None:
+            if not _has_table(c, "survey_ratings"):
                 return {}
             return {
                 (formula, level): n
@@ -1046,7 +1044,8 @@ class SurveyStore:
     def variants(self) -> dict[str, int]:
         """Variant id → number of deals stored (verdicts, or par alone), by variant id."""
         with self._reading() as c:
-            par = " UNION SELECT variant, rules, deal FROM survey_par" if _has_par(c) else ""
+            has_par = _has_table(c, "survey_par")
+            par = " UNION SELECT variant, rules, deal FROM survey_par" if has_par else ""
             return dict(
                 c.execute(
                     "SELECT variant, COUNT(*) FROM (SELECT variant, rules, deal FROM"
