@@ -9,13 +9,17 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
-OPT = os.environ.get("EO_OPT", "-O3")
+# -fno-wrapv undoes the -fwrapv that CPython's own build flags (sysconfig's CFLAGS) pass
+# to every extension: CPython's C relies on signed overflow wrapping, the core does not
+# (UBSan's signed-integer-overflow and shift checks pass the solver's unit tests), and
+# gcc makes faster loops of it without (bench/README.md, "Compiler options").
+OPT = os.environ.get("EO_OPT", "-O3 -fno-wrapv")
 
 
 def source_id() -> str:
     """The compiled core's build (eightoff.solver.core_build): the first 12 hex digits of
     the SHA-256 of the sources it is compiled from (its .pyx and every header beside it,
-    by name) and of its compile flag, so that the same code built in any checkout is the
+    by name) and of its compile flags (OPT), so that the same code built in any checkout is the
     same build (a kept search goes on from another clone's, a survey stores one version)
     and any change to it is another."""
     h = hashlib.sha256(OPT.encode())
@@ -32,7 +36,7 @@ extensions = [
         include_dirs=["src/eightoff/solver"],
         depends=sorted(glob("src/eightoff/solver/*.h")),  # the C the .pyx includes
         define_macros=[("EO_SOURCE_ID", f'"{source_id()}"')],
-        extra_compile_args=[OPT],
+        extra_compile_args=OPT.split(),
     ),
     # the compiled copy of the deal rule for eightoff.deals (the core imports no solver)
     Extension(
@@ -40,13 +44,13 @@ extensions = [
         ["src/eightoff/_deals.pyx"],
         include_dirs=["src/eightoff/solver"],
         depends=["src/eightoff/solver/deals.h"],
-        extra_compile_args=[OPT],
+        extra_compile_args=OPT.split(),
     ),
     # byte strings looked up by 64-bit keys and joined (eightoff solve's output)
     Extension(
         "eightoff._join",
         ["src/eightoff/_join.pyx"],
-        extra_compile_args=[OPT],
+        extra_compile_args=OPT.split(),
     ),
 ]
 
