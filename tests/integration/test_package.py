@@ -40,6 +40,7 @@ import pytest
 
 from eightoff import __version__
 from eightoff.deals import deal
+from tests.compiler import built_by_gcc
 
 pytestmark = pytest.mark.slow
 
@@ -216,6 +217,7 @@ def test_sdist_holds_every_source_and_no_build_artefact(dists: Dists) -> None:
     missing = sorted({PACKAGE + f for f in dists.package_files} - inside)
     assert not missing, f"files of src/eightoff left out of the sdist: {missing}"
     assert {"LICENSE", "README.md", "pyproject.toml", "setup.py", "PKG-INFO"} <= inside
+    assert "scripts/pgo_train.py" in inside  # the training of the core's profile-guided build
     artefacts = sorted(n for n in inside if ARTEFACT.search(n))
     assert not artefacts, f"build artefacts in the sdist: {artefacts}"
 
@@ -264,13 +266,15 @@ def test_installed_eightoff_is_the_package_with_its_compiled_core(installed: Ins
             installed.python,
             "-c",
             "import eightoff, eightoff.solver._core as c; print(eightoff.__file__); "
-            "print(c.__file__)",
+            "print(c.__file__); print(c.PROFILE_GUIDED)",
         ],
         cwd=installed.work,
     ).stdout.split()
-    assert len(where) == 2
-    for path in where:  # not the checkout's src/: the environment's own copy
+    assert len(where) == 3
+    for path in where[:2]:  # not the checkout's src/: the environment's own copy
         assert Path(path).resolve().is_relative_to(installed.prefix.resolve()), path
+    # the sdist carries the training of the core's profile-guided build (setup.py)
+    assert where[2] == str(built_by_gcc() and os.environ.get("EO_PGO") != "0")
     assert eightoff(installed, "--version").stdout.strip() == f"eightoff {__version__}"
 
 

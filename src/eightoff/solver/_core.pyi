@@ -11,6 +11,7 @@ _Rules = dict[str, int]
 """core.h's eo_rules by field name (eightoff.solver.core_rules)."""
 
 BUILD: str
+PROFILE_GUIDED: bool
 MAX_COLUMNS: int
 MAX_CELLS: int
 MAX_FOUNDATIONS: int

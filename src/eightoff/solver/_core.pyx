@@ -207,12 +207,19 @@ cdef extern from *:
     #ifndef EO_SOURCE_ID /* set by setup.py: the sources' hash */
     #define EO_SOURCE_ID "unknown"
     #endif
+    #ifndef EO_PROFILE_GUIDED /* set by setup.py's profile-guided build */
+    #define EO_PROFILE_GUIDED 0
+    #endif
     """
     const char *EO_SOURCE_ID
+    const int EO_PROFILE_GUIDED
 
 BUILD = (<bytes>EO_SOURCE_ID).decode("ascii")
 """Which build this is: setup.py's hash of the sources (the same code built anywhere is
 the same build)."""
+PROFILE_GUIDED = bool(EO_PROFILE_GUIDED)
+"""Whether this build was compiled with the profile of its training solve (setup.py): the
+same searches either way, faster with it."""
 
 MAX_COLUMNS = EO_MAXCOLS
 MAX_CELLS = EO_MAXCELLS

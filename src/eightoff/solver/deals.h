@@ -95,7 +95,9 @@ static inline void eo_mt_seeded(const uint32_t key[][EO_LANES], int len, int nou
         }
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+/* (not in the instrumented pass of setup.py's profile-guided build: gcc's instrumented
+ * ifunc resolver runs before its counters are relocated and crashes the loader) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(EO_NO_CLONES)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void eo_mt_lanes(const uint32_t key[][EO_LANES], int len, int nout,
