@@ -14,10 +14,14 @@ On the same deals:
                     solve    the workers' CPU in the batch task (dealing, solving, the
                              compiled replay, rows), as the survey counts it
                     workers  the worker processes' whole CPU (with the pipes: receiving
-                             a batch, pickling its result); local pool only
-                    parent   this process (claims, unpickling, storing, heartbeats), and
-                             of that the store's ``write``
-                    total    workers + parent, and the deals/s it allows on N cores
+                             a batch, pickling its result); worker processes only (a
+                             rating survey: a survey on the core alone runs its
+                             workers as threads of this process)
+                    parent   this process (claims, unpickling, storing, heartbeats)
+                             less its worker threads' batch task, and of that the
+                             store's ``write``
+                    total    this process (and the worker processes), and the deals/s
+                             it allows on N cores
                              with nothing else running: N / total CPU per deal
 
 Times are CPU seconds (thread/process time) where CPU is named, so other programs on
@@ -180,14 +184,18 @@ def main() -> None:
         ratio = " (x the core alone)" if core else ""
         print(f"    CPU per deal{ratio}:")
         print(f"      solve    {per_deal(run.cpu_seconds)}  (the workers' batch task)")
-        whole = run.cpu_seconds if workers == 1 else meter.workers
-        if workers > 1:
-            print(f"      workers  {per_deal(whole)}  (the worker processes, pipes included)")
+        # worker processes (a rating survey) are read at the pool's close; worker
+        # threads (and one worker, this process) are in this process's own CPU time
+        processes = meter.seen_workers > 0
+        if processes:
+            where = "(the worker processes, pipes included)"
+            print(f"      workers  {per_deal(meter.workers)}  {where}")
+        own = parent if processes else parent - run.cpu_seconds
         print(
-            f"      parent   {per_deal(parent)}  (of which store.write {per_deal(meter.write)},"
+            f"      parent   {per_deal(own)}  (of which store.write {per_deal(meter.write)},"
             f" store.claim {per_deal(meter.claim)})"
         )
-        total = parent if workers == 1 else whole + parent
+        total = meter.workers + parent if processes else parent
         print(
             f"      total    {per_deal(total)}  -> {workers * done / total:8.0f} deals/s on"
             f" {workers} core{'s' if workers > 1 else ''} with nothing else running"

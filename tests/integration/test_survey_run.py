@@ -25,7 +25,7 @@ from eightoff.counts import count
 from eightoff.deals import deal
 from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, solve
-from eightoff.survey import BatchResult, Progress, SurveyInterrupted, build_report, run_survey
+from eightoff.survey import Progress, SurveyInterrupted, build_report, run_survey
 from tests.cli import ctrl_c_as_at_a_terminal, run_cli
 from tests.surveys import interrupt_after
 
@@ -193,12 +193,18 @@ KILL_ARGS = ("--workers", "2", "--batch-size", "1", "--states", "2")
 INTERRUPT_RANGE = ("1", "1000000")
 
 
+# Two workers are threads of the survey's process when the compiled core does the work,
+# and worker processes when each deal is rated too (Python per deal): both kinds.
+POOLS = {"threads": (), "processes": ("--rate",)}
+
+
+@pytest.mark.parametrize("pool", POOLS)
 def test_kill_9_mid_run_loses_nothing_stored_and_a_rerun_completes_the_range(
-    tmp_path: Path,
+    tmp_path: Path, pool: str
 ) -> None:
     db = tmp_path / "kill.sqlite3"
     proc = subprocess.Popen(
-        survey_command(db, *KILL_RANGE, *KILL_ARGS),
+        survey_command(db, *KILL_RANGE, *KILL_ARGS, *POOLS[pool]),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -211,8 +217,9 @@ def test_kill_9_mid_run_loses_nothing_stored_and_a_rerun_completes_the_range(
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == -signal.SIGKILL
-    assert children, "the survey ran no worker processes"
-    # Orphaned workers notice their parent is gone and exit by themselves.
+    # threads die with their process; orphaned worker processes notice that their
+    # parent is gone and exit by themselves
+    assert bool(children) == (pool == "processes"), children
     wait_for(lambda: not any(alive(p) for p in children), "orphaned workers to exit", 60)
 
     with sqlite3.connect(db) as c:
@@ -235,10 +242,11 @@ def test_kill_9_mid_run_loses_nothing_stored_and_a_rerun_completes_the_range(
     assert by_run == {1: kept, 2: 20000 - kept}
 
 
-def test_ctrl_c_stops_cleanly_and_keeps_finished_batches(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pool", POOLS)
+def test_ctrl_c_stops_cleanly_and_keeps_finished_batches(tmp_path: Path, pool: str) -> None:
     db = tmp_path / "int.sqlite3"
     proc = subprocess.Popen(
-        survey_command(db, *INTERRUPT_RANGE, *KILL_ARGS),
+        survey_command(db, *INTERRUPT_RANGE, *KILL_ARGS, *POOLS[pool]),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -256,6 +264,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_batches(tmp_path: Path) -> None
     assert proc.returncode == 130
     assert "interrupted:" in err and "run the same command again to continue" in err
     assert "Traceback" not in err
+    assert bool(children) == (pool == "processes"), children
     # The workers are stopped; multiprocessing's helpers follow the parent out.
     wait_for(lambda: not any(alive(p) for p in children), "the workers to stop", 30)
     kept = count_rows(db)
@@ -307,28 +316,6 @@ def test_dask_missing_gives_an_install_hint(
     assert "install eightoff[dask]" in capsys.readouterr().err
 
 
-class InProcess:
-    """The local pool's interface, solving each batch here and now (so that a patched
-    solver reaches it): for tests that need to change what the solver answers."""
-
-    def __init__(self, workers: int, task: Callable[..., BatchResult]) -> None:
-        self.task = task
-        self.done: list[tuple[int, BatchResult]] = []
-
-    capacity = 1
-    description = "in-process"
-
-    def submit(self, key: int, *args: Any) -> None:
-        self.done.append((key, self.task(*args)))
-
-    def wait(self, timeout: float) -> list[tuple[int, BatchResult]]:
-        done, self.done = self.done, []
-        return done
-
-    def close(self, abort: bool) -> None:
-        pass
-
-
 def test_a_solution_that_fails_its_replay_is_reported_and_the_survey_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -339,7 +326,6 @@ def test_a_solution_that_fails_its_replay_is_reported_and_the_survey_goes_on(
     from dataclasses import replace as with_fields
 
     import eightoff.survey as survey
-    import eightoff.survey.local as local
     from eightoff.cli import main
     from eightoff.solver import DealBlock
     from eightoff.solver import solve_deals as real_solve_deals
@@ -356,7 +342,7 @@ def test_a_solution_that_fails_its_replay_is_reported_and_the_survey_goes_on(
         status[3 - first], lengths[3 - first] = REPLAY_FAILED, 6
         return with_fields(block, status=status, lengths=lengths)
 
-    monkeypatch.setattr(local, "LocalPool", InProcess)
+    # two workers: threads of this process (survey.local.ThreadPool), which the patch reaches
     monkeypatch.setattr(survey, "solve_deals", refusing)
     db = tmp_path / "s.sqlite3"
     args = ["survey", "1", "5", "--variant", "freecell", "--db", str(db), "--no-progress"]

@@ -169,3 +169,25 @@ def test_a_state_limit_leaves_deals_unknown_in_the_batch() -> None:
     block = solve_deals(preset("freecell"), 1, 20, replace(DEFAULT_LIMITS, states=3))
     assert set(block.status) == {3}
     assert list(block.lengths) == [0] * 20
+
+
+def test_batches_on_two_threads_at_once_each_give_what_one_alone_gives() -> None:
+    """A survey's two workers are threads solving blocks at the same time without the
+    GIL: each block (Mersenne Twister deals, past 32000, so that both threads seed the
+    generator at once; moves kept, so that both grow their buffers) is the block one
+    thread alone makes, deal for deal."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rules = preset("freecell")
+    starts = (10**9, 2**32 - 40, 10**9 + 200, 32001)
+    alone = [solve_deals(rules, a, 80, DEFAULT_LIMITS, keep_moves=True) for a in starts]
+    with ThreadPoolExecutor(2) as pool:
+        both = list(
+            pool.map(lambda a: solve_deals(rules, a, 80, DEFAULT_LIMITS, keep_moves=True), starts)
+        )
+    for one, two in zip(alone, both, strict=True):
+        assert list(two.status) == list(one.status) and set(one.status) == {1}
+        assert list(two.states) == list(one.states)
+        assert list(two.lengths) == list(one.lengths)
+        assert two.keys is not None and one.keys is not None
+        assert list(two.keys) == list(one.keys)

@@ -408,6 +408,31 @@ def test_a_failed_batch_is_reported_in_the_command_lines_language() -> None:
     assert Words("de")(message) == "das Lösen der Spiele 5–9, 12 ist gescheitert: disk on fire"
 
 
+def test_a_batch_failed_on_a_worker_thread_is_reported_as_this_process_reports_it() -> None:
+    """Two workers on the compiled core are threads: a batch that fails on one is
+    reported by the survey's thread, naming that batch's deals (not another's), and the
+    pool still closes."""
+    from eightoff.solver import DEFAULT_LIMITS
+    from eightoff.survey.errors import SurveyWorkerError
+    from eightoff.survey.local import ThreadPool
+
+    def broken(rules: object, runs: tuple[tuple[int, int], ...], *_: object) -> str:
+        if runs == ((20, 29),):
+            raise RuntimeError("disk on fire")
+        return "fine"
+
+    pool = ThreadPool(2, broken)
+    pool.submit(1, preset("freecell"), ((1, 9),), DEFAULT_LIMITS)
+    pool.submit(2, preset("freecell"), ((20, 29),), DEFAULT_LIMITS)
+    done: list[tuple[int, object]] = []
+    with pytest.raises(SurveyWorkerError) as failed:
+        while len(done) < 2:
+            done += pool.wait(5.0)
+    assert str(failed.value) == "solving deals 20–29 failed: disk on fire"
+    assert done in ([], [(1, "fine")])
+    pool.close(abort=True)
+
+
 def test_report_without_a_variant_shows_the_stores_one_variant_and_names_the_others(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

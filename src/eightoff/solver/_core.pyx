@@ -1123,21 +1123,29 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
         dir_p = dir_b
     cdef bytes keep_search, keep_build
     keep_search, keep_build = _keep_bytes(disk_keep)
+    cdef const char *keep_p = keep_search
+    cdef const char *build_p = keep_build
+    cdef const eo_ctx *proto = &setup.proto
+    cdef int *pplayer = player.data.as_ints
+    cdef int *psingle = single.data.as_ints
+    cdef int failed = 0  # 1 the tables could not be allocated, 2 a group's cost missing
     cdef eo_signals caught
     cdef bint catching = _catching()
     if catching:
         eo_signals_catch(&caught)
     try:
-        for d in range(count):
-            memcpy(&x, &setup.proto, sizeof(eo_ctx))
-            x.max_disk = max_disk if max_disk > 0 else 0
-            x.disk_dir = dir_p
-            x.disk_keep = keep_search
-            x.disk_build = keep_build
-            x.disk_deal = <long>lo if hi == 0 and lo <= <uint64_t>LONG_MAX else -1
-            x.disk_threads = disk_threads
-            x.cpu_extra = 0.0
-            with nogil:
+        # The whole block without the GIL (the threads of a survey solve at once): taken
+        # only to grow the buffer of move keys.
+        with nogil:
+            for d in range(count):
+                memcpy(&x, proto, sizeof(eo_ctx))
+                x.max_disk = max_disk if max_disk > 0 else 0
+                x.disk_dir = dir_p
+                x.disk_keep = keep_p
+                x.disk_build = build_p
+                x.disk_deal = <long>lo if hi == 0 and lo <= <uint64_t>LONG_MAX else -1
+                x.disk_threads = disk_threads
+                x.cpu_extra = 0.0
                 if lane == EO_LANES:  # the next EO_LANES deals at once (deals.h)
                     eo_orders_hl(&L, hi, lo, <int>min(<long>EO_LANES, count - d), orders)
                     lane = 0
@@ -1149,52 +1157,57 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                 x.max_mem = max_memory
                 c0 = eo_cpu_now()
                 rc = eo_ctx_init(&x)
-                if rc == 0:
-                    x.cpu_clock = cpu_clock
-                    x.deadline = (c0 if cpu_clock else eo_now()) + seconds if seconds > 0 else 0.0
-                    st = 0
-                    eo_solve(&x, &st)
-            if rc != 0:
-                eo_ctx_free(&x)
-                raise MemoryError("the solver could not allocate its tables")
-            if catching and eo_signalled():  # this deal's search was interrupted
-                eo_ctx_free(&x)
-                break
-            plen = x.plen if x.status == 1 else 0
-            with nogil:
+                if rc != 0:
+                    eo_ctx_free(&x)
+                    failed = 1
+                    break
+                x.cpu_clock = cpu_clock
+                x.deadline = (c0 if cpu_clock else eo_now()) + seconds if seconds > 0 else 0.0
+                st = 0
+                eo_solve(&x, &st)
+                if catching and eo_signalled():  # this deal's search was interrupted
+                    eo_ctx_free(&x)
+                    break
+                plen = x.plen if x.status == 1 else 0
                 bad = EO_REPLAY_OK
                 if x.status == 1:
                     bad = eo_replay(&x.R, &start, x.path, x.plen)
                 psecs[d] = eo_cpu_now() - c0 + x.cpu_extra
-            if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports the deal
-                pstatus[d] = REPLAY_FAILED
-                plens[d] = bad
-                plen = 0
-            else:
-                pstatus[d] = x.status
-                plens[d] = plen
-            pstates[d] = st
-            if plen:
-                pkeys = NULL
-                if keep_moves:
-                    if used + plen > cap:
-                        cap = max(2 * cap, used + plen, 4096)
-                        array.resize(keys, cap)
-                    pkeys = <uint64_t *>keys.data.as_ulonglongs + used
-                    used += plen
-                rc = eo_move_keys(&x.R, &start, x.path, plen, pkeys, counts)
-                if rc != 0:
-                    eo_ctx_free(&x)
-                    raise ValueError("a group move the table of single-card costs does not hold")
-                player.data.as_ints[d] = counts[0]
-                single.data.as_ints[d] = counts[1]
-            eo_ctx_free(&x)
-            lo += 1
-            if lo == 0:
-                hi += 1
+                if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports it
+                    pstatus[d] = EO_REPLAY_FAILED
+                    plens[d] = bad
+                    plen = 0
+                else:
+                    pstatus[d] = x.status
+                    plens[d] = plen
+                pstates[d] = st
+                if plen:
+                    pkeys = NULL
+                    if keep_moves:
+                        if used + plen > cap:
+                            cap = max(2 * cap, used + plen, 4096)
+                            with gil:
+                                array.resize(keys, cap)
+                        pkeys = <uint64_t *>keys.data.as_ulonglongs + used
+                        used += plen
+                    rc = eo_move_keys(&x.R, &start, x.path, plen, pkeys, counts)
+                    if rc != 0:
+                        eo_ctx_free(&x)
+                        failed = 2
+                        break
+                    pplayer[d] = counts[0]
+                    psingle[d] = counts[1]
+                eo_ctx_free(&x)
+                lo += 1
+                if lo == 0:
+                    hi += 1
     finally:
         if catching:
             _raise_signal(eo_signals_release(&caught))
+    if failed == 1:
+        raise MemoryError("the solver could not allocate its tables")
+    if failed == 2:
+        raise ValueError("a group move the table of single-card costs does not hold")
     if keep_moves:
         array.resize(keys, used)
         return status, states, secs, lengths, keys, player, single

@@ -10,12 +10,13 @@
  * dealing order.  The first `to_columns` cards go round-robin into the columns, left to
  * right; the rest into the dealt cells in order.
  *
- * Plain C99 (plus unsigned __int128 for numbers up to 10^20 - 1); nothing here touches
- * Python.  Card codes as in core.h: rank << 2 | suit.
+ * Plain C99 (plus unsigned __int128 for numbers up to 10^20 - 1, and POSIX threads'
+ * pthread_once); nothing here touches Python.  Card codes as in core.h: rank << 2 | suit.
  */
 #ifndef EIGHTOFF_DEALS_H
 #define EIGHTOFF_DEALS_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,16 +34,17 @@ typedef unsigned __int128 eo_deal_number;
 #define EO_MT_OUT (2 * EO_DEAL_MAXCARDS)
 
 static uint32_t eo_mt_base[624]; /* init_genrand(19650218), the same for every seed */
-static int eo_mt_base_ready;
+static pthread_once_t eo_mt_base_once = PTHREAD_ONCE_INIT;
 
-static void eo_mt_base_init(void) {
-    if (eo_mt_base_ready) return;
+static void eo_mt_base_fill(void) {
     eo_mt_base[0] = 19650218U;
     for (int i = 1; i < 624; i++)
         eo_mt_base[i] =
             1812433253U * (eo_mt_base[i - 1] ^ (eo_mt_base[i - 1] >> 30)) + (uint32_t)i;
-    eo_mt_base_ready = 1;
 }
+
+/* Filled once, by the first caller: a survey's threads deal at the same time. */
+static void eo_mt_base_init(void) { pthread_once(&eo_mt_base_once, eo_mt_base_fill); }
 
 static inline uint32_t eo_mt_temper(uint32_t y) {
     y ^= y >> 11;

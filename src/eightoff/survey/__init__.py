@@ -8,8 +8,10 @@
   Positions): each worker deals, solves and replays a run of deals in one call of the
   compiled core and sends back its arrays (no Python object per deal); the parent
   stores each finished batch in one transaction, a few hundred rows per statement.
-* Locally a pool of worker processes, one per core by default (one worker: this
-  process itself, nothing to start); with
+* Locally one worker per core by default: threads of this process where the core
+  does the work (it lets go of the GIL for a whole block of deals), worker processes
+  where rating or the short search runs Python per deal, and with one worker this
+  process itself, nothing to start (:mod:`eightoff.survey.local`); with
   ``scheduler="tcp://host:port"`` the same batches go to an existing Dask
   ``distributed`` cluster (the ``eightoff[dask]`` extra) and give the same rows.
 * Deals already stored are skipped: running the same survey again completes
@@ -533,10 +535,15 @@ def run_survey(
             backend = DaskBackend(scheduler, solve_batch)
             target = CLUSTER_BATCH_SECONDS
         else:
-            from eightoff.survey.local import InlinePool, LocalPool
+            from eightoff.survey.local import InlinePool, LocalPool, ThreadPool
 
             count = workers or default_workers()
-            backend = InlinePool(solve_batch) if count == 1 else LocalPool(count, solve_batch)
+            if count == 1:
+                backend = InlinePool(solve_batch)
+            elif rate or limits.short:  # Python per deal: processes, not threads
+                backend = LocalPool(count, solve_batch)
+            else:  # the compiled core a block at a time, without the GIL
+                backend = ThreadPool(count, solve_batch)
             target = LOCAL_BATCH_SECONDS
         version = solver_version()
         try:

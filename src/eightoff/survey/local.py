@@ -1,17 +1,25 @@
-"""The local backend: worker processes on this machine, two batches queued per worker.
+"""The local backends: workers on this machine, two batches queued per worker.
 
-Each worker is a ``forkserver`` (or ``spawn``) process holding one end of a pipe;
-it never inherits the parent's other pipes, so when the parent dies (even by
-SIGKILL) the worker sees end-of-file and exits by itself after its current batch.
-Workers ignore SIGINT: Ctrl+C goes to the parent, which stores what is finished
-and then kills the workers.
+* :class:`ThreadPool`, for batches solved in the compiled core (a survey without
+  ``--rate`` or ``--short``): the workers are threads of this process.  A block of
+  deals is one call of the core, which lets go of the GIL until the block is done, so
+  the threads solve on separate cores while the main thread stores.
+* :class:`LocalPool`, for batches that run Python per deal (rating, the short search),
+  which threads would run one at a time: each worker is a ``forkserver`` (or
+  ``spawn``) process holding one end of a pipe; it never inherits the parent's other
+  pipes, so when the parent dies (even by SIGKILL) the worker sees end-of-file and
+  exits by itself after its current batch.  Workers ignore SIGINT: Ctrl+C goes to the
+  parent, which stores what is finished and then kills the workers.
+* :class:`InlinePool`, one worker: this process itself, with no thread.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import queue
 import signal
+import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -190,3 +198,83 @@ class InlinePool:
 
     def close(self, abort: bool) -> None:
         self._done.clear()
+
+
+class ThreadPool:
+    """``workers`` threads of this process, each running ``task`` on the batches queued
+    for it: for batches the compiled core solves (``solve_batch`` without rating or the
+    short search), which hold the GIL only to start a block of deals and to make its
+    result.  Against worker processes: no forkserver, no second import of the package,
+    no pipes, no pickling (FreeCell 1-32000 on two workers took about 0.9 s of CPU more
+    than on one that way; bench/README.md, "Whole processes").
+
+    The threads are daemons.  Ctrl+C reaches the main thread, which stores what is
+    finished and ends the process, and the batches being solved end with it (as a
+    worker process's do when it is killed); a survey stopped in a process that goes on
+    (the API) lets each thread finish the call of the core it is in and take no other.
+    An error in a batch is reported as :class:`InlinePool` reports it."""
+
+    def __init__(self, workers: int, task: Callable[..., Any]) -> None:
+        self._task = task
+        self._todo: queue.SimpleQueue[tuple[int, tuple[Any, ...]] | None] = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[tuple[int, Any, str | None]] = queue.SimpleQueue()
+        self._runs: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._closed = threading.Event()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"eightoff-survey-{i + 1}", daemon=True)
+            for i in range(workers)
+        ]
+        for thread in self._threads:
+            thread.start()
+        self.capacity = PER_WORKER * workers
+        self.description = f"local:{workers}"
+
+    def _work(self) -> None:
+        """A thread's loop: take a batch, solve it, hand back (key, result, error)."""
+        while True:
+            item = self._todo.get()
+            if item is None or self._closed.is_set():
+                return
+            key, args = item
+            try:
+                reply: tuple[int, Any, str | None] = (key, self._task(*args), None)
+            except Exception as exc:
+                reply = (key, None, str(exc) or type(exc).__name__)
+            self._done.put(reply)
+
+    def submit(
+        self,
+        key: int,
+        rules: Rules,
+        runs: tuple[tuple[int, int], ...],
+        limits: Limits,
+        rate: bool = False,
+        stored: tuple[tuple[int, Verdict], ...] = (),
+    ) -> None:
+        self._runs[key] = runs
+        self._todo.put((key, (rules, runs, limits, rate, stored)))
+
+    def wait(self, timeout: float) -> list[tuple[int, Any]]:
+        done: list[tuple[int, Any]] = []
+        try:
+            reply = self._done.get(timeout=timeout)
+            while True:
+                key, result, error = reply
+                runs = self._runs.pop(key)
+                if error is not None:
+                    raise SurveyWorkerError(
+                        Message("survey.solving_failed", deals=_runs_text(runs), error=error)
+                    )
+                done.append((key, result))
+                reply = self._done.get_nowait()
+        except queue.Empty:
+            return done
+
+    def close(self, abort: bool) -> None:
+        if abort:
+            self._closed.set()
+        for _ in self._threads:
+            self._todo.put(None)
+        if not abort:
+            for thread in self._threads:
+                thread.join()
