@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from eightoff import __version__
 from eightoff.boards import BoardError
 from eightoff.cli import house_rules, solve, streams, survey
-from eightoff.cli.deal import cmd_deal, cmd_rate, cmd_variants
 from eightoff.cli.exits import (
     EX_CANTCREAT,
     EX_DATAERR,
@@ -36,7 +36,6 @@ from eightoff.cli.exits import (
     catch_sigterm,
     fail,
 )
-from eightoff.cli.play import cmd_play
 from eightoff.cli.say import said, text
 from eightoff.cli.values import db_file, deal_number_arg, port_number, variant_arg
 from eightoff.deals import DealNumberError
@@ -44,8 +43,23 @@ from eightoff.i18n import Message, quote
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, CellsError, UnknownVariantError
 from eightoff.store.db import StoreError
 
-
 # ----- parser ------------------------------------------------------------------------
+
+
+def _handler(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """The command ``name`` of ``eightoff.cli.<module>``, imported when that command runs:
+    the terminal's board and ``rich`` (about 50 ms) are not loaded for ``survey`` or
+    ``solve``."""
+
+    def run(args: argparse.Namespace) -> int:
+        command: Callable[[argparse.Namespace], int] = getattr(
+            importlib.import_module(f"eightoff.cli.{module}"), name
+        )
+        return command(args)
+
+    return run
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="eightoff",
@@ -75,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", type=db_file, default=None, help=text("cli.help.db"))
     p.add_argument("--no-browser", action="store_true", help=text("cli.help.no_browser"))
     house_rules.add_arguments(p)
-    p.set_defaults(func=cmd_play)
+    p.set_defaults(func=_handler("play", "cmd_play"))
 
     p = sub.add_parser(
         "deal",
@@ -90,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "fcs", "json"), default="text", help=text("cli.help.format")
     )
     house_rules.add_arguments(p)
-    p.set_defaults(func=cmd_deal)
+    p.set_defaults(func=_handler("deal", "cmd_deal"))
 
     p = sub.add_parser(
         "rate",
@@ -103,14 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help=text("cli.help.json_lines"))
     house_rules.add_arguments(p)
-    p.set_defaults(func=cmd_rate)
+    p.set_defaults(func=_handler("deal", "cmd_rate"))
 
     p = sub.add_parser(
         "variants",
         help=text("cli.help.variants"),
         description=text("cli.help.variants.description"),
     )
-    p.set_defaults(func=cmd_variants)
+    p.set_defaults(func=_handler("deal", "cmd_variants"))
 
     for name, module in (("solve", solve), ("survey", survey)):
         p = sub.add_parser(name, help=text(f"cli.help.{name}"))  # the module describes it

@@ -231,7 +231,6 @@ def _run(args: argparse.Namespace) -> int:
         return _run_par(args)
     from eightoff.cli.values import disk_dir, disk_limit, memory_limit
     from eightoff.survey import default_workers
-    from eightoff.survey.cluster import SchedulerAddressError, check_address
 
     start = _deal_number(args.first, "START")
     if args.end is None:
@@ -247,6 +246,8 @@ def _run(args: argparse.Namespace) -> int:
     disk_in = None if args.disk_dir is None else disk_dir(args.disk_dir)
     batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
     if args.scheduler is not None:
+        from eightoff.survey.cluster import SchedulerAddressError, check_address
+
         try:
             check_address(args.scheduler)
         except SchedulerAddressError as e:
