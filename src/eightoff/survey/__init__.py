@@ -207,6 +207,13 @@ def solver_version() -> str:
     return version if build == "unknown" else f"{version} core {build}"
 
 
+def _in_the_core(rate: bool, limits: Limits) -> bool:
+    """Whether :func:`solve_batch` solves a batch in the compiled core, one call per run
+    of deals (no rating, no short search): then it holds the GIL only between calls, and
+    a survey's workers can be threads of its process."""
+    return not rate and not limits.short
+
+
 def solve_batch(
     rules: Rules,
     runs: tuple[tuple[int, int], ...],
@@ -221,7 +228,7 @@ def solve_batch(
 
     This is the task a worker runs, locally or on a Dask cluster.
     """
-    if not rate and not limits.short:
+    if _in_the_core(rate, limits):
         return _solve_blocks(rules, runs, limits, stored)
     from eightoff.rating import Level, formula_version
     from eightoff.rating import rate as rate_position
@@ -540,10 +547,10 @@ def run_survey(
             count = workers or default_workers()
             if count == 1:
                 backend = InlinePool(solve_batch)
-            elif rate or limits.short:  # Python per deal: processes, not threads
-                backend = LocalPool(count, solve_batch)
-            else:  # the compiled core a block at a time, without the GIL
+            elif _in_the_core(rate, limits):  # a block at a time, without the GIL
                 backend = ThreadPool(count, solve_batch)
+            else:  # Python per deal: processes, not threads
+                backend = LocalPool(count, solve_batch)
             target = LOCAL_BATCH_SECONDS
         version = solver_version()
         try:

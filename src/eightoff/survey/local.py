@@ -1,7 +1,7 @@
 """The local backends: workers on this machine, two batches queued per worker.
 
 * :class:`ThreadPool`, for batches solved in the compiled core (a survey without
-  ``--rate`` or ``--short``): the workers are threads of this process.  A block of
+  rating or the short search): the workers are threads of this process.  A block of
   deals is one call of the core, which lets go of the GIL until the block is done, so
   the threads solve on separate cores while the main thread stores.
 * :class:`LocalPool`, for batches that run Python per deal (rating, the short search),
@@ -161,6 +161,16 @@ def _runs_text(runs: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(deal_span(a, b) for a, b in runs)
 
 
+def _why(exc: Exception) -> str:
+    """What a failed batch says of its failure."""
+    return str(exc) or type(exc).__name__
+
+
+def _solving_failed(runs: tuple[tuple[int, int], ...], why: str) -> SurveyWorkerError:
+    """A batch solved in this process (a thread of it, or itself) failed."""
+    return SurveyWorkerError(Message("survey.solving_failed", deals=_runs_text(runs), error=why))
+
+
 class InlinePool:
     """One worker: this process itself.  ``--workers 1`` starts no worker process (no
     forkserver, no second import of the package, no pipe): each batch is solved when it
@@ -186,10 +196,7 @@ class InlinePool:
         try:
             result = self._task(rules, runs, limits, rate, stored)
         except Exception as exc:
-            why = str(exc) or type(exc).__name__
-            raise SurveyWorkerError(
-                Message("survey.solving_failed", deals=_runs_text(runs), error=why)
-            ) from exc
+            raise _solving_failed(runs, _why(exc)) from exc
         self._done.append((key, result))
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:
@@ -198,6 +205,10 @@ class InlinePool:
 
     def close(self, abort: bool) -> None:
         self._done.clear()
+
+
+_Reply = tuple[int, tuple[tuple[int, int], ...], Any, str | None]
+"""A worker thread's answer: the batch's key and runs, its result or its error."""
 
 
 class ThreadPool:
@@ -217,8 +228,7 @@ class ThreadPool:
     def __init__(self, workers: int, task: Callable[..., Any]) -> None:
         self._task = task
         self._todo: queue.SimpleQueue[tuple[int, tuple[Any, ...]] | None] = queue.SimpleQueue()
-        self._done: queue.SimpleQueue[tuple[int, Any, str | None]] = queue.SimpleQueue()
-        self._runs: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._done: queue.SimpleQueue[_Reply] = queue.SimpleQueue()
         self._closed = threading.Event()
         self._threads = [
             threading.Thread(target=self._work, name=f"eightoff-survey-{i + 1}", daemon=True)
@@ -230,16 +240,17 @@ class ThreadPool:
         self.description = f"local:{workers}"
 
     def _work(self) -> None:
-        """A thread's loop: take a batch, solve it, hand back (key, result, error)."""
+        """A thread's loop: take a batch, solve it, hand back (key, runs, result, error)."""
         while True:
             item = self._todo.get()
             if item is None or self._closed.is_set():
                 return
             key, args = item
+            runs = args[1]
             try:
-                reply: tuple[int, Any, str | None] = (key, self._task(*args), None)
+                reply: _Reply = (key, runs, self._task(*args), None)
             except Exception as exc:
-                reply = (key, None, str(exc) or type(exc).__name__)
+                reply = (key, runs, None, _why(exc))
             self._done.put(reply)
 
     def submit(
@@ -251,7 +262,6 @@ class ThreadPool:
         rate: bool = False,
         stored: tuple[tuple[int, Verdict], ...] = (),
     ) -> None:
-        self._runs[key] = runs
         self._todo.put((key, (rules, runs, limits, rate, stored)))
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:
@@ -259,12 +269,9 @@ class ThreadPool:
         try:
             reply = self._done.get(timeout=timeout)
             while True:
-                key, result, error = reply
-                runs = self._runs.pop(key)
+                key, runs, result, error = reply
                 if error is not None:
-                    raise SurveyWorkerError(
-                        Message("survey.solving_failed", deals=_runs_text(runs), error=error)
-                    )
+                    raise _solving_failed(runs, error)
                 done.append((key, result))
                 reply = self._done.get_nowait()
         except queue.Empty:
