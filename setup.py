@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from glob import glob
 from pathlib import Path
 
@@ -23,13 +24,14 @@ OPT = os.environ.get("EO_OPT", "-O3 -fno-wrapv")
 
 def source_id() -> str:
     """The compiled core's build (eightoff.solver.core_build): the first 12 hex digits of
-    the SHA-256 of the sources it is compiled from (its .pyx and every header beside it,
-    by name) and of its compile flags (OPT), so that the same code built in any checkout is the
-    same build (a kept search goes on from another clone's, a survey stores one version)
-    and any change to it is another."""
+    the SHA-256 of the sources it is compiled from (its .pyx, every header beside it and
+    the copies of the search per variant, fixed_*.c, by name) and of its compile flags
+    (OPT), so that the same code built in any checkout is the same build (a kept search
+    goes on from another clone's, a survey stores one version) and any change to it is
+    another."""
     h = hashlib.sha256(OPT.encode())
     solver = HERE / "src" / "eightoff" / "solver"
-    for path in sorted([*solver.glob("*.h"), solver / "_core.pyx"]):
+    for path in sorted([*solver.glob("*.h"), *solver.glob("fixed_*.c"), solver / "_core.pyx"]):
         h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:12]
 
@@ -37,7 +39,8 @@ def source_id() -> str:
 extensions = [
     Extension(
         "eightoff.solver._core",
-        ["src/eightoff/solver/_core.pyx"],
+        # and the copies of the search compiled for one variant's rules (fixed.h)
+        ["src/eightoff/solver/_core.pyx", *sorted(glob("src/eightoff/solver/fixed_*.c"))],
         include_dirs=["src/eightoff/solver"],
         depends=sorted(glob("src/eightoff/solver/*.h")),  # the C the .pyx includes
         define_macros=[("EO_SOURCE_ID", f'"{source_id()}"')],
@@ -73,6 +76,7 @@ class ProfileGuided(build_ext):
 
     def build_extensions(self) -> None:
         self.check_extensions_list(self.extensions)
+        self._compile_in_parallel()
         self.force = True  # the core's second build is newer than its sources: not skipped
         core = next((e for e in self.extensions if e.name == CORE), None)
         for ext in self.extensions:
@@ -88,6 +92,23 @@ class ProfileGuided(build_ext):
                 core.extra_compile_args = OPT.split()
                 core.extra_link_args = []
         self.build_extension(core)
+
+    def _compile_in_parallel(self) -> None:
+        """Compile an extension's C files side by side, one per CPU: the core is its
+        module and a copy of the search per variant (solver/fixed.h), which one after
+        the other took twice as long."""
+        serial = self.compiler.compile
+
+        def compile(sources: list[str], *args: object, **kwargs: object) -> list[str]:
+            if len(sources) < 2:
+                one: list[str] = serial(sources, *args, **kwargs)
+                return one
+            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                parts = pool.map(lambda source: serial([source], *args, **kwargs), sources)
+                objects: list[str] = [obj for part in parts for obj in part]
+                return objects
+
+        self.compiler.compile = compile
 
     def _gcc(self) -> bool:
         cc = getattr(self.compiler, "compiler_so", None) or ["?"]

@@ -157,7 +157,10 @@ cdef extern from "search.h":
 
     int eo_ctx_init(eo_ctx *x) nogil
     void eo_ctx_free(eo_ctx *x) nogil
-    void eo_solve(eo_ctx *x, long *states_out) nogil
+    void eo_solve_any(eo_ctx *x, long *states_out) nogil
+    int eo_fixed_for(const eo_rules *r) nogil
+    const char *eo_fixed_name(int i) nogil
+    int eo_fixed_set(int on) nogil
 
     void eo_signals_catch(eo_signals *g) nogil
     void eo_signals_defer(eo_signals *g) nogil
@@ -338,6 +341,22 @@ cdef inline int _place_index(int v) noexcept nogil:
 
 def core_version() -> str:
     return "1"
+
+
+def fixed_copy(rules) -> str:
+    """The name of the copy of the search compiled for these rules (fixed.h) that solves
+    them, or "" where the module's own copy does (rules of no copy, or the copies off)."""
+    cdef eo_rules r
+    load_rules(&r, rules)
+    cdef int i = eo_fixed_for(&r)
+    return "" if i < 0 else eo_fixed_name(i).decode()
+
+
+def use_fixed_copies(bint on) -> bool:
+    """Let solve and solve_range run the copies of the search compiled for one variant's
+    rules (on, as at import), or only the module's own copy (off: the tests compare the
+    two); returns the setting before.  Both give the same searches."""
+    return eo_fixed_set(1 if on else 0) != 0
 
 
 cdef int load_rules(eo_rules *r, object rules) except -1:
@@ -737,7 +756,7 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
         eo_signals_defer(&caught)  # swapped once the search has run a while (context.h)
         x.sig = &caught
     with nogil:
-        eo_solve(&x, &states)
+        eo_solve_any(&x, &states)
         if x.status == EO_SOLVED:
             bad = eo_replay(&x.R, &start, x.path, x.plen)
     if catching:
@@ -1164,7 +1183,7 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                 x.cpu_clock = cpu_clock
                 x.deadline = (c0 if cpu_clock else eo_now()) + seconds if seconds > 0 else 0.0
                 st = 0
-                eo_solve(&x, &st)
+                eo_solve_any(&x, &st)
                 if catching and eo_signalled():  # this deal's search was interrupted
                     eo_ctx_free(&x)
                     break

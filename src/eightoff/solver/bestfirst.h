@@ -46,15 +46,15 @@ static inline eo_move eo_map_by(const eo_layout_map *mp, eo_move m) {
 static int eo_push_mapped_step(eo_ctx *x, const eo_state *a, eo_move m) {
     eo_state canon = *a;
     eo_move ms[EO_STEPMAX + 2 * 52 + 8];
-    int n = eo_step(&x->R, &canon, m, ms);
+    int n = eo_step(EO_R(x), &canon, m, ms);
     if (n < 0) return -1;
-    int na = eo_autos(&x->R, &canon, ms + n);
+    int na = eo_autos(EO_R(x), &canon, ms + n);
     if (eo_path_reserve(x, n + na) != 0) return -1;
     eo_layout_map mp;
-    eo_layout_map_of(&x->R, a, &x->S, &mp);
+    eo_layout_map_of(EO_R(x), a, &x->S, &mp);
     for (int i = 0; i < n + na; i++) {
         eo_move mm = eo_map_by(&mp, ms[i]);
-        eo_apply(&x->R, &x->S, &mm);
+        eo_apply(EO_R(x), &x->S, &mm);
         x->is_step[x->plen] = i == 0;
         x->path[x->plen++] = mm;
     }
@@ -131,7 +131,7 @@ static inline uint32_t eo_heap_pop(eo_ctx *x) {
  * them, that leads there (the one that entered it, as any earlier one leading there
  * would have); states compared by canonical key.  -1 if none does.  s is left as it was. */
 static int eo_step_to(eo_ctx *x, eo_state *s, const uint8_t *want, int wn, eo_move *out) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     eo_move ms[EO_MAXMOVES], step[EO_STEPMAX], au[2 * 52 + 8];
     uint8_t key[EO_MAXKEY];
     eo_pcache pc;
@@ -159,7 +159,7 @@ static int eo_step_between(eo_ctx *x, uint32_t from, uint32_t to, eo_move *out) 
     uint8_t want[EO_MAXKEY];
     eo_state s;
     eo_seen_state(x, to, &s);
-    int wn = eo_key(&x->R, &s, want);
+    int wn = eo_key(EO_R(x), &s, want);
     eo_seen_state(x, from, &s);
     return eo_step_to(x, &s, want, wn, out);
 }
@@ -195,7 +195,7 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
 /* Best-first search from x->S (root auto-moves already on the path): always expand the
  * open state with the best score (heuristic, minus w.per_move per move made that is not home). */
 static int eo_befs_begin(eo_ctx *x) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     if (x->S.home == r->total) {
         x->status = EO_SOLVED;
         return 1;
@@ -215,7 +215,7 @@ static int eo_befs_begin(eo_ctx *x) {
 /* Go on with a best-first search until it ends (x->status set) or, with until > 0,
  * until its table holds `until` states (x->status still EO_RUNNING: it can resume). */
 static void eo_befs_run(eo_ctx *x, long until) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     eo_move ms[EO_MAXMOVES];
     eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];

@@ -42,7 +42,11 @@ typedef struct {
  * EO_INTERRUPTED; the caller then puts its handlers back and raises the signal again
  * under them (Python's KeyboardInterrupt, the command line's SIGTERM), so the result
  * of an interrupted search is never used. */
-static volatile sig_atomic_t eo_signal = 0;
+#ifdef EO_FIXED_RULES
+extern volatile sig_atomic_t eo_signal; /* one note for every copy of the search (fixed.h) */
+#else
+volatile sig_atomic_t eo_signal = 0;
+#endif
 
 static void eo_on_signal(int sig) { eo_signal = sig; }
 
@@ -280,12 +284,12 @@ static inline size_t eo_ctx_bytes(const eo_ctx *x) {
 /* Record moves already applied to x->S as one step on the path, then make and record
  * the auto-moves. */
 static inline int eo_record_step(eo_ctx *x, const eo_move *ms, int n) {
-    if (eo_path_reserve(x, n + 1 + x->R.total) != 0) return -1;
+    if (eo_path_reserve(x, n + 1 + EO_R(x)->total) != 0) return -1;
     memcpy(x->path + x->plen, ms, (size_t)n * sizeof(eo_move));
     memset(x->is_step + x->plen, 0, (size_t)n);
     x->is_step[x->plen] = 1;
     x->plen += n;
-    int na = eo_autos(&x->R, &x->S, x->path + x->plen);
+    int na = eo_autos(EO_R(x), &x->S, x->path + x->plen);
     memset(x->is_step + x->plen, 0, (size_t)na);
     x->plen += na;
     return 0;
@@ -300,28 +304,28 @@ static inline long eo_states(const eo_ctx *x) {
  * compact store with one pack, else the table of full keys; enter the root (id 0).
  * Nonzero out of memory. */
 static inline int eo_seen_begin(eo_ctx *x) {
-    if (eo_cstore_root(&x->C, &x->R, &x->S)) {
+    if (eo_cstore_root(&x->C, EO_R(x), &x->S)) {
         x->C.max_bytes = x->max_mem;
-        return eo_cstore_insert(&x->C, &x->R, &x->S) != 0;
+        return eo_cstore_insert(&x->C, EO_R(x), &x->S) != 0;
     }
     uint8_t key[EO_MAXKEY];
-    return eo_table_insert(&x->T, key, eo_key(&x->R, &x->S, key)) != 0;
+    return eo_table_insert(&x->T, key, eo_key(EO_R(x), &x->S, key)) != 0;
 }
 
 /* Enter s into the seen states (eo_seen_begin): its new id, -(existing id) - 2 if it
  * was there, -1 out of memory. */
 static inline long eo_seen_insert(eo_ctx *x, const eo_state *s) {
-    if (x->C.on) return eo_cstore_insert(&x->C, &x->R, s);
+    if (x->C.on) return eo_cstore_insert(&x->C, EO_R(x), s);
     uint8_t key[EO_MAXKEY];
-    return eo_table_insert(&x->T, key, eo_key(&x->R, s, key));
+    return eo_table_insert(&x->T, key, eo_key(EO_R(x), s, key));
 }
 
 /* The state of a seen id, laid out as eo_decode lays out its canonical key. */
 static inline void eo_seen_state(const eo_ctx *x, size_t id, eo_state *s) {
     if (x->C.on)
-        eo_cstore_state(&x->C, &x->R, id, s);
+        eo_cstore_state(&x->C, EO_R(x), id, s);
     else
-        eo_decode(&x->R, x->T.arena + x->T.offs[id] + 1, s);
+        eo_decode(EO_R(x), x->T.arena + x->T.offs[id] + 1, s);
 }
 
 /* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
@@ -387,7 +391,7 @@ static inline int eo_over_limits(eo_ctx *x) {
 static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *out,
                                  const eo_pcache *pc, int digs) {
     int runs[EO_MAXCOLS];
-    eo_runs_of(&x->R, pc, runs); /* else eo_search_moves_runs finds them */
+    eo_runs_of(EO_R(x), pc, runs); /* else eo_search_moves_runs finds them */
     /* Purposeful steps: no single card from a column into a cell.  The dive's rules leave
      * out more: into an empty column only a column's whole top run (a single card there
      * is a move into a cell paid for with a column; part of a run frees less than all of
@@ -400,9 +404,9 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
         purposeful |= (x->plan.dive.whole_runs_to_empty ? EO_WHOLE_TO_EMPTY : 0) |
                       (x->plan.dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
                       (x->plan.dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
-    int n = eo_search_moves_runs(&x->R, s, out, runs, pc != NULL, purposeful);
+    int n = eo_search_moves_runs(EO_R(x), s, out, runs, pc != NULL, purposeful);
     if (x->steps != EO_STEPS_SINGLE && digs)
-        n += eo_macro_moves(&x->R, s, out + n, EO_MAXMOVES - n, digs, runs);
+        n += eo_macro_moves(EO_R(x), s, out + n, EO_MAXMOVES - n, digs, runs);
     return n;
 }
 

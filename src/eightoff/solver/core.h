@@ -42,6 +42,17 @@ typedef struct {
     int safe_mode;  /* search's auto-moves: 0 Aces only, 1 the safe rule */
 } eo_rules;
 
+/* The rules a search reads: a context's own, or, in a copy of the search compiled for
+ * one variant's rules (fixed.h, EO_FIXED_RULES), those rules as constants, which the
+ * compiler folds into every test of them.  A copy runs only on a context whose rules
+ * are those (eo_solve_any), so both read the same values. */
+#ifdef EO_FIXED_RULES
+static const eo_rules eo_fixed_rules = EO_FIXED_RULES;
+#define EO_R(x) ((void)(x), &eo_fixed_rules)
+#else
+#define EO_R(x) (&(x)->R)
+#endif
+
 typedef struct {
     uint8_t len[EO_MAXCOLS];
     uint8_t cell[EO_MAXCELLS];

@@ -70,7 +70,7 @@ static inline void eo_kid_state(const eo_ctx *x, const eo_child *k, eo_state *s)
     const eo_move *ms = x->kmv + k->off;
     for (int i = 0; i < k->ns + k->na; i++) {
         eo_move m = ms[i];
-        eo_apply(&x->R, s, &m);
+        eo_apply(EO_R(x), s, &m);
     }
 }
 
@@ -84,7 +84,7 @@ static inline int eo_push_kid(eo_ctx *x, const eo_child *k) {
     eo_move *out = x->path + x->plen;
     for (int i = 0; i < n; i++) {
         out[i] = ms[i];
-        eo_apply(&x->R, &x->S, &out[i]);
+        eo_apply(EO_R(x), &x->S, &out[i]);
     }
     memset(x->is_step + x->plen, 0, (size_t)n);
     x->is_step[x->plen] = 1;
@@ -102,7 +102,7 @@ static inline int eo_push_kid(eo_ctx *x, const eo_child *k) {
  * limit, -2 no such move or its state seen before (then expand as usual, which meets
  * the same seen state again and goes on past it). */
 static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     eo_state *s = &x->S;
     uint64_t homeable = eo_homeable_mask(r, s);
     if (!homeable) return -2;
@@ -179,7 +179,7 @@ typedef struct {
  * from the expansion before (resume).  -1 out of memory. */
 static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
     *pcp = NULL;
-    if (x->R.nfound != 4) return 0;
+    if (EO_R(x)->nfound != 4) return 0;
     int f = x->nfr - 1;
     if (eo_pcs_reserve(x, x->nfr) != 0) {
         x->status = EO_MEMORY_LIMIT;
@@ -188,10 +188,10 @@ static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
     *pcp = &x->pcs[f];
     if (resume) return 0;
     if (f >= 1)
-        eo_pcache_child(&x->R, &x->S, &x->pcs[f - 1],
+        eo_pcache_child(EO_R(x), &x->S, &x->pcs[f - 1],
                         eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), *pcp);
     else
-        eo_pcache_fill(&x->R, &x->S, *pcp);
+        eo_pcache_fill(EO_R(x), &x->S, *pcp);
     return 0;
 }
 
@@ -231,7 +231,7 @@ static inline int eo_cell_onto_column(const eo_state *s, eo_move m) {
 
 /* The steps of the expansion's pass, in the order they are tried. */
 static int eo_pass_steps(eo_ctx *x, eo_expansion *e, eo_move *ms) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     const eo_state *s = &x->S;
     int n;
     if (e->pass == EO_PASS_DIGS_HOME) {
@@ -289,7 +289,7 @@ enum { EO_TRY_NEXT = 0, EO_TRY_STOP = 2, EO_TRY_WON = 1, EO_TRY_LIMIT = -1 };
 static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo_move *step,
                                  int ns, const eo_move *au, int na, int last, int onto_parent,
                                  int *progress) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     eo_state *s = &x->S;
     unsigned mask = e->pcp ? eo_touched(step, ns) | eo_touched(au, na) : 0;
     long id;
@@ -329,7 +329,7 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
  * off to EO_PASS_STEPS instead.  last: the pass's last step (EO_PASS_STEPS);
  * onto_parent: see eo_enter_child.  Returns EO_TRY_... */
 static inline int eo_try_step(eo_ctx *x, eo_expansion *e, eo_move m, int last, int onto_parent) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     eo_state *s = &x->S;
     eo_move step[EO_STEPMAX];
     eo_move au[2 * 52 + 8];
@@ -465,7 +465,7 @@ static int eo_meta_expand(eo_ctx *x, int resume) {
         do {
             int kind = eo_meta_kind(x, pos);
             int n = kind == EO_META_ALL ? eo_all_steps(x, &x->S, ms, e.pcp)
-                                        : eo_meta_moves(&x->R, &x->S, kind, ms, EO_MAXMOVES);
+                                        : eo_meta_moves(EO_R(x), &x->S, kind, ms, EO_MAXMOVES);
             if (eo_kids_reserve(x, n) != 0) return -1;
             for (int i = 0; i < n; i++) {
                 int q = eo_try_step(x, &e, ms[i], 0, 0);
@@ -505,7 +505,7 @@ static inline int eo_push_frame(eo_ctx *x, int path0) {
  * path): enter the root and expand it.  Returns nonzero when that already ended the
  * search (x->status says how). */
 static int eo_dfs_begin(eo_ctx *x) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     if (x->S.home == r->total) {
         x->status = EO_SOLVED;
         return 1;

@@ -1053,9 +1053,9 @@ static int eo_disk_reduce_runs(eo_disk *d) {
  * the lock: the threads of an expansion share the table). */
 static int eo_disk_record(eo_disk *d, const eo_state *s, eo_crec *out) {
     eo_ctx *x = d->x;
-    if (eo_cencode(&x->C, &x->R, s, out) == 0) return 0;
+    if (eo_cencode(&x->C, EO_R(x), s, out) == 0) return 0;
     uint8_t key[EO_MAXKEY];
-    int len = eo_key(&x->R, s, key);
+    int len = eo_key(EO_R(x), s, key);
     pthread_mutex_lock(&d->mu);
     long bid = eo_table_insert(&x->C.big, key, len);
     pthread_mutex_unlock(&d->mu);
@@ -1112,15 +1112,15 @@ static int eo_disk_scan_parent(eo_disk *d, int j, const eo_crec *child, eo_crec 
     eo_state a;
     uint8_t want[EO_MAXKEY];
     eo_move m;
-    eo_cdecode(&x->C, &x->R, child, &a);
-    int wn = eo_key(&x->R, &a, want);
+    eo_cdecode(&x->C, EO_R(x), child, &a);
+    int wn = eo_key(EO_R(x), &a, want);
     eo_disk_path(d, path, "L", j - 1);
     int found = -1;
     if (eo_disk_packed(d, j - 1)) {
         eo_preader r;
         if (eo_pr_open(&r, path, NULL, 0) != 0) return -1;
         while (found < 0 && eo_pr_next(&r, p, NULL) == 1) {
-            eo_cdecode(&x->C, &x->R, p, &a);
+            eo_cdecode(&x->C, EO_R(x), p, &a);
             if (eo_step_to(x, &a, want, wn, &m) == 0) found = 0;
         }
         eo_pr_close(&r);
@@ -1130,7 +1130,7 @@ static int eo_disk_scan_parent(eo_disk *d, int j, const eo_crec *child, eo_crec 
     if (!f) return -1;
     eo_drec e;
     while (found < 0 && fread(&e, sizeof(e), 1, f) == 1) {
-        eo_cdecode(&x->C, &x->R, &e.s, &a);
+        eo_cdecode(&x->C, EO_R(x), &e.s, &a);
         if (eo_step_to(x, &a, want, wn, &m) == 0) {
             *p = e.s;
             found = 0;
@@ -1177,10 +1177,10 @@ static int eo_disk_trace(eo_disk *d, int depth, eo_crec last_parent, eo_move las
     uint8_t want[EO_MAXKEY];
     for (size_t k = n; k-- > 0;) { /* chain[n - 1] is the root, chain[0] the won child's parent */
         eo_move m = last;
-        eo_cdecode(&x->C, &x->R, &chain[k], &a);
+        eo_cdecode(&x->C, EO_R(x), &chain[k], &a);
         if (k > 0) {
-            eo_cdecode(&x->C, &x->R, &chain[k - 1], &b);
-            int wn = eo_key(&x->R, &b, want);
+            eo_cdecode(&x->C, EO_R(x), &chain[k - 1], &b);
+            int wn = eo_key(EO_R(x), &b, want);
             if (eo_step_to(x, &a, want, wn, &m) != 0) {
                 free(chain);
                 return -1;
@@ -1246,7 +1246,7 @@ static int eo_disk_add_layer(eo_disk *d, long n) {
 
 static void eo_keep_dir(const eo_ctx *x, const char *root_dir, const eo_state *root, char *out) {
     uint8_t key[EO_MAXKEY];
-    int len = eo_key(&x->R, root, key);
+    int len = eo_key(EO_R(x), root, key);
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the key, the search's words, the build */
     for (int i = 0; i < len; i++) h = (h ^ key[i]) * 0x100000001b3ULL;
     for (const char *c = x->disk_keep; *c; c++) h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
@@ -1259,7 +1259,7 @@ static void eo_keep_dir(const eo_ctx *x, const char *root_dir, const eo_state *r
 /* The root's canonical key in hex (the manifest's root line). */
 static void eo_keep_root_hex(const eo_ctx *x, const eo_state *root, char *out) {
     uint8_t key[EO_MAXKEY];
-    int len = eo_key(&x->R, root, key);
+    int len = eo_key(EO_R(x), root, key);
     for (int i = 0; i < len; i++) snprintf(out + 2 * i, 3, "%02x", key[i]);
     out[2 * len] = 0;
 }
@@ -1546,7 +1546,7 @@ static void *eo_disk_work(void *arg) {
     eo_dwork *k = (eo_dwork *)arg;
     eo_disk *d = k->d;
     eo_ctx *x = d->x;
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     eo_disk_thread = k->w;
     eo_move ms[EO_MAXMOVES], step[EO_STEPMAX], au[2 * 52 + 8];
     eo_state s;
@@ -1882,7 +1882,7 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
     x->disk_states = 0;
     x->disk_kept = 0;
     x->disk_resumed = 0;
-    if (cont ? !x->C.on : !eo_cstore_root(&x->C, &x->R, &x->S)) {
+    if (cont ? !x->C.on : !eo_cstore_root(&x->C, EO_R(x), &x->S)) {
         x->status = EO_MEMORY_LIMIT; /* two packs: not on disk (see above) */
         return states;
     }

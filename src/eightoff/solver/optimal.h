@@ -193,8 +193,8 @@ static int op_closure_into(const eo_rules *r, eo_state *s, eo_move *out, int eve
 static void op_closure(const eo_rules *r, eo_state *s) { op_closure_into(r, s, NULL, 0); }
 
 static int op_goal(const op_ctx *x, const eo_state *s) {
-    if (x->count == OP_PLAYER) return eo_win_certain(&x->R, s);
-    return s->home == x->R.total;
+    if (x->count == OP_PLAYER) return eo_win_certain(EO_R(x), s);
+    return s->home == EO_R(x)->total;
 }
 
 /* Deadlocks (one pack): the graph of "w must leave its column before x can go home":
@@ -468,7 +468,7 @@ static uint64_t op_safe_edges(const eo_rules *r, const eo_state *s, const int8_t
 
 static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit,
                         uint64_t dead) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     int8_t colof[64], posof[64];
     memset(colof, -1, sizeof(colof));
     uint64_t above[EO_MAXCOLS][EO_COLCAP + 1];
@@ -532,7 +532,7 @@ static int op_deadlocks(const op_ctx *x, const eo_state *s, const uint64_t *unit
 /* The bound h of a state: `full` 0 leaves out op_deadlocks (a smaller bound, still
  * admissible: what the beam search ranks and prunes with, op_beam_search). */
 static int op_bound(const op_ctx *x, const eo_state *s, int full) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     int runs = 0, blocked = 0;
     uint64_t unit[64];
     uint64_t dead = 0; /* the units counted as blocked */
@@ -590,13 +590,13 @@ static int op_h(const op_ctx *x, const eo_state *s) { return op_bound(x, s, 1); 
 /* The state after one step (a move, and the auto-moves after it with OP_PLAYER). */
 static void op_step(const op_ctx *x, eo_state *s, eo_move *m) {
     int from_foundation = m->src >= EO_FOUND && m->src < EO_HOME;
-    eo_apply(&x->R, s, m);
-    if (x->count == OP_PLAYER && !from_foundation) op_closure(&x->R, s);
+    eo_apply(EO_R(x), s, m);
+    if (x->count == OP_PLAYER && !from_foundation) op_closure(EO_R(x), s);
 }
 
 /* The steps to try from a state (see the pruning above); returns how many. */
 static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_move *out) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     if (x->count == OP_SINGLE) {
         for (int i = 0; i < r->ncells; i++)
             if (s->cell[i] && eo_safe(r, s, s->cell[i])) {
@@ -768,7 +768,7 @@ static int op_trace(op_ctx *x, op_work *const *ws, const eo_rules *mr, const eo_
             eo_state t = s;
             eo_move m = all[j];
             op_step(x, &t, &m);
-            int len = eo_key(&x->R, &t, key);
+            int len = eo_key(EO_R(x), &t, key);
             if (len == want_len && memcmp(key, want, (size_t)len) == 0) {
                 x->path[i - 1] = all[j];
                 s = t;
@@ -808,7 +808,7 @@ typedef struct {
 static int op_beam_score(const op_ctx *x, const eo_state *s, int h) {
     static const eo_weights suit = {100, 2, 5, 13, 12, 0, 124, 4, 27, 131, 2};
     static const eo_weights alt = {100, 11, 21, 0, 11, 0, 108, 9, 31, 109, 24};
-    return eo_score(&x->R, s, x->R.alt ? &alt : &suit) - 100 * h;
+    return eo_score(EO_R(x), s, EO_R(x)->alt ? &alt : &suit) - 100 * h;
 }
 
 /* the `keep` best of v[0..n) to its front (quickselect by score, best first) */
@@ -857,7 +857,7 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
             uint32_t id = layer[li];
             int klen;
             const uint8_t *k = op_key_of(w, id, &klen);
-            eo_decode(&x->R, k, &s);
+            eo_decode(EO_R(x), k, &s);
             int n = op_moves(x, mr, &s, moves);
             for (int i = 0; i < n; i++) {
                 t = s;
@@ -865,7 +865,7 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
                 int goal_here = op_goal(x, &t);
                 int h = goal_here ? 0 : op_bound(x, &t, 0);
                 if (depth + 1 + h >= upper) continue;
-                int len = eo_key(&x->R, &t, key);
+                int len = eo_key(EO_R(x), &t, key);
                 long r = eo_table_insert(&w->t, key, len);
                 if (r == -1 || (r >= 0 && op_reserve(w, (size_t)r) != 0)) {
                     x->status = OP_MEMORY;
@@ -942,7 +942,7 @@ static int op_work_init(op_work *w) {
 static int op_work_root(op_work *w, const op_ctx *x, const eo_state *start, int h0,
                         uint32_t self) {
     uint8_t key[EO_MAXKEY];
-    int len = eo_key(&x->R, start, key);
+    int len = eo_key(EO_R(x), start, key);
     if (eo_table_insert(&w->t, key, len) != 0 || op_reserve(w, 0) != 0) return -1;
     w->parent[0] = self;
     w->g[0] = 0;
@@ -1126,7 +1126,7 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
         h = w->f[known] - w->g[known];
     } else if (!goal_here) {
         eo_state s; /* the child again, from its key, for its bound */
-        eo_decode(&x->R, ck, &s);
+        eo_decode(EO_R(x), ck, &s);
         h = op_h(x, &s);
     }
     int f1 = g1 + h;
@@ -1337,7 +1337,7 @@ static void *op_worker(void *arg) {
         }
         int klen;
         const uint8_t *k = op_key_of(w, id, &klen);
-        eo_decode(&x->R, k, &s); /* search.h: a canonical key back into a state */
+        eo_decode(EO_R(x), k, &s); /* search.h: a canonical key back into a state */
         w->closed[id] = OP_CLOSED;
         t->expanded++;
         t->busy_f = f;
@@ -1355,7 +1355,7 @@ static void *op_worker(void *arg) {
             uint8_t *ck = t->kid_keys + (size_t)i * EO_MAXKEY;
             op_child *kid = &t->kids[i];
             kid->goal = op_goal(x, &c);
-            kid->len = eo_key(&x->R, &c, ck);
+            kid->len = eo_key(EO_R(x), &c, ck);
             kid->hash = eo_hash(ck, kid->len);
             int to = T > 1 ? (int)((uint32_t)kid->hash % (uint32_t)T) : 0;
             if (to != t->id) {
@@ -1448,7 +1448,7 @@ static void op_astar(op_ctx *x, const eo_rules *mr, const eo_state *start, int h
     }
     if (ok) {
         uint8_t key[EO_MAXKEY];
-        int len = eo_key(&x->R, start, key);
+        int len = eo_key(EO_R(x), start, key);
         int owner = T > 1 ? (int)((uint32_t)eo_hash(key, len) % (uint32_t)T) : 0;
         op_thr *t = &P->th[owner];
         ok = op_work_root(&t->w, x, start, h0, op_ref(owner, 0)) == 0;
@@ -1542,8 +1542,8 @@ static void op_search(op_ctx *x) {
     x->expanded = 0;
     double deadline = x->seconds > 0 ? op_clock(x) + x->seconds : 0;
     eo_state start = x->S;
-    eo_recount(&x->R, &start);
-    if (x->count == OP_PLAYER) op_closure(&x->R, &start);
+    eo_recount(EO_R(x), &start);
+    if (x->count == OP_PLAYER) op_closure(EO_R(x), &start);
     if (op_goal(x, &start)) {
         x->status = OP_FOUND;
         return;
@@ -1574,7 +1574,7 @@ static void op_search(op_ctx *x) {
 
 /* op_closure_into's moves from s onto x's path (room reserved), none of them a step. */
 static void op_path_homes(eo_ctx *x, eo_state *s, int every) {
-    int n = op_closure_into(&x->R, s, x->path + x->plen, every);
+    int n = op_closure_into(EO_R(x), s, x->path + x->plen, every);
     memset(x->is_step + x->plen, 0, (size_t)n);
     x->plen += n;
 }
@@ -1630,7 +1630,7 @@ static int eo_beam_fallback(eo_ctx *x, const eo_state *root, int na, long max_st
         o.path = NULL;
         if (o.status != OP_DRY || eo_signal) return 0; /* a limit stopped it */
     }
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     eo_state s = *root;
     /* each step, and each card home at most once plus once after each step (a card taken
      * back from a foundation goes home again) */

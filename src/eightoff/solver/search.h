@@ -279,7 +279,7 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
  * solution is shortened.  *states_out: the states examined by all. */
 static void eo_solve(eo_ctx *x, long *states_out) {
     static const int order[3] = {EO_STAGE_DIVE, EO_STAGE_BEST_FIRST, EO_STAGE_COMPLETE};
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     const eo_plan *plan = &x->plan;
     long states = 0, max_states = x->max_states;
     x->plen = 0;
@@ -393,5 +393,49 @@ static void eo_solve(eo_ctx *x, long *states_out) {
     *states_out = states;
     if (x->status == EO_SOLVED && plan->shorten) eo_shorten(x, &root, na);
 }
+
+#ifndef EO_FIXED_RULES
+/* eo_solve, run by the copy compiled for the context's rules where there is one
+ * (fixed.h), else by this one: the same search either way.  Clearing eo_fixed_copies
+ * (the tests, through _core) makes every solve run this one. */
+#include "fixed.h"
+#define EO_FIXED_DECLARE(name, rules) void eo_solve_##name(eo_ctx *x, long *states_out);
+EO_FIXED_COPIES(EO_FIXED_DECLARE)
+
+typedef struct {
+    const char *name;
+    eo_rules R;
+    void (*solve)(eo_ctx *, long *);
+} eo_fixed_copy;
+
+#define EO_FIXED_ROW(name, rules) {#name, rules, eo_solve_##name},
+static const eo_fixed_copy eo_fixed_list[] = {EO_FIXED_COPIES(EO_FIXED_ROW)};
+#define EO_NFIXED ((int)(sizeof(eo_fixed_list) / sizeof(eo_fixed_list[0])))
+
+static int eo_fixed_copies = 1;
+
+/* the copy compiled for these rules: its place in eo_fixed_list, else -1 */
+static inline int eo_fixed_for(const eo_rules *r) {
+    for (int i = 0; eo_fixed_copies && i < EO_NFIXED; i++)
+        if (memcmp(r, &eo_fixed_list[i].R, sizeof(eo_rules)) == 0) return i;
+    return -1;
+}
+
+static const char *eo_fixed_name(int i) { return eo_fixed_list[i].name; }
+
+static int eo_fixed_set(int on) {
+    int was = eo_fixed_copies;
+    eo_fixed_copies = on;
+    return was;
+}
+
+static void eo_solve_any(eo_ctx *x, long *states_out) {
+    int i = eo_fixed_for(&x->R);
+    if (i >= 0)
+        eo_fixed_list[i].solve(x, states_out);
+    else
+        eo_solve(x, states_out);
+}
+#endif
 
 #endif

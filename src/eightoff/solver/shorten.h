@@ -22,7 +22,7 @@ static inline void eo_index_step(eo_table *tab, int *step_of, const uint8_t *key
  * path that one single move reaches.  Returns 0, or -1 on allocation failure (path
  * unchanged). */
 static int eo_shorten(eo_ctx *x, const eo_state *root, int root_len) {
-    const eo_rules *r = &x->R;
+    const eo_rules *r = EO_R(x);
     int nsteps = 0;
     for (int i = root_len; i < x->plen; i++) nsteps += x->is_step[i];
     if (nsteps < 2) return 0;

@@ -1,0 +1,91 @@
+"""The copies of the search compiled for one variant's rules against the module's own.
+
+``solver/fixed.h``: the core holds, beside its search that reads the rules at run time,
+a copy of the whole search compiled for each of five variants' rules (the rules as
+constants, a few per cent less CPU a deal). A solve runs the copy whose rules equal its
+own, field by field. Both are the same source, so every deal must get the same verdict,
+the same states and the same moves from either; and every preset but Double FreeCell
+must have its copy, or the rules written in fixed.h have drifted from eightoff.rules
+and the copy would never run (nor be tested here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from eightoff.deals import deal
+from eightoff.rules import PRESETS, preset
+from eightoff.solver import DEFAULT_LIMITS, _core, core_rules, solve, solve_deals
+
+# (variant, first deal, count): each range holds deals every stage of the search ends
+# on (Eight Off 465 is lost: only the complete search says so)
+BLOCKS = (
+    ("freecell", 1, 400),
+    ("eightoff", 400, 200),
+    ("eightoff-easy", 1, 150),
+    ("bakers-game", 1, 100),
+    ("seahaven-towers", 1, 100),
+)
+
+
+@pytest.fixture
+def own_copy_only() -> Iterator[None]:
+    was = _core.use_fixed_copies(False)
+    try:
+        yield
+    finally:
+        _core.use_fixed_copies(was)
+
+
+def test_every_single_pack_preset_is_solved_by_its_own_copy() -> None:
+    copies = {name: _core.fixed_copy(core_rules(rules)) for name, rules in PRESETS.items()}
+    assert copies["freecell"] == copies["supermove-freecell"] == "freecell"
+    assert copies["double-freecell"] == ""
+    for name in ("eightoff", "eightoff-easy", "bakers-game", "seahaven-towers"):
+        assert copies[name] == name.replace("-", "_")
+
+
+def test_house_rules_are_solved_by_the_modules_own_copy() -> None:
+    fewer = replace(preset("freecell"), cells=3)
+    retrieval = replace(preset("eightoff"), foundation_retrieval=True)
+    assert _core.fixed_copy(core_rules(fewer)) == ""
+    assert _core.fixed_copy(core_rules(retrieval)) == ""
+
+
+def test_turning_the_copies_off_leaves_every_solve_to_the_modules_own(
+    own_copy_only: None,
+) -> None:
+    assert _core.fixed_copy(core_rules(preset("freecell"))) == ""
+
+
+@pytest.mark.parametrize(("variant", "first", "count"), BLOCKS)
+def test_a_copy_searches_exactly_as_the_modules_own(variant: str, first: int, count: int) -> None:
+    rules = preset(variant)
+    fixed = solve_deals(rules, first, count, DEFAULT_LIMITS, keep_moves=True)
+    was = _core.use_fixed_copies(False)
+    try:
+        own = solve_deals(rules, first, count, DEFAULT_LIMITS, keep_moves=True)
+    finally:
+        _core.use_fixed_copies(was)
+    assert list(fixed.status) == list(own.status)
+    assert list(fixed.states) == list(own.states)
+    assert list(fixed.lengths) == list(own.lengths)
+    assert list(fixed.keys or ()) == list(own.keys or ())
+    assert set(own.status) <= {1, 2}, "every deal decided, so the blocks compare verdicts"
+
+
+@pytest.mark.parametrize("variant", ["freecell", "eightoff"])
+def test_a_copys_short_solutions_are_the_modules_own(variant: str) -> None:
+    short = replace(DEFAULT_LIMITS, short=True)
+    for number in range(1, 16):
+        position = deal(variant, number)
+        fixed = solve(position, short)
+        was = _core.use_fixed_copies(False)
+        try:
+            own = solve(position, short)
+        finally:
+            _core.use_fixed_copies(was)
+        assert (fixed.verdict, fixed.states, fixed.moves) == (own.verdict, own.states, own.moves)
