@@ -1,10 +1,11 @@
 """The copies of the search compiled for one variant's rules against the module's own.
 
 ``solver/fixed.h``: the core holds, beside its search that reads the rules at run time,
-a copy of the whole search compiled for each of five variants' rules (the rules as
-constants, a few per cent less CPU a deal). A solve runs the copy whose rules equal its
-own, field by field. Both are the same source, so every deal must get the same verdict,
-the same states and the same moves from either; and every preset but Double FreeCell
+a copy of the whole search and of the par search compiled for each of five variants'
+rules (the rules as constants, a few per cent less CPU a deal). A solve runs the copy
+whose rules equal its own, field by field. Both are the same source, so every deal must
+get the same verdict, the same states and the same moves from either (and the same par,
+bounds and states from the par search); and every preset but Double FreeCell
 must have its copy, or the rules written in fixed.h have drifted from eightoff.rules
 and the copy would never run (nor be tested here).
 """
@@ -89,3 +90,20 @@ def test_a_copys_short_solutions_are_the_modules_own(variant: str) -> None:
         finally:
             _core.use_fixed_copies(was)
         assert (fixed.verdict, fixed.states, fixed.moves) == (own.verdict, own.states, own.moves)
+
+
+@pytest.mark.parametrize("count", [_core.COUNT_PLAYER, _core.COUNT_SINGLE])
+def test_a_copys_par_search_is_the_modules_own(count: int) -> None:
+    """The par search (A*, optimal.h) runs in the copies too: the same proofs, states and
+    moves on Eight Off deals (each proven in well under a second)."""
+    for number in range(1, 7):
+        p = deal("eightoff", number)
+        where = (core_rules(p.rules), p.columns, p.cells, p.foundations, count)
+        fixed = _core.optimal(*where, 0, 2_000_000)
+        was = _core.use_fixed_copies(False)
+        try:
+            own = _core.optimal(*where, 0, 2_000_000)
+        finally:
+            _core.use_fixed_copies(was)
+        assert fixed == own
+        assert fixed[0] == 1, "proven, so the two compare whole searches"

@@ -886,7 +886,7 @@ cdef extern from "optimal.h":
         eo_move *path
         int plen
 
-    void op_search(op_ctx *x) nogil
+    void op_search_any(op_ctx *x) nogil
 
 COUNT_PLAYER = OP_PLAYER
 COUNT_SINGLE = OP_SINGLE
@@ -938,7 +938,7 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     if catching:
         eo_signals_catch(&caught)
     with nogil:
-        op_search(&x)
+        op_search_any(&x)
     if catching:
         i = eo_signals_release(&caught)
         if i:

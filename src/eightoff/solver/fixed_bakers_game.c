@@ -1,4 +1,4 @@
 /* The search with the rules EO_RULES_BAKERS_GAME compiled in (fixed.h). */
 #define EO_FIXED_RULES EO_RULES_BAKERS_GAME
-#define EO_FIXED_SOLVE eo_solve_bakers_game
+#define EO_FIXED_NAME bakers_game
 #include "fixed.h"

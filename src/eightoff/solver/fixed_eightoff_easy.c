@@ -1,4 +1,4 @@
 /* The search with the rules EO_RULES_EIGHTOFF_EASY compiled in (fixed.h). */
 #define EO_FIXED_RULES EO_RULES_EIGHTOFF_EASY
-#define EO_FIXED_SOLVE eo_solve_eightoff_easy
+#define EO_FIXED_NAME eightoff_easy
 #include "fixed.h"

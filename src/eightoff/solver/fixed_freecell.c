@@ -1,4 +1,4 @@
 /* The search with the rules EO_RULES_FREECELL compiled in (fixed.h). */
 #define EO_FIXED_RULES EO_RULES_FREECELL
-#define EO_FIXED_SOLVE eo_solve_freecell
+#define EO_FIXED_NAME freecell
 #include "fixed.h"

@@ -1,4 +1,4 @@
 /* The search with the rules EO_RULES_SEAHAVEN_TOWERS compiled in (fixed.h). */
 #define EO_FIXED_RULES EO_RULES_SEAHAVEN_TOWERS
-#define EO_FIXED_SOLVE eo_solve_seahaven_towers
+#define EO_FIXED_NAME seahaven_towers
 #include "fixed.h"
