@@ -10,7 +10,10 @@
  *   bestfirst.h  best-first search
  *   shorten.h    shortening a solution
  *   disk.h       the complete search on disk, where its memory ends
- *   search.h     the portfolio and eo_solve, the stages in turn (this file)
+ *   search.h     the portfolio and eo_solve, the stages in turn (this file), and
+ *                eo_solve_any, which runs the copy compiled for the rules (fixed.h)
+ *   fixed.h      the copies of the search compiled for one variant's rules each
+ *                (fixed_*.c, beside the module in the same extension)
  *   checks.h     checks for the differential test only (not included here)
  *
  * eo_solve runs up to three searches, each afresh if the one before failed:
