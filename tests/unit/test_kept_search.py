@@ -179,7 +179,7 @@ def test_the_core_build_is_the_hash_of_the_sources_it_was_compiled_from() -> Non
     The hash as setup.py documents it, recomputed here from the sources."""
     solver = Path(__file__).resolve().parents[2] / "src" / "eightoff" / "solver"
     h = hashlib.sha256(os.environ.get("EO_OPT", "-O3 -fno-wrapv").encode())
-    for path in sorted([*solver.glob("*.h"), solver / "_core.pyx"]):
+    for path in sorted([*solver.glob("*.h"), *solver.glob("fixed_*.c"), solver / "_core.pyx"]):
         h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
     assert core_build() == h.hexdigest()[:12]
 

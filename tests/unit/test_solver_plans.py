@@ -166,3 +166,27 @@ def test_a_depth_first_plan_proves_the_losses_the_best_first_search_proves(
         assert status == _core.LOST
         entered.append(states)
     assert entered[0] == entered[1] > 100
+
+
+def test_dives_that_share_their_states_do_not_search_again_where_another_has_been() -> None:
+    """``Search.port_shared``: the portfolio's depth-first members enter their states into
+    one set. Two identical dives in turns: apart, the second repeats every state of the
+    first's turn before it goes further; sharing, it skips them, so the deals take fewer
+    states, and each is still won, its solution replayed by the core."""
+    from eightoff.solver import deal_layout
+
+    rules = PRESETS["freecell"]
+    base = plans.PLANS[plans.Family.FREECELL].main
+    dive = base.portfolio[1]
+    states = {}
+    for shared in (False, True):
+        search = replace(
+            base, portfolio=(dive, dive), port_quota=50, port_shared=shared, stages=plans.Stage.DIVE
+        )
+        setup = _core.Setup(core_rules(rules), asdict(search))
+        status, visited, *_ = _core.solve_range(setup, deal_layout(rules), 1, 60, 0, 0.0, 0)
+        assert set(status) <= {1, 3}  # won (the solution replayed), or the dives gave up
+        states[shared] = (list(status).count(1), sum(visited))
+    (won_apart, apart), (won_shared, shared_states) = states[False], states[True]
+    assert won_shared >= won_apart
+    assert shared_states < 0.8 * apart

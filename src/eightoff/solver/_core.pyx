@@ -113,6 +113,7 @@ cdef extern from "plan.h":
         long dive_states
         long quick_states
         long port_quota
+        int port_shared
         int complete_order
         int complete_steps
         long complete_meta

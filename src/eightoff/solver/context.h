@@ -91,7 +91,7 @@ static inline void eo_signals_defer(eo_signals *g) {
     eo_signal = 0;
 }
 
-typedef struct {
+typedef struct eo_ctx_s {
     eo_rules R;
     eo_state S;
     eo_table T; /* the seen states by full key (two packs), or nothing (C on) */
@@ -126,7 +126,11 @@ typedef struct {
      * a collision can only hide a state from a search whose failure proves nothing) */
     int hash_only;
     uint64_t *hset;
-    size_t hmask, hcount;
+    size_t hmask, hcount; /* the set's slots - 1 and hashes */
+    /* a portfolio member whose set is another member's (plan.port_shared): that member's
+     * context, else NULL; hmine counts the states this search entered into the set */
+    struct eo_ctx_s *hown;
+    size_t hmine;
     unsigned long work;
     eo_move *path; /* moves from the root: each step's moves, then its auto-moves */
     uint8_t *is_step; /* 1 where path[i] starts a step */
@@ -239,7 +243,8 @@ static int eo_ctx_init(eo_ctx *x) {
     x->hash_only = 0;
     x->is_dive = 0;
     x->hset = NULL;
-    x->hmask = x->hcount = 0;
+    x->hmask = x->hcount = x->hmine = 0;
+    x->hown = NULL;
     eo_cstore_init(&x->C);
     return eo_table_init(&x->T, 1024);
 }
@@ -297,7 +302,7 @@ static inline int eo_record_step(eo_ctx *x, const eo_move *ms, int n) {
 
 /* States the current search has entered (table or hash set). */
 static inline long eo_states(const eo_ctx *x) {
-    return x->hash_only ? (long)x->hcount : x->C.on ? (long)x->C.count : (long)x->T.count;
+    return x->hash_only ? (long)x->hmine : x->C.on ? (long)x->C.count : (long)x->T.count;
 }
 
 /* Begin the seen states of a search that keeps them exactly, from x->S (its root): the
@@ -328,8 +333,9 @@ static inline void eo_seen_state(const eo_ctx *x, size_t id, eo_state *s) {
         eo_decode(EO_R(x), x->T.arena + x->T.offs[id] + 1, s);
 }
 
-/* Enter a hash into the dive's set: 1 if new, 0 if there, -1 out of memory. */
-static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
+/* Enter a hash into the set of x (a portfolio member's whose set it shares, x->hown):
+ * 1 if new, 0 if there, -1 out of memory. */
+static inline int eo_hset_enter(eo_ctx *x, uint64_t h) {
     if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
         size_t n = x->hset ? (x->hmask + 1) * 2 : 256;
         uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
@@ -355,6 +361,14 @@ static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
     x->hset[i] = h;
     x->hcount++;
     return 1;
+}
+
+/* Enter a hash into the dive's set: 1 if new (counted as this search's), 0 if there
+ * (entered by this search or, sharing the set, by another), -1 out of memory. */
+static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
+    int id = eo_hset_enter(x->hown ? x->hown : x, h);
+    if (id == 1) x->hmine++;
+    return id;
 }
 
 /* Check the limits; set status and return nonzero when one is reached. */

@@ -1697,7 +1697,7 @@ static void eo_release(eo_ctx *x) {
     x->heap = NULL;
     x->nheap = x->heapcap = 0;
     x->hset = NULL;
-    x->hmask = x->hcount = 0;
+    x->hmask = x->hcount = x->hmine = 0;
 }
 
 /* Append (a record, its parent's) to the buffer, a run when it is full. */

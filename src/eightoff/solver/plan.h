@@ -114,6 +114,9 @@ typedef struct {
     long dive_states;    /* the first stage's states at most */
     long quick_states;   /* the best-first stage's states at most */
     long port_quota;     /* each portfolio member's states in its first turn (doubling) */
+    int port_shared;     /* the portfolio's depth-first members enter their states into
+                            one set of seen states (by hash), each skipping those the
+                            others entered (eo_portfolio) */
     int complete_order;  /* EO_DEPTH_FIRST or EO_BEST_FIRST */
     int complete_steps;  /* EO_STEPS_SINGLE or EO_STEPS_DIGS */
     /* depth-first, nonzero: the complete search expands a state a group of meta steps at

@@ -102,7 +102,7 @@ static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
     x->kmv_len = 0;
     x->kid_lost = 0;
     x->nheap = 0;
-    x->hcount = 0;
+    x->hcount = x->hmine = 0;
     if (x->hset) memset(x->hset, 0, (x->hmask + 1) * sizeof(uint64_t));
     x->status = EO_RUNNING;
     return 0;
@@ -199,6 +199,9 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                     ok = 0;
                     break;
                 }
+                if (x->plan.port_shared && m->hash_only) /* the first such member's set */
+                    for (int j = 0; j < i && !m->hown; j++)
+                        if (ms[j].hash_only) m->hown = ms[j].hown ? ms[j].hown : &ms[j];
                 int ended = !m->hash_only ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
