@@ -199,9 +199,14 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                     ok = 0;
                     break;
                 }
-                if (x->plan.port_shared && m->hash_only) /* the first such member's set */
+                if (x->plan.port_shared && m->hash_only) { /* the first such member's set */
                     for (int j = 0; j < i && !m->hown; j++)
                         if (ms[j].hash_only) m->hown = ms[j].hown ? ms[j].hown : &ms[j];
+                    /* the set holds this member's states too: so the memory limit of the
+                     * member that holds it takes this one's share as well (the rest of
+                     * this member, its frames and path, is small) */
+                    if (m->hown && m->hown->max_mem) m->hown->max_mem += m->max_mem;
+                }
                 int ended = !m->hash_only ? eo_befs_begin(m) : eo_dfs_begin(m);
                 if (m->status == EO_SOLVED) {
                     winner = i;
