@@ -13,6 +13,7 @@ and the copy would never run (nor be tested here).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -32,8 +33,9 @@ BLOCKS = (
 )
 
 
-@pytest.fixture
+@contextmanager
 def own_copy_only() -> Iterator[None]:
+    """Every solve inside runs the module's own copy of the search."""
     was = _core.use_fixed_copies(False)
     try:
         yield
@@ -56,21 +58,17 @@ def test_house_rules_are_solved_by_the_modules_own_copy() -> None:
     assert _core.fixed_copy(core_rules(retrieval)) == ""
 
 
-def test_turning_the_copies_off_leaves_every_solve_to_the_modules_own(
-    own_copy_only: None,
-) -> None:
-    assert _core.fixed_copy(core_rules(preset("freecell"))) == ""
+def test_turning_the_copies_off_leaves_every_solve_to_the_modules_own() -> None:
+    with own_copy_only():
+        assert _core.fixed_copy(core_rules(preset("freecell"))) == ""
 
 
 @pytest.mark.parametrize(("variant", "first", "count"), BLOCKS)
 def test_a_copy_searches_exactly_as_the_modules_own(variant: str, first: int, count: int) -> None:
     rules = preset(variant)
     fixed = solve_deals(rules, first, count, DEFAULT_LIMITS, keep_moves=True)
-    was = _core.use_fixed_copies(False)
-    try:
+    with own_copy_only():
         own = solve_deals(rules, first, count, DEFAULT_LIMITS, keep_moves=True)
-    finally:
-        _core.use_fixed_copies(was)
     assert list(fixed.status) == list(own.status)
     assert list(fixed.states) == list(own.states)
     assert list(fixed.lengths) == list(own.lengths)
@@ -84,11 +82,8 @@ def test_a_copys_short_solutions_are_the_modules_own(variant: str) -> None:
     for number in range(1, 16):
         position = deal(variant, number)
         fixed = solve(position, short)
-        was = _core.use_fixed_copies(False)
-        try:
+        with own_copy_only():
             own = solve(position, short)
-        finally:
-            _core.use_fixed_copies(was)
         assert (fixed.verdict, fixed.states, fixed.moves) == (own.verdict, own.states, own.moves)
 
 
@@ -100,10 +95,7 @@ def test_a_copys_par_search_is_the_modules_own(count: int) -> None:
         p = deal("eightoff", number)
         where = (core_rules(p.rules), p.columns, p.cells, p.foundations, count)
         fixed = _core.optimal(*where, 0, 2_000_000)
-        was = _core.use_fixed_copies(False)
-        try:
+        with own_copy_only():
             own = _core.optimal(*where, 0, 2_000_000)
-        finally:
-            _core.use_fixed_copies(was)
         assert fixed == own
         assert fixed[0] == 1, "proven, so the two compare whole searches"
