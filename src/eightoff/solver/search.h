@@ -200,8 +200,8 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
                     break;
                 }
                 if (x->plan.port_shared && m->hash_only) { /* the first such member's set */
-                    for (int j = 0; j < i && !m->hown; j++)
-                        if (ms[j].hash_only) m->hown = ms[j].hown ? ms[j].hown : &ms[j];
+                    for (int j = 0; j < i && !m->hown; j++) /* that one holds its own */
+                        if (ms[j].hash_only) m->hown = &ms[j];
                     /* the set holds this member's states too: so the memory limit of the
                      * member that holds it takes this one's share as well (the rest of
                      * this member, its frames and path, is small) */
