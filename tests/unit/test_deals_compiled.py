@@ -7,7 +7,7 @@
   Twister), 2^31, 2^32 and 2^64 (the seed's words), 10^20 − 1 (the largest deal); one
   deal at a time and in the batch path (several deals at once, batches that straddle a
   boundary).
-* The replay's description of a solution (replay.h, eo_move_keys: the card that moves,
+* The replay's description of a solution (replay.h, eo_replay_described: the card that moves,
   home resolved to its foundation) against the engine.
 * Batch: ``solve_deals`` gives the verdicts, states and moves ``solve`` gives deal by
   deal, and each of its solutions replays through the Python engine.

@@ -1,6 +1,6 @@
 """``eightoff solve``'s output made from the compiled replay's move keys (one pass, no
 Position along a solution) is the output a Position replayed move by move gives, byte
-for byte; and the two move counts the compiled replay gives (replay.h, eo_move_keys)
+for byte; and the two move counts the compiled replay gives (replay.h, eo_replay_described)
 are :mod:`eightoff.counts`' counts, deal by deal, on every variant and house rule.
 
 The reference renderings here are what ``solve`` printed before the one-pass formatter:

@@ -1,11 +1,12 @@
 """The copies of the search compiled for one variant's rules against the module's own.
 
 ``solver/fixed.h``: the core holds, beside its search that reads the rules at run time,
-a copy of the whole search and of the par search compiled for each of five variants'
-rules (the rules as constants, a few per cent less CPU a deal). A solve runs the copy
-whose rules equal its own, field by field. Both are the same source, so every deal must
-get the same verdict, the same states and the same moves from either (and the same par,
-bounds and states from the par search); and every preset but Double FreeCell
+a copy of the whole search, of the par search and of the replay compiled for each of
+five variants' rules (the rules as constants, a few per cent less CPU a deal). A solve
+runs the copy whose rules equal its own, field by field. Both are the same source, so
+every deal must get the same verdict, the same states and the same moves from either (the
+same par, bounds and states from the par search; the same refusals, move keys and move
+counts from the replay); and every preset but Double FreeCell
 must have its copy, or the rules written in fixed.h have drifted from eightoff.rules
 and the copy would never run (nor be tested here).
 """
@@ -20,7 +21,7 @@ import pytest
 
 from eightoff.deals import deal
 from eightoff.rules import PRESETS, preset
-from eightoff.solver import DEFAULT_LIMITS, _core, core_rules, solve, solve_deals
+from eightoff.solver import DEFAULT_LIMITS, Solved, _core, code_of, core_rules, solve, solve_deals
 
 # (variant, first deal, count): each range holds deals every stage of the search ends
 # on (Eight Off 465 is lost: only the complete search says so)
@@ -73,6 +74,8 @@ def test_a_copy_searches_exactly_as_the_modules_own(variant: str, first: int, co
     assert list(fixed.states) == list(own.states)
     assert list(fixed.lengths) == list(own.lengths)
     assert list(fixed.keys or ()) == list(own.keys or ())
+    assert list(fixed.player_moves) == list(own.player_moves)
+    assert list(fixed.single_card_moves) == list(own.single_card_moves)
     assert set(own.status) <= {1, 2}, "every deal decided, so the blocks compare verdicts"
 
 
@@ -99,3 +102,22 @@ def test_a_copys_par_search_is_the_modules_own(count: int) -> None:
             own = _core.optimal(*where, 0, 2_000_000)
         assert fixed == own
         assert fixed[0] == 1, "proven, so the two compare whole searches"
+
+
+@pytest.mark.parametrize("variant", [variant for variant, _, _ in BLOCKS])
+def test_a_copys_replay_refuses_and_describes_as_the_modules_own(variant: str) -> None:
+    """The replay that checks every solution runs in the copies too: a solution, the same
+    cut short and the same with an illegal move, accepted or refused at the same move,
+    with the same keys and move counts, whichever copy replays it."""
+    position = deal(variant, 3)
+    result = solve(position)
+    assert isinstance(result, Solved)
+    codes = [code_of(m) for m in result.moves]
+    where = (core_rules(position.rules), position.columns, position.cells, position.foundations)
+    onto_itself = 2 << 16 | 2 << 8 | 1  # column 3 onto column 3: never legal
+    tries = (codes, codes[:-1], [*codes[:5], onto_itself, *codes[5:]])
+    fixed = [(_core.replay(*where, c), _core.move_keys(*where, c)) for c in tries]
+    with own_copy_only():
+        own = [(_core.replay(*where, c), _core.move_keys(*where, c)) for c in tries]
+    assert fixed == own
+    assert [r for r, _ in fixed] == [-1, len(codes) - 1, 5]

@@ -192,8 +192,11 @@ cdef extern from "steps.h":
 cdef extern from "replay.h":
     enum:
         EO_REPLAY_OK
-    int eo_replay(const eo_rules *r, const eo_state *start, const eo_move *path,
-                  int plen) nogil
+        EO_COST_MISSING
+
+cdef extern from "search.h":
+    int eo_replay_any(const eo_rules *r, const eo_state *start, const eo_move *path,
+                      int plen, uint64_t *keys, int *counts) nogil
 
 cdef extern from "checks.h":
     int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights *w,
@@ -519,7 +522,7 @@ def replay(rules, columns, cells, foundations, codes) -> int:
             path[i].n = code & 255
             path[i].f = 0
         with nogil:
-            i = eo_replay(&r, &s, path, n)
+            i = eo_replay_any(&r, &s, path, n, NULL, NULL)
         return i
     finally:
         free(path)
@@ -759,7 +762,7 @@ def solve(Setup setup not None, columns, cells, foundations, long max_states=0,
     with nogil:
         eo_solve_any(&x, &states)
         if x.status == EO_SOLVED:
-            bad = eo_replay(&x.R, &start, x.path, x.plen)
+            bad = eo_replay_any(&x.R, &start, x.path, x.plen, NULL, NULL)
     if catching:
         code = eo_signals_release(&caught)
         if code:
@@ -993,8 +996,6 @@ cdef extern from *:
 cdef extern from "replay.h":
     enum:
         EO_COST_RUN
-    int eo_move_keys(const eo_rules *r, const eo_state *start, const eo_move *path,
-                     int plen, uint64_t *keys, int *counts) nogil
     int16_t eo_group_costs[EO_COST_RUN + 1][EO_MAXCELLS + 1][EO_MAXCOLS + 1]
 
 COST_RUN = EO_COST_RUN
@@ -1065,7 +1066,7 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
     (``len(codes)`` as the first value when every move is legal but cards are left)."""
     cdef eo_rules r
     cdef eo_state s
-    cdef int i, n = len(codes), bad, rc = 0
+    cdef int i, n = len(codes), bad
     cdef int counts[2]
     counts[0] = counts[1] = 0
     load_rules(&r, rules)
@@ -1080,12 +1081,11 @@ def move_keys(rules, columns, cells, foundations, codes) -> tuple:
         mv[i].n = code & 255
         mv[i].f = 0
     with nogil:
-        bad = eo_replay(&r, &s, mv, n)
-        if bad == EO_REPLAY_OK:
-            rc = eo_move_keys(&r, &s, mv, n, <uint64_t *>keys.data.as_ulonglongs, counts)
-    if rc != 0:
+        bad = eo_replay_any(&r, &s, mv, n, <uint64_t *>keys.data.as_ulonglongs, counts)
+    if bad == EO_COST_MISSING:
         raise ValueError("a group move the table of single-card costs does not hold")
     if bad != EO_REPLAY_OK:
+        counts[0] = counts[1] = 0
         del keys[:]
     return bad, keys, counts[0], counts[1]
 
@@ -1190,9 +1190,20 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                     break
                 plen = x.plen if x.status == 1 else 0
                 bad = EO_REPLAY_OK
-                if x.status == 1:
-                    bad = eo_replay(&x.R, &start, x.path, x.plen)
+                if x.status == 1:  # replayed and described in one pass (replay.h)
+                    pkeys = NULL
+                    if keep_moves and plen:
+                        if used + plen > cap:
+                            cap = max(2 * cap, used + plen, 4096)
+                            with gil:
+                                array.resize(keys, cap)
+                        pkeys = <uint64_t *>keys.data.as_ulonglongs + used
+                    bad = eo_replay_any(&x.R, &start, x.path, plen, pkeys, counts)
                 psecs[d] = eo_cpu_now() - c0 + x.cpu_extra
+                if bad == EO_COST_MISSING:
+                    eo_ctx_free(&x)
+                    failed = 2
+                    break
                 if bad != EO_REPLAY_OK:  # a bug, never a verdict: the caller reports it
                     pstatus[d] = EO_REPLAY_FAILED
                     plens[d] = bad
@@ -1202,19 +1213,8 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                     plens[d] = plen
                 pstates[d] = st
                 if plen:
-                    pkeys = NULL
                     if keep_moves:
-                        if used + plen > cap:
-                            cap = max(2 * cap, used + plen, 4096)
-                            with gil:
-                                array.resize(keys, cap)
-                        pkeys = <uint64_t *>keys.data.as_ulonglongs + used
                         used += plen
-                    rc = eo_move_keys(&x.R, &start, x.path, plen, pkeys, counts)
-                    if rc != 0:
-                        eo_ctx_free(&x)
-                        failed = 2
-                        break
                     pplayer[d] = counts[0]
                     psingle[d] = counts[1]
                 eo_ctx_free(&x)

@@ -90,6 +90,7 @@
 #include "bestfirst.h"
 #include "shorten.h"
 #include "disk.h"
+#include "replay.h"
 
 /* Forget a search (its table, stacks and queue) to start another from `root`. */
 static int eo_reset(eo_ctx *x, const eo_state *root, int root_len) {
@@ -410,16 +411,20 @@ static void eo_solve(eo_ctx *x, long *states_out) {
  * (fixed.h), else by this one: the same search either way.  Clearing eo_fixed_copies
  * (the tests, through _core) makes every solve run this one. */
 #include "fixed.h"
-#define EO_FIXED_DECLARE(name, rules) void eo_solve_##name(eo_ctx *x, long *states_out);
+#define EO_FIXED_DECLARE(name, rules)                                                  \
+    void eo_solve_##name(eo_ctx *x, long *states_out);                                 \
+    int eo_replay_##name(const eo_state *start, const eo_move *path, int plen,          \
+                         uint64_t *keys, int *counts);
 EO_FIXED_COPIES(EO_FIXED_DECLARE)
 
 typedef struct {
     const char *name;
     eo_rules R;
     void (*solve)(eo_ctx *, long *);
+    int (*replay)(const eo_state *, const eo_move *, int, uint64_t *, int *);
 } eo_fixed_copy;
 
-#define EO_FIXED_ROW(name, rules) {#name, rules, eo_solve_##name},
+#define EO_FIXED_ROW(name, rules) {#name, rules, eo_solve_##name, eo_replay_##name},
 static const eo_fixed_copy eo_fixed_list[] = {EO_FIXED_COPIES(EO_FIXED_ROW)};
 #define EO_NFIXED ((int)(sizeof(eo_fixed_list) / sizeof(eo_fixed_list[0])))
 
@@ -430,6 +435,15 @@ static inline int eo_fixed_for(const eo_rules *r) {
     for (int i = 0; eo_fixed_copies && i < EO_NFIXED; i++)
         if (memcmp(r, &eo_fixed_list[i].R, sizeof(eo_rules)) == 0) return i;
     return -1;
+}
+
+/* eo_replay_described (replay.h), run by the copy compiled for these rules where there
+ * is one: the same replay either way, as for eo_solve_any. */
+static int eo_replay_any(const eo_rules *r, const eo_state *start, const eo_move *path,
+                         int plen, uint64_t *keys, int *counts) {
+    int i = eo_fixed_for(r);
+    if (i >= 0) return eo_fixed_list[i].replay(start, path, plen, keys, counts);
+    return eo_replay_described(r, start, path, plen, keys, counts);
 }
 
 static const char *eo_fixed_name(int i) { return eo_fixed_list[i].name; }
