@@ -809,9 +809,12 @@ def reap_orphans() -> None:
             return
 
 
-def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
+def time_process(cmd: Command, tmp: Path, run: int, warm_up: bool = False) -> tuple[float, float]:
     """Run a command once (output to /dev/null); its wall seconds and the CPU seconds of
-    it and all its descendants."""
+    it and all its descendants.  ``warm_up``: the untimed run before the timed ones, which
+    may write Python's bytecode cache (``__pycache__``) even where the environment says
+    not to (PYTHONDONTWRITEBYTECODE, set on some machines this runs on): the timed runs
+    then read it, as every run after a user's first does."""
     argv = ["taskset", "-c", cmd.cpus, *cmd.argv]
     if cmd.fresh_db:
         store = tmp / f"whole-{run}.sqlite3"
@@ -820,6 +823,8 @@ def time_process(cmd: Command, tmp: Path, run: int) -> tuple[float, float]:
     env = None
     if cmd.pythonpath is not None:
         env = {**os.environ, "PYTHONPATH": cmd.pythonpath}
+    if warm_up:
+        env = {k: v for k, v in (env or os.environ).items() if k != "PYTHONDONTWRITEBYTECODE"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(
@@ -912,6 +917,8 @@ def whole_process(
         for title, commands in groups:
             walls: dict[str, list[float]] = {c.label: [] for c in commands}
             cpus: dict[str, list[float]] = {c.label: [] for c in commands}
+            for cmd in commands:  # untimed: the page cache and the bytecode cache warm
+                time_process(cmd, Path(tmp), -1, warm_up=True)
             loads = [os.getloadavg()[0]]
             for run_no in range(runs):
                 for cmd in commands:  # alternating: one run of each in turn
@@ -921,7 +928,8 @@ def whole_process(
                     loads.append(os.getloadavg()[0])
             overhead = "output" in title  # this / --quiet; else ours / this
             print(
-                f"\n{title}: {runs} runs each, alternating; medians, ratios of medians; CPU:"
+                f"\n{title}: one untimed run of each, then {runs} runs each, alternating;"
+                f" medians, ratios of medians; CPU:"
                 f" the process and all its descendants; load (1 min) {min(loads):.2f}"
                 f"-{max(loads):.2f}, {loads[0]:.2f} before, {loads[-1]:.2f} after"
             )
