@@ -1100,7 +1100,8 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
 
     Returns (status, states, seconds, lengths, keys, player, single): ``array('b')`` of
     statuses (as ``solve``), ``array('q')`` of states, ``array('d')`` of each deal's CPU
-    seconds in the core (search and replay), ``array('i')``
+    seconds in the core (from the end of the deal before: dealing, search, replay; the
+    seconds of a block add up to its CPU time in the loop), ``array('i')``
     of solution lengths (0 unless solved), with ``keep_moves`` an ``array('Q')`` of every
     solution's move keys in order (replay.h, eo_move_key; deal i's are those after the
     lengths before it), else None, and two ``array('i')`` of each solution's length in
@@ -1115,7 +1116,7 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
     cdef uint64_t hi, lo
     cdef long d
     cdef int bad = 0, rc, plen
-    cdef double c0
+    cdef double c0, c1
     cdef long st = 0
     cdef Py_ssize_t used = 0, cap = 0
     if count < 0:
@@ -1157,6 +1158,10 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
         # The whole block without the GIL (the threads of a survey solve at once): taken
         # only to grow the buffer of move keys.
         with nogil:
+            # a deal's time runs from the end of the one before (its dealing and the
+            # freeing of the one before's tables included): one reading of the thread's
+            # CPU clock a deal, which costs about half a microsecond here (a system call)
+            c0 = eo_cpu_now()
             for d in range(count):
                 memcpy(&x, proto, sizeof(eo_ctx))
                 x.max_disk = max_disk if max_disk > 0 else 0
@@ -1175,7 +1180,6 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                 memcpy(&start, &x.S, sizeof(eo_state))
                 x.max_states = max_states
                 x.max_mem = max_memory
-                c0 = eo_cpu_now()
                 rc = eo_ctx_init(&x)
                 if rc != 0:
                     eo_ctx_free(&x)
@@ -1199,7 +1203,9 @@ def solve_range(Setup setup not None, tuple layout, first, long count, long max_
                                 array.resize(keys, cap)
                         pkeys = <uint64_t *>keys.data.as_ulonglongs + used
                     bad = eo_replay_any(&x.R, &start, x.path, plen, pkeys, counts)
-                psecs[d] = eo_cpu_now() - c0 + x.cpu_extra
+                c1 = eo_cpu_now()
+                psecs[d] = c1 - c0 + x.cpu_extra
+                c0 = c1
                 if bad == EO_COST_MISSING:
                     eo_ctx_free(&x)
                     failed = 2
