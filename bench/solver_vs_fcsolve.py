@@ -594,16 +594,33 @@ def report(
     # contradiction between two proofs
     won = {row.deal for s in summaries.values() for row in s.rows if row.valid is True}
     refuted = [n for n in contradictions if n in won]
+    # and a "solved" whose every solution our engine refused proves nothing either (lg and
+    # cm do not keep Seahaven Towers' and Eight Off's rule that only Kings fill an empty
+    # column): beside a "lost", it is a rule broken, not a contradiction
+    claimed = {
+        n
+        for n in contradictions
+        if n not in won
+        and all(
+            row.valid is False
+            for s in summaries.values()
+            for row in s.rows
+            if row.deal == n and row.verdict == "solved"
+        )
+    }
     if differ:
         console.print(
             f"verdicts differ on {len(differ)} deal(s)"
-            f" ({len(contradictions) - len(refuted)} solved-vs-lost contradiction(s),"
-            f" {len(refuted)} 'lost' refuted by a solution that replays)"
+            f" ({len(contradictions) - len(refuted) - len(claimed)} solved-vs-lost"
+            f" contradiction(s), {len(refuted)} 'lost' refuted by a solution that replays,"
+            f" {len(claimed)} 'solved' with only solutions that break the rules)"
         )
         for n in differ[:100]:
             flag = ""
             if n in refuted:
                 flag = "  'lost' refuted: the solution replays (that search is not complete)"
+            elif n in claimed:
+                flag = "  'solved' refuted: every solution given breaks the rules"
             elif n in contradictions:
                 flag = "  CONTRADICTION"
             v = by_deal[n]
