@@ -16,20 +16,21 @@
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import queue
 import signal
 import threading
 from collections.abc import Callable
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eightoff.i18n import Message
 from eightoff.rules import Rules
 from eightoff.solver import Limits
 from eightoff.survey.errors import SurveyWorkerError
 from eightoff.verdict import Verdict
+
+if TYPE_CHECKING:  # multiprocessing is imported by LocalPool, the one pool that uses it
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 PER_WORKER = 2
 """Batches queued per worker: one being solved, one waiting, so no worker idles."""
@@ -78,6 +79,10 @@ class LocalPool:
     module-level function: it reaches the workers by name); see the module docstring."""
 
     def __init__(self, workers: int, task: Callable[..., Any]) -> None:
+        # here, not at the top: a survey solved in the core (threads, or this process
+        # alone) starts without multiprocessing and what it imports (about 4 ms)
+        import multiprocessing
+
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if ctx.get_start_method() == "forkserver":
@@ -108,6 +113,8 @@ class LocalPool:
             by_handle[w.conn] = w
             by_handle[w.process.sentinel] = w
         done: list[tuple[int, Any]] = []
+        from multiprocessing.connection import wait  # imported by __init__ already
+
         for handle in wait(list(by_handle), timeout):
             w = by_handle[handle]
             if handle is not w.conn:
