@@ -220,12 +220,14 @@ def test_a_long_search_says_on_stderr_where_it_is_as_its_layers_are_made(
     with KeptWatch(str(tmp_path), 0.0, "en", every=0.01, out=lines.put):
         status, _, _, stats = run(number, tmp_path, states // 3)
         assert status == _core.STATE_LIMIT and stats["kept"]
-        line = lines.get(timeout=30)  # the watcher's next look finds the kept layers
-    (kept,) = kept_searches(str(tmp_path))
-    assert kept.layers == stats["layers"] and 0 < kept.last_layer < kept.states
-    while not lines.empty():  # looks taken while the layers were being made
-        line = lines.get()
-    assert f"{kept.layers} layers, the last of {kept.last_layer} states" in line
+        (kept,) = kept_searches(str(tmp_path))
+        assert kept.layers == stats["layers"] and 0 < kept.last_layer < kept.states
+        said = f"{kept.layers} layers, the last of {kept.last_layer} states"
+        # the lines of looks taken while the layers were being made come first; a look
+        # after the search stopped says where it stopped (queue.Empty if none ever does)
+        line = lines.get(timeout=30)
+        while said not in line:
+            line = lines.get(timeout=30)
     assert f"{kept.states} states in all" in line
     # one line per change: looking again finds nothing new, going on a new line
     watch = KeptWatch(str(tmp_path), 0.0, "de")
