@@ -434,7 +434,8 @@ class DealBlock:
     """1 solved (the solution replayed by the compiled rules), 2 lost, 3-5 a limit."""
     states: Sequence[int]
     seconds: Sequence[float]
-    """Each deal's CPU time in the core (search and replay)."""
+    """Each deal's CPU time in the core: its dealing, search and replay (from the end of
+    the deal before, so a block's times add up to its CPU time in the core)."""
     lengths: Sequence[int]
     """Solution lengths (0 unless solved)."""
     keys: Sequence[int] | None = None
