@@ -60,11 +60,11 @@ static inline int eo_single_cost(const eo_rules *r, const eo_state *s, const eo_
  * EO_REPLAY_OK when every move of path is legal in turn from start and the last one
  * leaves every card home; else the index of the first illegal move (plen when every
  * move is legal but cards are left).  With counts (not NULL) the same pass describes the
- * solution it accepts: each move's key into keys (unless NULL), and its player moves and
- * single-card moves into counts[0] and counts[1]; EO_COST_MISSING instead of
- * EO_REPLAY_OK when a group's single-card cost is missing from the table (a bug: the
- * move generator offers no group the room cannot carry).  Keys and counts are only
- * meant where it returns EO_REPLAY_OK.  One pass, where a replay and then a second
+ * solution it accepts: each move's key into keys (unless NULL; keys need counts), and
+ * its player moves and single-card moves into counts[0] and counts[1]; EO_COST_MISSING
+ * instead of EO_REPLAY_OK when a group's single-card cost is missing from the table (a
+ * bug: the move generator offers no group the room cannot carry).  Keys and counts are
+ * only meant where it returns EO_REPLAY_OK.  One pass, where a replay and then a second
  * walk for the description took about 3.5% of a FreeCell survey's CPU. */
 #define EO_COST_MISSING (-2)
 static int eo_replay_described(const eo_rules *r, const eo_state *start, const eo_move *path,
@@ -74,8 +74,8 @@ static int eo_replay_described(const eo_rules *r, const eo_state *start, const e
     for (int i = 0; i < plen; i++) {
         eo_move m = eo_mv(path[i].src, path[i].dst, path[i].n);
         if (!eo_legal(r, &s, m)) return i;
-        if (counts) {
-            int card, top = 0;
+        int card = 0, top = 0;
+        if (counts) { /* what the move is, before it is made */
             if (m.src < EO_CELL) {
                 int L = s.len[m.src];
                 card = s.col[m.src][L - m.n];
@@ -91,13 +91,11 @@ static int eo_replay_described(const eo_rules *r, const eo_state *start, const e
             single += cost;
             player += !(m.dst == EO_HOME && m.src < EO_FOUND &&
                         (eo_engine_safe(r, &s, card) || eo_win_certain(r, &s)));
-            eo_apply(r, &s, &m);
-            if (keys)
-                keys[i] = eo_move_key(m.src, m.dst == EO_HOME ? EO_FOUND + m.f : m.dst, m.n,
-                                      card, top);
-        } else {
-            eo_apply(r, &s, &m);
         }
+        eo_apply(r, &s, &m); /* sets m.f, the foundation a move home went to */
+        if (counts && keys)
+            keys[i] = eo_move_key(m.src, m.dst == EO_HOME ? EO_FOUND + m.f : m.dst, m.n, card,
+                                  top);
     }
     if (s.home != r->total) return plen;
     if (counts) {
