@@ -122,7 +122,9 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights
         eo_pcache_fill(r, s, &fresh);
         bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s) ||
                !eo_pcache_same(r, s, &inherited, &fresh) ||
-               eo_child_score(r, s, &inherited, 0, w) != score;
+               eo_child_score(r, s, &inherited, 0, w) != score ||
+               eo_pcache_score(r, s, &inherited, w) != score || /* the dive's (dfs.h) */
+               eo_state_hash_finish(r, s, inherited.sumh) != h;
         (*n_out)++;
         eo_undo_all(s, au, na);
         eo_undo_all(s, step, ns);

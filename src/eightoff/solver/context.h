@@ -23,6 +23,9 @@ typedef struct {
      * it enters the child, instead of generating the step and the auto-moves again) */
     uint32_t off;
     uint8_t ns, na;
+    /* its column parts: eo_ctx.kpc[pc] (the index it was entered at: sorting the kids
+     * moves them, not their parts), or -1 if none were kept */
+    int32_t pc;
 } eo_child;
 
 typedef struct {
@@ -141,6 +144,13 @@ typedef struct eo_ctx_s {
     int pccap;
     eo_child *kids;
     int nkids, kcap;
+    /* one pack: each kid's column parts (kpc[kids[i].pc], when not -1), made
+     * from its frame's as the kid was entered and scored, and taken as the kid's frame's
+     * own when the search enters it (eo_frame_parts), instead of looking at the columns
+     * its step touched a second time */
+    eo_pcache *kpc;
+    int kpccap;
+    int kid_in; /* the kid whose frame is being expanded (eo_dfs_run), or -1 */
     eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
     size_t kmv_len, kmv_cap;
     /* depth-first: a child was entered into the seen states but its moves could not be
@@ -230,6 +240,9 @@ static int eo_ctx_init(eo_ctx *x) {
     x->pccap = 0;
     x->kids = NULL;
     x->kcap = 0;
+    x->kpc = NULL;
+    x->kpccap = 0;
+    x->kid_in = -1;
     x->kmv = NULL;
     x->kmv_len = x->kmv_cap = 0;
     x->kid_lost = 0;
@@ -255,6 +268,7 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->fr);
     free(x->pcs);
     free(x->kids);
+    free(x->kpc);
     free(x->kmv);
     for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
     free(x->nodes);
@@ -281,7 +295,8 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + eo_cstore_bytes(&x->C) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
-           (size_t)x->kcap * sizeof(eo_child) + x->kmv_cap * sizeof(eo_move) +
+           (size_t)x->kcap * sizeof(eo_child) + (size_t)x->kpccap * sizeof(eo_pcache) +
+           x->kmv_cap * sizeof(eo_move) +
            x->nnodes * EO_CBLOCK * EO_NODE_BYTES + x->nodecap * sizeof(uint8_t *) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
