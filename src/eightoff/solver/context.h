@@ -12,6 +12,12 @@
 #include "heuristic.h"
 #include "steps.h"
 
+/* the most kids whose column parts a depth-first search keeps (eo_ctx.kpc): 3.4 MB; a
+ * deeper stack's kids above them are made without (a dive mostly holds a few hundred) */
+#ifndef EO_KPC_MAX
+#define EO_KPC_MAX 16384
+#endif
+
 /* the bytes of a best-first node: its parent's id and its depth */
 #define EO_NODE_BYTES (sizeof(uint32_t) + sizeof(uint16_t))
 
@@ -149,7 +155,7 @@ typedef struct eo_ctx_s {
      * own when the search enters it (eo_frame_parts), instead of looking at the columns
      * its step touched a second time */
     eo_pcache *kpc;
-    int kpccap;
+    int kpccap; /* at most EO_KPC_MAX */
     int kid_in; /* the kid whose frame is being expanded (eo_dfs_run), or -1 */
     eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
     size_t kmv_len, kmv_cap;

@@ -25,11 +25,13 @@ static inline uint64_t eo_rng_next(eo_ctx *x) {
     return x->rng;
 }
 
-/* Room for n more children on the stack of kids, and (one pack, hashes only) for their
- * column parts (eo_enter_child); else status: memory limit, -1. */
+/* Room for n more children on the stack of kids, and (one pack, hashes only) for the
+ * column parts of the first EO_KPC_MAX of them (eo_enter_child); else status: memory
+ * limit, -1. */
 static inline int eo_kids_reserve(eo_ctx *x, int n) {
     int parts = EO_R(x)->nfound == 4 && x->hash_only;
-    if (x->nkids + n <= x->kcap && (!parts || x->kpccap == x->kcap)) return 0;
+    int want = x->kcap < EO_KPC_MAX ? x->kcap : EO_KPC_MAX;
+    if (x->nkids + n <= x->kcap && (!parts || x->kpccap == want)) return 0;
     if (x->nkids + n > x->kcap) {
         int cap = x->kcap ? x->kcap : 256;
         while (cap < x->nkids + n) cap *= 2;
@@ -40,15 +42,16 @@ static inline int eo_kids_reserve(eo_ctx *x, int n) {
         }
         x->kids = k;
         x->kcap = cap;
+        want = cap < EO_KPC_MAX ? cap : EO_KPC_MAX;
     }
-    if (parts && x->kpccap < x->kcap) {
-        eo_pcache *p = (eo_pcache *)realloc(x->kpc, (size_t)x->kcap * sizeof(eo_pcache));
+    if (parts && x->kpccap < want) {
+        eo_pcache *p = (eo_pcache *)realloc(x->kpc, (size_t)want * sizeof(eo_pcache));
         if (!p) {
             x->status = EO_MEMORY_LIMIT;
             return -1;
         }
         x->kpc = p;
-        x->kpccap = x->kcap;
+        x->kpccap = want;
     }
     return 0;
 }
@@ -149,9 +152,11 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
         eo_undo(s, &m);
         return -1;
     }
-    eo_pcache *kp = &x->kpc[x->nkids]; /* the kid's parts, made once (eo_frame_parts) */
-    eo_pcache_child(r, s, pcp, mask, kp);
-    int id = eo_hset_insert(x, eo_state_hash_finish(r, s, kp->sumh));
+    /* the kid's column parts, made once (eo_frame_parts), while there is room for them */
+    eo_pcache *kp = x->nkids < x->kpccap ? &x->kpc[x->nkids] : NULL;
+    if (kp) eo_pcache_child(r, s, pcp, mask, kp);
+    int id = eo_hset_insert(x, kp ? eo_state_hash_finish(r, s, kp->sumh)
+                                  : eo_child_hash(r, s, pcp, mask));
     eo_undo_all(s, au, na);
     eo_undo(s, &m);
     if (id == -1 || eo_over_limits(x)) {
@@ -163,7 +168,7 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
     eo_child *k = &x->kids[x->nkids++];
     k->m = m;
     k->score = 0;
-    k->pc = x->nkids - 1;
+    k->pc = kp ? x->nkids - 1 : -1;
     if (eo_kid_record(x, k, &m, 1, au, na) != 0) return -1;
     return 2;
 }
@@ -319,11 +324,14 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
     /* one pack, hashes only (the dives, the searches over meta steps): the child's column
      * parts, in the slot of the kid it may become (room reserved by eo_expand): its hash,
      * its score and, if it is entered, its frame's parts (eo_frame_parts) come from them.
-     * Not kept by the complete search, whose stack of kids can grow to gigabytes. */
-    eo_pcache *kp = e->pcp && x->hash_only ? &x->kpc[x->nkids] : NULL;
+     * Not kept by the complete search, whose stack of kids can grow to gigabytes, nor
+     * past the first EO_KPC_MAX kids on the stack (eo_kids_reserve). */
+    eo_pcache *kp = e->pcp && x->hash_only && x->nkids < x->kpccap ? &x->kpc[x->nkids] : NULL;
     if (kp) eo_pcache_child(r, s, e->pcp, mask, kp);
     if (x->hash_only) { /* the hash first: a state seen before is not scored */
-        id = eo_hset_insert(x, kp ? eo_state_hash_finish(r, s, kp->sumh) : eo_state_hash(r, s));
+        id = eo_hset_insert(x, kp      ? eo_state_hash_finish(r, s, kp->sumh)
+                               : e->pcp ? eo_child_hash(r, s, e->pcp, mask)
+                                        : eo_state_hash(r, s));
         if (id == 0) return 0;
     } else {
         id = eo_seen_insert(x, s);
