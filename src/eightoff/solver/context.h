@@ -440,9 +440,14 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
                       (x->plan.dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
                       (x->plan.dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
     int n = eo_search_moves_runs(EO_R(x), s, out, runs, pc != NULL, purposeful);
-    if (x->steps != EO_STEPS_SINGLE && digs)
-        n += eo_macro_moves(EO_R(x), s, out + n, EO_MAXMOVES - n, digs, runs);
-    return n;
+    if (x->steps == EO_STEPS_SINGLE || !digs) return n;
+    if (pc && !(digs & (1 << EO_DIG_PARENT | 1 << EO_DIG_TARGET)) && n + 16 <= EO_MAXMOVES) {
+        /* the digs home alone (eo_macro_moves makes no others without those two kinds):
+         * the same steps in eo_macro_moves' order, found from the column parts */
+        if (digs & 1 << EO_DIG_HOME) n += eo_dig_home_moves_in(EO_R(x), s, pc, out + n, 1);
+        return n;
+    }
+    return n + eo_macro_moves(EO_R(x), s, out + n, EO_MAXMOVES - n, digs, runs);
 }
 
 static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,
