@@ -14,6 +14,14 @@
 
 /* the most kids whose column parts a depth-first search keeps (eo_ctx.kpc): 3.4 MB; a
  * deeper stack's kids above them are made without (a dive mostly holds a few hundred) */
+/* the first size of a dive's set of seen states (slots of 8 bytes, 16 KB; doubled at half
+ * full): most dives enter a few hundred states, and a set begun at 256 slots was copied
+ * into a new one twice or more and probed at up to half full (FreeCell 50001-54000,
+ * 2048 against 256: x0.97 CPU; bench/README.md, "Solo on another machine") */
+#ifndef EO_HSET_FIRST
+#define EO_HSET_FIRST 2048
+#endif
+
 #ifndef EO_KPC_MAX
 #define EO_KPC_MAX 16384
 #endif
@@ -358,7 +366,7 @@ static inline void eo_seen_state(const eo_ctx *x, size_t id, eo_state *s) {
  * 1 if new, 0 if there, -1 out of memory. */
 static inline int eo_hset_enter(eo_ctx *x, uint64_t h) {
     if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
-        size_t n = x->hset ? (x->hmask + 1) * 2 : 256;
+        size_t n = x->hset ? (x->hmask + 1) * 2 : EO_HSET_FIRST;
         uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
         if (!t) return -1;
         if (x->hset) {
