@@ -17,7 +17,7 @@
 /* the first size of a dive's set of seen states (slots of 8 bytes, 16 KB; doubled at half
  * full): most dives enter a few hundred states, and a set begun at 256 slots was copied
  * into a new one twice or more and probed at up to half full (FreeCell 50001-54000,
- * 2048 against 256: x0.97 CPU; bench/README.md, "Solo on another machine") */
+ * 2048 against 256: x0.97 CPU; bench/README.md, "Lighter dives") */
 #ifndef EO_HSET_FIRST
 #define EO_HSET_FIRST 2048
 #endif
