@@ -12,8 +12,6 @@
 #include "heuristic.h"
 #include "steps.h"
 
-/* the most kids whose column parts a depth-first search keeps (eo_ctx.kpc): 3.4 MB; a
- * deeper stack's kids above them are made without (a dive mostly holds a few hundred) */
 /* the first size of a dive's set of seen states (slots of 8 bytes, 16 KB; doubled at half
  * full): most dives enter a few hundred states, and a set begun at 256 slots was copied
  * into a new one twice or more and probed at up to half full (FreeCell 50001-54000,
@@ -22,6 +20,8 @@
 #define EO_HSET_FIRST 2048
 #endif
 
+/* the most kids whose column parts a depth-first search keeps (eo_ctx.kpc): 3.4 MB; a
+ * deeper stack's kids above them are made without (a dive mostly holds a few hundred) */
 #ifndef EO_KPC_MAX
 #define EO_KPC_MAX 16384
 #endif
