@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,66 @@ def test_sqlite_errors_inside_a_transaction_become_store_errors(tmp_path: Path) 
     db = connect(tmp_path / "n.sqlite3", NOTES)
     with pytest.raises(StoreError, match="cannot write to"), db.transaction() as c:
         c.execute("INSERT INTO notes (text) VALUES (NULL)")  # NOT NULL
+    db.close()
+
+
+def _rival(path: Path) -> sqlite3.Connection:
+    """Another program's connection to ``path`` (its own lock, as another process's)."""
+    return sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
+
+
+def test_a_writer_waits_while_another_keeps_the_lock_and_commits(tmp_path: Path) -> None:
+    """Two surveys sharing a store commit hundreds of batches a second: one of them
+    once waited past the busy timeout and stopped, "another program holds it locked",
+    though the other was at work. A wait in which the other commits is not counted."""
+    path = tmp_path / "n.sqlite3"
+    db = connect(path, NOTES, timeout_ms=150)  # the rival below holds it for longer
+    rival = _rival(path)
+    holding = threading.Event()
+
+    def commit_often() -> None:
+        # 30 transactions of 20 ms each, back to back: the lock is free only for the
+        # moment between one COMMIT and the next BEGIN
+        for i in range(30):
+            rival.execute("BEGIN IMMEDIATE")
+            holding.set()
+            rival.execute("INSERT INTO notes (text) VALUES (?)", (f"rival {i}",))
+            time.sleep(0.02)
+            rival.execute("COMMIT")
+
+    worker = threading.Thread(target=commit_often)
+    worker.start()
+    try:
+        holding.wait(30)
+        with db.transaction() as c:
+            c.execute("INSERT INTO notes (text) VALUES ('mine')")
+    finally:
+        worker.join(60)
+        rival.close()
+    with db.read() as c:
+        texts = [t for (t,) in c.execute("SELECT text FROM notes")]
+    db.close()
+    assert sorted(texts) == sorted(["mine", *(f"rival {i}" for i in range(30))])
+
+
+def test_a_lock_held_without_commits_is_reported_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite3"
+    db = connect(path, NOTES, timeout_ms=150)
+    rival = _rival(path)
+    rival.execute("BEGIN IMMEDIATE")
+    rival.execute("INSERT INTO notes (text) VALUES ('rival')")
+    try:
+        with pytest.raises(StoreError) as caught, db.transaction() as c:
+            c.execute("INSERT INTO notes (text) VALUES ('mine')")
+    finally:
+        rival.execute("ROLLBACK")
+        rival.close()
+    message = str(caught.value)
+    assert "another program holds it locked" in message and "\n" not in message
+    with db.transaction() as c:  # usable once the other lets go
+        c.execute("INSERT INTO notes (text) VALUES ('mine')")
+    with db.read() as c:
+        assert [t for (t,) in c.execute("SELECT text FROM notes")] == ["mine"]
     db.close()
 
 

@@ -20,7 +20,9 @@ A file written by a newer eightoff (a version above the migrations known) is ref
 
 Transactions: :meth:`Database.transaction` is ``BEGIN IMMEDIATE`` ... ``COMMIT``
 (``ROLLBACK`` on any exception, Ctrl+C included): the write lock is taken at the start,
-so a read-check-write inside it cannot interleave with another process's write.
+so a read-check-write inside it cannot interleave with another process's write. It
+waits for the lock as long as another connection keeps committing, and reports the
+file locked only after a whole busy timeout (10 s) without a commit.
 :meth:`Database.read` is a deferred transaction: a consistent snapshot for several
 SELECTs. A file has two connections, each guarded by its own lock, so threads may share
 a :class:`Database`: one for writes and one for reads, so that a read never waits behind
@@ -256,7 +258,7 @@ class Database:
         with self._lock:
             with self.errors("write to"):
                 self._drop_interrupted()
-                self._conn.execute("BEGIN IMMEDIATE")
+                self._begin()
             try:
                 yield self._conn
             except BaseException as e:
@@ -267,6 +269,44 @@ class Database:
                 raise
             with self.errors("write to"):
                 self._conn.execute("COMMIT")
+
+    def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``, waiting while another connection holds the write lock
+        and is at work. SQLite's busy handler polls the lock (every 100 ms after the
+        first few tries) and gives up after the busy timeout however busy the holder
+        is: two surveys sharing a store, each committing hundreds of batches a second,
+        can keep one of them from the lock past the timeout though both are working.
+        So a wait in which another connection committed (``PRAGMA data_version``
+        changed) starts the timeout again: "locked" means that no one committed for a
+        whole busy timeout. A busy answer given without waiting (SQLite gives some
+        while another connection recovers or cleans up the file) is tried again the
+        same way."""
+        conn = self._conn
+        version = self._data_version()
+        deadline = time.monotonic() + self._timeout_ms / 1000
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as e:
+                if e.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                    raise
+                now = self._data_version()
+                if now is not None and now != version:
+                    if version is not None:  # another connection committed meanwhile
+                        deadline = time.monotonic() + self._timeout_ms / 1000
+                    version = now
+                elif time.monotonic() >= deadline:
+                    raise
+            time.sleep(0.001)  # a busy answer given at once is not a spin
+
+    def _data_version(self) -> int | None:
+        """The write connection's ``PRAGMA data_version`` (changed by every commit of
+        another connection), or None when it cannot be read now."""
+        try:
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
