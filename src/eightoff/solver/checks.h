@@ -59,11 +59,15 @@ static int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out)
     if (nf != k) return bad + 1;
     for (int i = 0; i < k; i++)
         bad += fast[i].src != want[i].src || fast[i].dst != want[i].dst || fast[i].n != want[i].n;
-    /* eo_macro_moves alone keeps its own order (by column, then depth) */
+    /* eo_macro_moves alone keeps its own order (by column, then depth), and so does
+     * eo_dig_home_moves_in by column (the dive's first pass, eo_all_steps_m) */
+    nf = eo_dig_home_moves_in(r, s, &pc, fast, 1);
+    bad += nf != na;
     m = 0;
     for (int i = 0; i < n; i++) {
         if (all[i].src != EO_MACRO + EO_DIG_HOME) continue;
         bad += m >= na || alone[m].dst != all[i].dst || alone[m].n != all[i].n;
+        bad += m < nf && (fast[m].dst != all[i].dst || fast[m].n != all[i].n || fast[m].f != 255);
         m++;
     }
     return bad + (m != na);
@@ -122,7 +126,9 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights
         eo_pcache_fill(r, s, &fresh);
         bad += score != eo_score(r, s, w) || h != eo_state_hash(r, s) ||
                !eo_pcache_same(r, s, &inherited, &fresh) ||
-               eo_child_score(r, s, &inherited, 0, w) != score;
+               eo_child_score(r, s, &inherited, 0, w) != score ||
+               eo_pcache_score(r, s, &inherited, w) != score || /* the dive's (dfs.h) */
+               eo_state_hash_finish(r, s, inherited.sumh) != h;
         (*n_out)++;
         eo_undo_all(s, au, na);
         eo_undo_all(s, step, ns);

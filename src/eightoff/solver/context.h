@@ -12,6 +12,20 @@
 #include "heuristic.h"
 #include "steps.h"
 
+/* the first size of a dive's set of seen states (slots of 8 bytes, 16 KB; doubled at half
+ * full): most dives enter a few hundred states, and a set begun at 256 slots was copied
+ * into a new one twice or more and probed at up to half full (FreeCell 50001-54000,
+ * 2048 against 256: x0.97 CPU; bench/README.md, "Lighter dives") */
+#ifndef EO_HSET_FIRST
+#define EO_HSET_FIRST 2048
+#endif
+
+/* the most kids whose column parts a depth-first search keeps (eo_ctx.kpc): 3.4 MB; a
+ * deeper stack's kids above them are made without (a dive mostly holds a few hundred) */
+#ifndef EO_KPC_MAX
+#define EO_KPC_MAX 16384
+#endif
+
 /* the bytes of a best-first node: its parent's id and its depth */
 #define EO_NODE_BYTES (sizeof(uint32_t) + sizeof(uint16_t))
 
@@ -23,6 +37,9 @@ typedef struct {
      * it enters the child, instead of generating the step and the auto-moves again) */
     uint32_t off;
     uint8_t ns, na;
+    /* its column parts: eo_ctx.kpc[pc] (the index it was entered at: sorting the kids
+     * moves them, not their parts), or -1 if none were kept */
+    int32_t pc;
 } eo_child;
 
 typedef struct {
@@ -141,6 +158,13 @@ typedef struct eo_ctx_s {
     int pccap;
     eo_child *kids;
     int nkids, kcap;
+    /* one pack: each kid's column parts (kpc[kids[i].pc], when not -1), made
+     * from its frame's as the kid was entered and scored, and taken as the kid's frame's
+     * own when the search enters it (eo_frame_parts), instead of looking at the columns
+     * its step touched a second time */
+    eo_pcache *kpc;
+    int kpccap; /* at most EO_KPC_MAX */
+    int kid_in; /* the kid whose frame is being expanded (eo_dfs_run), or -1 */
     eo_move *kmv; /* the recorded moves of the kids on the stack (eo_child.off) */
     size_t kmv_len, kmv_cap;
     /* depth-first: a child was entered into the seen states but its moves could not be
@@ -230,6 +254,9 @@ static int eo_ctx_init(eo_ctx *x) {
     x->pccap = 0;
     x->kids = NULL;
     x->kcap = 0;
+    x->kpc = NULL;
+    x->kpccap = 0;
+    x->kid_in = -1;
     x->kmv = NULL;
     x->kmv_len = x->kmv_cap = 0;
     x->kid_lost = 0;
@@ -255,6 +282,7 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->fr);
     free(x->pcs);
     free(x->kids);
+    free(x->kpc);
     free(x->kmv);
     for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
     free(x->nodes);
@@ -281,7 +309,8 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + eo_cstore_bytes(&x->C) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
-           (size_t)x->kcap * sizeof(eo_child) + x->kmv_cap * sizeof(eo_move) +
+           (size_t)x->kcap * sizeof(eo_child) + (size_t)x->kpccap * sizeof(eo_pcache) +
+           x->kmv_cap * sizeof(eo_move) +
            x->nnodes * EO_CBLOCK * EO_NODE_BYTES + x->nodecap * sizeof(uint8_t *) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
 }
@@ -337,7 +366,7 @@ static inline void eo_seen_state(const eo_ctx *x, size_t id, eo_state *s) {
  * 1 if new, 0 if there, -1 out of memory. */
 static inline int eo_hset_enter(eo_ctx *x, uint64_t h) {
     if (!x->hset || (x->hcount + 1) * 2 > x->hmask + 1) {
-        size_t n = x->hset ? (x->hmask + 1) * 2 : 256;
+        size_t n = x->hset ? (x->hmask + 1) * 2 : EO_HSET_FIRST;
         uint64_t *t = (uint64_t *)calloc(n, sizeof(uint64_t));
         if (!t) return -1;
         if (x->hset) {
@@ -419,9 +448,14 @@ static inline int eo_all_steps_m(const eo_ctx *x, const eo_state *s, eo_move *ou
                       (x->plan.dive.whole_runs_to_parent ? EO_WHOLE_TO_PARENT : 0) |
                       (x->plan.dive.cell_to_empty_needs_child ? EO_EMPTY_NEEDS_CHILD : 0);
     int n = eo_search_moves_runs(EO_R(x), s, out, runs, pc != NULL, purposeful);
-    if (x->steps != EO_STEPS_SINGLE && digs)
-        n += eo_macro_moves(EO_R(x), s, out + n, EO_MAXMOVES - n, digs, runs);
-    return n;
+    if (x->steps == EO_STEPS_SINGLE || !digs) return n;
+    if (pc && !(digs & (1 << EO_DIG_PARENT | 1 << EO_DIG_TARGET)) && n + 16 <= EO_MAXMOVES) {
+        /* the digs home alone (eo_macro_moves makes no others without those two kinds):
+         * the same steps in eo_macro_moves' order, found from the column parts */
+        if (digs & 1 << EO_DIG_HOME) n += eo_dig_home_moves_in(EO_R(x), s, pc, out + n, 1);
+        return n;
+    }
+    return n + eo_macro_moves(EO_R(x), s, out + n, EO_MAXMOVES - n, digs, runs);
 }
 
 static inline int eo_all_steps(const eo_ctx *x, const eo_state *s, eo_move *out,

@@ -282,10 +282,22 @@ static inline int eo_single_move_ok(const eo_rules *r, const eo_state *s, int ca
     return !r->kings_only || eo_rank(card) == EO_KING;
 }
 
+/* eo_run, but counted no further than n cards: the same answer to "n > run?" (the one
+ * thing eo_column_move_ok asks of the run), without walking a long run for one card. */
+static inline int eo_run_upto(const eo_rules *r, const eo_state *s, int c, int n) {
+    int L = s->len[c];
+    if (!L) return 0;
+    const uint8_t *col = s->col[c];
+    int k = 1;
+    while (k < L && k < n && eo_stacks(r, col[L - k], col[L - k - 1])) k++;
+    return k;
+}
+
 /* Whether move m is legal in s: one of the moves eo_legal_from lists from its source. */
 static inline int eo_legal(const eo_rules *r, const eo_state *s, eo_move m) {
     int src = m.src;
-    if (src < EO_CELL) return src < r->ncols && eo_column_move_ok(r, s, src, eo_run(r, s, src), m.dst, m.n);
+    if (src < EO_CELL)
+        return src < r->ncols && eo_column_move_ok(r, s, src, eo_run_upto(r, s, src, m.n), m.dst, m.n);
     if (src < EO_FOUND) {
         int i = src - EO_CELL;
         return i < r->ncells && s->cell[i] && eo_single_move_ok(r, s, s->cell[i], 1, m.dst, m.n);

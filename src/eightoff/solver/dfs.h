@@ -25,18 +25,34 @@ static inline uint64_t eo_rng_next(eo_ctx *x) {
     return x->rng;
 }
 
-/* Room for n more children on the stack of kids (else status: memory limit, -1). */
+/* Room for n more children on the stack of kids, and (one pack, hashes only) for the
+ * column parts of the first EO_KPC_MAX of them (eo_enter_child); else status: memory
+ * limit, -1. */
 static inline int eo_kids_reserve(eo_ctx *x, int n) {
-    if (x->nkids + n <= x->kcap) return 0;
-    int cap = x->kcap ? x->kcap : 256;
-    while (cap < x->nkids + n) cap *= 2;
-    eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
-    if (!k) {
-        x->status = EO_MEMORY_LIMIT;
-        return -1;
+    int parts = EO_R(x)->nfound == 4 && x->hash_only;
+    int want = x->kcap < EO_KPC_MAX ? x->kcap : EO_KPC_MAX;
+    if (x->nkids + n <= x->kcap && (!parts || x->kpccap == want)) return 0;
+    if (x->nkids + n > x->kcap) {
+        int cap = x->kcap ? x->kcap : 256;
+        while (cap < x->nkids + n) cap *= 2;
+        eo_child *k = (eo_child *)realloc(x->kids, (size_t)cap * sizeof(eo_child));
+        if (!k) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        x->kids = k;
+        x->kcap = cap;
+        want = cap < EO_KPC_MAX ? cap : EO_KPC_MAX;
     }
-    x->kids = k;
-    x->kcap = cap;
+    if (parts && x->kpccap < want) {
+        eo_pcache *p = (eo_pcache *)realloc(x->kpc, (size_t)want * sizeof(eo_pcache));
+        if (!p) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        x->kpc = p;
+        x->kpccap = want;
+    }
     return 0;
 }
 
@@ -131,7 +147,16 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
         return 1;
     }
     unsigned mask = eo_touched(&m, 1) | eo_touched(au, na);
-    int id = eo_hset_insert(x, eo_child_hash(r, s, pcp, mask));
+    if (eo_kids_reserve(x, 1) != 0) {
+        eo_undo_all(s, au, na);
+        eo_undo(s, &m);
+        return -1;
+    }
+    /* the kid's column parts, made once (eo_frame_parts), while there is room for them */
+    eo_pcache *kp = x->nkids < x->kpccap ? &x->kpc[x->nkids] : NULL;
+    if (kp) eo_pcache_child(r, s, pcp, mask, kp);
+    int id = eo_hset_insert(x, kp ? eo_state_hash_finish(r, s, kp->sumh)
+                                  : eo_child_hash(r, s, pcp, mask));
     eo_undo_all(s, au, na);
     eo_undo(s, &m);
     if (id == -1 || eo_over_limits(x)) {
@@ -139,11 +164,11 @@ static int eo_dive_home_first(eo_ctx *x, const eo_pcache *pcp) {
         return -1;
     }
     if (id == 0) return -2;
-    if (eo_kids_reserve(x, 1) != 0) return -1;
     if (x->noise) eo_rng_next(x); /* the draw eo_expand makes for each child it enters */
     eo_child *k = &x->kids[x->nkids++];
     k->m = m;
     k->score = 0;
+    k->pc = kp ? x->nkids - 1 : -1;
     if (eo_kid_record(x, k, &m, 1, au, na) != 0) return -1;
     return 2;
 }
@@ -187,7 +212,9 @@ static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
     }
     *pcp = &x->pcs[f];
     if (resume) return 0;
-    if (f >= 1)
+    if (f >= 1 && x->kid_in >= 0 && x->kids[x->kid_in].pc >= 0)
+        **pcp = x->kpc[x->kids[x->kid_in].pc]; /* made as the kid was entered (eo_enter_child) */
+    else if (f >= 1)
         eo_pcache_child(EO_R(x), &x->S, &x->pcs[f - 1],
                         eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), *pcp);
     else
@@ -294,8 +321,17 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
     unsigned mask = e->pcp ? eo_touched(step, ns) | eo_touched(au, na) : 0;
     long id;
     *progress = 0;
+    /* one pack, hashes only (the dives, the searches over meta steps): the child's column
+     * parts, in the slot of the kid it may become (room reserved by eo_expand): its hash,
+     * its score and, if it is entered, its frame's parts (eo_frame_parts) come from them.
+     * Not kept by the complete search, whose stack of kids can grow to gigabytes, nor
+     * past the first EO_KPC_MAX kids on the stack (eo_kids_reserve). */
+    eo_pcache *kp = e->pcp && x->hash_only && x->nkids < x->kpccap ? &x->kpc[x->nkids] : NULL;
+    if (kp) eo_pcache_child(r, s, e->pcp, mask, kp);
     if (x->hash_only) { /* the hash first: a state seen before is not scored */
-        id = eo_hset_insert(x, e->pcp ? eo_child_hash(r, s, e->pcp, mask) : eo_state_hash(r, s));
+        id = eo_hset_insert(x, kp      ? eo_state_hash_finish(r, s, kp->sumh)
+                               : e->pcp ? eo_child_hash(r, s, e->pcp, mask)
+                                        : eo_state_hash(r, s));
         if (id == 0) return 0;
     } else {
         id = eo_seen_insert(x, s);
@@ -303,6 +339,7 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
     if (id == -1) return -1;
     if (id < 0) return 0;
     eo_child *c = &x->kids[x->nkids++];
+    c->pc = kp ? x->nkids - 1 : -1;
     c->m = m;
     if (eo_kid_record(x, c, step, ns, au, na) != 0) {
         x->nkids--;
@@ -318,6 +355,7 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
     /* a child that will be its state's only one (taken, or the last step) needs no score */
     int lone = x->is_dive && x->nkids == e->k0 + 1 && (last || *progress);
     c->score = lone || x->meta_plain ? 0
+               : kp                    ? eo_pcache_score(r, s, kp, &x->w)
                : e->pcp                ? eo_child_score(r, s, e->pcp, mask, &x->w)
                         : eo_score(r, s, &x->w);
     if (x->noise) c->score += (int32_t)(eo_rng_next(x) % (uint64_t)x->noise);
@@ -552,7 +590,10 @@ static void eo_dfs_run(eo_ctx *x, long until) {
             return;
         }
         f = &x->fr[x->nfr - 1];
-        if (eo_expand(x, 0)) return;
+        x->kid_in = (int)(k - x->kids);
+        int q = eo_expand(x, 0);
+        x->kid_in = -1;
+        if (q) return;
         f->nkids = x->nkids - f->kid0;
     }
     x->status = EO_LOST;

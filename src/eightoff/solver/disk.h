@@ -1681,12 +1681,14 @@ static void eo_release(eo_ctx *x) {
     free(x->fr);
     free(x->pcs);
     free(x->kids);
+    free(x->kpc);
     free(x->kmv);
     x->fr = NULL;
     x->pcs = NULL;
     x->kids = NULL;
+    x->kpc = NULL;
     x->kmv = NULL;
-    x->nfr = x->frcap = x->pccap = x->nkids = x->kcap = 0;
+    x->nfr = x->frcap = x->pccap = x->nkids = x->kcap = x->kpccap = 0;
     x->kmv_len = x->kmv_cap = 0;
     for (size_t b = 0; b < x->nnodes; b++) free(x->nodes[b]);
     free(x->nodes);

@@ -244,6 +244,14 @@ static inline uint64_t eo_child_hash(const eo_rules *r, const eo_state *s, const
     return eo_state_hash_finish(r, s, h);
 }
 
+/* The score (eo_score) of a state s whose column parts are pc (eo_pcache_child's). */
+static inline int eo_pcache_score(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
+                                  const eo_weights *w) {
+    uint8_t depth[64];
+    memcpy(depth, pc->depth, sizeof(depth)); /* eo_score_finish writes the cells' cards */
+    return eo_score_finish(r, s, w, depth, pc->sbad, pc->sblk, pc->sprs);
+}
+
 /* The score (eo_score) of a child state s of the state pc was filled from, whose step
  * touched the columns in mask.  One pack: a card's depth is rewritten where it now
  * lies (a touched column, or 0 in a cell); a card sent home is never asked for. */

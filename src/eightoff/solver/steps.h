@@ -420,8 +420,8 @@ static int eo_macro_moves(const eo_rules *r, const eo_state *s, eo_move *out, in
  * next card of each foundation and its depth in the column parts pc, instead of looking
  * at every card within reach, which costs far more and is rarely needed.  A card that
  * left the columns may keep a stale depth in pc: the card is looked for at that depth. */
-static inline int eo_dig_home_moves(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
-                                    eo_move *out) {
+static inline int eo_dig_home_moves_in(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
+                                       eo_move *out, int by_column) {
     int k = 0, reach = s->free_cells + EO_DIG_SLACK;
     for (int f = 0; f < 4; f++) {
         if (s->found[f] >= EO_KING) continue;
@@ -433,13 +433,22 @@ static inline int eo_dig_home_moves(const eo_rules *r, const eo_state *s, const 
             eo_move m = eo_mv(EO_MACRO + EO_DIG_HOME, c, d);
             m.f = 255;
             int j = k++;
-            for (; j > 0 && (out[j - 1].n > d || (out[j - 1].n == d && out[j - 1].dst > c)); j--)
-                out[j] = out[j - 1];
+            if (by_column)
+                for (; j > 0 && (out[j - 1].dst > c || (out[j - 1].dst == c && out[j - 1].n > d)); j--)
+                    out[j] = out[j - 1];
+            else
+                for (; j > 0 && (out[j - 1].n > d || (out[j - 1].n == d && out[j - 1].dst > c)); j--)
+                    out[j] = out[j - 1];
             out[j] = m;
             break;
         }
     }
     return k;
+}
+
+static inline int eo_dig_home_moves(const eo_rules *r, const eo_state *s, const eo_pcache *pc,
+                                    eo_move *out) {
+    return eo_dig_home_moves_in(r, s, pc, out, 0);
 }
 
 /* The single moves of a cell card onto its parent on top of a column, in the order
