@@ -168,6 +168,41 @@ def test_a_depth_first_plan_proves_the_losses_the_best_first_search_proves(
     assert entered[0] == entered[1] > 100
 
 
+def test_a_member_that_begins_in_the_second_round_costs_nothing_where_another_wins_first() -> None:
+    """``Member.first_round``: a best-first member that takes its first turn in round 1
+    adds nothing to a deal the dive wins in round 0, and by the end of round 1 has
+    searched as far as if it had begun in round 0, so no deal takes more states and
+    every deal ends the same."""
+    from eightoff.solver import deal_layout
+
+    rules = PRESETS["freecell"]
+    base = plans.PLANS[plans.Family.FREECELL].main
+    dive = replace(base.portfolio[1], first_round=0)
+    best_first = replace(base.portfolio[3], first_round=0)
+    runs = {}
+    for first_round in (0, 1):
+        search = replace(
+            base,
+            portfolio=(dive, replace(best_first, first_round=first_round)),
+            port_quota=50,
+            stages=plans.Stage.DIVE,
+        )
+        setup = _core.Setup(core_rules(rules), asdict(search))
+        status, visited, *_ = _core.solve_range(setup, deal_layout(rules), 1, 60, 0, 0.0, 0)
+        runs[first_round] = (list(status), list(visited))
+    (status_now, now), (status_later, later) = runs[0], runs[1]
+    assert status_later == status_now and status_now.count(1) > 40
+    assert all(b <= a for a, b in zip(now, later, strict=True))
+    assert sum(later) < sum(now)  # the deals the dive won in its first turn
+
+
+def test_a_member_beginning_after_round_20_is_refused_in_one_line() -> None:
+    base = plans.PLANS[plans.Family.FREECELL].main
+    late = replace(base, portfolio=(replace(base.portfolio[0], first_round=21),))
+    with pytest.raises(ValueError, match="begins in round 0 to 20"):
+        _core.Setup(core_rules(PRESETS["freecell"]), asdict(late))
+
+
 def test_dives_that_share_their_states_do_not_search_again_where_another_has_been() -> None:
     """``Search.port_shared``: the portfolio's depth-first members enter their states into
     one set. Two identical dives in turns: apart, the second repeats every state of the

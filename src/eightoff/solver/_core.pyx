@@ -86,6 +86,7 @@ cdef extern from "plan.h":
         EO_STEPS_DIGS
         EO_STEPS_PURPOSEFUL
         EO_MAXPORT
+        EO_MAX_FIRST_ROUND
 
     ctypedef struct eo_weights:
         int home, free_cells, free_columns, next_depth, unsettled, per_move, blockers
@@ -105,6 +106,7 @@ cdef extern from "plan.h":
         eo_weights weights
         int noise
         int method
+        int first_round
         long meta_order
 
     ctypedef struct eo_plan:
@@ -662,6 +664,10 @@ cdef class Setup:
         self.proto.nport = len(portfolio)
         for k, member in enumerate(portfolio):
             _check_fields(member, _FIELDS["member"], "portfolio member")
+            if not 0 <= member["first_round"] <= EO_MAX_FIRST_ROUND:
+                raise ValueError(
+                    f"a portfolio member begins in round 0 to {EO_MAX_FIRST_ROUND}"
+                )
             self.proto.port[k] = member
 
 

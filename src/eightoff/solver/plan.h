@@ -96,12 +96,18 @@ typedef struct {
 
 #define EO_CELL_TO_PARENT_FREE 3
 #define EO_MAXPORT 8
+#define EO_MAX_FIRST_ROUND 20 /* a member's first round (eo_member.first_round) at most */
 
 /* One search of the portfolio (plans.Member). */
 typedef struct {
     eo_weights weights;
     int noise;  /* depth-first: a random amount below this added to each child's score */
     int method; /* EO_METHOD_... */
+    /* the round of the portfolio's turns in which it takes its first (0: the first); in
+     * round k a member goes on until it has entered port_quota << k states, so one that
+     * begins in round 1 takes as many states by the end of that round as if it had begun
+     * in round 0, and a deal another member wins before does without its first turn */
+    int first_round;
     /* (EO_METHOD_META_DFS...) the kinds of meta step in the order tried, a nibble each
      * from the lowest, kind - EO_META_HOME + 1 (0 ends the list) */
     long meta_order;

@@ -194,15 +194,20 @@ static long eo_portfolio(eo_ctx *x, const eo_state *root, int root_len, long bud
             eo_ctx *m = &ms[i];
             total = eo_port_states(ms, begun, k);
             if (budget > 0 && total >= budget) break;
-            if (round == 0) {
+            if (round < x->port[i].first_round) {
+                any = 1; /* still to begin: the turns go on */
+                continue;
+            }
+            if (!begun[i]) {
                 begun[i] = 1;
                 if (eo_member_begin(x, m, i, root, root_len) != 0) {
                     ok = 0;
                     break;
                 }
                 if (x->plan.port_shared && m->hash_only) { /* the first such member's set */
-                    for (int j = 0; j < i && !m->hown; j++) /* that one holds its own */
-                        if (ms[j].hash_only) m->hown = &ms[j];
+                    for (int j = 0; j < k && !m->hown; j++) /* begun: it holds its own */
+                        if (j != i && begun[j] && ms[j].hash_only && !ms[j].hown)
+                            m->hown = &ms[j];
                     /* the set holds this member's states too: so the memory limit of the
                      * member that holds it takes this one's share as well (the rest of
                      * this member, its frames and path, is small) */
