@@ -172,23 +172,48 @@ class Database:
         once can meet SQLITE_BUSY here without SQLite's busy handler being called (one
         switches the file to WAL while the other reads its header), so a busy answer
         is tried again until the busy timeout is spent, as a busy write would be."""
+
+        def settings() -> None:
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if self.path != ":memory:":
+                if first and self._wal:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                # FULL: a commit is on the disk (power loss); NORMAL: kill -9 only
+                conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+
+        self._while_busy(settings, timeout_ms, pause=0.01)
+
+    @staticmethod
+    def _while_busy(
+        attempt: Callable[[], None],
+        timeout_ms: int,
+        *,
+        pause: float,
+        progress: Callable[[], int | None] | None = None,
+    ) -> None:
+        """Call ``attempt`` until it does not fail busy (SQLITE_BUSY or SQLITE_LOCKED),
+        ``pause`` seconds apart; its error is raised once ``timeout_ms`` have passed
+        since the start or since ``progress`` (a counter of another's work, None when
+        it cannot be read) last changed."""
         deadline = time.monotonic() + timeout_ms / 1000
+        seen = progress() if progress is not None else None
         while True:
             try:
-                conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
-                conn.execute("PRAGMA foreign_keys = ON")
-                if self.path != ":memory:":
-                    if first and self._wal:
-                        conn.execute("PRAGMA journal_mode = WAL")
-                    # FULL: a commit is on the disk (power loss); NORMAL: kill -9 only
-                    conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
-                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                attempt()
                 return
             except sqlite3.OperationalError as e:
-                low = str(e).lower()
-                if ("locked" not in low and "busy" not in low) or time.monotonic() >= deadline:
+                if e.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                     raise
-                time.sleep(0.01)
+                now = progress() if progress is not None else None
+                if now is not None and now != seen:
+                    if seen is not None:  # the other made progress meanwhile
+                        deadline = time.monotonic() + timeout_ms / 1000
+                    seen = now
+                elif time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)  # a busy answer given at once is not a spin
 
     # ----- errors --------------------------------------------------------------------
     @contextmanager
@@ -282,23 +307,11 @@ class Database:
         while another connection recovers or cleans up the file) is tried again the
         same way."""
         conn = self._conn
-        version = self._data_version()
-        deadline = time.monotonic() + self._timeout_ms / 1000
-        while True:
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as e:
-                if e.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
-                    raise
-                now = self._data_version()
-                if now is not None and now != version:
-                    if version is not None:  # another connection committed meanwhile
-                        deadline = time.monotonic() + self._timeout_ms / 1000
-                    version = now
-                elif time.monotonic() >= deadline:
-                    raise
-            time.sleep(0.001)  # a busy answer given at once is not a spin
+
+        def begin() -> None:
+            conn.execute("BEGIN IMMEDIATE")
+
+        self._while_busy(begin, self._timeout_ms, pause=0.001, progress=self._data_version)
 
     def _data_version(self) -> int | None:
         """The write connection's ``PRAGMA data_version`` (changed by every commit of
