@@ -148,6 +148,8 @@ def group_cost(count: int, empty_cells: int, empty_columns: int) -> int:
             f"{count} cards cannot move with {empty_cells} empty cells"
             f" and {empty_columns} empty columns"
         )
+    if count <= empty_cells + empty_columns + 1:  # what the minimum below comes to
+        return 2 * count - 1
     return min(
         2 * _cost_or_none(m, empty_cells, empty_columns - 1)
         + _cost_or_none(count - m, empty_cells, empty_columns - 1)

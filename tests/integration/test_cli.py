@@ -232,23 +232,28 @@ def test_the_readme_documents_every_exit_status() -> None:
 
 def test_a_survey_starts_without_loading_the_terminals_board(tmp_path: Path) -> None:
     """Every survey and solve pays the program's start: `survey` and `solve` do not
-    import the terminal's board and rich (a fifth of the start), which `deal` does."""
+    import the terminal's board and rich (a fifth of the start), which `deal` does; a
+    survey that runs loads neither the table's games nor the report and its ratings
+    (its workers start only once its imports are done), which `survey report` does."""
     probe = (
         "import sys\n"
         "from eightoff.cli import main\n"
         "code = main(sys.argv[1:])\n"
         "print(code, 'rich' in sys.modules, 'eightoff.cli.board' in sys.modules)\n"
+        "print(*(m in sys.modules for m in ('eightoff.store.games',"
+        " 'eightoff.survey.report', 'eightoff.rating')))\n"
     )
     db = str(tmp_path / "s.sqlite3")
 
-    def run(*args: str) -> str:
+    def run(*args: str, line: int = -2) -> str:
         done = subprocess.run(
             [sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120
         )
-        return done.stdout.splitlines()[-1]
+        return done.stdout.splitlines()[line]
 
-    assert run("survey", "1", "2", "--variant", "freecell", "--db", db, "--no-progress") == (
-        "0 False False"
-    )
+    survey = ("survey", "1", "2", "--variant", "freecell", "--db", db, "--no-progress")
+    assert run(*survey) == "0 False False"
+    assert run(*survey, line=-1) == "False False False"
+    assert run("survey", "report", "--db", db, line=-1) == "False True True"
     assert run("solve", "1", "--variant", "freecell", "--quiet") == "0 False False"
     assert run("deal", "1") == "0 True True"

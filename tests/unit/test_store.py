@@ -444,3 +444,15 @@ def test_a_turn_keeps_the_auto_move_setting_it_was_played_with(db: Path) -> None
         assert saved is not None and saved.game.position == game.position
         counts.append(saved.game.player_moves)
     assert counts == [1, 4]  # on: the A♠ to a cell; off: that, then A♠, 2♠, 3♠ home
+
+
+def test_the_store_package_gives_the_games_names_and_no_others() -> None:
+    """`from eightoff.store import Store` is the games' own class (loaded on first use),
+    and a name the package does not have is the usual AttributeError."""
+    import eightoff.store
+    import eightoff.store.games
+
+    assert eightoff.store.Store is eightoff.store.games.Store
+    assert eightoff.store.rule_options is eightoff.store.games.rule_options
+    with pytest.raises(AttributeError, match=r"'eightoff\.store' has no attribute 'Stor'"):
+        _ = eightoff.store.Stor

@@ -1,7 +1,11 @@
 """SQLite storage: :mod:`eightoff.store.db` is the one infrastructure (errors,
 transactions, schema versions, the data directory); :mod:`eightoff.store.games` keeps
-the table's games. ``from eightoff.store import Store`` keeps working for the games."""
+the table's games. ``from eightoff.store import Store`` keeps working for the games,
+imported with the first of their names asked for: a survey never loads them."""
 
+from typing import TYPE_CHECKING
+
+from eightoff._lazy import lazy_names
 from eightoff.store.db import (
     Database,
     Schema,
@@ -10,21 +14,23 @@ from eightoff.store.db import (
     connect,
     default_data_dir,
 )
-from eightoff.store.games import (
-    GAMES,
-    SCHEMA_VERSION,
-    GameEdit,
-    OverPar,
-    SavedGame,
-    ServerRecord,
-    Store,
-    StoredPar,
-    VariantStats,
-    parse_stats_key,
-    rule_options,
-    rules_with_options,
-    stats_key,
-)
+
+if TYPE_CHECKING:
+    from eightoff.store.games import (
+        GAMES,
+        SCHEMA_VERSION,
+        GameEdit,
+        OverPar,
+        SavedGame,
+        ServerRecord,
+        Store,
+        StoredPar,
+        VariantStats,
+        parse_stats_key,
+        rule_options,
+        rules_with_options,
+        stats_key,
+    )
 
 __all__ = [
     "GAMES",
@@ -47,3 +53,24 @@ __all__ = [
     "rules_with_options",
     "stats_key",
 ]
+
+# the games' names: a survey never loads them (eightoff._lazy)
+__getattr__ = lazy_names(
+    __name__,
+    "eightoff.store.games",
+    (
+        "GAMES",
+        "SCHEMA_VERSION",
+        "GameEdit",
+        "OverPar",
+        "SavedGame",
+        "ServerRecord",
+        "Store",
+        "StoredPar",
+        "VariantStats",
+        "parse_stats_key",
+        "rule_options",
+        "rules_with_options",
+        "stats_key",
+    ),
+)

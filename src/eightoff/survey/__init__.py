@@ -49,8 +49,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
+from eightoff._lazy import lazy_names
 from eightoff.deals import deal as deal_position
 from eightoff.i18n import Message
 from eightoff.rules import Rules, UnknownVariantError, preset
@@ -73,7 +74,6 @@ from eightoff.survey.errors import (
     SurveyUnavailableError,
     SurveyWorkerError,
 )
-from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
 from eightoff.survey.store import (
     HEARTBEAT_SECONDS,
     MAX_STORED_DEAL,
@@ -87,6 +87,16 @@ from eightoff.survey.store import (
     rules_signature,
 )
 from eightoff.verdict import Verdict
+
+if TYPE_CHECKING:
+    from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
+
+# the report's names: a survey that runs never loads it (eightoff._lazy)
+__getattr__ = lazy_names(
+    __name__,
+    "eightoff.survey.report",
+    ("SurveyReport", "build_report", "wilson_interval", "write_png"),
+)
 
 __all__ = [
     "MAX_BATCH",
