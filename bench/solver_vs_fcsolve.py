@@ -3,12 +3,16 @@
 Both solvers run in this process, on one core, one at a time, deal after deal:
 
 * ours: ``eightoff.solver.solve(position, Limits())`` and, with ``--short``,
-  ``Limits(short=True)`` ("ours --short");
+  ``Limits(short=True)`` ("ours --short"); with ``--solo``, the core itself by default
+  (``--ours-path batch``): ``solve_deals`` over the deals, as a survey runs them, each
+  deal timed by the core's own CPU clock (its dealing, search and compiled replay);
 * theirs: Freecell Solver's library (``libfreecell-solver.so.0``, Debian package
   ``libfreecell-solver0``) through the PyPI binding ``freecell_solver``, fed the board
   text of ``eightoff.boards.format_fcs(position)``, once per ``--presets`` entry
   (``-l te``, ``-l qsi``, … or ``single``: a complete depth-first search over single-card
-  moves, ``--method soft-dfs -to 01ABCDE``, no pruning).
+  moves, ``--method soft-dfs -to 01ABCDE``, no pruning); a deal's time is
+  ``freecell_solver_user_solve_board`` and the ``recycle`` after it (its range solver's
+  work for each deal), not the reading of its solution's moves.
 
 Every solution of either solver is replayed move by move through our engine
 (``Position.check``/``apply``, outside the timed region) and its length counted the
@@ -177,11 +181,25 @@ class FcSolve:
         self._ffi = self.fcs.ffi
 
     def run(self, position: Position, board: str, number: int) -> Outcome:
+        """One deal; its time is the solve and the ``recycle`` after it (what its range
+        solver does for each deal, as ours frees a search's memory within its own time),
+        not the reading of the solution's moves in between."""
         text = board.encode()
         c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
         ret = self._solve_board(self._user, text)
         ns, cpu = time.perf_counter_ns() - t0, time.thread_time_ns() - c0
         states = int(self.fcs.get_num_times())
+        outcome = self._outcome(ret, ns, cpu, states, board, number)
+        c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
+        self.fcs.recycle()
+        outcome.ns += time.perf_counter_ns() - t0
+        outcome.cpu_ns += time.thread_time_ns() - c0
+        return outcome
+
+    def _outcome(
+        self, ret: int, ns: int, cpu: int, states: int, board: str, number: int
+    ) -> Outcome:
+        """The outcome of a solve, its moves read (the instance recycled if this raises)."""
         try:
             if ret == FCS_STATE_WAS_SOLVED:
                 moves = []
@@ -201,8 +219,9 @@ class FcSolve:
                     f"deal {number}: fc-solve rejected the board text of format_fcs:\n{board}"
                 )
             raise BenchError(f"deal {number}: fc-solve returned code {ret} ({self.label})")
-        finally:
+        except BaseException:
             self.fcs.recycle()
+            raise
 
 
 # ----- ours ---------------------------------------------------------------------------
@@ -230,7 +249,64 @@ class Ours:
         return Outcome(result.verdict, ns, cpu, moves, int(result.states), detail)
 
 
-Solver = FcSolve | Ours
+class OursBatch:
+    """Ours through the core's batch path, as a survey runs it (``--solo`` only):
+    ``solve_deals`` over each run of consecutive deals in one call (the main search, the
+    solutions kept as the compiled replay's keys), a deal's time the core's own clock of
+    it, CPU time: its dealing in C, its search and the compiled replay.  ``prepare``
+    solves a pass's deals; ``run`` hands each deal's outcome out in turn."""
+
+    def __init__(self, limit_states: int | None, seconds: float | None) -> None:
+        from eightoff.solver import Limits, moves_of_keys, solve_deals
+
+        base = Limits()
+        self.limits = dataclasses.replace(
+            base,
+            seconds=base.seconds if seconds is None else seconds,
+            states=base.states if limit_states is None else limit_states,
+        )
+        self._solve_deals = solve_deals
+        self._moves_of_keys = moves_of_keys
+        self.name = "ours"
+        self.label = "ours (batch path)"
+        self._done: dict[int, Outcome] = {}
+
+    def prepare(self, rules: Rules, numbers: Sequence[int]) -> None:
+        from eightoff.solver._core import REPLAY_FAILED
+
+        self._solve_deals(rules, numbers[0], 1, self.limits)  # warm up, not recorded
+        self._done = {}
+        for first, count in consecutive_runs(numbers):
+            block = self._solve_deals(rules, first, count, self.limits, keep_moves=True)
+            keys = block.keys or ()
+            at = 0
+            for i, verdict in enumerate(block.verdicts()):
+                if block.status[i] == REPLAY_FAILED:
+                    raise BenchError(f"deal {first + i}: the compiled replay refused our solution")
+                length = block.lengths[i]
+                moves = None
+                if verdict == "solved":
+                    moves = list(self._moves_of_keys(keys[at : at + length]))
+                    at += length
+                ns = round(block.seconds[i] * 1e9)
+                self._done[first + i] = Outcome(str(verdict), ns, ns, moves, block.states[i])
+
+    def run(self, position: Position, board: str, number: int) -> Outcome:
+        return self._done[number]
+
+
+def consecutive_runs(numbers: Sequence[int]) -> list[tuple[int, int]]:
+    """``numbers`` as runs of consecutive deals: (first, count), in order."""
+    runs: list[tuple[int, int]] = []
+    for n in numbers:
+        if runs and runs[-1][0] + runs[-1][1] == n:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((n, 1))
+    return runs
+
+
+Solver = FcSolve | Ours | OursBatch
 
 
 # ----- checking solutions -------------------------------------------------------------
@@ -418,7 +494,10 @@ def run(
     # Warm up each solver once (imports, first allocations), not recorded.
     first = deal(rules, numbers[0])
     for s in solvers:
-        s.run(first, format_fcs(first), numbers[0])
+        if isinstance(s, OursBatch):
+            s.prepare(rules, numbers)  # the whole batch, timed by the core's clock
+        else:
+            s.run(first, format_fcs(first), numbers[0])
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -1014,6 +1093,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                    help="time the tables report: the thread's CPU time (default; not inflated"
                         " when other processes share the core) or wall-clock")  # fmt: skip
+    p.add_argument("--ours-path", choices=("batch", "solve"), default=None,
+                   help="how ours runs: 'batch', the core's batch path (solve_deals over the"
+                        " deals, as a survey runs it; its own CPU clock of each deal: the core"
+                        " itself; --solo only, and its default there) or 'solve', solve() on"
+                        " each position (its Python around the core included; the default"
+                        " otherwise)")  # fmt: skip
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     p.add_argument("--paired", action="store_true",
                    help="run ours with each fc-solve preset in a pass of its own (the two"
@@ -1076,10 +1161,19 @@ def main(argv: list[str] | None = None) -> int:
         names = [] if args.presets.strip().lower() == "none" else [
             x.strip() for x in args.presets.split(",") if x.strip()
         ]  # fmt: skip
+        path = args.ours_path or ("batch" if args.solo > 0 else "solve")
+        if path == "batch" and not args.solo:
+            raise BenchError("--ours-path batch solves a whole pass at once: give --solo N")
+        if path == "batch" and args.clock == "wall":
+            raise BenchError("--ours-path batch times by the core's CPU clock: give --clock cpu")
         pinned = pin_to_one_core(args.cpu)
         solvers: list[Solver] = []
         if args.ours:
-            solvers.append(Ours(False, args.limit_states, args.time_limit))
+            solvers.append(
+                OursBatch(args.limit_states, args.time_limit)
+                if path == "batch"
+                else Ours(False, args.limit_states, args.time_limit)
+            )
             if args.short:
                 solvers.append(Ours(True, args.limit_states, args.time_limit))
         for name in names:
@@ -1094,7 +1188,7 @@ def main(argv: list[str] | None = None) -> int:
                     sink.write(json.dumps(asdict(row)) + "\n")
 
             passes: dict[str, dict[str, Summary]] = {}
-            ours = [s for s in solvers if isinstance(s, Ours)]
+            ours = [s for s in solvers if isinstance(s, Ours | OursBatch)]
             solo_notes: list[str] = []
             if args.solo > 0:
                 summaries, solo_notes = solo(rules, numbers, solvers, args.solo, err, args.clock)
@@ -1116,7 +1210,7 @@ def main(argv: list[str] | None = None) -> int:
             if sink is not None:
                 sink.close()
         limits = "; ".join(
-            f"ours {s.limits}" for s in solvers if isinstance(s, Ours)
+            f"{s.label} {s.limits}" for s in solvers if isinstance(s, Ours | OursBatch)
         ) or "ours not run"  # fmt: skip
         fcs = ", ".join(f"{s.label} = `{' '.join(s.args)}`" for s in solvers
                         if isinstance(s, FcSolve))  # fmt: skip
@@ -1127,6 +1221,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.solo > 0
             else "one solver at a time"
         )
+        if path == "batch" and args.ours:
+            how += "; ours: the core's batch path (solve_deals), timed by the core's own clock"
+        how += "; fc-solve: the solve and its recycle"
         setup = (
             f"{revision()}; {pinned}, {how}, times are {clock}; {limits};"
             f" {fcs or 'fc-solve not run'}"
