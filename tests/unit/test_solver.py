@@ -164,13 +164,14 @@ def test_freecell_63777_is_solved() -> None:
 
 
 def test_freecell_5177999_is_solved_at_the_default_limits() -> None:
-    """No member of FreeCell's portfolio wins it in its share of the first 200,000
+    """Once no member of FreeCell's portfolio won it in its share of the first 200,000
     states, and the complete search after them failed for the rest of the 5 million
-    (issue 21); given more turns, the portfolio wins it (a dive, at some 220,000)."""
+    (issue 21); it is won within the portfolio's turns (by a dive: some 220,000 states,
+    76,219 since the dives try a cell card onto its parent first)."""
     start = deal("freecell", 5177999)
     result = solve(start)
     assert_solution(start, result)
-    assert 200_000 < result.states < 2_000_000
+    assert result.states < 2_000_000
 
 
 @pytest.mark.parametrize(
