@@ -225,3 +225,19 @@ def test_dives_that_share_their_states_do_not_search_again_where_another_has_bee
     (won_apart, apart), (won_shared, shared_states) = states[False], states[True]
     assert won_shared >= won_apart
     assert shared_states < 0.8 * apart
+
+
+def test_a_surveys_solver_version_changes_with_a_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A survey stores its solver version with every row: a plan changed without the
+    compiled core (here one rule of FreeCell's dive) is another version, since its
+    states, times and solutions differ; the same plans give the same version."""
+    from eightoff.survey import solver_version
+
+    version = solver_version.__wrapped__  # worked out afresh (a survey's is kept)
+    before = version()
+    assert before == version() == solver_version()
+    assert f"plans {plans.plans_id()}" in before
+    freecell = plans.PLANS[plans.Family.FREECELL]
+    changed = replace(freecell.main, dive=replace(freecell.main.dive, cell_to_parent_first=False))
+    monkeypatch.setitem(plans.PLANS, plans.Family.FREECELL, replace(freecell, main=changed))
+    assert version() != before

@@ -16,7 +16,9 @@ bench/README.md ("The search plans").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import hashlib
+import json
+from dataclasses import asdict, dataclass, replace
 from enum import Enum, IntEnum, IntFlag
 from typing import Final
 
@@ -456,13 +458,18 @@ PLANS: Final[dict[Family, Plan]] = {
     # 20,000 it mostly wins by 100,000 (Eight Off 15792: 26,740 states in all, against
     # 130,753 with the complete search best-first and 936,184 depth-first), where a
     # lost deal's best-first stage most often runs dry much sooner (figures in
-    # bench/README, "The complete search depth-first where deals are lost").
+    # bench/README, "The complete search depth-first where deals are lost").  With at
+    # most 3 cells empty the dive next tries a cell card onto its parent, before it
+    # generates any other step (cell_to_parent_first): Eight Off 2001-10000 x0.940 CPU,
+    # held-out ranges x0.883-0.985, the median deal x0.965-0.975; Seahaven Towers (this
+    # family) x0.976-0.987, its median x0.944-0.959 (bench/README, "A cell card onto
+    # its parent first").
     Family.EIGHT_OFF: Plan(
         Search(
             weights=SUIT_WEIGHTS,
             quick_states=100_000,
             complete_order=Order.DEPTH_FIRST,
-            dive=DiveRules(home_digs_before_moves=True),
+            dive=DiveRules(home_digs_before_moves=True, cell_to_parent_first=True),
         ),
         _short(SUIT_SHORT_WEIGHTS),
     ),
@@ -499,3 +506,13 @@ PLANS: Final[dict[Family, Plan]] = {
 def plan_for(rules: Rules) -> Plan:
     """The plan that searches a variant (its family's)."""
     return PLANS[family(rules)]
+
+
+def plans_id() -> str:
+    """Which plans these are: the first 12 hex digits of the SHA-256 of every family's
+    plan as the core reads it (field names and numbers, so the same on any Python).  A
+    survey stores it with its solver version beside the core's build: a plan changed
+    without the core (a rule of the dive, a weight) changes the states, times and
+    solutions a survey records, though never a verdict."""
+    text = json.dumps({f.name: asdict(p) for f, p in PLANS.items()}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

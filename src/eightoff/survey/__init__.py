@@ -202,11 +202,13 @@ def solver_version() -> str:
     ``eightoff.solver.SOLVER_VERSION`` (or its ``__version__``) when the solver
     module declares one. Otherwise the eightoff package version plus the compiled
     core's build (:func:`eightoff.solver.core_build`: a hash of the sources it was
-    compiled from), so that results from two different builds are never stored as one
-    version, and the same code built in two checkouts is one.
+    compiled from) and the plans' (:func:`eightoff.solver.plans.plans_id`: a hash of
+    the searches they run), so that results from two different builds or plans are
+    never stored as one version, and the same code built in two checkouts is one.
     """
     import eightoff
     import eightoff.solver as solver_module
+    from eightoff.solver.plans import plans_id
 
     for name in ("SOLVER_VERSION", "__version__"):
         value = getattr(solver_module, name, None)
@@ -214,7 +216,8 @@ def solver_version() -> str:
             return str(value)
     version = f"eightoff {eightoff.__version__}"
     build = solver_module.core_build()
-    return version if build == "unknown" else f"{version} core {build}"
+    plans = f"plans {plans_id()}"
+    return f"{version} {plans}" if build == "unknown" else f"{version} core {build} {plans}"
 
 
 def _in_the_core(rate: bool, limits: Limits) -> bool:
