@@ -54,23 +54,5 @@ __all__ = [
     "stats_key",
 ]
 
-# the games' names: a survey never loads them (eightoff._lazy)
-__getattr__ = lazy_names(
-    __name__,
-    "eightoff.store.games",
-    (
-        "GAMES",
-        "SCHEMA_VERSION",
-        "GameEdit",
-        "OverPar",
-        "SavedGame",
-        "ServerRecord",
-        "Store",
-        "StoredPar",
-        "VariantStats",
-        "parse_stats_key",
-        "rule_options",
-        "rules_with_options",
-        "stats_key",
-    ),
-)
+# the games' names (those of __all__ not defined above): a survey never loads them
+__getattr__ = lazy_names(__name__, "eightoff.store.games")

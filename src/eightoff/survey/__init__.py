@@ -91,12 +91,9 @@ from eightoff.verdict import Verdict
 if TYPE_CHECKING:
     from eightoff.survey.report import SurveyReport, build_report, wilson_interval, write_png
 
-# the report's names: a survey that runs never loads it (eightoff._lazy)
-__getattr__ = lazy_names(
-    __name__,
-    "eightoff.survey.report",
-    ("SurveyReport", "build_report", "wilson_interval", "write_png"),
-)
+# the report's names (those of __all__ not defined here): a survey that runs never loads
+# them (eightoff._lazy)
+__getattr__ = lazy_names(__name__, "eightoff.survey.report")
 
 __all__ = [
     "MAX_BATCH",
