@@ -495,7 +495,9 @@ def run(
     first = deal(rules, numbers[0])
     for s in solvers:
         if isinstance(s, OursBatch):
+            before = peak_rss_mb()
             s.prepare(rules, numbers)  # the whole batch, timed by the core's clock
+            summaries[s.name].rss_growth_mb += peak_rss_mb() - before
         else:
             s.run(first, format_fcs(first), numbers[0])
     progress = Progress(
