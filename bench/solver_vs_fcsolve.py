@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rich import box
 from rich.console import Console
@@ -63,6 +63,9 @@ from eightoff.counts import Counts, move_counts
 from eightoff.deals import deal
 from eightoff.position import HOME, IllegalMoveError, Move, Place, Position
 from eightoff.rules import PRESETS, Build, EmptyColumn, Rules, preset
+
+if TYPE_CHECKING:  # the solver is loaded with the first solver that runs
+    from eightoff.solver import Limits
 
 # ----- Freecell Solver ----------------------------------------------------------------
 
@@ -189,53 +192,59 @@ class FcSolve:
         ret = self._solve_board(self._user, text)
         ns, cpu = time.perf_counter_ns() - t0, time.thread_time_ns() - c0
         states = int(self.fcs.get_num_times())
-        outcome = self._outcome(ret, ns, cpu, states, board, number)
-        c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
-        self.fcs.recycle()
-        outcome.ns += time.perf_counter_ns() - t0
-        outcome.cpu_ns += time.thread_time_ns() - c0
+        try:
+            outcome = self._outcome(ret, ns, cpu, states, board, number)
+        finally:  # recycled whatever the outcome, timed as part of it
+            c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
+            self.fcs.recycle()
+            ns, cpu = time.perf_counter_ns() - t0, time.thread_time_ns() - c0
+        outcome.ns += ns
+        outcome.cpu_ns += cpu
         return outcome
 
     def _outcome(
         self, ret: int, ns: int, cpu: int, states: int, board: str, number: int
     ) -> Outcome:
-        """The outcome of a solve, its moves read (the instance recycled if this raises)."""
-        try:
-            if ret == FCS_STATE_WAS_SOLVED:
-                moves = []
-                while (m := self.fcs.get_next_move()) is not None:
-                    raw = bytes(self._ffi.buffer(m, 4))
-                    if raw[0] in (CANONIZE, SEPARATOR, NULL_MOVE):
-                        continue
-                    moves.append(fcs_move(raw))
-                return Outcome("solved", ns, cpu, moves, states)
-            if ret == FCS_STATE_IS_NOT_SOLVEABLE:
-                return Outcome("lost", ns, cpu, None, states)
-            if ret in (FCS_STATE_SUSPEND_PROCESS, FCS_STATE_EXCEEDS_MAX_NUM_TIMES):
-                msg = f"fc-solve stopped (code {ret})"
-                return Outcome("unknown", ns, cpu, None, states, msg)
-            if ret == FCS_STATE_INVALID_STATE:
-                raise BenchError(
-                    f"deal {number}: fc-solve rejected the board text of format_fcs:\n{board}"
-                )
-            raise BenchError(f"deal {number}: fc-solve returned code {ret} ({self.label})")
-        except BaseException:
-            self.fcs.recycle()
-            raise
+        """The outcome of a solve, its moves read."""
+        if ret == FCS_STATE_WAS_SOLVED:
+            moves = []
+            while (m := self.fcs.get_next_move()) is not None:
+                raw = bytes(self._ffi.buffer(m, 4))
+                if raw[0] in (CANONIZE, SEPARATOR, NULL_MOVE):
+                    continue
+                moves.append(fcs_move(raw))
+            return Outcome("solved", ns, cpu, moves, states)
+        if ret == FCS_STATE_IS_NOT_SOLVEABLE:
+            return Outcome("lost", ns, cpu, None, states)
+        if ret in (FCS_STATE_SUSPEND_PROCESS, FCS_STATE_EXCEEDS_MAX_NUM_TIMES):
+            msg = f"fc-solve stopped (code {ret})"
+            return Outcome("unknown", ns, cpu, None, states, msg)
+        if ret == FCS_STATE_INVALID_STATE:
+            raise BenchError(
+                f"deal {number}: fc-solve rejected the board text of format_fcs:\n{board}"
+            )
+        raise BenchError(f"deal {number}: fc-solve returned code {ret} ({self.label})")
 
 
 # ----- ours ---------------------------------------------------------------------------
+def our_limits(limit_states: int | None, seconds: float | None, short: bool = False) -> Limits:
+    """Our default limits with --limit-states and --time-limit where given."""
+    from eightoff.solver import Limits
+
+    base = Limits()
+    return dataclasses.replace(
+        base,
+        seconds=base.seconds if seconds is None else seconds,
+        states=base.states if limit_states is None else limit_states,
+        short=short,
+    )
+
+
 class Ours:
     def __init__(self, short: bool, limit_states: int | None, seconds: float | None) -> None:
-        from eightoff.solver import Limits, solve
+        from eightoff.solver import solve
 
-        base = Limits()
-        self.limits = dataclasses.replace(
-            base,
-            seconds=base.seconds if seconds is None else seconds,
-            states=base.states if limit_states is None else limit_states,
-            short=short,
-        )
+        self.limits = our_limits(limit_states, seconds, short)
         self._solve = solve
         self.name = "ours-short" if short else "ours"
         self.label = "ours --short" if short else "ours"
@@ -257,14 +266,9 @@ class OursBatch:
     solves a pass's deals; ``run`` hands each deal's outcome out in turn."""
 
     def __init__(self, limit_states: int | None, seconds: float | None) -> None:
-        from eightoff.solver import Limits, moves_of_keys, solve_deals
+        from eightoff.solver import moves_of_keys, solve_deals
 
-        base = Limits()
-        self.limits = dataclasses.replace(
-            base,
-            seconds=base.seconds if seconds is None else seconds,
-            states=base.states if limit_states is None else limit_states,
-        )
+        self.limits = our_limits(limit_states, seconds)
         self._solve_deals = solve_deals
         self._moves_of_keys = moves_of_keys
         self.name = "ours"
