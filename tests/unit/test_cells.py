@@ -268,19 +268,21 @@ def test_verdicts_with_fewer_cells_match_pringles_table(cells: int) -> None:
         assert isinstance(verdict, Solved if least[number] <= cells else Lost), (number, verdict)
 
 
-@pytest.mark.parametrize("meta", [0, plans.FCS_META_ORDER])
+@pytest.mark.parametrize(("meta", "scored"), [(0, True), (0, False), (plans.FCS_META_ORDER, True)])
 def test_the_depth_first_complete_search_with_meta_steps_first_proves_the_same_losses(
-    meta: int,
+    meta: int, scored: bool
 ) -> None:
     """The complete search depth-first, trying meta steps before the single moves of
-    each state (Search.complete_meta) or not: on Microsoft deals 1-30 with 1 cell it
-    says "lost" exactly where Pringle's table needs more cells, and its wins replay."""
+    each state (Search.complete_meta) or not, its children scored or in the order made
+    (Search.complete_scored): on Microsoft deals 1-30 with 1 cell it says "lost"
+    exactly where Pringle's table needs more cells, and its wins replay."""
     rules = preset("freecell").with_options(cells=1)
     search = replace(
         plans.plan_for(rules).main,
         stages=plans.Stage.COMPLETE,
         complete_order=plans.Order.DEPTH_FIRST,
         complete_meta=meta,
+        complete_scored=scored,
     )
     setup = _core.Setup(core_rules(rules), asdict(search))
     least = pringle_least_cells()

@@ -45,7 +45,7 @@ def test_every_record_has_the_cores_field_names() -> None:
     ("variant", "family"),
     [
         ("eightoff", plans.Family.EIGHT_OFF),
-        ("seahaven-towers", plans.Family.EIGHT_OFF),
+        ("seahaven-towers", plans.Family.SEAHAVEN_TOWERS),
         ("eightoff-easy", plans.Family.EIGHT_OFF_EASY),
         ("bakers-game", plans.Family.BAKERS_GAME),
         ("freecell", plans.Family.FREECELL),
@@ -150,14 +150,16 @@ def test_a_depth_first_plan_proves_the_losses_the_best_first_search_proves(
     variant: str, cells: int | None, number: int
 ) -> None:
     """Where a plan's complete search runs depth-first, the deal is still lost, and the
-    complete search, either order, exhausts the very same states."""
+    complete search, either order, its children scored or not (Search.complete_scored,
+    unscored in Eight Off's plan), exhausts the very same states."""
     rules = PRESETS[variant] if cells is None else PRESETS[variant].with_options(cells=cells)
     position = deal(rules, number)
     assert solve(position, Limits()).verdict is Verdict.LOST
     entered = []
-    for order in plans.Order:
+    first = plans.Order.DEPTH_FIRST
+    for order, scored in ((plans.Order.BEST_FIRST, True), (first, True), (first, False)):
         search = replace(plans.plan_for(rules).main, stages=plans.Stage.COMPLETE,
-                         complete_order=order)  # fmt: skip
+                         complete_order=order, complete_scored=scored)  # fmt: skip
         status, states, _ = _core.solve(
             _core.Setup(core_rules(rules), asdict(search)),
             position.columns, position.cells, position.foundations,
@@ -165,7 +167,7 @@ def test_a_depth_first_plan_proves_the_losses_the_best_first_search_proves(
         )  # fmt: skip
         assert status == _core.LOST
         entered.append(states)
-    assert entered[0] == entered[1] > 100
+    assert entered[0] == entered[1] == entered[2] > 100
 
 
 def test_a_member_that_begins_in_the_second_round_costs_nothing_where_another_wins_first() -> None:

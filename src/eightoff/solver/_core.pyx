@@ -119,6 +119,7 @@ cdef extern from "plan.h":
         int complete_order
         int complete_steps
         long complete_meta
+        int complete_scored
         int shorten
         int memory_beam
         eo_dive_rules dive

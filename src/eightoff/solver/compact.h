@@ -253,11 +253,11 @@ static inline int eo_root_prefix(const eo_cstore *c, int i, const uint8_t *col, 
  * `used`: the cards written so far, these added (alternate colours only: in suit no
  * card needs a bit).  -1 when a card does not stack on the one below or
  * is not the one left (never in a state of one pack reached from the root). */
-static inline int eo_put_chain(const eo_cstore *c, eo_bitw *b, const uint8_t *col, int from,
-                               int L, uint64_t *used, unsigned head, int head_bits) {
+static inline int eo_put_chain(int alt, eo_bitw *b, const uint8_t *col, int from, int L,
+                               uint64_t *used, unsigned head, int head_bits) {
     /* the field before it (`head`, in `head_bits` bits) and the length in one put */
     eo_put(b, head | (unsigned)(L - from) << head_bits, head_bits + eo_chain_bits[col[from - 1]]);
-    if (!c->alt) {
+    if (!alt) {
         /* each card one rank lower than the one below, of its suit: one code lower by 4,
          * eight cards at a time (the column holds EO_COLCAP bytes; those past L are left
          * out, and a carry out of them only goes up, into bytes left out too) */
@@ -292,8 +292,10 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
     eo_bitw b = {(uint64_t)s->found[0] | (uint64_t)s->found[1] << 4 |
                      (uint64_t)s->found[2] << 8 | (uint64_t)s->found[3] << 12,
                  0, 16};
-    int at[EO_MAXCOLS], pl[EO_MAXCOLS], base[EO_MAXCOLS], nb = 0;
-    for (int i = 0; i < c->ncols; i++) at[i] = -1;
+    /* r's fields, not c's copies of them: constants in a copy of the search compiled for
+     * one variant's rules (fixed.h), where in suit the bookkeeping of `used` goes */
+    int alt = r->alt, at[EO_MAXCOLS], pl[EO_MAXCOLS], base[EO_MAXCOLS], nb = 0;
+    for (int i = 0; i < r->ncols; i++) at[i] = -1;
     for (int k = 0; k < r->ncols; k++) {
         int L = s->len[k];
         if (!L) continue;
@@ -313,17 +315,18 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
         }
     }
     /* home, then also written (needed in alternate colours only) */
-    uint64_t used = c->alt ? eo_home_bits(c, s->found) : 0;
+    uint64_t used = alt ? eo_home_bits(c, s->found) : 0;
     int present = 0;
-    for (int i = 0; i < c->ncols; i++) {
+    for (int i = 0; i < r->ncols; i++) {
         if (!c->rlen[i]) continue;
         if (at[i] < 0) {
             eo_put(&b, 0, c->pbits[i]);
         } else {
             int k = at[i];
             present++;
-            used |= c->pre[c->pre0[i] + pl[i]]; /* the prefix: root column i's first pl[i] cards */
-            if (eo_put_chain(c, &b, s->col[k], pl[i], s->len[k], &used, (unsigned)pl[i],
+            if (alt) /* the prefix: root column i's first pl[i] cards */
+                used |= c->pre[c->pre0[i] + pl[i]];
+            if (eo_put_chain(alt, &b, s->col[k], pl[i], s->len[k], &used, (unsigned)pl[i],
                              c->pbits[i]) != 0)
                 return -1;
         }
@@ -332,8 +335,8 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
     eo_put(&b, (unsigned)nb, eo_bw((unsigned)(r->ncols - present)));
     for (int j = 0; j < nb; j++) {
         int k = base[j];
-        used |= (uint64_t)1 << s->col[k][0];
-        if (eo_put_chain(c, &b, s->col[k], 1, s->len[k], &used, s->col[k][0], 6) != 0) return -1;
+        if (alt) used |= (uint64_t)1 << s->col[k][0];
+        if (eo_put_chain(alt, &b, s->col[k], 1, s->len[k], &used, s->col[k][0], 6) != 0) return -1;
     }
     if (b.pos > 127) return -1;
     out->lo = b.lo;

@@ -133,7 +133,8 @@ typedef struct eo_ctx_s {
     int dive_parent_digs_last;
     /* a depth-first search over meta steps (steps.h, EO_META_...), a kind at a time: the
      * kinds in order (eo_member.meta_order; 0: not such a search); meta_plain: each kind's
-     * children in the order made, not scored */
+     * children in the order made, not scored (also the complete depth-first search
+     * without meta steps, when its plan's complete_scored is 0) */
     long meta;
     int meta_plain;
     /* this search is the greedy dive: depth-first, never a proof; its rules (dive) apply,

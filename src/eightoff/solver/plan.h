@@ -130,6 +130,9 @@ typedef struct {
      * complete_steps (EO_META_ALL), each group only once the children of those before
      * have failed */
     long complete_meta;
+    int complete_scored; /* the complete search depth-first over single moves (no meta
+                            steps) tries each state's children best score first; 0: in
+                            the order they are made, unscored (eo_enter_child) */
     int shorten;         /* shorten the solution found (eo_shorten) */
     int memory_beam;     /* where the memory ends, a beam search's try for a win first
                             (eo_beam_fallback) */

@@ -292,6 +292,11 @@ class Search:
     time in this order (:func:`meta_order`), and last every step of ``complete_steps``,
     each group only once the children of those before have failed (so every state it
     enters is still expanded with every single move before it can end "lost")."""
+    complete_scored: bool = True
+    """Depth-first without meta steps: the complete search tries each state's children
+    best score first (the weights); False: in the order they are made, unscored, which
+    saves scoring each child where the order does not pay for it (a lost deal's search
+    enters every state whatever the order)."""
     shorten: bool = False
     """Shorten the solution found: jump ahead to the latest state along it that one
     move reaches."""
@@ -351,7 +356,8 @@ class Family(Enum):
     FREECELL_FEW_CELLS = "alternate colours, one pack, 1 to 3 cells"
     FREECELL_NO_CELLS = "alternate colours, one pack, no cell"
     DOUBLE_FREECELL = "alternate colours, two packs"
-    EIGHT_OFF = "in suit, only Kings fill an empty column (also Seahaven Towers)"
+    EIGHT_OFF = "in suit, only Kings fill an empty column, 8 columns or fewer"
+    SEAHAVEN_TOWERS = "in suit, only Kings fill an empty column, more than 8 columns"
     BAKERS_GAME = "in suit, any card fills an empty column, fewer than 8 cells"
     EIGHT_OFF_EASY = "in suit, any card fills an empty column, 8 cells or more"
 
@@ -365,9 +371,18 @@ def family(rules: Rules) -> Family:
             return Family.FREECELL_NO_CELLS
         return Family.FREECELL_FEW_CELLS if rules.cells < 4 else Family.FREECELL
     if rules.empty_column is EmptyColumn.KINGS:
-        return Family.EIGHT_OFF
+        return Family.EIGHT_OFF if rules.columns <= 8 else Family.SEAHAVEN_TOWERS
     return Family.EIGHT_OFF_EASY if rules.cells >= 8 else Family.BAKERS_GAME
 
+
+KINGS_ONLY_SEARCH: Final = Search(
+    weights=SUIT_WEIGHTS,
+    quick_states=100_000,
+    complete_order=Order.DEPTH_FIRST,
+    dive=DiveRules(home_digs_before_moves=True, cell_to_parent_first=True),
+)
+"""The main search where only Kings fill an empty column (Family.EIGHT_OFF, whose
+complete search is unscored, and Family.SEAHAVEN_TOWERS): see PLANS."""
 
 FEW_CELLS_SEARCH: Final = Search(
     weights=ALTERNATE_WEIGHTS,
@@ -462,18 +477,19 @@ PLANS: Final[dict[Family, Plan]] = {
     # bench/README, "The complete search depth-first where deals are lost").  With at
     # most 3 cells empty the dive next tries a cell card onto its parent, before it
     # generates any other step (cell_to_parent_first): Eight Off 2001-10000 x0.940 CPU,
-    # held-out ranges x0.883-0.985, the median deal x0.965-0.975; Seahaven Towers (this
-    # family) x0.976-0.987, its median x0.944-0.959 (bench/README, "A cell card onto
-    # its parent first").
+    # held-out ranges x0.883-0.985, the median deal x0.965-0.975; Seahaven Towers
+    # x0.976-0.987, its median x0.944-0.959 (bench/README, "A cell card onto
+    # its parent first").  Eight Off's complete search tries each state's children
+    # unscored, in the order they are made (complete_scored): the deals it sees are
+    # mostly lost, whose states are the same in any order, and scoring each child cost
+    # them 6% (Eight Off 1-30000: 44 lost deals x0.939, 13 won x0.898; with 6 and 4
+    # cells the lost x0.942 and x0.943); Seahaven Towers' won deals need the order (23
+    # on 1-5000: x1.55 unscored, the slowest x2.9), so it is a family of its own, its
+    # children scored (bench/README, "Eight Off's complete search unscored").
     Family.EIGHT_OFF: Plan(
-        Search(
-            weights=SUIT_WEIGHTS,
-            quick_states=100_000,
-            complete_order=Order.DEPTH_FIRST,
-            dive=DiveRules(home_digs_before_moves=True, cell_to_parent_first=True),
-        ),
-        _short(SUIT_SHORT_WEIGHTS),
+        replace(KINGS_ONLY_SEARCH, complete_scored=False), _short(SUIT_SHORT_WEIGHTS)
     ),
+    Family.SEAHAVEN_TOWERS: Plan(KINGS_ONLY_SEARCH, _short(SUIT_SHORT_WEIGHTS)),
     # A longer dive that moves only whole runs into an empty column and stops at a step
     # home only if it keeps the space it had; the complete search depth-first, as Eight
     # Off's (its best-first stage never ran past 20,000 states on 1-3000).

@@ -362,8 +362,11 @@ static void eo_solve(eo_ctx *x, long *states_out) {
                     x->meta_plain = 0;
                 }
             }
+            else if (plan->complete_order == EO_DEPTH_FIRST)
+                x->meta_plain = !plan->complete_scored; /* unscored (eo_enter_child) */
             eo_run_search(x, plan->complete_order, plan->complete_steps);
             x->meta = 0;
+            x->meta_plain = 0;
         }
         else
             eo_run_search(x, stage == EO_STAGE_DIVE ? EO_DEPTH_FIRST : EO_BEST_FIRST,
