@@ -338,7 +338,10 @@ def test_a_compact_record_is_exactly_its_canonical_state(rules: Rules) -> None:
     is no deal, as the live verdicts search from), the record decodes to the very
     state its canonical key decodes to, and that state, laid out otherwise, has the
     same record: the record identifies what the canonical key identifies, no more, no
-    less. Nearly every position fits in a record (the others are kept by full key)."""
+    less. In suit the record made from the columns' fields (eo_cencode_parts, as the
+    complete depth-first search makes a child's from its parent's fields and those of
+    the columns its step touched) is the same, for the position and each of its
+    children. Nearly every position fits in a record (the others are kept by full key)."""
     rng = random.Random(zlib.crc32(config_id(rules).encode()) + 41)
     checked = fits = 0
     while checked < POSITIONS_PER_CONFIG:

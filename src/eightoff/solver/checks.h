@@ -136,19 +136,51 @@ static int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights
     return bad;
 }
 
+/* In suit: whether the record made from s's fields (eo_cencode_parts, the fields made
+ * afresh) is eo_cencode's, and so is each child's (every search step and its auto-moves)
+ * made from s's fields and its touched columns', as the complete search makes it. */
+static int eo_check_cparts(const eo_cstore *c, const eo_rules *r, const eo_state *s) {
+    if (r->alt) return 1;
+    eo_state t = *s;
+    eo_cparts p, q;
+    eo_crec a, b;
+    eo_cparts_update(c, r, &t, NULL, 0, &p);
+    int fa = eo_cencode(c, r, &t, &a), fb = eo_cencode_parts(c, r, &t, &p, &b);
+    if (fa != fb || (fa == 0 && (a.lo != b.lo || a.hi != b.hi))) return 0;
+    eo_move ms[EO_MAXMOVES];
+    eo_move step[EO_STEPMAX];
+    eo_move au[2 * 52 + 8];
+    int n = eo_search_moves(r, &t, ms);
+    n += eo_macro_moves(r, &t, ms + n, EO_MAXMOVES - n, EO_DIGS_ALL, NULL);
+    int same = 1;
+    for (int i = 0; i < n && same; i++) {
+        int ns = eo_step(r, &t, ms[i], step);
+        if (ns < 0) continue;
+        int na = eo_autos(r, &t, au);
+        eo_cparts_update(c, r, &t, &p, eo_touched(step, ns) | eo_touched(au, na), &q);
+        fa = eo_cencode(c, r, &t, &a);
+        fb = eo_cencode_parts(c, r, &t, &q, &b);
+        same = fa == fb && (fa != 0 || (a.lo == b.lo && a.hi == b.hi));
+        eo_undo_all(&t, au, na);
+        eo_undo_all(&t, step, ns);
+    }
+    return same;
+}
+
 /* For the differential test: the compact record (compact.h) of s, a state reached from
  * `root`.  The record must decode to the very state eo_decode makes of s's canonical
- * key, and the state so made (laid out otherwise than s) must have the same record.
- * Returns 1 when both hold, 0 when s does not fit in a record (it would be kept by its
- * full key), -1 when either fails, -2 with rules that keep no records (two packs). */
+ * key, and the state so made (laid out otherwise than s) must have the same record; in
+ * suit the records made from fields (eo_check_cparts) must be the same too.  Returns 1
+ * when all hold, 0 when s does not fit in a record (it would be kept by its full key),
+ * -1 when one fails, -2 with rules that keep no records (two packs). */
 static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) {
     eo_cstore c;
     eo_cstore_init(&c);
     int out = -2;
     if (eo_cstore_root(&c, r, root)) {
         eo_crec k, k2;
-        out = 0;
-        if (eo_cencode(&c, r, s, &k) == 0) {
+        out = eo_check_cparts(&c, r, s) ? 0 : -1;
+        if (out == 0 && eo_cencode(&c, r, s, &k) == 0) {
             uint8_t key[EO_MAXKEY];
             eo_state a, b;
             int n = eo_key(r, s, key);

@@ -344,6 +344,99 @@ static int eo_cencode(const eo_cstore *c, const eo_rules *r, const eo_state *s, 
     return 0;
 }
 
+/* ----- the record from its columns' parts (in suit) -----------------------------------
+ * In suit each column's field of the record stands alone (no card needs a suit bit, so
+ * no field depends on the cards written before it): the complete depth-first search
+ * keeps the fields of each frame's state, and a child's record re-reads only the columns
+ * its step and auto-moves touched (eo_cparts_update), then puts the fields in the
+ * record's order (eo_cencode_parts): the same record eo_cencode makes (checks.h,
+ * eo_check_compact, holds the two to each other). */
+typedef struct {
+    uint32_t val[EO_MAXCOLS]; /* column k's field: its head, then its chain's length */
+    uint8_t bits[EO_MAXCOLS];  /* the field's bits */
+    int8_t root[EO_MAXCOLS];   /* the root column whose bottom card it holds, or -1 another
+                                  bottom card, -2 empty, -3 no chain above its head (the
+                                  state is kept by its full key: eo_cencode says -1) */
+} eo_cparts;
+
+/* Column k's part of s (in suit). */
+static inline void eo_cpart(const eo_cstore *c, const eo_state *s, int k, eo_cparts *p) {
+    int L = s->len[k];
+    if (!L) {
+        p->root[k] = -2;
+        return;
+    }
+    const uint8_t *col = s->col[k];
+    int i = c->root_of[col[0]], from, head_bits;
+    unsigned head;
+    if (i >= 0) {
+        from = eo_root_prefix(c, i, col, L);
+        head = (unsigned)from;
+        head_bits = c->pbits[i];
+    } else {
+        from = 1;
+        head = col[0];
+        head_bits = 6;
+    }
+    eo_bitw b = {0, 0, 0};
+    uint64_t used = 0;
+    p->root[k] = (int8_t)(eo_put_chain(0, &b, col, from, L, &used, head, head_bits) ? -3 : i);
+    p->val[k] = (uint32_t)b.lo;
+    p->bits[k] = (uint8_t)b.pos;
+}
+
+/* The parts of s (in suit) into out: those of the columns in `mask` made afresh, the
+ * others copied from `from`, the parts of a state that differs from s only in the
+ * columns of mask (NULL: every column made afresh). */
+static inline void eo_cparts_update(const eo_cstore *c, const eo_rules *r, const eo_state *s,
+                                    const eo_cparts *from, unsigned mask, eo_cparts *out) {
+    if (from) {
+        if (out != from) *out = *from;
+    } else {
+        mask = (1u << r->ncols) - 1;
+    }
+    for (unsigned m = mask; m; m &= m - 1) eo_cpart(c, s, __builtin_ctz(m), out);
+}
+
+/* eo_cencode from s's parts (in suit): the same record, or -1 where it would be. */
+static inline int eo_cencode_parts(const eo_cstore *c, const eo_rules *r, const eo_state *s,
+                                   const eo_cparts *p, eo_crec *out) {
+    eo_bitw b = {(uint64_t)s->found[0] | (uint64_t)s->found[1] << 4 |
+                     (uint64_t)s->found[2] << 8 | (uint64_t)s->found[3] << 12,
+                 0, 16};
+    int at[EO_MAXCOLS], base[EO_MAXCOLS], nb = 0, present = 0;
+    for (int i = 0; i < r->ncols; i++) at[i] = -1;
+    for (int k = 0; k < r->ncols; k++) {
+        int i = p->root[k];
+        if (i >= 0) {
+            at[i] = k;
+            present++;
+        } else if (i == -1) {
+            int j = nb++; /* in card order (insertion) */
+            while (j > 0 && s->col[base[j - 1]][0] > s->col[k][0]) {
+                base[j] = base[j - 1];
+                j--;
+            }
+            base[j] = k;
+        } else if (i == -3) {
+            return -1;
+        }
+    }
+    for (int i = 0; i < r->ncols; i++) {
+        if (!c->rlen[i]) continue;
+        if (at[i] < 0)
+            eo_put(&b, 0, c->pbits[i]);
+        else
+            eo_put(&b, p->val[at[i]], p->bits[at[i]]);
+    }
+    eo_put(&b, (unsigned)nb, eo_bw((unsigned)(r->ncols - present)));
+    for (int j = 0; j < nb; j++) eo_put(&b, p->val[base[j]], p->bits[base[j]]);
+    if (b.pos > 127) return -1;
+    out->lo = b.lo;
+    out->hi = b.hi;
+    return 0;
+}
+
 static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, int *L,
                                 uint64_t *used) {
     int n = *L;
@@ -487,10 +580,21 @@ static long eo_cstore_insert_big(eo_cstore *c, const eo_rules *r, const eo_state
 
 /* Enter s; return its new id, or -(existing id) - 2 if it was there, or -1 if out of
  * memory (c->failed set). */
+static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state *s, int fits,
+                                 eo_crec k);
+
 static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s) {
     eo_crec k;
+    int fits = eo_cencode(c, r, s, &k) == 0;
+    return eo_cstore_insert_rec(c, r, s, fits, k);
+}
+
+/* eo_cstore_insert of s, its record k made already (fits 0: s has none, by its full key
+ * then). */
+static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state *s, int fits,
+                                 eo_crec k) {
     long id;
-    if (eo_cencode(c, r, s, &k) != 0) {
+    if (!fits) {
         id = eo_cstore_insert_big(c, r, s);
         if (id == -1) c->failed = 1;
         return id;

@@ -157,6 +157,10 @@ typedef struct eo_ctx_s {
     int nfr, frcap;
     eo_pcache *pcs; /* one pack: the column parts of each frame's state (fr[i] -> pcs[i]) */
     int pccap;
+    /* the complete depth-first search in suit (one pack): the fields of each frame's
+     * record (fr[i] -> cps[i]: eo_cparts_update, eo_cencode_parts) */
+    eo_cparts *cps;
+    int cpcap;
     eo_child *kids;
     int nkids, kcap;
     /* one pack: each kid's column parts (kpc[kids[i].pc], when not -1), made
@@ -253,6 +257,8 @@ static int eo_ctx_init(eo_ctx *x) {
     x->frcap = 0;
     x->pcs = NULL;
     x->pccap = 0;
+    x->cps = NULL;
+    x->cpcap = 0;
     x->kids = NULL;
     x->kcap = 0;
     x->kpc = NULL;
@@ -282,6 +288,7 @@ static void eo_ctx_free(eo_ctx *x) {
     free(x->is_step);
     free(x->fr);
     free(x->pcs);
+    free(x->cps);
     free(x->kids);
     free(x->kpc);
     free(x->kmv);
@@ -310,7 +317,7 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + eo_cstore_bytes(&x->C) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
-           (size_t)x->kcap * sizeof(eo_child) + (size_t)x->kpccap * sizeof(eo_pcache) +
+           (size_t)x->cpcap * sizeof(eo_cparts) + (size_t)x->kcap * sizeof(eo_child) + (size_t)x->kpccap * sizeof(eo_pcache) +
            x->kmv_cap * sizeof(eo_move) +
            x->nnodes * EO_CBLOCK * EO_NODE_BYTES + x->nodecap * sizeof(uint8_t *) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);
@@ -353,6 +360,13 @@ static inline long eo_seen_insert(eo_ctx *x, const eo_state *s) {
     if (x->C.on) return eo_cstore_insert(&x->C, EO_R(x), s);
     uint8_t key[EO_MAXKEY];
     return eo_table_insert(&x->T, key, eo_key(EO_R(x), s, key));
+}
+
+/* eo_seen_insert of s, in suit, its compact record made from its parts p (eo_cparts). */
+static inline long eo_seen_insert_parts(eo_ctx *x, const eo_state *s, const eo_cparts *p) {
+    eo_crec k;
+    int fits = eo_cencode_parts(&x->C, EO_R(x), s, p, &k) == 0;
+    return eo_cstore_insert_rec(&x->C, EO_R(x), s, fits, k);
 }
 
 /* The state of a seen id, laid out as eo_decode lays out its canonical key. */

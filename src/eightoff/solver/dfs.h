@@ -197,11 +197,42 @@ typedef struct {
     eo_move put_off[EO_MAXMOVES];
     eo_move back;   /* the move back to the parent state, left out unmade */
     eo_pcache *pcp; /* the state's column parts (one pack), else NULL */
+    const eo_cparts *cpp; /* the state's record fields (eo_keeps_cparts), else NULL */
 } eo_expansion;
+
+/* Whether the search keeps its frames' record fields (eo_cparts): the complete search
+ * (seen states kept exactly, in compact records) in suit. */
+static inline int eo_keeps_cparts(const eo_ctx *x) {
+    return !x->hash_only && x->C.on && !EO_R(x)->alt;
+}
+
+/* The record fields of the frame's state (eo_keeps_cparts), from its parent's as the
+ * column parts below are.  -1 out of memory. */
+static inline int eo_frame_cparts(eo_ctx *x) {
+    int f = x->nfr - 1;
+    if (x->nfr > x->cpcap) {
+        int cap = x->cpcap ? x->cpcap : 64;
+        while (cap < x->nfr) cap *= 2;
+        eo_cparts *p = (eo_cparts *)realloc(x->cps, (size_t)cap * sizeof(eo_cparts));
+        if (!p) {
+            x->status = EO_MEMORY_LIMIT;
+            return -1;
+        }
+        x->cps = p;
+        x->cpcap = cap;
+    }
+    if (f >= 1)
+        eo_cparts_update(&x->C, EO_R(x), &x->S, &x->cps[f - 1],
+                         eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), &x->cps[f]);
+    else
+        eo_cparts_update(&x->C, EO_R(x), &x->S, NULL, 0, &x->cps[f]);
+    return 0;
+}
 
 /* The column parts of the frame's state (one pack; else *pcp NULL): made from its
  * parent's (only the columns the step to it touched), or in full at the root, or kept
- * from the expansion before (resume).  -1 out of memory. */
+ * from the expansion before (resume); with them the record fields (eo_frame_cparts).
+ * -1 out of memory. */
 static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
     *pcp = NULL;
     if (EO_R(x)->nfound != 4) return 0;
@@ -212,6 +243,7 @@ static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
     }
     *pcp = &x->pcs[f];
     if (resume) return 0;
+    if (eo_keeps_cparts(x) && eo_frame_cparts(x) != 0) return -1;
     if (f >= 1 && x->kid_in >= 0 && x->kids[x->kid_in].pc >= 0)
         **pcp = x->kpc[x->kids[x->kid_in].pc]; /* made as the kid was entered (eo_enter_child) */
     else if (f >= 1)
@@ -238,6 +270,7 @@ static inline void eo_expansion_init(eo_ctx *x, eo_expansion *e, int resume, eo_
     int dive = x->is_dive && x->steps != EO_STEPS_SINGLE;
     e->resume = resume;
     e->pcp = pcp;
+    e->cpp = pcp && eo_keeps_cparts(x) ? &x->cps[x->nfr - 1] : NULL;
     e->digs_first = !resume && dive && x->plan.dive.home_digs_before_moves && pcp;
     e->parents_later = !resume && !e->digs_first && dive && x->dive_parent_digs_last &&
                        (x->dig_kinds & 1 << EO_DIG_PARENT);
@@ -318,7 +351,7 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
                                  int *progress) {
     const eo_rules *r = EO_R(x);
     eo_state *s = &x->S;
-    unsigned mask = e->pcp ? eo_touched(step, ns) | eo_touched(au, na) : 0;
+    unsigned mask = e->pcp || e->cpp ? eo_touched(step, ns) | eo_touched(au, na) : 0;
     long id;
     *progress = 0;
     /* one pack, hashes only (the dives, the searches over meta steps): the child's column
@@ -333,6 +366,10 @@ static inline int eo_enter_child(eo_ctx *x, eo_expansion *e, eo_move m, const eo
                                : e->pcp ? eo_child_hash(r, s, e->pcp, mask)
                                         : eo_state_hash(r, s));
         if (id == 0) return 0;
+    } else if (e->cpp) { /* the record from the frame's fields, the touched columns' made */
+        eo_cparts cp;
+        eo_cparts_update(&x->C, r, s, e->cpp, mask, &cp);
+        id = eo_seen_insert_parts(x, s, &cp);
     } else {
         id = eo_seen_insert(x, s);
     }

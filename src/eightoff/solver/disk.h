@@ -1680,11 +1680,14 @@ static int eo_disk_expand(eo_disk *d) {
 static void eo_release(eo_ctx *x) {
     free(x->fr);
     free(x->pcs);
+    free(x->cps);
     free(x->kids);
     free(x->kpc);
     free(x->kmv);
     x->fr = NULL;
     x->pcs = NULL;
+    x->cps = NULL;
+    x->cpcap = 0;
     x->kids = NULL;
     x->kpc = NULL;
     x->kmv = NULL;
