@@ -47,20 +47,20 @@ static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, 
     /* settled: the bottom run, when it may stay (led by a King where only Kings fill
      * columns) */
     int settled = (!r->kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
-    /* the lowest rank seen so far of each suit, a byte per suit (kept in a register) */
-    uint32_t low = 0x0e0e0e0eU;
+    /* the cards below, a bit by card code: a card is a blocker when one of the bits of
+     * its suit's lower ranks is set (the only value carried from card to card) */
+    uint64_t below = 0;
     int prev = col[0], blk = 0, prs = 0, run = 1;
     /* one pack: each card lies in one place, so its depth is simply written */
     if (onepack || L - 1 < depth[prev]) depth[prev] = (uint8_t)(L - 1);
-    low = (low & ~(0xffU << ((prev & 3) * 8))) | (uint32_t)(prev >> 2) << ((prev & 3) * 8);
+    below |= (uint64_t)1 << prev;
     for (int j = 1; j < L; j++) {
-        int card = col[j], rk = card >> 2, sh = (card & 3) * 8;
+        int card = col[j], rk = card >> 2;
         int d = L - 1 - j;
         if (onepack || d < depth[card]) depth[card] = (uint8_t)d;
-        int lo = (int)(low >> sh & 0xff);
-        int above = lo < rk;
-        blk += above;
-        if (!above) low = (low & ~(0xffU << sh)) | (uint32_t)rk << sh;
+        uint64_t lower = (((uint64_t)1 << (card & ~3)) - 1) & (0x1111111111111111ULL << (card & 3));
+        blk += (below & lower) != 0;
+        below |= (uint64_t)1 << card;
         int on = alt ? ((rk + 1 == (prev >> 2)) && ((card ^ prev) & 2)) : (card + 4 == prev);
         prs += on;
         settled += settled == j && on;
