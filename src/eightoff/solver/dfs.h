@@ -6,15 +6,16 @@
 
 #include "context.h"
 
-static inline int eo_pcs_reserve(eo_ctx *x, int n) {
-    if (n <= x->pccap) return 0;
-    int cap = x->pccap ? x->pccap : 64;
-    while (cap < n) cap *= 2;
-    eo_pcache *p = (eo_pcache *)realloc(x->pcs, (size_t)cap * sizeof(eo_pcache));
-    if (!p) return -1;
-    x->pcs = p;
-    x->pccap = cap;
-    return 0;
+/* Room for n entries of `size` bytes in the array p of *cap entries (64 at first,
+ * doubling, the entries kept): the frames' column parts and record fields.  Returns the
+ * array, moved or not, or NULL out of memory (p and *cap then as they were). */
+static inline void *eo_frames_room(void *p, int *cap, int n, size_t size) {
+    if (n <= *cap) return p;
+    int c = *cap ? *cap : 64;
+    while (c < n) c *= 2;
+    void *q = realloc(p, (size_t)c * size);
+    if (q) *cap = c;
+    return q;
 }
 
 /* The next draw of the depth-first search's score noise (xorshift). */
@@ -210,17 +211,12 @@ static inline int eo_keeps_cparts(const eo_ctx *x) {
  * column parts below are.  -1 out of memory. */
 static inline int eo_frame_cparts(eo_ctx *x) {
     int f = x->nfr - 1;
-    if (x->nfr > x->cpcap) {
-        int cap = x->cpcap ? x->cpcap : 64;
-        while (cap < x->nfr) cap *= 2;
-        eo_cparts *p = (eo_cparts *)realloc(x->cps, (size_t)cap * sizeof(eo_cparts));
-        if (!p) {
-            x->status = EO_MEMORY_LIMIT;
-            return -1;
-        }
-        x->cps = p;
-        x->cpcap = cap;
+    eo_cparts *cps = (eo_cparts *)eo_frames_room(x->cps, &x->cpcap, x->nfr, sizeof(eo_cparts));
+    if (!cps) {
+        x->status = EO_MEMORY_LIMIT;
+        return -1;
     }
+    x->cps = cps;
     if (f >= 1)
         eo_cparts_update(&x->C, EO_R(x), &x->S, &x->cps[f - 1],
                          eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), &x->cps[f]);
@@ -237,10 +233,12 @@ static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
     *pcp = NULL;
     if (EO_R(x)->nfound != 4) return 0;
     int f = x->nfr - 1;
-    if (eo_pcs_reserve(x, x->nfr) != 0) {
+    eo_pcache *pcs = (eo_pcache *)eo_frames_room(x->pcs, &x->pccap, x->nfr, sizeof(eo_pcache));
+    if (!pcs) {
         x->status = EO_MEMORY_LIMIT;
         return -1;
     }
+    x->pcs = pcs;
     *pcp = &x->pcs[f];
     if (resume) return 0;
     if (eo_keeps_cparts(x) && eo_frame_cparts(x) != 0) return -1;
