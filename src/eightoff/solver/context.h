@@ -317,7 +317,8 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
     return eo_table_bytes(&x->T) + eo_cstore_bytes(&x->C) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
-           (size_t)x->cpcap * sizeof(eo_cparts) + (size_t)x->kcap * sizeof(eo_child) + (size_t)x->kpccap * sizeof(eo_pcache) +
+           (size_t)x->cpcap * sizeof(eo_cparts) + (size_t)x->kcap * sizeof(eo_child) +
+           (size_t)x->kpccap * sizeof(eo_pcache) +
            x->kmv_cap * sizeof(eo_move) +
            x->nnodes * EO_CBLOCK * EO_NODE_BYTES + x->nodecap * sizeof(uint8_t *) +
            x->heapcap * sizeof(uint64_t) + (x->hset ? (x->hmask + 1) * sizeof(uint64_t) : 0);

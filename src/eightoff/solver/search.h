@@ -361,9 +361,9 @@ static void eo_solve(eo_ctx *x, long *states_out) {
                     x->meta = plan->complete_meta | (long)(EO_META_ALL - EO_META_HOME + 1) << (4 * end);
                     x->meta_plain = 0;
                 }
-            }
-            else if (plan->complete_order == EO_DEPTH_FIRST)
+            } else if (plan->complete_order == EO_DEPTH_FIRST) {
                 x->meta_plain = !plan->complete_scored; /* unscored (eo_enter_child) */
+            }
             eo_run_search(x, plan->complete_order, plan->complete_steps);
             x->meta = 0;
             x->meta_plain = 0;
