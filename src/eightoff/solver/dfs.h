@@ -6,15 +6,19 @@
 
 #include "context.h"
 
-/* Room for n entries of `size` bytes in the array p of *cap entries (64 at first,
- * doubling, the entries kept): the frames' column parts and record fields.  Returns the
- * array, moved or not, or NULL out of memory (p and *cap then as they were). */
-static inline void *eo_frames_room(void *p, int *cap, int n, size_t size) {
-    if (n <= *cap) return p;
+/* Room for an entry of `size` bytes per frame of x in the array p of *cap entries (64 at
+ * first, doubling, the entries kept): the frames' column parts and record fields.
+ * Returns the array, moved or not, or NULL out of memory (status set; p and *cap then
+ * as they were). */
+static inline void *eo_frames_room(eo_ctx *x, void *p, int *cap, size_t size) {
+    if (x->nfr <= *cap) return p;
     int c = *cap ? *cap : 64;
-    while (c < n) c *= 2;
+    while (c < x->nfr) c *= 2;
     void *q = realloc(p, (size_t)c * size);
-    if (q) *cap = c;
+    if (q)
+        *cap = c;
+    else
+        x->status = EO_MEMORY_LIMIT;
     return q;
 }
 
@@ -207,21 +211,15 @@ static inline int eo_keeps_cparts(const eo_ctx *x) {
     return !x->hash_only && x->C.on && !EO_R(x)->alt;
 }
 
-/* The record fields of the frame's state (eo_keeps_cparts), from its parent's as the
- * column parts below are.  -1 out of memory. */
-static inline int eo_frame_cparts(eo_ctx *x) {
+/* The record fields of the frame's state (eo_keeps_cparts), from its parent's and the
+ * columns the step to it touched (`touched`), or in full at the root, as the column
+ * parts below are.  -1 out of memory. */
+static inline int eo_frame_cparts(eo_ctx *x, unsigned touched) {
     int f = x->nfr - 1;
-    eo_cparts *cps = (eo_cparts *)eo_frames_room(x->cps, &x->cpcap, x->nfr, sizeof(eo_cparts));
-    if (!cps) {
-        x->status = EO_MEMORY_LIMIT;
-        return -1;
-    }
+    eo_cparts *cps = (eo_cparts *)eo_frames_room(x, x->cps, &x->cpcap, sizeof(eo_cparts));
+    if (!cps) return -1;
     x->cps = cps;
-    if (f >= 1)
-        eo_cparts_update(&x->C, EO_R(x), &x->S, &x->cps[f - 1],
-                         eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), &x->cps[f]);
-    else
-        eo_cparts_update(&x->C, EO_R(x), &x->S, NULL, 0, &x->cps[f]);
+    eo_cparts_update(&x->C, EO_R(x), &x->S, f >= 1 ? &cps[f - 1] : NULL, touched, &cps[f]);
     return 0;
 }
 
@@ -233,20 +231,19 @@ static inline int eo_frame_parts(eo_ctx *x, int resume, eo_pcache **pcp) {
     *pcp = NULL;
     if (EO_R(x)->nfound != 4) return 0;
     int f = x->nfr - 1;
-    eo_pcache *pcs = (eo_pcache *)eo_frames_room(x->pcs, &x->pccap, x->nfr, sizeof(eo_pcache));
-    if (!pcs) {
-        x->status = EO_MEMORY_LIMIT;
-        return -1;
-    }
+    eo_pcache *pcs = (eo_pcache *)eo_frames_room(x, x->pcs, &x->pccap, sizeof(eo_pcache));
+    if (!pcs) return -1;
     x->pcs = pcs;
     *pcp = &x->pcs[f];
     if (resume) return 0;
-    if (eo_keeps_cparts(x) && eo_frame_cparts(x) != 0) return -1;
+    /* the columns the step to this state touched (none at the root) */
+    unsigned touched =
+        f >= 1 ? eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0) : 0;
+    if (eo_keeps_cparts(x) && eo_frame_cparts(x, touched) != 0) return -1;
     if (f >= 1 && x->kid_in >= 0 && x->kids[x->kid_in].pc >= 0)
         **pcp = x->kpc[x->kids[x->kid_in].pc]; /* made as the kid was entered (eo_enter_child) */
     else if (f >= 1)
-        eo_pcache_child(EO_R(x), &x->S, &x->pcs[f - 1],
-                        eo_touched(x->path + x->fr[f].path0, x->plen - x->fr[f].path0), *pcp);
+        eo_pcache_child(EO_R(x), &x->S, &x->pcs[f - 1], touched, *pcp);
     else
         eo_pcache_fill(EO_R(x), &x->S, *pcp);
     return 0;

@@ -49,11 +49,10 @@ static inline void eo_col_features(const eo_rules *r, const eo_state *s, int c, 
     int settled = (!r->kings_only || eo_rank(col[0]) == EO_KING) ? 1 : 0;
     /* the cards below, a bit by card code: a card is a blocker when one of the bits of
      * its suit's lower ranks is set (the only value carried from card to card) */
-    uint64_t below = 0;
+    uint64_t below = (uint64_t)1 << col[0];
     int prev = col[0], blk = 0, prs = 0, run = 1;
     /* one pack: each card lies in one place, so its depth is simply written */
     if (onepack || L - 1 < depth[prev]) depth[prev] = (uint8_t)(L - 1);
-    below |= (uint64_t)1 << prev;
     for (int j = 1; j < L; j++) {
         int card = col[j], rk = card >> 2;
         int d = L - 1 - j;

@@ -485,7 +485,8 @@ PLANS: Final[dict[Family, Plan]] = {
     # them 6% (Eight Off 1-30000: 44 lost deals x0.939, 13 won x0.898; with 6 and 4
     # cells the lost x0.942 and x0.943); Seahaven Towers' won deals need the order (23
     # on 1-5000: x1.55 unscored, the slowest x2.9), so it is a family of its own, its
-    # children scored (bench/README, "Eight Off's complete search unscored").
+    # children scored (bench/README, "Blockers from a bitmask; Eight Off's complete
+    # search unscored, ...").
     Family.EIGHT_OFF: Plan(
         replace(KINGS_ONLY_SEARCH, complete_scored=False), _short(SUIT_SHORT_WEIGHTS)
     ),
