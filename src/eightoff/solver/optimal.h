@@ -594,6 +594,20 @@ static void op_step(const op_ctx *x, eo_state *s, eo_move *m) {
     if (x->count == OP_PLAYER && !from_foundation) op_closure(EO_R(x), s);
 }
 
+/* op_step made on s itself, each move it made (the step, then its auto-moves) into
+ * made; returns how many, for op_unstep to take back. */
+static int op_step_made(const op_ctx *x, eo_state *s, const eo_move *m, eo_move *made) {
+    made[0] = *m;
+    int from_foundation = m->src >= EO_FOUND && m->src < EO_HOME;
+    eo_apply(EO_R(x), s, &made[0]);
+    if (x->count != OP_PLAYER || from_foundation) return 1;
+    return 1 + op_closure_into(EO_R(x), s, made + 1, 0);
+}
+
+static void op_unstep(eo_state *s, const eo_move *made, int n) {
+    for (int j = n - 1; j >= 0; j--) eo_undo(s, &made[j]);
+}
+
 /* The steps to try from a state (see the pruning above); returns how many. */
 static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_move *out) {
     const eo_rules *r = EO_R(x);
@@ -609,23 +623,52 @@ static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_m
                 return 1;
             }
     }
-    eo_move all[2048];
-    int n = eo_legal_moves(mr, s, all), k = 0;
-    int first_cell = -1, first_col = -1;
+    /* the moves eo_legal_moves lists, in its order, less those pruned: made directly
+     * (each rule asked only of the moves kept) rather than listed and then filtered */
+    int first_cell = -1, first_col = -1, k = 0;
     for (int i = 0; i < r->ncells && first_cell < 0; i++)
         if (!s->cell[i]) first_cell = EO_CELL + i;
     for (int c = 0; c < r->ncols && first_col < 0; c++)
         if (!s->len[c]) first_col = c;
-    for (int i = 0; i < n; i++) {
-        eo_move m = all[i];
-        int src_cell = m.src >= EO_CELL && m.src < EO_FOUND;
-        if (m.dst >= EO_CELL && m.dst < EO_FOUND) {
-            if (src_cell || m.dst != first_cell) continue;
-        } else if (m.dst < EO_CELL && !s->len[m.dst]) {
-            if (m.dst != first_col) continue;
-            if (m.src < EO_CELL && m.n == s->len[m.src]) continue;
+    for (int c = 0; c < r->ncols; c++) {
+        int L = s->len[c];
+        if (!L) continue;
+        int run = eo_run(mr, s, c), top = eo_rank(s->col[c][L - 1]);
+        if (eo_column_move_ok(mr, s, c, run, EO_HOME, 1)) out[k++] = eo_mv(c, EO_HOME, 1);
+        if (first_cell >= 0) out[k++] = eo_mv(c, first_cell, 1); /* to the first empty cell */
+        for (int t = 0; t < r->ncols; t++) {
+            int T = s->len[t];
+            if (T) {
+                /* onto a card: only the run's card one rank below it can go there, the
+                 * n-th from the top (a run's ranks go down one by one) */
+                int n = eo_rank(s->col[t][T - 1]) - top;
+                if (n >= 1 && n <= run && eo_column_move_ok(mr, s, c, run, t, n))
+                    out[k++] = eo_mv(c, t, n);
+            } else if (t == first_col) {
+                /* into the first empty column, every count but the whole column */
+                for (int n = 1; n <= run && n < L; n++)
+                    if (eo_column_move_ok(mr, s, c, run, t, n)) out[k++] = eo_mv(c, t, n);
+            }
         }
-        out[k++] = m;
+    }
+    /* from a cell (never to another cell), then with retrieval from a foundation */
+    int singles = r->ncells + (mr->retrieval ? r->nfound : 0);
+    for (int i = 0; i < singles; i++) {
+        int from_cell = i < r->ncells, src, card;
+        if (from_cell) {
+            src = EO_CELL + i;
+            card = s->cell[i];
+        } else {
+            int f = i - r->ncells;
+            src = EO_FOUND + f;
+            card = s->found[f] ? s->found[f] << 2 | (f & 3) : 0;
+        }
+        if (!card) continue;
+        if (eo_single_move_ok(mr, s, card, from_cell, EO_HOME, 1)) out[k++] = eo_mv(src, EO_HOME, 1);
+        if (!from_cell && first_cell >= 0) out[k++] = eo_mv(src, first_cell, 1);
+        for (int t = 0; t < r->ncols; t++)
+            if ((s->len[t] || t == first_col) && eo_single_move_ok(mr, s, card, from_cell, t, 1))
+                out[k++] = eo_mv(src, t, 1);
     }
     return k;
 }
@@ -1280,7 +1323,8 @@ static void *op_worker(void *arg) {
     op_work *w = &t->w;
     const int weighted = x->weight > 10, T = P->T;
     eo_move moves[2048];
-    eo_state s, c;
+    eo_state s;
+    eo_move made[1 + 2 * 52]; /* a step and its auto-moves, each card home once (op_step_made) */
     int local[2048];
     for (;;) {
         if (__atomic_load_n(&P->stop, __ATOMIC_SEQ_CST) ||
@@ -1350,13 +1394,14 @@ static void *op_worker(void *arg) {
          * memory three times in a row (its slot, its record's offset, the record), most
          * of an expansion's time otherwise */
         for (int i = 0; i < n && !failed; i++) {
-            c = s;
-            op_step(x, &c, &moves[i]);
+            /* made on s and taken back: cheaper than a copy of the whole state */
+            int nm = op_step_made(x, &s, &moves[i], made);
             uint8_t *ck = t->kid_keys + (size_t)i * EO_MAXKEY;
             op_child *kid = &t->kids[i];
-            kid->goal = op_goal(x, &c);
-            kid->len = eo_key(EO_R(x), &c, ck);
+            kid->goal = op_goal(x, &s);
+            kid->len = eo_key(EO_R(x), &s, ck);
             kid->hash = eo_hash(ck, kid->len);
+            op_unstep(&s, made, nm);
             int to = T > 1 ? (int)((uint32_t)kid->hash % (uint32_t)T) : 0;
             if (to != t->id) {
                 failed = op_out(t, to, kid->hash, self, g1, f, kid->goal, ck, kid->len) != 0;
