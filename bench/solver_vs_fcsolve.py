@@ -451,6 +451,27 @@ def parse_deals(text: str) -> list[int]:
     return out
 
 
+def parse_firsts(text: str, size: int) -> list[int]:
+    """--ranges: the first deals, each ≥ 1, and --range-size ≥ 1."""
+    if size < 1:
+        raise BenchError(f"--range-size {size}: give 1 or more deals")
+    firsts = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            first = int(part)
+        except ValueError:
+            raise BenchError(f"--ranges: {part!r} is not a deal number") from None
+        if first < 1:
+            raise BenchError(f"--ranges: {first} is not a deal number ≥ 1")
+        firsts.append(first)
+    if not firsts:
+        raise BenchError("--ranges: no first deals given")
+    return firsts
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
@@ -794,6 +815,82 @@ def report_peer(summaries: dict[str, Summary], console: Console) -> None:
             )
 
 
+SOLO_GOALS: Final = {"median": 0.5, "mean": 0.6, "p99": 1.0, "max": 1.5}
+"""Issue 20.5's goals for ours ÷ the peer, on every range of deals tried."""
+
+
+def solo_ranges(
+    rules: Rules,
+    firsts: list[int],
+    size: int,
+    solvers: list[Solver],
+    passes: int,
+    console: Console,
+    out: Console,
+    clock: str,
+    markdown: bool,
+    on_row: Callable[[Row], None],
+) -> None:
+    """--solo with --ranges: a solo batch of ``size`` deals from each first deal, and one
+    row a range of ours ÷ its peer (the fastest legal preset of that range), each ratio
+    marked where it misses its goal (SOLO_GOALS); then, for each figure, on how many ranges
+    the goal is met and the worst range."""
+    style = box.MARKDOWN if markdown else box.SIMPLE_HEAVY
+    t = Table(box=style, title=None)
+    for col in ("deals", "peer", *SOLO_GOALS, "slowest deal: ours / theirs (ms)"):
+        t.add_column(col, justify="left" if col in ("deals", "peer") else "right")
+    figures: dict[str, list[tuple[float, str]]] = {k: [] for k in SOLO_GOALS}
+    for first in firsts:
+        numbers = list(range(first, first + size))
+        summaries, notes = solo(rules, numbers, solvers, passes, console, clock)
+        for summary in summaries.values():
+            for row in summary.rows:
+                on_row(row)
+        for note in notes[:5]:
+            console.print(f"  {note}")
+        span = f"{first}–{first + size - 1}"
+        peer = peer_of([s for k, s in summaries.items() if not k.startswith("ours")])
+        ours = next((s for k, s in summaries.items() if k.startswith("ours")), None)
+        if peer is None or ours is None:
+            t.add_row(span, "no peer" if peer is None else peer.label, *["–"] * 5)
+            continue
+        values = {
+            "median": ratio(median(ours.times), median(peer.times)),
+            "mean": ratio(mean(ours.times), mean(peer.times)),
+            "p99": ratio(percentile(ours.times, 99), percentile(peer.times, 99)),
+            "max": ratio(max(ours.times), max(peer.times)),
+        }
+        cells = []
+        for key, v in values.items():
+            figures[key].append((v, span))
+            cells.append(fmt(v) + (" ✗" if v > SOLO_GOALS[key] else ""))
+        slowest = max(ours.rows, key=lambda r: r.cpu_ms if clock == "cpu" else r.ms)
+        t.add_row(
+            span,
+            peer.label,
+            *cells,
+            f"{fmt(max(ours.times))} (#{slowest.deal}) / {fmt(max(peer.times))}",
+        )
+    out.print(
+        f"\n{rules.name}: ours ÷ the peer on {len(firsts)} ranges of {size} deals"
+        f" ({revision()}; each range a solo batch, {passes} passes; ✗: beyond issue 20.5's"
+        " goal)",
+        soft_wrap=True,
+    )
+    out.print(t)
+    for key, goal in SOLO_GOALS.items():
+        got = figures[key]
+        if not got:
+            continue
+        met = sum(v <= goal for v, _ in got)
+        worst, where = max(got)
+        geo = math.exp(statistics.fmean(math.log(v) for v, _ in got))
+        out.print(
+            f"{key}: goal ≤ {goal} met on {met} of {len(got)} ranges; worst {fmt(worst)}"
+            f" ({where}); geometric mean {fmt(geo)}"
+        )
+
+
 def write_lost(
     path: Path,
     rules: Rules,
@@ -1114,6 +1211,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="each solver alone over the whole batch, N passes each, the"
                         " solvers' passes alternating; a deal's time its least over the"
                         " passes (issue 20.5's measure)")  # fmt: skip
+    p.add_argument("--ranges", default=None, metavar="FIRSTS",
+                   help="--solo over several ranges: the first deal of each, comma-separated"
+                        " (e.g. 1,100001,200001), each range --range-size deals, a row of"
+                        " ratios to its peer each; issue 20.5 asks for its goals on every"
+                        " range tried")  # fmt: skip
+    p.add_argument("--range-size", type=int, default=1000, metavar="N",
+                   help="--ranges: deals in each range (default 1000)")  # fmt: skip
     p.add_argument("--whole-process", action="store_true",
                    help="time whole programs instead (issue 20): eightoff survey against"
                         " freecell-solver-range-parallel-solve / -multi-thread-solve -l lg"
@@ -1164,6 +1268,9 @@ def main(argv: list[str] | None = None) -> int:
             raise BenchError("--solo and --paired are two ways of running: give one")
         if args.solo < 0:
             raise BenchError(f"--solo {args.solo}: give the number of passes, 1 or more")
+        firsts = parse_firsts(args.ranges, args.range_size) if args.ranges else []
+        if firsts and not args.solo:
+            raise BenchError("--ranges runs each range solo: give --solo N")
         names = [] if args.presets.strip().lower() == "none" else [
             x.strip() for x in args.presets.split(",") if x.strip()
         ]  # fmt: skip
@@ -1196,6 +1303,10 @@ def main(argv: list[str] | None = None) -> int:
             passes: dict[str, dict[str, Summary]] = {}
             ours = [s for s in solvers if isinstance(s, Ours | OursBatch)]
             solo_notes: list[str] = []
+            if firsts:
+                solo_ranges(rules, firsts, args.range_size, solvers, args.solo, err, out,
+                            args.clock, args.markdown, on_row)  # fmt: skip
+                return 0
             if args.solo > 0:
                 summaries, solo_notes = solo(rules, numbers, solvers, args.solo, err, args.clock)
                 for summary in summaries.values():
