@@ -205,6 +205,13 @@ static int eo_befs_begin(eo_ctx *x) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
+    if (x->befs_hashed && (!x->C.on || eo_hset_enter(x, eo_state_hash(r, &x->S)) < 0)) {
+        x->befs_hashed = 0; /* (the compact store is on with one pack) */
+        if (x->C.on) {
+            x->status = EO_MEMORY_LIMIT;
+            return 1;
+        }
+    }
     *eo_parent_at(x, 0) = 0;
     *eo_depth_at(x, 0) = 0;
     x->cur_id = 0;
@@ -221,7 +228,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
     eo_move au[2 * 52 + 8];
     eo_state s;
     eo_pcache pc;
-    int incremental = r->nfound == 4;
+    int incremental = r->nfound == 4, hashed = x->befs_hashed && incremental;
     while (x->nheap) {
         if (until > 0 && eo_states(x) >= until) return;
         uint32_t id = eo_heap_pop(x);
@@ -229,7 +236,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
         x->cur_from = (size_t)eo_states(x);
         eo_seen_state(x, id, &s);
         int depth0 = *eo_depth_at(x, id);
-        if (incremental) eo_pcache_fill_h(r, &s, &pc, 0);
+        if (incremental) eo_pcache_fill_h(r, &s, &pc, hashed);
         int n = eo_all_steps(x, &s, ms, incremental ? &pc : NULL);
         for (int i = 0; i < n; i++) {
             int ns = eo_step(r, &s, ms[i], step);
@@ -243,15 +250,20 @@ static void eo_befs_run(eo_ctx *x, long until) {
                 x->status = EO_SOLVED;
                 return;
             }
-            long cid = eo_seen_insert(x, &s);
+            unsigned touched = incremental ? eo_touched(step, ns) | eo_touched(au, na) : 0;
+            long cid;
+            if (hashed) {
+                int fresh = eo_hset_enter(x, eo_child_hash(r, &s, &pc, touched));
+                cid = fresh < 0 ? -1 : fresh ? eo_cstore_append(&x->C, r, &s) : -2;
+            } else {
+                cid = eo_seen_insert(x, &s);
+            }
             int depth = depth0;
             for (int j = 0; j < ns; j++) depth += step[j].dst < EO_FOUND;
             if (cid >= 0) {
                 if (eo_ids_reserve(x, (size_t)cid + 1) != 0 ||
                     eo_heap_push(x,
-                                 (incremental ? eo_child_score(r, &s, &pc,
-                                                               eo_touched(step, ns) | eo_touched(au, na),
-                                                               &x->w)
+                                 (incremental ? eo_child_score(r, &s, &pc, touched, &x->w)
                                               : eo_score(r, &s, &x->w)) - x->w.per_move * depth,
                                  (uint32_t)cid) != 0) {
                     x->status = EO_MEMORY_LIMIT;

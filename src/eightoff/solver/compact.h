@@ -1,5 +1,8 @@
 /* The seen states of a search that keeps them exactly (best-first, the complete search),
- * one pack: a state in 16 bytes, exact, no hash trusted.
+ * one pack: a state in 16 bytes, exact, no hash trusted.  (A best-first search that proves
+ * nothing, a portfolio member's or the best-first stage, looks its children up by a hash
+ * instead, context.h's befs_hashed, and keeps here only the records of the states it
+ * enters, by id: eo_cstore_append.)
  *
  * The encoding.  Take the search's root.  In every state reached from it a column holds,
  * from the bottom, cards never moved since the root (a prefix of one root column), then
@@ -627,6 +630,25 @@ static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state
     id = (long)c->count++;
     *eo_crec_at(c, (size_t)id) = k;
     c->index[i] = tag | (uint32_t)(id + 1);
+    return id;
+}
+
+/* Enter s, known to be new (by a lookup elsewhere), without looking it up: its record
+ * only, the index left as it is (nothing looks such a store up by record).  Its new id,
+ * or -1 if out of memory (c->failed set). */
+static long eo_cstore_append(eo_cstore *c, const eo_rules *r, const eo_state *s) {
+    eo_crec k;
+    if (eo_cencode(c, r, s, &k) != 0) {
+        long id = eo_cstore_insert_big(c, r, s);
+        if (id == -1) c->failed = 1;
+        return id < 0 ? -1 : id;
+    }
+    if (eo_cstore_room(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    long id = (long)c->count++;
+    *eo_crec_at(c, (size_t)id) = k;
     return id;
 }
 
