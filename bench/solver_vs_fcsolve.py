@@ -863,7 +863,8 @@ def solo_ranges(
         cells = []
         for key, v in values.items():
             figures[key].append((v, span))
-            cells.append(fmt(v) + (" ✗" if v > SOLO_GOALS[key] else ""))
+            # three decimals: a ratio just past its goal must not print as the goal
+            cells.append((f"{v:.3f}" if v < 10 else fmt(v)) + (" ✗" if v > SOLO_GOALS[key] else ""))
         slowest = max(ours.rows, key=lambda r: r.cpu_ms if clock == "cpu" else r.ms)
         t.add_row(
             span,

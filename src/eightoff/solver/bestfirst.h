@@ -205,12 +205,11 @@ static int eo_befs_begin(eo_ctx *x) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
-    if (x->befs_hashed && (!x->C.on || eo_hset_enter(x, eo_state_hash(r, &x->S)) < 0)) {
-        x->befs_hashed = 0; /* (the compact store is on with one pack) */
-        if (x->C.on) {
-            x->status = EO_MEMORY_LIMIT;
-            return 1;
-        }
+    /* looked up by hash only where the compact store (one pack) holds the records */
+    if (x->befs_hashed && !x->C.on) x->befs_hashed = 0;
+    if (x->befs_hashed && eo_hset_enter(x, eo_state_hash(r, &x->S)) < 0) {
+        x->status = EO_MEMORY_LIMIT;
+        return 1;
     }
     *eo_parent_at(x, 0) = 0;
     *eo_depth_at(x, 0) = 0;

@@ -635,13 +635,13 @@ static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state
 
 /* Enter s, known to be new (by a lookup elsewhere), without looking it up: its record
  * only, the index left as it is (nothing looks such a store up by record).  Its new id,
- * or -1 if out of memory (c->failed set). */
+ * or -1 if out of memory (c->failed set), as eo_cstore_insert answers. */
 static long eo_cstore_append(eo_cstore *c, const eo_rules *r, const eo_state *s) {
     eo_crec k;
-    if (eo_cencode(c, r, s, &k) != 0) {
+    if (eo_cencode(c, r, s, &k) != 0) { /* kept by its full key (never there already) */
         long id = eo_cstore_insert_big(c, r, s);
         if (id == -1) c->failed = 1;
-        return id < 0 ? -1 : id;
+        return id;
     }
     if (eo_cstore_room(c) != 0) {
         c->failed = 1;
