@@ -834,7 +834,12 @@ def solo_ranges(
     """--solo with --ranges: a solo batch of ``size`` deals from each first deal, and one
     row a range of ours ÷ its peer (the fastest legal preset of that range), each ratio
     marked where it misses its goal (SOLO_GOALS); then, for each figure, on how many ranges
-    the goal is met and the worst range."""
+    the goal is met, the worst range and the geometric mean over the ranges.  Ratios print
+    with three decimals: one just past its goal must not print as the goal."""
+
+    def three(v: float) -> str:
+        return f"{v:.3f}" if v < 10 else fmt(v)
+
     style = box.MARKDOWN if markdown else box.SIMPLE_HEAVY
     t = Table(box=style, title=None)
     for col in ("deals", "peer", *SOLO_GOALS, "slowest deal: ours / theirs (ms)"):
@@ -863,8 +868,7 @@ def solo_ranges(
         cells = []
         for key, v in values.items():
             figures[key].append((v, span))
-            # three decimals: a ratio just past its goal must not print as the goal
-            cells.append((f"{v:.3f}" if v < 10 else fmt(v)) + (" ✗" if v > SOLO_GOALS[key] else ""))
+            cells.append(three(v) + (" ✗" if v > SOLO_GOALS[key] else ""))
         slowest = max(ours.rows, key=lambda r: r.cpu_ms if clock == "cpu" else r.ms)
         t.add_row(
             span,
@@ -874,7 +878,8 @@ def solo_ranges(
         )
     out.print(
         f"\n{rules.name}: ours ÷ the peer on {len(firsts)} ranges of {size} deals"
-        f" ({revision()}; each range a solo batch, {passes} passes; ✗: beyond issue 20.5's"
+        f" ({revision()}; each range a solo batch, {passes} pass{'' if passes == 1 else 'es'};"
+        " ✗: beyond issue 20.5's"
         " goal)",
         soft_wrap=True,
     )
@@ -887,8 +892,8 @@ def solo_ranges(
         worst, where = max(got)
         geo = math.exp(statistics.fmean(math.log(v) for v, _ in got))
         out.print(
-            f"{key}: goal ≤ {goal} met on {met} of {len(got)} ranges; worst {fmt(worst)}"
-            f" ({where}); geometric mean {fmt(geo)}"
+            f"{key}: goal ≤ {goal} met on {met} of {len(got)} ranges; worst {three(worst)}"
+            f" ({where}); geometric mean {three(geo)}"
         )
 
 
@@ -1165,7 +1170,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", default="eightoff", choices=sorted(PRESETS))
     p.add_argument("--cells", type=int, default=None, metavar="N",
                    help="N free cells (the house rule; fc-solve: --freecells-num N)")  # fmt: skip
-    p.add_argument("--deals", default="1-10000", help="numbers and ranges: 1-10000 or 1-10,42")
+    p.add_argument("--deals", default=None,
+                   help="numbers and ranges: 1-10000 (the default) or 1-10,42")  # fmt: skip
     p.add_argument(
         "--presets",
         default="te,qsi",
@@ -1238,9 +1244,10 @@ def main(argv: list[str] | None = None) -> int:
                         " checkout (DIR/src on PYTHONPATH, its extensions built), in the same"
                         " turns: before and after a change")  # fmt: skip
     args = p.parse_args(argv)
+    deals = "1-10000" if args.deals is None else args.deals
 
     if args.whole_process:
-        numbers = parse_deals(args.deals)
+        numbers = parse_deals(deals)
         try:
             return whole_process(
                 min(numbers),
@@ -1264,7 +1271,7 @@ def main(argv: list[str] | None = None) -> int:
                 rules = rules.with_options(cells=args.cells)
             except ValueError as e:
                 raise BenchError(f"--cells {args.cells}: {e}") from None
-        numbers = parse_deals(args.deals)
+        numbers = parse_deals(deals)
         if args.solo and args.paired:
             raise BenchError("--solo and --paired are two ways of running: give one")
         if args.solo < 0:
@@ -1272,6 +1279,8 @@ def main(argv: list[str] | None = None) -> int:
         firsts = parse_firsts(args.ranges, args.range_size) if args.ranges else []
         if firsts and not args.solo:
             raise BenchError("--ranges runs each range solo: give --solo N")
+        if firsts and args.deals is not None:
+            raise BenchError("--ranges names its own deals: give --ranges or --deals")
         names = [] if args.presets.strip().lower() == "none" else [
             x.strip() for x in args.presets.split(",") if x.strip()
         ]  # fmt: skip
