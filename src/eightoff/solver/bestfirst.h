@@ -192,6 +192,18 @@ static int eo_befs_path(eo_ctx *x, uint32_t id, eo_move last) {
     return 0;
 }
 
+/* Whether this best-first search looks its children up by hash (the dives' 64-bit hash of
+ * the canonical state, made from the parent's column parts: eo_child_hash) and writes a
+ * record into the compact store only for a child it enters (eo_cstore_append), so that
+ * the children seen before, most of them, cost no record: the same states as the exact
+ * lookup but for a collision, which can only hide a state from a search whose failure
+ * proves nothing.  So over purposeful steps only (a portfolio member's, the best-first
+ * stage): the complete search, whose exhaustion says "lost", tries the plan's
+ * complete_steps and keeps its exact lookup.  One pack: the compact store is on. */
+static inline int eo_befs_by_hash(const eo_ctx *x) {
+    return x->steps == EO_STEPS_PURPOSEFUL && x->C.on;
+}
+
 /* Best-first search from x->S (root auto-moves already on the path): always expand the
  * open state with the best score (heuristic, minus w.per_move per move made that is not home). */
 static int eo_befs_begin(eo_ctx *x) {
@@ -205,9 +217,7 @@ static int eo_befs_begin(eo_ctx *x) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
-    /* looked up by hash only where the compact store (one pack) holds the records */
-    if (x->befs_hashed && !x->C.on) x->befs_hashed = 0;
-    if (x->befs_hashed && eo_hset_enter(x, eo_state_hash(r, &x->S)) < 0) {
+    if (eo_befs_by_hash(x) && eo_hset_enter(x, eo_state_hash(r, &x->S)) < 0) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }
@@ -227,7 +237,7 @@ static void eo_befs_run(eo_ctx *x, long until) {
     eo_move au[2 * 52 + 8];
     eo_state s;
     eo_pcache pc;
-    int incremental = r->nfound == 4, hashed = x->befs_hashed && incremental;
+    int incremental = r->nfound == 4, hashed = eo_befs_by_hash(x); /* (one pack too) */
     while (x->nheap) {
         if (until > 0 && eo_states(x) >= until) return;
         uint32_t id = eo_heap_pop(x);

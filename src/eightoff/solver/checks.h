@@ -101,7 +101,7 @@ static int eo_check_legal(const eo_rules *r, const eo_state *s, int *n_out) {
 /* For the differential test: make every search step from s (single moves and every
  * kind of digging step, then the auto-moves) and compare the incremental score and
  * hash of the result with the full ones (the dives and the best-first searches that
- * prove nothing look their children up by that hash alone).  Returns the number of
+ * prove nothing look their children up by that hash alone: eo_befs_by_hash).  Returns the number of
  * mismatches; *n_out: the children compared.  One pack only (where the incremental form
  * is used). */
 static int eo_check_incremental(const eo_rules *r, eo_state *s, const eo_weights *w,

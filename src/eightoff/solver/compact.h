@@ -1,7 +1,7 @@
 /* The seen states of a search that keeps them exactly (best-first, the complete search),
  * one pack: a state in 16 bytes, exact, no hash trusted.  (A best-first search that proves
  * nothing, a portfolio member's or the best-first stage, looks its children up by a hash
- * instead, context.h's befs_hashed, and keeps here only the records of the states it
+ * instead, bestfirst.h's eo_befs_by_hash, and keeps here only the records of the states it
  * enters, by id: eo_cstore_append.)
  *
  * The encoding.  Take the search's root.  In every state reached from it a column holds,
@@ -559,26 +559,41 @@ static int eo_cstore_room(eo_cstore *c) {
     return 0;
 }
 
-/* A state kept by its full key (its record does not fit). */
+/* Record k under the next id: that id, or -1 out of memory (c->failed set). */
+static long eo_cstore_put(eo_cstore *c, eo_crec k) {
+    if (eo_cstore_room(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    long id = (long)c->count++;
+    *eo_crec_at(c, (size_t)id) = k;
+    return id;
+}
+
+/* A state kept by its full key (its record does not fit): its new id, -(existing id) - 2
+ * if it was there, or -1 out of memory (c->failed set). */
 static long eo_cstore_insert_big(eo_cstore *c, const eo_rules *r, const eo_state *s) {
     uint8_t key[EO_MAXKEY];
     long bid = eo_table_insert(&c->big, key, eo_key(r, s, key));
-    if (bid == -1) return -1;
-    if (bid < 0) return -(long)c->big_id[-bid - 2] - 2;
-    if ((size_t)bid >= c->big_cap) {
+    if (bid < -1) return -(long)c->big_id[-bid - 2] - 2;
+    if (bid >= 0 && (size_t)bid >= c->big_cap) {
         size_t cap = c->big_cap ? c->big_cap * 2 : 64;
         uint32_t *p = (uint32_t *)realloc(c->big_id, cap * sizeof(uint32_t));
-        if (!p) return -1;
-        c->big_id = p;
-        c->big_cap = cap;
+        if (p) {
+            c->big_id = p;
+            c->big_cap = cap;
+        } else {
+            bid = -1;
+        }
     }
-    if (eo_cstore_room(c) != 0) return -1;
-    size_t id = c->count++;
-    eo_crec *k = eo_crec_at(c, id);
-    k->lo = (uint64_t)bid;
-    k->hi = EO_CBIG;
-    c->big_id[bid] = (uint32_t)id;
-    return (long)id;
+    if (bid == -1) {
+        c->failed = 1;
+        return -1;
+    }
+    eo_crec k = {.lo = (uint64_t)bid, .hi = EO_CBIG};
+    long id = eo_cstore_put(c, k);
+    if (id >= 0) c->big_id[bid] = (uint32_t)id;
+    return id;
 }
 
 /* Enter s; return its new id, or -(existing id) - 2 if it was there, or -1 if out of
@@ -596,12 +611,7 @@ static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s)
  * then). */
 static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state *s, int fits,
                                  eo_crec k) {
-    long id;
-    if (!fits) {
-        id = eo_cstore_insert_big(c, r, s);
-        if (id == -1) c->failed = 1;
-        return id;
-    }
+    if (!fits) return eo_cstore_insert_big(c, r, s);
     /* at most 70% full (one slot of 4 bytes a state at 1.4 to 2.9 slots a state): grown
      * before the state may enter, so that a failure leaves it out (a caller takes -1 as
      * "not entered": the search on disk takes over exactly the states entered) */
@@ -623,13 +633,8 @@ static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state
         }
         i = (i + 1) & c->imask;
     }
-    if (eo_cstore_room(c) != 0) {
-        c->failed = 1;
-        return -1;
-    }
-    id = (long)c->count++;
-    *eo_crec_at(c, (size_t)id) = k;
-    c->index[i] = tag | (uint32_t)(id + 1);
+    long id = eo_cstore_put(c, k);
+    if (id >= 0) c->index[i] = tag | (uint32_t)(id + 1);
     return id;
 }
 
@@ -638,18 +643,8 @@ static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state
  * or -1 if out of memory (c->failed set), as eo_cstore_insert answers. */
 static long eo_cstore_append(eo_cstore *c, const eo_rules *r, const eo_state *s) {
     eo_crec k;
-    if (eo_cencode(c, r, s, &k) != 0) { /* kept by its full key (never there already) */
-        long id = eo_cstore_insert_big(c, r, s);
-        if (id == -1) c->failed = 1;
-        return id;
-    }
-    if (eo_cstore_room(c) != 0) {
-        c->failed = 1;
-        return -1;
-    }
-    long id = (long)c->count++;
-    *eo_crec_at(c, (size_t)id) = k;
-    return id;
+    if (eo_cencode(c, r, s, &k) != 0) return eo_cstore_insert_big(c, r, s); /* never there */
+    return eo_cstore_put(c, k);
 }
 
 /* The state of id, laid out as eo_decode lays out a canonical key. */

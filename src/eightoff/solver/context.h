@@ -143,11 +143,6 @@ typedef struct eo_ctx_s {
     /* the search remembers states by a 64-bit hash of their canonical form only (the dive:
      * a collision can only hide a state from a search whose failure proves nothing) */
     int hash_only;
-    /* best-first (a portfolio member's: its failure proves nothing either): a child is
-     * looked up by that hash alone, and only a new one is written into the compact store
-     * (by id, for its expansion and the path), so that the children seen before, most of
-     * them, cost no record; the same states as the exact lookup but for a collision */
-    int befs_hashed;
     uint64_t *hset;
     size_t hmask, hcount; /* the set's slots - 1 and hashes */
     /* a portfolio member whose set is another member's (plan.port_shared): that member's
@@ -279,7 +274,7 @@ static int eo_ctx_init(eo_ctx *x) {
     x->nnodes = x->nodecap = 0;
     x->heap = NULL;
     x->nheap = x->heapcap = 0;
-    x->hash_only = x->befs_hashed = 0;
+    x->hash_only = 0;
     x->is_dive = 0;
     x->hset = NULL;
     x->hmask = x->hcount = x->hmine = 0;

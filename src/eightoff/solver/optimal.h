@@ -587,21 +587,15 @@ static int op_bound(const op_ctx *x, const eo_state *s, int full) {
 
 static int op_h(const op_ctx *x, const eo_state *s) { return op_bound(x, s, 1); }
 
-/* The state after one step (a move, and the auto-moves after it with OP_PLAYER). */
-static void op_step(const op_ctx *x, eo_state *s, eo_move *m) {
+/* The state after one step (a move, and the auto-moves after it with OP_PLAYER), made
+ * on s; with `made` (not NULL), each move made (the step, then its auto-moves) into it,
+ * for op_unstep to take back.  Returns how many. */
+static int op_step(const op_ctx *x, eo_state *s, eo_move *m, eo_move *made) {
     int from_foundation = m->src >= EO_FOUND && m->src < EO_HOME;
     eo_apply(EO_R(x), s, m);
-    if (x->count == OP_PLAYER && !from_foundation) op_closure(EO_R(x), s);
-}
-
-/* op_step made on s itself, each move it made (the step, then its auto-moves) into
- * made; returns how many, for op_unstep to take back. */
-static int op_step_made(const op_ctx *x, eo_state *s, const eo_move *m, eo_move *made) {
-    made[0] = *m;
-    int from_foundation = m->src >= EO_FOUND && m->src < EO_HOME;
-    eo_apply(EO_R(x), s, &made[0]);
+    if (made) made[0] = *m;
     if (x->count != OP_PLAYER || from_foundation) return 1;
-    return 1 + op_closure_into(EO_R(x), s, made + 1, 0);
+    return 1 + op_closure_into(EO_R(x), s, made ? made + 1 : NULL, 0);
 }
 
 static void op_unstep(eo_state *s, const eo_move *made, int n) {
@@ -810,7 +804,7 @@ static int op_trace(op_ctx *x, op_work *const *ws, const eo_rules *mr, const eo_
         for (int j = 0; j < k && !found; j++) {
             eo_state t = s;
             eo_move m = all[j];
-            op_step(x, &t, &m);
+            op_step(x, &t, &m, NULL);
             int len = eo_key(EO_R(x), &t, key);
             if (len == want_len && memcmp(key, want, (size_t)len) == 0) {
                 x->path[i - 1] = all[j];
@@ -904,7 +898,7 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
             int n = op_moves(x, mr, &s, moves);
             for (int i = 0; i < n; i++) {
                 t = s;
-                op_step(x, &t, &moves[i]);
+                op_step(x, &t, &moves[i], NULL);
                 int goal_here = op_goal(x, &t);
                 int h = goal_here ? 0 : op_bound(x, &t, 0);
                 if (depth + 1 + h >= upper) continue;
@@ -1324,7 +1318,7 @@ static void *op_worker(void *arg) {
     const int weighted = x->weight > 10, T = P->T;
     eo_move moves[2048];
     eo_state s;
-    eo_move made[1 + 2 * 52]; /* a step and its auto-moves, each card home once (op_step_made) */
+    eo_move made[1 + 2 * 52]; /* a step and its auto-moves, each card home once (op_step) */
     int local[2048];
     for (;;) {
         if (__atomic_load_n(&P->stop, __ATOMIC_SEQ_CST) ||
@@ -1395,7 +1389,7 @@ static void *op_worker(void *arg) {
          * of an expansion's time otherwise */
         for (int i = 0; i < n && !failed; i++) {
             /* made on s and taken back: cheaper than a copy of the whole state */
-            int nm = op_step_made(x, &s, &moves[i], made);
+            int nm = op_step(x, &s, &moves[i], made);
             uint8_t *ck = t->kid_keys + (size_t)i * EO_MAXKEY;
             op_child *kid = &t->kids[i];
             kid->goal = op_goal(x, &s);

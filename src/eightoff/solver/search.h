@@ -142,7 +142,6 @@ static int eo_member_begin(const eo_ctx *x, eo_ctx *m, int i, const eo_state *ro
     int meta = p->method == EO_METHOD_META_DFS || p->method == EO_METHOD_META_DFS_PLAIN;
     m->dive_parent_digs_last = p->method == EO_METHOD_DIVE_PARENT_DIGS_LAST;
     m->hash_only = !befs;
-    m->befs_hashed = befs && EO_R(x)->nfound == 4; /* the column parts' hashes: one pack */
     m->is_dive = !befs && !meta;
     m->meta = meta ? p->meta_order : 0;
     m->meta_plain = p->method == EO_METHOD_META_DFS_PLAIN;
@@ -369,14 +368,11 @@ static void eo_solve(eo_ctx *x, long *states_out) {
             x->meta = 0;
             x->meta_plain = 0;
         }
-        else {
-            /* the best-first stage proves nothing either: its children looked up by hash */
-            x->befs_hashed = stage == EO_STAGE_BEST_FIRST && r->nfound == 4;
+        else
             eo_run_search(x, stage == EO_STAGE_DIVE ? EO_DEPTH_FIRST : EO_BEST_FIRST,
                           EO_STEPS_PURPOSEFUL);
-        }
         states += eo_states(x);
-        x->hash_only = x->is_dive = x->befs_hashed = 0;
+        x->hash_only = x->is_dive = 0;
         if (stage != EO_STAGE_COMPLETE && x->status == EO_LOST)
             x->status = EO_STATE_LIMIT; /* no proof */
         if (x->status != EO_STATE_LIMIT) break; /* solved, lost, time or memory */
