@@ -429,8 +429,8 @@ def fmt(x: float, digits: int = 3) -> str:
 
 
 # ----- the run ------------------------------------------------------------------------
-def parse_deals(text: str) -> list[int]:
-    """'1-100,200 300-310' → numbers (in order, no repeats)."""
+def parse_deals(text: str, option: str = "--deals") -> list[int]:
+    """'1-100,200 300-310' → numbers (in order, no repeats); errors name ``option``."""
     out: list[int] = []
     seen: set[int] = set()
     for part in text.replace(",", " ").split():
@@ -439,37 +439,26 @@ def parse_deals(text: str) -> list[int]:
             a = int(lo)
             b = int(hi) if dash else a
         except ValueError:
-            raise BenchError(f"--deals: {part!r} is not a number or a range like 1-100") from None
+            raise BenchError(f"{option}: {part!r} is not a number or a range like 1-100") from None
         if a < 1 or b < a:
-            raise BenchError(f"--deals: {part!r} is not a range of deal numbers ≥ 1")
+            raise BenchError(f"{option}: {part!r} is not a range of deal numbers ≥ 1")
         for n in range(a, b + 1):
             if n not in seen:
                 seen.add(n)
                 out.append(n)
     if not out:
-        raise BenchError("--deals: no deals given")
+        raise BenchError(f"{option}: no deals given")
     return out
 
 
 def parse_firsts(text: str, size: int) -> list[int]:
-    """--ranges: the first deals, each ≥ 1, and --range-size ≥ 1."""
+    """--ranges: the first deals (numbers as --deals reads them, no ranges), and
+    --range-size ≥ 1."""
     if size < 1:
         raise BenchError(f"--range-size {size}: give 1 or more deals")
-    firsts = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        try:
-            first = int(part)
-        except ValueError:
-            raise BenchError(f"--ranges: {part!r} is not a deal number") from None
-        if first < 1:
-            raise BenchError(f"--ranges: {first} is not a deal number ≥ 1")
-        firsts.append(first)
-    if not firsts:
-        raise BenchError("--ranges: no first deals given")
-    return firsts
+    if "-" in text:
+        raise BenchError(f"--ranges {text!r}: give the first deal of each range, e.g. 1,100001")
+    return parse_deals(text, "--ranges")
 
 
 def peak_rss_mb() -> float:
@@ -615,13 +604,20 @@ def solo(
 
 
 # ----- report -------------------------------------------------------------------------
+def time_ratios(a: Summary, b: Summary) -> dict[str, float]:
+    """a ÷ b: median, mean, p99 and max time."""
+    return {
+        "median": ratio(median(a.times), median(b.times)),
+        "mean": ratio(mean(a.times), mean(b.times)),
+        "p99": ratio(percentile(a.times, 99), percentile(b.times, 99)),
+        "max": ratio(max(a.times), max(b.times)),
+    }
+
+
 def ratio_cells(a: Summary, b: Summary) -> list[str]:
     """a ÷ b: median, mean, p99 and max time, median player moves."""
     return [
-        fmt(ratio(median(a.times), median(b.times))),
-        fmt(ratio(mean(a.times), mean(b.times))),
-        fmt(ratio(percentile(a.times, 99), percentile(b.times, 99))),
-        fmt(ratio(max(a.times), max(b.times))),
+        *(fmt(v) for v in time_ratios(a, b).values()),
         fmt(ratio(median([float(x) for x in a.lengths]), median([float(x) for x in b.lengths]))),
     ]
 
@@ -859,17 +855,11 @@ def solo_ranges(
         if peer is None or ours is None:
             t.add_row(span, "no peer" if peer is None else peer.label, *["–"] * 5)
             continue
-        values = {
-            "median": ratio(median(ours.times), median(peer.times)),
-            "mean": ratio(mean(ours.times), mean(peer.times)),
-            "p99": ratio(percentile(ours.times, 99), percentile(peer.times, 99)),
-            "max": ratio(max(ours.times), max(peer.times)),
-        }
         cells = []
-        for key, v in values.items():
+        for key, v in time_ratios(ours, peer).items():
             figures[key].append((v, span))
             cells.append(three(v) + (" ✗" if v > SOLO_GOALS[key] else ""))
-        slowest = max(ours.rows, key=lambda r: r.cpu_ms if clock == "cpu" else r.ms)
+        slowest = ours.rows[ours.times.index(max(ours.times))]
         t.add_row(
             span,
             peer.label,
@@ -879,8 +869,7 @@ def solo_ranges(
     out.print(
         f"\n{rules.name}: ours ÷ the peer on {len(firsts)} ranges of {size} deals"
         f" ({revision()}; each range a solo batch, {passes} pass{'' if passes == 1 else 'es'};"
-        " ✗: beyond issue 20.5's"
-        " goal)",
+        " ✗: beyond issue 20.5's goal)",
         soft_wrap=True,
     )
     out.print(t)
