@@ -667,11 +667,10 @@ static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_m
     return k;
 }
 
-/* A child of the state expanded: its key's length and hash, whether it is a goal, and
- * eo_table_first's guess at its id (op_search). */
+/* A child of the state expanded: its key's length and hash, and whether it is a goal
+ * (op_search). */
 typedef struct {
     uint64_t hash;
-    long first;
     int len, goal;
 } op_child;
 
@@ -1147,6 +1146,30 @@ static int op_send_all(op_thr *t) {
 /* A child the thread owns, reached with g1 from `parent` (a reference) whose f is pf:
  * stored, opened again or dropped as the search requires (the comments below); nonzero
  * when the memory is lacking. */
+/* Fetch from memory, all at once, what op_take will read of the states of these hashes
+ * that the table holds (their slots fetched already: eo_table_prefetch_slot): each
+ * looked up alone waits for memory three times in a row (its slot, its record's offset,
+ * the record), most of the time of a lookup otherwise. */
+#define OP_WARM_MAX 2048   /* the most at once: an expansion's children (op_worker's kids) */
+#define OP_DRAIN_BATCH 32  /* messages taken a batch at a time (op_drain) */
+static void op_warm(const op_work *w, const uint64_t *hash, int n) {
+    long first[OP_WARM_MAX];
+    for (int j = 0; j < n; j++) {
+        long cc = eo_table_first(&w->t, hash[j]);
+        first[j] = cc;
+        if (cc >= 0) __builtin_prefetch(&w->t.offs[cc]);
+    }
+    for (int j = 0; j < n; j++) {
+        long cc = first[j];
+        if (cc < 0) continue;
+        const uint8_t *rec = w->t.arena + w->t.offs[cc];
+        __builtin_prefetch(rec);
+        __builtin_prefetch(rec + 64);
+        __builtin_prefetch(&w->g[cc]);
+        __builtin_prefetch(&w->f[cc]);
+    }
+}
+
 static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1, int pf,
                    int goal_here, uint32_t parent) {
     op_par *P = t->P;
@@ -1245,23 +1268,35 @@ static int op_drain(op_thr *t) {
     t->spare_cap = cap;
     __atomic_store_n(&t->mail, 0, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&t->mu);
+    /* a batch of messages at a time: their states fetched from memory together
+     * (op_warm), then taken in order */
+    size_t at[OP_DRAIN_BATCH];
+    uint64_t hash[OP_DRAIN_BATCH];
     for (size_t i = 0; i < n;) {
-        const uint8_t *p = buf + i;
-        uint64_t hash;
-        uint32_t parent;
-        uint16_t g, f;
-        memcpy(&hash, p, 8);
-        memcpy(&parent, p + 8, 4);
-        memcpy(&g, p + 12, 2);
-        memcpy(&f, p + 14, 2);
-        int len = p[17];
-        if (op_take(t, p + OP_MSG_HEAD, len, hash, g, f, p[16], parent) != 0) {
-            /* the messages not taken are lost: their least f kept for the lower bound */
-            int least = op_least_msg(buf + i, n - i);
-            if (least < t->busy_f) t->busy_f = least;
-            return -1;
+        int k = 0;
+        for (size_t j = i; j < n && k < OP_DRAIN_BATCH; j += OP_MSG_HEAD + (size_t)buf[j + 17]) {
+            at[k] = j;
+            memcpy(&hash[k], buf + j, 8);
+            eo_table_prefetch_slot(&t->w.t, hash[k]);
+            k++;
         }
-        i += OP_MSG_HEAD + (size_t)len;
+        op_warm(&t->w, hash, k);
+        for (int j = 0; j < k; j++) {
+            const uint8_t *p = buf + at[j];
+            uint32_t parent;
+            uint16_t g, f;
+            memcpy(&parent, p + 8, 4);
+            memcpy(&g, p + 12, 2);
+            memcpy(&f, p + 14, 2);
+            if (op_take(t, p + OP_MSG_HEAD, p[17], hash[j], g, f, p[16], parent) != 0) {
+                /* the messages not taken are lost: their least f kept for the lower
+                 * bound */
+                int least = op_least_msg(p, n - at[j]);
+                if (least < t->busy_f) t->busy_f = least;
+                return -1;
+            }
+        }
+        i = k ? at[k - 1] + OP_MSG_HEAD + buf[at[k - 1] + 17] : n;
     }
     return 0;
 }
@@ -1320,6 +1355,7 @@ static void *op_worker(void *arg) {
     eo_state s;
     eo_move made[1 + 2 * 52]; /* a step and its auto-moves, each card home once (op_step) */
     int local[2048];
+    uint64_t hashes[2048];
     for (;;) {
         if (__atomic_load_n(&P->stop, __ATOMIC_SEQ_CST) ||
             __atomic_load_n(&P->done, __ATOMIC_SEQ_CST))
@@ -1405,21 +1441,8 @@ static void *op_worker(void *arg) {
             local[nl++] = i;
             eo_table_prefetch_slot(&w->t, kid->hash);
         }
-        for (int j = 0; j < nl; j++) {
-            op_child *kid = &t->kids[local[j]];
-            long cc = eo_table_first(&w->t, kid->hash);
-            kid->first = cc;
-            if (cc >= 0) __builtin_prefetch(&w->t.offs[cc]);
-        }
-        for (int j = 0; j < nl; j++) {
-            long cc = t->kids[local[j]].first;
-            if (cc < 0) continue;
-            const uint8_t *rec = w->t.arena + w->t.offs[cc];
-            __builtin_prefetch(rec);
-            __builtin_prefetch(rec + 64);
-            __builtin_prefetch(&w->g[cc]);
-            __builtin_prefetch(&w->f[cc]);
-        }
+        for (int j = 0; j < nl; j++) hashes[j] = t->kids[local[j]].hash;
+        op_warm(w, hashes, nl);
         for (int j = 0; j < nl && !failed; j++) {
             const op_child *kid = &t->kids[local[j]];
             failed = op_take(t, t->kid_keys + (size_t)local[j] * EO_MAXKEY, kid->len,
