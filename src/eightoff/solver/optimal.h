@@ -1143,9 +1143,6 @@ static int op_send_all(op_thr *t) {
     return 0;
 }
 
-/* A child the thread owns, reached with g1 from `parent` (a reference) whose f is pf:
- * stored, opened again or dropped as the search requires (the comments below); nonzero
- * when the memory is lacking. */
 /* Fetch from memory, all at once, what op_take will read of the states of these hashes
  * that the table holds (their slots fetched already: eo_table_prefetch_slot): each
  * looked up alone waits for memory three times in a row (its slot, its record's offset,
@@ -1170,6 +1167,9 @@ static void op_warm(const op_work *w, const uint64_t *hash, int n) {
     }
 }
 
+/* A child the thread owns, reached with g1 from `parent` (a reference) whose f is pf:
+ * stored, opened again or dropped as the search requires (the comments below); nonzero
+ * when the memory is lacking. */
 static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1, int pf,
                    int goal_here, uint32_t parent) {
     op_par *P = t->P;
@@ -1296,7 +1296,7 @@ static int op_drain(op_thr *t) {
                 return -1;
             }
         }
-        i = k ? at[k - 1] + OP_MSG_HEAD + buf[at[k - 1] + 17] : n;
+        i = at[k - 1] + OP_MSG_HEAD + (size_t)buf[at[k - 1] + 17]; /* k >= 1: i < n */
     }
     return 0;
 }
@@ -1355,7 +1355,7 @@ static void *op_worker(void *arg) {
     eo_state s;
     eo_move made[1 + 2 * 52]; /* a step and its auto-moves, each card home once (op_step) */
     int local[2048];
-    uint64_t hashes[2048];
+    uint64_t hashes[OP_WARM_MAX];
     for (;;) {
         if (__atomic_load_n(&P->stop, __ATOMIC_SEQ_CST) ||
             __atomic_load_n(&P->done, __ATOMIC_SEQ_CST))
