@@ -1418,11 +1418,9 @@ static void *op_worker(void *arg) {
         int g1 = w->g[id] + 1;
         uint32_t self = op_ref(t->id, id);
         int n = op_moves(x, P->mr, &s, moves), nl = 0, failed = 0;
-        /* the children's keys first; those of other threads to their batches; the
-         * records of this thread's in its table fetched from memory for all of them at
-         * once: most children are stored already, and looking each up alone waits for
-         * memory three times in a row (its slot, its record's offset, the record), most
-         * of an expansion's time otherwise */
+        /* the children's keys first; those of other threads to their batches; what
+         * the table holds of this thread's fetched from memory for all of them at once
+         * (op_warm: most children are stored already) before any is looked up */
         for (int i = 0; i < n && !failed; i++) {
             /* made on s and taken back: cheaper than a copy of the whole state */
             int nm = op_step(x, &s, &moves[i], made);
