@@ -402,15 +402,19 @@ FEW_CELLS_SEARCH: Final = Search(
 """The main search with 1 to 3 cells (PLANS, Family.FREECELL_FEW_CELLS)."""
 
 PLANS: Final[dict[Family, Plan]] = {
-    # Two dives and three best-first searches in turns, then the complete search: each
+    # Two dives and four best-first searches in turns, then the complete search: each
     # solves deals the others are slow on.  The turns may take 2 million of the default
     # 5 million states: a deal none of them has won after 200,000 is most often still
     # won by one of them, far sooner than by the complete search over single moves,
     # which keeps 3 million for the rest (issue 21; figures in bench/README).  The two
-    # dives share their seen states (port_shared): 9% less CPU over five ranges.  The last
-    # two best-first searches take their first turn in the second round (first_round):
-    # the deals the dives win in that round do without them, 0.3-4.1% fewer states on
-    # four ranges (bench/README, "Two members begin later").
+    # dives share their seen states (port_shared): 9% less CPU over five ranges.  The
+    # best-first searches after the first take their first turn in later rounds
+    # (first_round): the deals the members before them win by then do without them
+    # (bench/README, "Two members begin later").  The second dive scores by the plain
+    # weights and the first best-first search by the dives' (bench/README, "Six members
+    # in turns"): the slowest deal of each of sixty 1,000-deal ranges 14-25% sooner
+    # (geometric mean), p99 6-10%; the greedy best-first search, last from round 3, still
+    # decides 324883, which no other member wins within 2 million states.
     Family.FREECELL: Plan(
         Search(
             weights=ALTERNATE_WEIGHTS,
@@ -419,14 +423,15 @@ PLANS: Final[dict[Family, Plan]] = {
             port_shared=True,
             portfolio=(
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE_PARENT_DIGS_LAST),
-                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.DIVE),
-                Member(ALTERNATE_GREEDY_WEIGHTS, method=Method.BEST_FIRST_NO_TARGET),
-                Member(ALTERNATE_WEIGHTS, method=Method.BEST_FIRST, first_round=1),
+                Member(ALTERNATE_WEIGHTS, method=Method.DIVE),
+                Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST_NO_TARGET),
                 # best-first with the dive's weights: decides FreeCell 601186, the one
                 # deal of PySolFC's 1-10^6 that the other members and then the complete
                 # search could not decide at the default limits (issue 21; figures in
                 # bench/README)
                 Member(ALTERNATE_DIVE_WEIGHTS, method=Method.BEST_FIRST, first_round=1),
+                Member(ALTERNATE_WEIGHTS, method=Method.BEST_FIRST, first_round=2),
+                Member(ALTERNATE_GREEDY_WEIGHTS, method=Method.BEST_FIRST_NO_TARGET, first_round=3),
             ),
             dive=FREECELL_DIVE_RULES,
         ),
