@@ -5,8 +5,11 @@ ordinary solver's solutions on whole deals."""
 
 from __future__ import annotations
 
+import multiprocessing
+import resource
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -418,3 +421,31 @@ def test_a_star_on_several_threads_stopped_by_a_limit_reports_a_proven_bound() -
         status, lower, upper, states, _ = result
         assert status == 3 and states > 1500
         assert root <= lower <= par and upper == par + 2
+
+
+def _a_star_growth(number: int, upper: int, memory: int, threads: int) -> tuple[int, int]:
+    """A* alone on FreeCell `number` from `upper`, stopped by `memory` bytes: (status,
+    how many bytes the process's peak RSS grew by during the search)."""
+    position = deal("freecell", number)
+    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10
+    status, _, _, _, _ = _core.optimal(
+        core_rules(position.rules), *args, upper, 0, 0.0, memory, threads=threads
+    )
+    return status, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10) - before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_star_stops_at_its_memory_limit_and_not_past_it(threads: int) -> None:
+    """The memory limit (512 MiB at the table) is what A* may hold: it counts what its
+    tables hold in memory, with the table's next doubling (old slots and new at once) as
+    soon as it is near, and keeps a 32nd of the limit for what it cannot count, so the
+    process never grows past the limit. At 256 MiB FreeCell 37 from 42 reaches a
+    doubling about 3 seconds in: counted only once made, it grew the process by 273 MiB;
+    with the doubling counted but nothing kept for what the count cannot see, by 261 MiB.
+    Run in a process of its own, so that its peak RSS is this search's."""
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        status, grown = pool.submit(_a_star_growth, 37, 42, 256 << 20, threads).result()
+    assert _core.OPTIMAL_STATUS[status] == "memory limit reached"
+    assert grown <= 256 << 20, f"A* grew the process by {grown >> 20} MiB"

@@ -501,6 +501,8 @@ typedef struct {
     uint64_t *offs; /* record offset of state id */
     size_t offs_cap;
     size_t init_slots; /* slots to allocate at the first insert */
+    size_t grow_at;    /* the slots double when the count passes this: half of them, or
+                        * three quarters after eo_table_dense */
     int failed; /* out of memory */
     int prefault; /* new slots cleared by writing them (eo_table_slots) */
 } eo_table;
@@ -535,6 +537,7 @@ static int eo_table_alloc(eo_table *t) {
     size_t n = t->init_slots ? t->init_slots : 64;
     t->slots = eo_table_slots(t, n);
     t->mask = n - 1;
+    t->grow_at = n / 2;
     t->arena_cap = n * 24;
     t->arena = (uint8_t *)malloc(t->arena_cap);
     t->offs_cap = n / 2;
@@ -573,7 +576,15 @@ static int eo_table_grow(eo_table *t) {
     free(t->slots);
     t->slots = slots;
     t->mask = mask;
+    t->grow_at = n / 2;
     return 0;
+}
+
+/* The slots filled to three quarters before they double next (longer probes, and no
+ * doubling for half as many states again): for a search whose next doubling would take
+ * it past its memory limit (optimal.h).  The doubling after that is at half again. */
+static inline void eo_table_dense(eo_table *t) {
+    if (t->slots) t->grow_at = (t->mask + 1) / 4 * 3;
 }
 
 /* Insert a key whose eo_hash is h; return its new id, or -(existing id) - 2 if it was
@@ -624,7 +635,7 @@ static inline long eo_table_insert_hashed(eo_table *t, const uint8_t *key, int l
     t->arena_len += (size_t)len + 1;
     t->slots[i] = tag | (uint64_t)(id + 1);
     t->count++;
-    if (t->count * 2 > t->mask + 1) {
+    if (t->count > t->grow_at) {
         if (eo_table_grow(t) != 0) {
             t->failed = 1;
             return -1;

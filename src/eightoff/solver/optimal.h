@@ -746,9 +746,35 @@ static void op_work_free(op_work *w) {
     memset(w, 0, sizeof(*w));
 }
 
+/* The memory limit as op_bytes counts: the limit less a 32nd of it, for what the count
+ * does not see (the allocator's rounding and free blocks, each thread's buffers of
+ * children).  With neither this nor the open list counted twice, A* grew the process by
+ * 261 MiB at a limit of 256 MiB (tests/unit/test_optimal.py). */
+static size_t op_limit(const op_ctx *x) { return x->max_mem - x->max_mem / 32; }
+
+/* The memory a thread's tables hold, as the machine holds it: the table's slots whole
+ * (the states are spread over all of them); of the arrays that grow by doubling (the
+ * table's records and their offsets, each state's parent, g, f and mark) the part
+ * written, one state's worth per state stored: a large block is mapped by the system a
+ * page at a time when first written, and grown in place of its pages (realloc's mremap),
+ * so room taken and never written holds no memory (counting it, as before 2026-12-06,
+ * stopped the table's par with about two thirds of its 512 MiB in use); the open list's
+ * stacks twice as allocated (thousands of small blocks grown on the heap, where each
+ * doubling can leave the block it moved from unused).  And, from when the table is an
+ * eighth of its slots short of its next doubling (eo_table_insert_hashed, at
+ * t->grow_at), the new slots as well: the doubling
+ * holds the old slots and the new ones at once, so a doubling that would pass the limit
+ * is the limit (the limit is looked at every 256 expansions, far fewer states than an
+ * eighth of the slots).  Before that, op_worker lets the slots fill to three quarters
+ * rather than half (op_fill).  tests/unit/test_optimal.py holds A*'s growth of the
+ * process's peak memory to its limit. */
 static size_t op_bytes(const op_work *w) {
-    return eo_table_bytes(&w->t) + w->cap * (sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1) +
-           w->open_bytes;
+    const eo_table *t = &w->t;
+    size_t slots = t->slots ? (t->mask + 1) * sizeof(uint64_t) : 0;
+    size_t b = slots + t->arena_len + t->count * sizeof(uint64_t) +
+               t->count * (sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1) + 2 * w->open_bytes;
+    if (slots && t->count + (t->mask + 1) / 8 > t->grow_at) b += 2 * slots;
+    return b;
 }
 
 static const uint8_t *op_key_of(const op_work *w, uint32_t id, int *len) {
@@ -934,7 +960,7 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
                     x->status = OP_STATES;
                     goto done;
                 }
-                if (x->max_mem && op_bytes(w) + (size_t)cap * sizeof(op_scored) > x->max_mem) {
+                if (x->max_mem && op_bytes(w) + (size_t)cap * sizeof(op_scored) > op_limit(x)) {
                     x->status = OP_MEMORY;
                     goto done;
                 }
@@ -1344,6 +1370,22 @@ static size_t op_thr_bytes(const op_thr *t) {
     return b;
 }
 
+/* With a memory limit: when the thread's table's next doubling (at half full) would take
+ * the thread past its share of the limit (the states are split evenly among the threads
+ * by hash, so each thread's tables grow alike), its slots fill to three quarters first
+ * (eo_table_dense).  The search is the same; only where the states lie in the slots
+ * changes.  The memory check after it counts the doubling from when it nears the new
+ * mark (op_bytes).  Returns the thread's memory, afresh. */
+static size_t op_fill(op_thr *t, size_t bytes) {
+    const op_ctx *x = t->P->x;
+    eo_table *tb = &t->w.t;
+    if (!x->max_mem || !tb->slots || tb->grow_at != (tb->mask + 1) / 2) return bytes;
+    if (bytes + 2 * (tb->mask + 1) * sizeof(uint64_t) <= op_limit(x) / (size_t)t->P->T)
+        return bytes;
+    eo_table_dense(tb);
+    return op_thr_bytes(t);
+}
+
 /* A thread of A*: expand its least f open until the end or a limit. */
 static void *op_worker(void *arg) {
     op_thr *t = (op_thr *)arg;
@@ -1379,14 +1421,14 @@ static void *op_worker(void *arg) {
         }
         /* the limits, before the entry is taken (it stays open for the lower bound) */
         if ((++t->pops & 255) == 0) {
-            __atomic_store_n(&t->bytes, op_thr_bytes(t), __ATOMIC_RELAXED);
+            __atomic_store_n(&t->bytes, op_fill(t, op_thr_bytes(t)), __ATOMIC_RELAXED);
             if (eo_signal || (P->deadline && op_clock(x) > P->deadline)) {
                 op_halt(P, OP_TIME); /* interrupted: the caller raises it (context.h) */
                 break;
             }
             size_t bytes = 0;
             for (int u = 0; u < T; u++) bytes += __atomic_load_n(&P->th[u].bytes, __ATOMIC_RELAXED);
-            if (x->max_mem && bytes > x->max_mem) {
+            if (x->max_mem && bytes > op_limit(x)) {
                 op_halt(P, OP_MEMORY);
                 break;
             }
