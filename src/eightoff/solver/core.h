@@ -582,9 +582,13 @@ static int eo_table_grow(eo_table *t) {
 
 /* The slots filled to three quarters before they double next (longer probes, and no
  * doubling for half as many states again): for a search whose next doubling would take
- * it past its memory limit (optimal.h).  The doubling after that is at half again. */
-static inline void eo_table_dense(eo_table *t) {
-    if (t->slots) t->grow_at = (t->mask + 1) / 4 * 3;
+ * it past its memory limit (optimal.h).  The doubling after that is at half again.
+ * Returns whether the mark moved (0: no slots yet, or filled so already). */
+static inline int eo_table_dense(eo_table *t) {
+    size_t mark = (t->mask + 1) / 4 * 3;
+    if (!t->slots || t->grow_at == mark) return 0;
+    t->grow_at = mark;
+    return 1;
 }
 
 /* Insert a key whose eo_hash is h; return its new id, or -(existing id) - 2 if it was

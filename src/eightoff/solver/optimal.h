@@ -762,10 +762,9 @@ static size_t op_limit(const op_ctx *x) { return x->max_mem - x->max_mem / 32; }
  * stacks twice as allocated (thousands of small blocks grown on the heap, where each
  * doubling can leave the block it moved from unused).  And, from when the table is an
  * eighth of its slots short of its next doubling (eo_table_insert_hashed, at
- * t->grow_at), the new slots as well: the doubling
- * holds the old slots and the new ones at once, so a doubling that would pass the limit
- * is the limit (the limit is looked at every 256 expansions, far fewer states than an
- * eighth of the slots).  Before that, op_worker lets the slots fill to three quarters
+ * t->grow_at), the new slots as well: the doubling holds the old slots and the new ones
+ * at once, so a doubling that would pass the limit is the limit (the limit is looked at
+ * every 256 expansions, far fewer states than an eighth of the slots).  Before that, op_worker lets the slots fill to three quarters
  * rather than half (op_fill).  tests/unit/test_optimal.py holds A*'s growth of the
  * process's peak memory to its limit. */
 static size_t op_bytes(const op_work *w) {
@@ -1379,11 +1378,10 @@ static size_t op_thr_bytes(const op_thr *t) {
 static size_t op_fill(op_thr *t, size_t bytes) {
     const op_ctx *x = t->P->x;
     eo_table *tb = &t->w.t;
-    if (!x->max_mem || !tb->slots || tb->grow_at != (tb->mask + 1) / 2) return bytes;
-    if (bytes + 2 * (tb->mask + 1) * sizeof(uint64_t) <= op_limit(x) / (size_t)t->P->T)
+    if (!x->max_mem ||
+        bytes + 2 * (tb->mask + 1) * sizeof(uint64_t) <= op_limit(x) / (size_t)t->P->T)
         return bytes;
-    eo_table_dense(tb);
-    return op_thr_bytes(t);
+    return eo_table_dense(tb) ? op_thr_bytes(t) : bytes;
 }
 
 /* A thread of A*: expand its least f open until the end or a limit. */
