@@ -193,6 +193,7 @@ def par_message(
     took: int | None = None,
     counter: int | None = None,
     seconds: float | None = None,
+    memory_mb: int | None = None,
 ) -> Message:
     """A deal's par in words (player moves): "Par 34", "Par 34 — you took 37", "Par 34 —
     you matched par!", "Par is 31 to 33", "Par is at least 31", "No par: …". ``took``:
@@ -201,7 +202,9 @@ def par_message(
     counter showed, said beside it when the two differ (a game won with auto-move off:
     "Par 34 — you took 36 (counted as par is, with safe auto-move on; the counter showed
     80 with auto-move off)"); ``seconds``: the search's time limit, said when par was not
-    proven. A search that learnt nothing (:func:`par_unknown`): "Par unknown"."""
+    proven; ``memory_mb``: its memory limit, said instead when that is what stopped it
+    ("Par is 36 to 40 (not proven: the search filled its 512 MiB of memory)"). A search
+    that learnt nothing (:func:`par_unknown`): "Par unknown"."""
     if lost:
         return Message("par.lost")
     if par_unknown(lost=lost, lower=lower, upper=upper):
@@ -221,6 +224,8 @@ def par_message(
         if counter is not None and counter != took:
             return Message("par.counter", said=said, shown=counter)
         return said
+    if not optimal and memory_mb is not None:
+        return Message("par.unproven_memory", par=said, mib=memory_mb)
     if not optimal and seconds is not None:
         return Message("par.unproven", par=said, seconds=seconds)
     return said

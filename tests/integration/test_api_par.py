@@ -10,6 +10,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +213,29 @@ def test_a_deal_too_hard_for_the_limit_gets_bounds_not_a_500(tmp_path: Path) -> 
         assert german["text"] == said
         refused = c.post(f"/api/games/{g['id']}/par/replay", json={})
         assert refused.status_code == 409 and refused.json()["code"] == "no_par_solution"
+
+
+def test_a_search_the_memory_limit_stops_says_so_not_the_time(tmp_path: Path) -> None:
+    """Bounds found before the memory limit stopped the search: the words name that
+    limit, not a time the search did not use (here 1 MiB: FreeCell 1's A* stops at once,
+    where the 20 seconds would have proven its par)."""
+    app = create_app(tmp_path / "t.sqlite3", status_seconds=1)
+    with TestClient(app, base_url=LOCAL) as c:
+        oracle = c.app.state.services.oracle  # type: ignore[attr-defined]
+        oracle.par_limits = replace(oracle.par_limits, memory_mb=1)
+        g = new_game(c, variant="freecell", deal=1)
+        answer = par_of(c, g["id"])
+        assert answer["state"] == "bounds", answer
+        low, high = answer["lower_bound"], answer["upper_bound"]
+        said = f"Par is {low} to {high} (not proven: the search filled its 1 MiB of memory)"
+        assert answer["text"] == said
+        assert answer["short"] == f"Par is {low} to {high}"
+        german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
+        said = (
+            f"Par liegt zwischen {low} und {high}"
+            " (nicht bewiesen: die Suche hat ihre 1 MiB Speicher ausgeschöpft)"
+        )
+        assert german["text"] == said
 
 
 def test_a_failed_search_says_par_unknown_politely(

@@ -4,14 +4,17 @@ a win says it beside the moves taken, in the table's words ("Par 14 — you took
 from __future__ import annotations
 
 import io
+import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from eightoff.cli import main
-from eightoff.cli.play import dealt
+from eightoff.cli.play import dealt, play_terminal
 from eightoff.counts import MoveCount
+from eightoff.oracle import Oracle
 from eightoff.position import Move
 from eightoff.solver import DEFAULT_LIMITS, Solved, solve
 from eightoff.solver.optimal import TABLE_LIMITS, optimal
@@ -68,3 +71,18 @@ def test_the_terminal_says_par_in_german(
     asked = lines.index("Par wird ermittelt (bis zu 20 Sekunden)…")
     assert lines[asked + 1] == "Par 14"
     assert lines[-1] == "Par 14 — du hast Par erreicht!"
+
+
+def test_the_terminal_names_the_memory_limit_when_it_stopped_par(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bounds from a search the memory limit stopped (1 MiB here: FreeCell 1's A* stops
+    at once) name that limit, not the 20 seconds the search did not use."""
+    limits = replace(TABLE_LIMITS, memory_mb=1)
+    oracle = Oracle(status_seconds=2.0, hint_seconds=5.0, par_limits=limits)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("p\n"))
+    assert play_terminal("freecell", 1, oracle=oracle) == 0
+    lines = [line.removeprefix("move> ") for line in capsys.readouterr().out.splitlines()]
+    said = lines[lines.index("Working out par (up to 20 seconds)…") + 1]
+    pattern = r"Par is \d+ to \d+ \(not proven: the search filled its 1 MiB of memory\)"
+    assert re.fullmatch(pattern, said), said

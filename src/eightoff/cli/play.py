@@ -65,8 +65,11 @@ def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
 def par_words(oracle: Oracle, game: Game, *, won: bool = False) -> Message:
     """The par of the game's deal (from its start) in the table's words: "Par 14", "Par
     14 — you took 16" (``won``: the game's moves as par counts them, as the web table
-    says them), "Par is 31 to 33 (not proven within 20 seconds)", "Par unknown …".
+    says them), "Par is 31 to 33 (not proven within 20 seconds)", "Par is 36 to 40 (not
+    proven: the search filled its 512 MiB of memory)", "Par unknown …".
     Blocking: searched once per deal on the oracle's par lane within the table's limits."""
+    from eightoff.solver.optimal import stopped_by_memory  # loaded with the oracle
+
     try:
         found = oracle.par_search(game.start).result()
     except Exception:
@@ -79,6 +82,7 @@ def par_words(oracle: Oracle, game: Game, *, won: bool = False) -> Message:
         took=game.player_moves_as_par if won else None,
         counter=game.player_moves if won else None,
         seconds=oracle.par_limits.seconds,
+        memory_mb=oracle.par_limits.memory_mb if stopped_by_memory(found.reason) else None,
     )
 
 

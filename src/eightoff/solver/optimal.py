@@ -100,6 +100,12 @@ class Par:
         }
 
 
+def stopped_by_memory(reason: str) -> bool:
+    """Whether a par search's ``reason`` (:attr:`Par.reason`, as the table keeps it) says
+    that the memory limit stopped it before the proof (the time limit did not)."""
+    return reason == _core.OPTIMAL_STATUS[_MEMORY]
+
+
 class ParCheckError(RuntimeError):
     """A solution of the compiled search failed the engine's check (a bug, never shown
     as a result)."""
@@ -108,6 +114,8 @@ class ParCheckError(RuntimeError):
 _CORE_COUNT: Final = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
 _STOPPED: Final = (3, 4, 5)
 """The compiled search's statuses when a limit stopped it."""
+_MEMORY: Final = 5
+"""The compiled search's status when the memory limit stopped it."""
 _BEAM_FOUND: Final = 7
 """The beam search found a solution (not proven shortest)."""
 _BEAM_DRY: Final = 8

@@ -23,7 +23,7 @@ from eightoff.explain import par_message, par_unknown
 from eightoff.i18n import Message, translate
 from eightoff.oracle import DroppedWork
 from eightoff.position import Position
-from eightoff.solver.optimal import Par
+from eightoff.solver.optimal import Par, ParLimits, stopped_by_memory
 from eightoff.store import StoredPar
 from eightoff.table import GameState, par_record
 from eightoff.web.deps import Services, Svc, language
@@ -38,7 +38,7 @@ MAX_WAIT = 10.0
 """The longest a par request waits for the search before answering "pending"."""
 
 
-def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> dict[str, Any]:
+def par_json(state: GameState, par: StoredPar | None, limits: ParLimits) -> dict[str, Any]:
     """A game's par as the page shows it (see API.md): ``state`` is "pending" (ask
     again), "proven", "bounds" (not proven within the limits), "lost" or "unknown"; with
     a won game (not a par replay) its player moves (the counter's), the same as par
@@ -55,7 +55,7 @@ def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> 
         "solution": False,
     }
     if par is None:
-        said = Message("par.searching", seconds=seconds or 0)
+        said = Message("par.searching", seconds=limits.seconds or 0)
         text = translate(said, language())
         return {**out, "state": "pending", "text": text, "short": text}
     if par.lost:
@@ -73,7 +73,8 @@ def par_json(state: GameState, par: StoredPar | None, seconds: float | None) -> 
         lost=par.lost,
         took=took,
         counter=shown,
-        seconds=seconds,
+        seconds=limits.seconds,
+        memory_mb=limits.memory_mb if stopped_by_memory(par.reason) else None,
     )
     short = (
         Message("par.unknown_short")
@@ -113,27 +114,27 @@ async def par(
     """``retry``: search again when the deal's par is unknown (the search before failed
     or learnt nothing); a proven par, bounds or a lost deal are answered as kept."""
     table, oracle = svc.table, svc.oracle
-    seconds = oracle.par_limits.seconds
+    limits = oracle.par_limits
     state, stored = await off_loop(table.par, game_id)
     if stored is not None and not (retry and _learnt_nothing(stored)):
-        return par_json(state, stored, seconds)
+        return par_json(state, stored, limits)
     start = state.game.start
     future = oracle.par_search(start, lambda found: _keep(svc, start, found), again=retry)
     try:
         found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), wait)
     except TimeoutError:
-        return par_json(state, None, seconds)
+        return par_json(state, None, limits)
     except asyncio.CancelledError:
         if not future.cancelled():
             raise  # this request was cancelled (the client went away)
-        return par_json(state, _UNKNOWN, seconds)  # the table is stopping
+        return par_json(state, _UNKNOWN, limits)  # the table is stopping
     except (CancelledError, DroppedWork):
-        return par_json(state, _UNKNOWN, seconds)  # the table is stopping
+        return par_json(state, _UNKNOWN, limits)  # the table is stopping
     except Exception:  # a bug in the search: par unknown, not a 500
         log.exception("par search of game %s failed", game_id)
-        return par_json(state, _UNKNOWN, seconds)
+        return par_json(state, _UNKNOWN, limits)
     state, stored = await off_loop(table.par, game_id)
-    return par_json(state, stored if stored is not None else par_record(found), seconds)
+    return par_json(state, stored if stored is not None else par_record(found), limits)
 
 
 def _keep(svc: Services, start: Position, found: Par) -> None:
