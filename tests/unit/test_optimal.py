@@ -150,6 +150,53 @@ def test_par_equals_breadth_first_search(
         assert found.length == expected, (str(position), found.to_json())
 
 
+@pytest.mark.parametrize("which", list(MoveCount))
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_partial_expansion_finds_par_as_breadth_first_search(
+    variant: str, which: MoveCount, data: st.DataObject
+) -> None:
+    """A* expanding partially from the start (children whose f exceeds their parent's
+    left out until the parent's turn comes at their f), on one thread and on two, finds
+    the length the breadth-first search does, or that nothing wins."""
+    rules = VARIANTS[variant]
+    position = data.draw(small_positions(rules, 3 if rules.foundation_retrieval else 6))
+    expected = bfs(position, which)
+    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    args = (position.columns, position.cells, position.foundations, core_count)
+    for threads in (1, 2):
+        status, lower, _, _, steps = _core.optimal(
+            core_rules(rules), *args, threads=threads, partial=1
+        )
+        if expected is None:
+            assert status == 6 and not steps
+        else:
+            assert status == 1 and lower == len(steps) == expected, str(position)
+
+
+def test_partial_expansion_proves_par_where_the_memory_limit_stops_a_star() -> None:
+    """FreeCell 21 from its short solution: within 80 MiB, A* expanding everything stops
+    at the memory limit with a lower bound below par; expanding partially from half the
+    limit (the default without a time limit) proves par, storing fewer states than A*
+    without a limit stores."""
+    position = deal("freecell", 21)
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
+    short = solve(position, Limits(short=True))
+    assert isinstance(short, Solved)
+    upper = _player_length(position, short.moves)
+    status, par, _, whole, steps = _core.optimal(rules, *args, upper, partial=0)
+    assert status == 1 and len(steps) == par < upper
+    status, lower, _, _, _ = _core.optimal(rules, *args, upper, 0, 0.0, 80 << 20, partial=0)
+    assert status == 5 and lower < par
+    status, lower, _, states, steps = _core.optimal(rules, *args, upper, 0, 0.0, 80 << 20)
+    assert status == 1 and lower == len(steps) == par and states < whole
+    found = optimal(position, MoveCount.PLAYER, ParLimits(seconds=None, memory_mb=80))
+    check(position, found, MoveCount.PLAYER)
+    assert found.length == par
+
+
 # ----- whole deals --------------------------------------------------------------------
 def _player_length(position: Position, moves: tuple[Move, ...]) -> int:
     return count(position, moves).player

@@ -164,6 +164,7 @@ def optimal(
     weight: int = 0,
     beam: int = 0,
     threads: int = 1,
+    partial: int = 2,
 ) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...
 
 # ----- the batch API (issue 20) ---------------------------------------------------------

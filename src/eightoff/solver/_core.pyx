@@ -890,6 +890,7 @@ cdef extern from "optimal.h":
         double seconds
         int threads
         size_t max_mem
+        int partial
         int status
         int lower
         long states
@@ -908,7 +909,7 @@ OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
 
 def optimal(rules, columns, cells, foundations, int count, int upper=0,
             long max_states=0, double seconds=0.0, long max_memory=0,
-            int deadlocks=5, int weight=0, long beam=0, int threads=1) -> tuple:
+            int deadlocks=5, int weight=0, long beam=0, int threads=1, int partial=2) -> tuple:
     """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
     states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
     length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
@@ -926,7 +927,12 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     beam search of that width instead, for a short solution (status 7, not proven; 8 when
     the beam ran dry, 3, 4 or 5 when a limit stopped it).  ``threads``: A*'s threads (the
     states split among them by hash, optimal.h's op_astar: the same par as one thread
-    proves, sooner; the states stored and the bounds at a limit may differ).  With COUNT_PLAYER the moves are the player's moves alone: the safe
+    proves, sooner; the states stored and the bounds at a limit may differ).
+    ``partial``: A*'s partial expansion (children whose f exceeds their parent's left
+    out, made again when the parent's turn comes at their f: fewer states stored, more
+    time): 0 never, 1 from the start, 2 (the default) when the memory limit would stop
+    the search before its time limit (without a time limit, from half the memory
+    limit).  With COUNT_PLAYER the moves are the player's moves alone: the safe
     auto-moves (of the start too) follow each, and the auto-complete ends the game."""
     cdef op_ctx x
     cdef int i
@@ -944,6 +950,7 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     x.max_states = max_states
     x.seconds = seconds
     x.max_mem = max_memory
+    x.partial = partial
     cdef eo_signals caught
     cdef bint catching = _catching()
     if catching:

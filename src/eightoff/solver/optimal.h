@@ -134,6 +134,8 @@ typedef struct {
     int cpu_clock;  /* `seconds` counts this thread's CPU time (context.h's eo_clock), else
                        monotonic wall time */
     size_t max_mem;
+    int partial;    /* A*'s partial expansion (op_take): 0 never; 1 from the start; 2 when
+                       the memory limit would otherwise stop the search first (op_worker) */
     /* results */
     int status;
     int lower;      /* proven: no solution has fewer steps */
@@ -678,6 +680,7 @@ typedef struct {
  * only to remember its bound: f reached the upper bound when it was reached, op_search). */
 #define OP_OPEN 0
 #define OP_CLOSED 1
+#define OP_PARTIAL 2 /* expanded, with children left out to be made again (op_take) */
 
 typedef struct {
     eo_table t;
@@ -1086,10 +1089,16 @@ struct op_par {
     int stop;           /* (atomic) the status of a limit that ends the search, else 0 */
     int done;           /* (atomic) every thread idle and every inbox empty: the end */
     int overflow;       /* (atomic) a state's f reached OP_MAXF */
-    double deadline;
+    int partial;        /* (atomic) partial expansion is on (op_take) */
+    double deadline, t0; /* t0: the start, on the clock of the deadline */
 };
 
-#define OP_MSG_HEAD 18 /* a message: hash 8, parent 4, g 2, the parent's f 2, goal 1, length 1 */
+/* A message: hash 8, parent 4, g 2, the parent's f 2, goal 1, key's length 1, the f of
+ * the expansion 2 (op_take's F), then the key.  A report of children left out (goal
+ * OP_REPORT, no key): the parent's id in `parent`, the least f of the children left out in
+ * the parent's f (what op_least_msg reads for the lower bound). */
+#define OP_MSG_HEAD 20
+#define OP_REPORT 2
 
 static void op_halt(op_par *P, int status) {
     int none = 0;
@@ -1111,19 +1120,20 @@ static int op_room(uint8_t **buf, size_t n, size_t *cap, size_t need) {
 
 /* A child for thread `to`, into the batch of messages to it; nonzero when the memory is
  * lacking. */
-static int op_out(op_thr *t, int to, uint64_t hash, uint32_t parent, int g1, int pf, int goal,
-                  const uint8_t *key, int len) {
+static int op_out(op_thr *t, int to, uint64_t hash, uint32_t parent, int g1, int pf, int F,
+                  int goal, const uint8_t *key, int len) {
     if (op_room(&t->out[to], t->out_n[to], &t->out_cap[to], OP_MSG_HEAD + (size_t)len) != 0)
         return -1;
     uint8_t *p = t->out[to] + t->out_n[to];
-    uint16_t g = (uint16_t)g1, f = (uint16_t)pf;
+    uint16_t g = (uint16_t)g1, f = (uint16_t)pf, ef = (uint16_t)F;
     memcpy(p, &hash, 8);
     memcpy(p + 8, &parent, 4);
     memcpy(p + 12, &g, 2);
     memcpy(p + 14, &f, 2);
     p[16] = (uint8_t)goal;
     p[17] = (uint8_t)len;
-    memcpy(p + OP_MSG_HEAD, key, (size_t)len);
+    memcpy(p + 18, &ef, 2);
+    if (len) memcpy(p + OP_MSG_HEAD, key, (size_t)len);
     t->out_n[to] += OP_MSG_HEAD + (size_t)len;
     return 0;
 }
@@ -1192,11 +1202,23 @@ static void op_warm(const op_work *w, const uint64_t *hash, int n) {
     }
 }
 
-/* A child the thread owns, reached with g1 from `parent` (a reference) whose f is pf:
- * stored, opened again or dropped as the search requires (the comments below); nonzero
- * when the memory is lacking. */
+/* A child the thread owns, reached with g1 from `parent` (a reference) whose f is pf,
+ * in an expansion at F (pf, or more for a partial one): stored, opened again or dropped
+ * as the search requires (the comments below); nonzero when the memory is lacking.
+ *
+ * Partial expansion (P->partial; Yoshizumi, Miura and Ishida, "A* with partial
+ * expansion for large branching factor problems", AAAI 2000): a new child whose f
+ * exceeds F is left out, not stored (most children whose f exceeds their parent's are
+ * never expanded: about half the states A* stores have f = par and are left when the
+ * goal is found), and its f is reported (*left, the least): the parent is opened again
+ * at that f (op_reopen) and, taken then, expanded again at it, storing the children
+ * whose f has come.  The parent stays open at the least f of the children it left out,
+ * which is no more than theirs, so the least f open is still a lower bound and a
+ * shorter solution's path still has a state open with f no more than its length
+ * (op_astar's argument, with "s_i was left out" leading to its parent's entry at s_i's
+ * f); the states stored are fewer, at the cost of expansions made again. */
 static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1, int pf,
-                   int goal_here, uint32_t parent) {
+                   int F, int goal_here, uint32_t parent, int *left) {
     op_par *P = t->P;
     const op_ctx *x = P->x;
     op_work *w = &t->w;
@@ -1222,6 +1244,13 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
         __atomic_store_n(&P->overflow, 1, __ATOMIC_RELAXED);
         return 0;
     }
+    if (known < 0 && !goal_here && __atomic_load_n(&P->partial, __ATOMIC_RELAXED)) {
+        if (f1 >= upper) return 0; /* never expanded: not stored either */
+        if (f1 > F) {              /* left out until the parent is expanded at f1 */
+            if (f1 < *left) *left = f1;
+            return 0;
+        }
+    }
     long r = known >= 0 ? -known - 2 : eo_table_insert_hashed(&w->t, ck, len, hash);
     if (r == -1) return -1;
     uint32_t cid;
@@ -1244,8 +1273,8 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
     } else {
         cid = (uint32_t)(-r - 2);
         /* reached by a shorter path: open again (expanded before, or stored closed when
-         * its f reached the upper bound) */
-        if (w->closed[cid] == OP_CLOSED) w->closed[cid] = OP_OPEN;
+         * its f reached the upper bound): expanded whole, at its f */
+        w->closed[cid] = OP_OPEN;
     }
     w->parent[cid] = parent;
     w->g[cid] = (uint16_t)g1;
@@ -1264,6 +1293,19 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
     }
     int index = op_index(x, g1, f1);
     if (op_push(w, index, cid) != 0) return -1;
+    if (index < t->cur) t->cur = index;
+    return 0;
+}
+
+/* State id of the thread, expanded, opened again at F (the least f of children it left
+ * out: op_take) to be expanded again there; a state open already (reached by a shorter
+ * path since) is expanded whole anyway.  Nonzero when the memory is lacking. */
+static int op_reopen(op_thr *t, uint32_t id, int F) {
+    op_work *w = &t->w;
+    if (w->closed[id] == OP_OPEN) return 0;
+    w->closed[id] = OP_PARTIAL;
+    int index = op_index(t->P->x, w->g[id], F);
+    if (op_push(w, index, id) != 0) return -1;
     if (index < t->cur) t->cur = index;
     return 0;
 }
@@ -1309,11 +1351,23 @@ static int op_drain(op_thr *t) {
         for (int j = 0; j < k; j++) {
             const uint8_t *p = buf + at[j];
             uint32_t parent;
-            uint16_t g, f;
+            uint16_t g, f, ef;
             memcpy(&parent, p + 8, 4);
             memcpy(&g, p + 12, 2);
             memcpy(&f, p + 14, 2);
-            if (op_take(t, p + OP_MSG_HEAD, p[17], hash[j], g, f, p[16], parent) != 0) {
+            memcpy(&ef, p + 18, 2);
+            int left = OP_MAXF, failed;
+            if (p[16] == OP_REPORT) {
+                failed = op_reopen(t, parent & OP_IDMASK, f);
+            } else {
+                failed = op_take(t, p + OP_MSG_HEAD, p[17], hash[j], g, f, ef, p[16], parent,
+                                 &left) != 0;
+                /* a child left out: reported to the parent's thread */
+                if (!failed && left < OP_MAXF)
+                    failed = op_out(t, (int)(parent >> OP_TSHIFT), 0, parent & OP_IDMASK, 0,
+                                    left, 0, OP_REPORT, NULL, 0) != 0;
+            }
+            if (failed) {
                 /* the messages not taken are lost: their least f kept for the lower
                  * bound */
                 int least = op_least_msg(p, n - at[j]);
@@ -1384,6 +1438,24 @@ static size_t op_fill(op_thr *t, size_t bytes) {
     return eo_table_dense(tb) ? op_thr_bytes(t) : bytes;
 }
 
+/* Whether A* should expand partially from now on (x->partial, op_take): 1, always; 2,
+ * when the memory limit would stop it before the time limit even so: the memory grows
+ * about a third as fast then (half the states stored, at two thirds of the speed, on
+ * FreeCell's deals), so from when the rest of the limit would last, a third as fast as
+ * it has grown so far, no longer than the time left; without a time limit, from half
+ * the memory limit.  (Expanding again costs time: where time runs out first, none is
+ * spent on it, and where memory would, as little as lets A* reach the time limit.) */
+static int op_partial_due(const op_par *P, size_t bytes) {
+    const op_ctx *x = P->x;
+    if (x->weight > 10 || __atomic_load_n(&P->partial, __ATOMIC_RELAXED)) return 0;
+    if (x->partial == 1) return 1;
+    if (x->partial != 2 || !x->max_mem) return 0;
+    double limit = (double)op_limit(x);
+    if (!P->deadline) return (double)bytes > limit / 2;
+    double now = op_clock(x), used = now - P->t0, rest = P->deadline - now;
+    return used > 0 && (double)bytes + (double)bytes / used * rest / 3 > limit;
+}
+
 /* A thread of A*: expand its least f open until the end or a limit. */
 static void *op_worker(void *arg) {
     op_thr *t = (op_thr *)arg;
@@ -1430,6 +1502,7 @@ static void *op_worker(void *arg) {
                 op_halt(P, OP_MEMORY);
                 break;
             }
+            if (op_partial_due(P, bytes)) __atomic_store_n(&P->partial, 1, __ATOMIC_RELAXED);
         }
         if (x->max_states) {
             long count = 0;
@@ -1440,12 +1513,19 @@ static void *op_worker(void *arg) {
             }
         }
         uint32_t id = w->open[t->cur].v[--w->open[t->cur].n];
-        if (w->closed[id] == OP_CLOSED) continue;
+        int mark = w->closed[id];
+        if (mark == OP_CLOSED) continue;
+        /* F: the f of this expansion, its entry's; more than the state's own f when it is
+         * expanded again for children it left out (OP_PARTIAL, op_reopen) */
+        int F = f;
         if (weighted) {
             /* an old entry (the state was reached again by a shorter path), or one that
              * the solution found since makes useless */
             if (op_index(x, w->g[id], w->f[id]) != t->cur || w->f[id] >= upper) continue;
+            f = F = w->f[id];
+        } else if (mark == OP_PARTIAL) {
             f = w->f[id];
+            if (F < f) F = f;
         } else if (w->f[id] != f) {
             continue;
         }
@@ -1472,7 +1552,7 @@ static void *op_worker(void *arg) {
             op_unstep(&s, made, nm);
             int to = T > 1 ? (int)((uint32_t)kid->hash % (uint32_t)T) : 0;
             if (to != t->id) {
-                failed = op_out(t, to, kid->hash, self, g1, f, kid->goal, ck, kid->len) != 0;
+                failed = op_out(t, to, kid->hash, self, g1, f, F, kid->goal, ck, kid->len) != 0;
                 if (t->out_n[to] >= OP_SEND_BYTES) t->unsent = OP_SEND_EVERY;
                 continue;
             }
@@ -1481,11 +1561,13 @@ static void *op_worker(void *arg) {
         }
         for (int j = 0; j < nl; j++) hashes[j] = t->kids[local[j]].hash;
         op_warm(w, hashes, nl);
+        int left = OP_MAXF; /* the least f of the children of its own left out */
         for (int j = 0; j < nl && !failed; j++) {
             const op_child *kid = &t->kids[local[j]];
             failed = op_take(t, t->kid_keys + (size_t)local[j] * EO_MAXKEY, kid->len,
-                             kid->hash, g1, f, kid->goal, self) != 0;
+                             kid->hash, g1, f, F, kid->goal, self, &left) != 0;
         }
+        if (!failed && left < OP_MAXF) failed = op_reopen(t, id, left) != 0;
         if (!failed && ++t->unsent >= OP_SEND_EVERY) failed = op_send_all(t) != 0;
         if (failed) {
             op_halt(P, OP_MEMORY); /* the state's expansion cut: busy_f stays its f */
@@ -1504,6 +1586,11 @@ static int op_least_open(const op_ctx *x, const op_work *w) {
         for (uint32_t i = 0; i < st->n; i++) {
             uint32_t id = st->v[i];
             if (w->closed[id] == OP_CLOSED) continue;
+            if (w->closed[id] == OP_PARTIAL) { /* children left out, of f from index's */
+                int F = index / OP_HB;
+                if (F < best) best = F;
+                continue;
+            }
             if (x->weight > 10 ? op_index(x, w->g[id], w->f[id]) != index
                                : w->f[id] != index / OP_HB)
                 continue;
@@ -1532,6 +1619,8 @@ static void op_astar(op_ctx *x, const eo_rules *mr, const eo_state *start, int h
     P->T = T;
     P->upper = upper;
     P->deadline = deadline;
+    P->t0 = op_clock(x);
+    P->partial = x->partial == 1 && x->weight <= 10;
     pthread_mutex_init(&P->mu, NULL);
     int ok = 1;
     for (int u = 0; u < T; u++) {
