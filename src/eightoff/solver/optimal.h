@@ -1443,8 +1443,9 @@ static size_t op_fill(op_thr *t, size_t bytes) {
  * about a third as fast then (half the states stored, at two thirds of the speed, on
  * FreeCell's deals), so from when the rest of the limit would last, a third as fast as
  * it has grown so far, no longer than the time left; without a time limit, from half
- * the memory limit.  (Expanding again costs time: where time runs out first, none is
- * spent on it, and where memory would, as little as lets A* reach the time limit.) */
+ * the memory limit; never before a quarter of it.  (Expanding again costs time: where
+ * time runs out first, none is spent on it, and where memory would, as little as lets
+ * A* reach the time limit.) */
 static int op_partial_due(const op_par *P, size_t bytes) {
     const op_ctx *x = P->x;
     if (x->weight > 10 || __atomic_load_n(&P->partial, __ATOMIC_RELAXED)) return 0;
@@ -1452,6 +1453,9 @@ static int op_partial_due(const op_par *P, size_t bytes) {
     if (x->partial != 2 || !x->max_mem) return 0;
     double limit = (double)op_limit(x);
     if (!P->deadline) return (double)bytes > limit / 2;
+    /* not before a quarter of the limit is held: the rate is the tables' (not the
+     * fixed cost of an empty open list over the first milliseconds) */
+    if ((double)bytes < limit / 4) return 0;
     double now = op_clock(x), used = now - P->t0, rest = P->deadline - now;
     return used > 0 && (double)bytes + (double)bytes / used * rest / 3 > limit;
 }
