@@ -201,8 +201,9 @@ def test_a_par_the_table_cannot_prove_shows_its_bounds(
 ) -> None:
     """Where the table's limits (20 s, 512 MiB) do not prove par (FreeCell 37: not proven
     in 60 s on two threads and 4 GiB either), the status line says the bounds and its
-    title the limit that stopped the search (on this machine the memory: A* fills 512 MiB
-    in about 9 s), play goes on meanwhile, and no par solution is offered."""
+    title the limit that stopped the search (the time here: A* expands partially before
+    it would fill its 512 MiB; the memory on a machine where that comes first), play
+    goes on meanwhile, and no par solution is offered."""
     size, lang = where
     table = par_table
     game = start(table, {"variant": "freecell", "deal": 37})
