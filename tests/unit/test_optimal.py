@@ -148,21 +148,8 @@ def test_par_equals_breadth_first_search(
             continue
         check(position, found, which)
         assert found.length == expected, (str(position), found.to_json())
-
-
-@pytest.mark.parametrize("which", list(MoveCount))
-@pytest.mark.parametrize("variant", list(VARIANTS))
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_partial_expansion_finds_par_as_breadth_first_search(
-    variant: str, which: MoveCount, data: st.DataObject
-) -> None:
-    """A* expanding partially from the start (children whose f exceeds their parent's
-    left out until the parent's turn comes at their f), on one thread and on two, finds
-    the length the breadth-first search does, or that nothing wins."""
-    rules = VARIANTS[variant]
-    position = data.draw(small_positions(rules, 3 if rules.foundation_retrieval else 6))
-    expected = bfs(position, which)
+    # and expanding partially from the start (children whose f exceeds their parent's
+    # left out until the parent's turn comes at their f), on one thread and on two
     core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
     args = (position.columns, position.cells, position.foundations, core_count)
     for threads in (1, 2):
