@@ -767,8 +767,8 @@ static size_t op_limit(const op_ctx *x) { return x->max_mem - x->max_mem / 32; }
  * eighth of its slots short of its next doubling (eo_table_insert_hashed, at
  * t->grow_at), the new slots as well: the doubling holds the old slots and the new ones
  * at once, so a doubling that would pass the limit is the limit (the limit is looked at
- * every 256 expansions, far fewer states than an eighth of the slots).  Before that, op_worker lets the slots fill to three quarters
- * rather than half (op_fill).  tests/unit/test_optimal.py holds A*'s growth of the
+ * every 256 expansions, far fewer states than an eighth of the slots).  Before that,
+ * op_worker lets the slots fill to three quarters rather than half (op_fill).  tests/unit/test_optimal.py holds A*'s growth of the
  * process's peak memory to its limit. */
 static size_t op_bytes(const op_work *w) {
     const eo_table *t = &w->t;
@@ -1207,6 +1207,14 @@ static void op_warm(const op_work *w, const uint64_t *hash, int n) {
     }
 }
 
+/* State id of the thread into its open list at `index` (op_index), the least index
+ * that may hold an entry lowered to it; nonzero when the memory is lacking. */
+static int op_open_at(op_thr *t, uint32_t id, int index) {
+    if (op_push(&t->w, index, id) != 0) return -1;
+    if (index < t->cur) t->cur = index;
+    return 0;
+}
+
 /* A child the thread owns, reached with g1 from `parent` (a reference) whose f is pf,
  * in an expansion at F (pf, or more for a partial one): stored, opened again or dropped
  * as the search requires (the comments below); nonzero when the memory is lacking.
@@ -1296,10 +1304,7 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
         pthread_mutex_unlock(&P->mu);
         return 0;
     }
-    int index = op_index(x, g1, f1);
-    if (op_push(w, index, cid) != 0) return -1;
-    if (index < t->cur) t->cur = index;
-    return 0;
+    return op_open_at(t, cid, op_index(x, g1, f1));
 }
 
 /* State id of the thread, expanded, opened again at F (the least f of children it left
@@ -1309,10 +1314,7 @@ static int op_reopen(op_thr *t, uint32_t id, int F) {
     op_work *w = &t->w;
     if (w->closed[id] == OP_OPEN) return 0;
     w->closed[id] = OP_PARTIAL;
-    int index = op_index(t->P->x, w->g[id], F);
-    if (op_push(w, index, id) != 0) return -1;
-    if (index < t->cur) t->cur = index;
-    return 0;
+    return op_open_at(t, id, op_index(t->P->x, w->g[id], F));
 }
 
 /* The least parent's f of the messages in buf[0 .. n) (OP_MAXF: none). */
@@ -1452,8 +1454,9 @@ static size_t op_fill(op_thr *t, size_t bytes) {
     return eo_table_dense(tb) ? op_thr_bytes(t) : bytes;
 }
 
-/* Whether A* should expand partially from now on (x->partial, op_take): 1, always; 2,
- * when the memory limit would stop it before the time limit even so: the memory grows
+/* Whether A* should expand partially from now on (x->partial, op_take; with 1 it does
+ * from the start, op_astar): with 2, when the memory limit would stop it before the
+ * time limit even so: the memory grows
  * about a third as fast then (half the states stored, at two thirds of the speed, on
  * FreeCell's deals), so from when the rest of the limit would last, a third as fast as
  * it has grown so far, no longer than the time left; without a time limit, from half
@@ -1462,9 +1465,9 @@ static size_t op_fill(op_thr *t, size_t bytes) {
  * A* reach the time limit.) */
 static int op_partial_due(const op_par *P, size_t bytes) {
     const op_ctx *x = P->x;
-    if (x->weight > 10 || __atomic_load_n(&P->partial, __ATOMIC_RELAXED)) return 0;
-    if (x->partial == 1) return 1;
-    if (x->partial != 2 || !x->max_mem) return 0;
+    if (x->partial != 2 || !x->max_mem || x->weight > 10 ||
+        __atomic_load_n(&P->partial, __ATOMIC_RELAXED))
+        return 0;
     double limit = (double)op_limit(x);
     if (!P->deadline) return (double)bytes > limit / 2;
     /* not before a quarter of the limit is held: the rate is the tables' (not the
