@@ -30,7 +30,9 @@
 * **Par** (:meth:`Oracle.par_search`): the fewest moves of a deal, searched on a lane of
   its own (one worker) within the table's limits (:data:`TABLE_LIMITS`: 20 s, 512 MiB),
   once per position however many ask meanwhile; it holds up no other lane and no
-  speculation (the compiled search releases the GIL, the event loop never waits).
+  speculation (the compiled search releases the GIL, the event loop never waits). Where
+  those limits leave bounds, the player may ask for a search :data:`LONGER` times as
+  long (:attr:`Oracle.par_longer_limits`), once.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError, Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from eightoff.counts import MoveCount
@@ -62,6 +64,9 @@ Solver = Callable[[Position, Limits], Result]
 T = TypeVar("T")
 
 _VERDICT_CACHE = 200_000
+LONGER = 6
+"""A par search the player asks to go on longer ("Search longer") has this many times
+the table's time (two minutes for its 20 seconds), in the same memory."""
 _LINES = 200  # solutions followed at once (about 24,000 positions on them)
 
 
@@ -304,6 +309,7 @@ class Oracle:
         self.par_limits = par_limits
         """The limits of a par search for the table (time and memory)."""
         self._pars: Lru[Position, Future[Par]] = Lru(256)
+        self._longer: Lru[Position, Future[Par]] = Lru(256)  # the longer searches
         self.speculate = True
         """Settle the verdicts one turn ahead of every board while the player thinks
         (set False to turn it off)."""
@@ -497,20 +503,29 @@ class Oracle:
         on_found: Callable[[Par], None] = lambda _: None,
         *,
         again: bool = False,
+        longer: bool = False,
     ) -> Future[Par]:
         """The par (player moves) of ``position``, searched in the background on the par
         lane within :attr:`par_limits`: a search already asked for (running or done) is
         shared; ``again`` searches anew when the one asked for before failed or learnt
-        nothing (a player's "Try again"). ``on_found`` runs once, in the worker, with the
-        answer before the future is set (the table stores it there); an exception in it
-        is logged."""
+        nothing (a player's "Try again"); ``longer`` searches within
+        :attr:`par_longer_limits` instead, once (a player's "Search longer"), and later
+        asks share that search. ``on_found`` runs once, in the worker, with the answer
+        before the future is set (the table stores it there); an exception in it is
+        logged."""
         with self._lock:
-            known = self._pars.get(position)
-            if known is not None and _reusable(known) and not (again and _fruitless(known)):
-                return known
+            if longer:
+                known = self._longer.get(position)
+                if known is not None and _reusable(known):
+                    return known
+            else:
+                known = self._pars.get(position)
+                if known is not None and _reusable(known) and not (again and _fruitless(known)):
+                    return known
+            limits = self.par_longer_limits if longer else self.par_limits
 
             def run() -> Par:
-                found = optimal(position, MoveCount.PLAYER, self.par_limits)
+                found = optimal(position, MoveCount.PLAYER, limits)
                 try:
                     on_found(found)
                 except Exception:
@@ -519,7 +534,23 @@ class Oracle:
 
             future = self.pars.submit((position.rules.decks,), run, lambda: True)
             self._pars.put(position, future)
+            if longer:
+                self._longer.put(position, future)
             return future
+
+    def par_longer_running(self, position: Position) -> Future[Par] | None:
+        """The longer par search of ``position`` (``par_search(..., longer=True)``) while
+        it runs, else None."""
+        with self._lock:
+            future = self._longer.get(position)
+        return future if future is not None and not future.done() else None
+
+    @property
+    def par_longer_limits(self) -> ParLimits:
+        """The limits of a par search the player asked to go on longer: :data:`LONGER`
+        times the table's time, the same memory."""
+        seconds = self.par_limits.seconds
+        return replace(self.par_limits, seconds=None if seconds is None else seconds * LONGER)
 
     async def par(
         self, position: Position, on_found: Callable[[Par], None] = lambda _: None

@@ -195,37 +195,68 @@ def test_par_asked_during_play_and_its_solution_after_asking_to_leave(
     assert (stats.played, stats.won) == (1, 0)
 
 
-@pytest.mark.parametrize("where", [("desktop", "en")])
-def test_a_par_the_table_cannot_prove_shows_its_bounds(
+@pytest.mark.parametrize("where", [("desktop", "en"), ("phone", "de")])
+def test_a_par_the_table_cannot_prove_shows_its_bounds_and_searches_longer(
     par_table: TablePage, where: tuple[str, str]
 ) -> None:
     """Where the table's limits (20 s, 512 MiB) do not prove par (FreeCell 37: not proven
     in 60 s on two threads and 4 GiB either), the status line says the bounds and its
     title the limit that stopped the search (the time here: A* expands partially before
     it would fill its 512 MiB; the memory on a machine where that comes first), play
-    goes on meanwhile, and no par solution is offered."""
+    goes on meanwhile, and no par solution is offered. Where the time stopped it, the
+    bounds are a link that searches six times as long ("Search longer"), and so is a
+    button of the win dialog."""
     size, lang = where
     table = par_table
+    page = table.page
     game = start(table, {"variant": "freecell", "deal": 37})
-    table.page.locator("#btn-par").click()
-    expect(table.page.locator("#st-par")).to_have_text("Working out par…")
+    page.locator("#btn-par").click()
+    working = words(table, lang, "par.working")
+    expect(page.locator("#st-par")).to_have_text(working)
     # play goes on while par is worked out: a move is answered at once
     service = Table(Store(table.server.db))
     first = game["legal_moves"][0]["notation"]
     press(table, first[:2])
     expect(table.moves_label).to_have_text(re.compile(r"\b1$"))
     assert service.get(game["id"]).game.player_moves == 1
-    status = table.page.locator("#st-par")
-    expect(status).to_have_text(re.compile(r"^Par is \d+ to \d+$"), timeout=90_000)
-    expect(status).to_have_attribute(
-        "title",
-        re.compile(
-            r"^Par is \d+ to \d+ \(not proven"
-            r"( within 20 seconds|: the search filled its 512 MiB of memory)\)$"
-        ),
+    bounds = r"Par is \d+ to \d+" if lang == "en" else r"Par liegt zwischen \d+ und \d+"
+    limit = (
+        r" \(not proven( within 20 seconds|: the search filled its 512 MiB of memory)\)"
+        if lang == "en"
+        else r" \((in 20 Sekunden nicht bewiesen|nicht bewiesen: die Suche hat ihre 512 MiB"
+        r" Speicher ausgeschöpft)\)"
     )
-    expect(table.page.locator("#btn-par-replay")).to_be_hidden()
+    shown = page.locator("#st-par, #btn-par-longer").locator("visible=true")
+    expect(shown).to_have_text(re.compile(rf"^{bounds}$"), timeout=90_000)
+    expect(shown).to_have_attribute("title", re.compile(rf"^{bounds}{limit}"))
+    expect(page.locator("#btn-par-replay")).to_be_hidden()
     table.screenshot(f"par-{size}-{lang}-freecell-bounds")
+    if "20" not in (shown.get_attribute("title") or ""):
+        expect(page.locator("#btn-par-longer")).to_be_hidden()  # memory: no longer search
+        return
+    offer: str = page.evaluate(
+        "(k) => import('/static/js/i18n.js').then((m) => m.t(k, { seconds: 120 }))",
+        "par.longer_title",
+    )
+    link = page.locator("#btn-par-longer")
+    expect(link).to_have_attribute("title", re.compile(rf"^{bounds}{limit}\. {re.escape(offer)}$"))
+    expect(link).to_have_attribute("aria-label", re.compile(re.escape(offer)))
+    assert in_view(link)  # whole in the play bar, at either size
+
+    # won by hand: the dialog says the bounds kept and offers the longer search
+    _, _, last = near_the_win(table, 37)
+    press(table, last)
+    dialog = page.locator("#dlg-won")
+    expect(dialog).to_be_visible(timeout=30_000)
+    expect(dialog.locator("#won-par")).to_have_text(re.compile(rf"^{bounds} — "))
+    button = dialog.locator("#btn-won-par-longer")
+    expect(button).to_have_text(words(table, lang, "par.longer"))
+    expect(button).to_have_attribute("title", offer)
+    expect(dialog.locator("#btn-won-par-replay")).to_be_hidden()
+    table.screenshot(f"par-{size}-{lang}-freecell-bounds-won")
+    button.click()  # the longer search starts (two minutes: not waited for here)
+    expect(dialog.locator("#won-par")).to_have_text(working)
+    expect(button).to_be_hidden()
 
 
 # ----- the par key -------------------------------------------------------------------------

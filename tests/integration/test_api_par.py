@@ -65,12 +65,21 @@ def win_by_hand(client: TestClient, gid: int) -> dict[str, Any]:
 
 
 def par_of(
-    client: TestClient, gid: int, *, retry: str | None = None, **headers: str
+    client: TestClient,
+    gid: int,
+    *,
+    retry: str | None = None,
+    longer: str | None = None,
+    **headers: str,
 ) -> dict[str, Any]:
     """Ask for par as the page does: until it is no longer pending (``retry``: the first
-    request is a "Try again")."""
+    request is a "Try again"; ``longer``: a "Search longer")."""
     deadline = time.monotonic() + 120
-    params: dict[str, Any] = {"wait": 5} if retry is None else {"wait": 5, "retry": retry}
+    params: dict[str, Any] = {"wait": 5}
+    if retry is not None:
+        params["retry"] = retry
+    if longer is not None:
+        params["longer"] = longer
     while True:
         r = client.get(f"/api/games/{gid}/par", params=params, headers=headers)
         params = {"wait": 5}
@@ -208,11 +217,59 @@ def test_a_deal_too_hard_for_the_limit_gets_bounds_not_a_500(tmp_path: Path) -> 
         assert high is not None and 0 < low < high
         assert answer["text"] == f"Par is {low} to {high} (not proven within 0.5 seconds)"
         assert answer["short"] == f"Par is {low} to {high}"
+        assert answer["longer_seconds"] == 3  # the table's time stopped it: six times more
         german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
         said = f"Par liegt zwischen {low} und {high} (in 0.5 Sekunden nicht bewiesen)"
         assert german["text"] == said
         refused = c.post(f"/api/games/{g['id']}/par/replay", json={})
         assert refused.status_code == 409 and refused.json()["code"] == "no_par_solution"
+
+
+def test_bounds_are_searched_longer_once_on_request_and_only_narrow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player's "Search longer" where the table's time left bounds: one search six
+    times as long (here 3 s for the 0.5 s limit), whose bounds join those kept (never
+    wider: the higher lower bound, the shorter solution), said with the limit of that
+    search and not offered again; asking once more searches nothing."""
+    limits: list[float | None] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        limits.append(args[2].seconds)
+        return optimal(*args, **kwargs)
+
+    monkeypatch.setattr(oracle_module, "optimal", counted)
+    app = create_app(tmp_path / "t.sqlite3", status_seconds=1, par_seconds=0.5)
+    with TestClient(app, base_url=LOCAL) as c:
+        g = new_game(c, variant="freecell", deal=1)
+        first = par_of(c, g["id"])
+        assert first["state"] == "bounds" and first["longer_seconds"] == 3, first
+        assert par_of(c, g["id"]) == first and limits == [0.5]  # asked again: as kept
+        after = par_of(c, g["id"], longer="true")
+        assert limits == [0.5, 3]
+        low, high = after["lower_bound"], after["upper_bound"]
+        assert first["lower_bound"] <= low <= high <= first["upper_bound"], (first, after)
+        assert after["longer_seconds"] is None  # searched longer once: not offered again
+        if after["state"] == "bounds":  # FreeCell 1's par (38) takes about 8 s here
+            said = f"Par is {low} to {high} (not proven within 3 seconds)"
+            assert after["text"] == said
+            german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
+            said = f"Par liegt zwischen {low} und {high} (in 3 Sekunden nicht bewiesen)"
+            assert german["text"] == said
+        else:
+            assert (after["state"], after["par"]) == ("proven", 38), after
+        assert par_of(c, g["id"], longer="true") == after and len(limits) == 2
+        # another game on the deal shares what is kept
+        other = new_game(c, variant="freecell", deal=1)
+        assert par_of(c, other["id"], longer="true")["upper_bound"] == high
+        assert len(limits) == 2
+
+
+def test_a_proven_par_is_not_searched_longer(client: TestClient) -> None:
+    g = new_game(client, variant="eightoff", deal=2)
+    answer = par_of(client, g["id"])
+    assert (answer["state"], answer["par"], answer["longer_seconds"]) == ("proven", 14, None)
+    assert par_of(client, g["id"], longer="true") == answer
 
 
 def test_a_search_the_memory_limit_stops_says_so_not_the_time(tmp_path: Path) -> None:

@@ -170,6 +170,27 @@ def test_a_par_is_kept_once_and_a_proven_one_is_not_replaced(table: Table) -> No
     assert table.store.par_of_game(fewer.id) is None
 
 
+def test_bounds_kept_join_the_bounds_of_a_later_search(table: Table) -> None:
+    """A later search's bounds (a longer one asked for) never widen those kept: the
+    higher lower bound and the shorter solution stay, and where they meet par is
+    proven, with that solution."""
+    g = start(table, 2)
+    short = optimal(g.position, MoveCount.PLAYER, TABLE_LIMITS).moves  # 14 player moves
+    long = solver_moves(g)
+    first = StoredPar("player", False, 12, 14, moves=short, reason="time limit reached")
+    assert table.store.save_par(g.position, first) == first
+    later = StoredPar("player", False, 13, 20, moves=long, reason="time limit", seconds=9.0)
+    joined = table.store.save_par(g.position, later)
+    assert (joined.optimal, joined.lower, joined.upper, joined.moves) == (False, 13, 14, short)
+    assert (joined.reason, joined.seconds) == ("time limit", 9.0)  # the later search's
+    assert table.store.par_of_game(g.id) == joined
+    nothing = StoredPar("player", False, 0, None, reason="time limit", seconds=9.0)
+    assert table.store.save_par(g.position, nothing) == joined  # it learnt nothing more
+    met = table.store.save_par(g.position, StoredPar("player", False, 14, 20, moves=long))
+    assert (met.optimal, met.par, met.moves, met.reason) == (True, 14, short, "")
+    assert table.store.par_of_game(g.id) == met
+
+
 def test_a_par_solution_the_rules_refuse_is_never_kept_nor_read(table: Table) -> None:
     g = start(table, 2)
     moves = optimal(g.position, MoveCount.PLAYER, TABLE_LIMITS).moves

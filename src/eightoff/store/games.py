@@ -32,7 +32,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -265,6 +265,18 @@ class StoredPar:
         if self.optimal and not self.lost and not self.moves:
             raise ValueError("a proven par without its solution")
         return self
+
+
+def _joined(kept: StoredPar, new: StoredPar) -> StoredPar:
+    """The bounds of two searches of the same start, neither proven: the higher lower
+    bound and the shorter solution (``new``'s where they tie), proven where they meet;
+    ``new``'s reason and time (the search the words name)."""
+    better = kept.upper is not None and (new.upper is None or kept.upper < new.upper)
+    upper, moves = (kept.upper, kept.moves) if better else (new.upper, new.moves)
+    lower = max(kept.lower, new.lower)
+    if upper is not None and lower >= upper:
+        return replace(new, optimal=True, lower=upper, upper=upper, moves=moves, reason="")
+    return replace(new, lower=lower, upper=upper, moves=moves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,6 +785,8 @@ class Store:
     def save_par(self, start: Position, par: StoredPar) -> StoredPar:
         """Keep ``par`` (its moves checked from ``start`` by the rules: ValueError) as the
         par of ``start`` with its rules, unless a proven one that replays is kept already.
+        Bounds join the bounds kept: the higher lower bound, the shorter solution (a
+        longer search may end with a longer one); where they meet, par is proven.
         Returns the record kept."""
         par.checked(start)
         rules = start.rules
@@ -783,11 +797,15 @@ class Store:
                 " WHERE variant = ? AND options = ? AND start = ? AND count = ?",
                 key,
             ).fetchone()
-            if old is not None and old[1]:
+            if old is not None:
                 try:
-                    return self._par_record(old).checked(start)
+                    kept = self._par_record(old).checked(start)
                 except (ValueError, KeyError, TypeError):
-                    pass  # damaged in the file: the new record replaces it
+                    kept = None  # damaged in the file: the new record replaces it
+                if kept is not None and kept.optimal:
+                    return kept
+                if kept is not None and not par.optimal:
+                    par = _joined(kept, par)
             db.execute(
                 "INSERT OR REPLACE INTO par (variant, options, start, count, optimal, lower,"
                 " upper, lost, moves, reason, seconds, found)"

@@ -6,12 +6,16 @@ before; otherwise it starts the search in the background (the oracle's par lane,
 the table's limits) and waits up to ``wait`` seconds for it: "pending" means ask again.
 A search the limits stop answers with bounds ("par is 31 to 33"), a failed one "par
 unknown": never a 500; ``?retry=true`` searches again a par that is unknown (the player's
-"Try again"), never one proven or bounded. ``POST /api/games/{id}/par/replay`` starts a
-game on the deal to step through its par solution (assisted, never counted)."""
+"Try again"), never one proven or bounded; ``?longer=true`` searches bounds the table's
+time left (not its memory) once more, :data:`eightoff.oracle.LONGER` times as long (the
+player's "Search longer"), and the bounds kept join what it finds.
+``POST /api/games/{id}/par/replay`` starts a game on the deal to step through its par
+solution (assisted, never counted)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from concurrent.futures import CancelledError
 from typing import Annotated, Any
@@ -38,13 +42,17 @@ MAX_WAIT = 10.0
 """The longest a par request waits for the search before answering "pending"."""
 
 
-def par_json(state: GameState, par: StoredPar | None, limits: ParLimits) -> dict[str, Any]:
+def par_json(
+    state: GameState, par: StoredPar | None, limits: ParLimits, longer: ParLimits | None = None
+) -> dict[str, Any]:
     """A game's par as the page shows it (see API.md): ``state`` is "pending" (ask
     again), "proven", "bounds" (not proven within the limits), "lost" or "unknown"; with
     a won game (not a par replay) its player moves (the counter's), the same as par
     counts them (safe auto-move on: fewer when it was off) and their moves over par.
     ``text`` says it all ("Par 14 — you took 20"), ``short`` fits a status line ("Par
-    14")."""
+    14"). ``limits``: the table's (or, pending, the search's); ``longer``: those of a
+    search asked to go on longer, whose seconds ``longer_seconds`` offers where such a
+    search may still narrow the bounds (None: not offered)."""
     won = state.status == "won" and not state.replay
     shown = state.game.player_moves if won else None
     took = state.game.player_moves_as_par if won else None
@@ -53,6 +61,7 @@ def par_json(state: GameState, par: StoredPar | None, limits: ParLimits) -> dict
         "player_moves": shown,
         "player_moves_as_par": took,
         "solution": False,
+        "longer_seconds": None,
     }
     if par is None:
         said = Message("par.searching", seconds=limits.seconds or 0)
@@ -66,6 +75,9 @@ def par_json(state: GameState, par: StoredPar | None, limits: ParLimits) -> dict
         kind = "unknown"
     else:
         kind = "bounds"
+    offer = longer is not None and kind == "bounds" and _may_go_longer(par, limits)
+    if longer is not None and _searched_longer(par, limits):
+        limits = longer  # the words name the limits of the search that found the bounds
     said = par_message(
         optimal=par.optimal,
         lower=par.lower,
@@ -92,12 +104,31 @@ def par_json(state: GameState, par: StoredPar | None, limits: ParLimits) -> dict
         "upper_bound": par.upper,
         "over_par": None if took is None or par.par is None else took - par.par,
         "solution": bool(par.moves) and par.optimal,
+        "longer_seconds": longer.seconds if offer and longer is not None else None,
         "text": translate(said, language()),
     }
 
 
 def _learnt_nothing(par: StoredPar) -> bool:
     return par_unknown(lost=par.lost, lower=par.lower, upper=par.upper)
+
+
+def _searched_longer(par: StoredPar, limits: ParLimits) -> bool:
+    """Whether the record is from a search asked to go on longer: only such a search
+    takes more than half again the table's time."""
+    return limits.seconds is not None and par.seconds > 1.5 * limits.seconds
+
+
+def _may_go_longer(par: StoredPar, limits: ParLimits) -> bool:
+    """Whether a longer search may narrow these bounds: the table's time stopped the
+    search that found them (a longer one has the same memory), and none went on longer."""
+    return (
+        limits.seconds is not None
+        and not par.optimal
+        and not _learnt_nothing(par)
+        and not stopped_by_memory(par.reason)
+        and not _searched_longer(par, limits)
+    )
 
 
 _UNKNOWN = StoredPar(count="player", optimal=False, lower=0, upper=None)
@@ -110,31 +141,41 @@ async def par(
     game_id: int,
     wait: Annotated[float, Query(ge=0, le=MAX_WAIT)] = 1.0,
     retry: bool = False,
+    longer: bool = False,
 ) -> dict[str, Any]:
     """``retry``: search again when the deal's par is unknown (the search before failed
-    or learnt nothing); a proven par, bounds or a lost deal are answered as kept."""
+    or learnt nothing); ``longer``: search bounds longer where the answer offered it
+    (``longer_seconds``), and ask again with or without it until it ends; otherwise a
+    proven par, bounds or a lost deal are answered as kept."""
     table, oracle = svc.table, svc.oracle
-    limits = oracle.par_limits
+    limits, longest = oracle.par_limits, oracle.par_longer_limits
     state, stored = await off_loop(table.par, game_id)
-    if stored is not None and not (retry and _learnt_nothing(stored)):
-        return par_json(state, stored, limits)
     start = state.game.start
-    future = oracle.par_search(start, lambda found: _keep(svc, start, found), again=retry)
+    running = oracle.par_longer_running(start)
+    keep = functools.partial(_keep, svc, start)
+    if longer and running is None and stored is not None and _may_go_longer(stored, limits):
+        running = oracle.par_search(start, keep, longer=True)
+    if running is not None:
+        future, searching = running, longest
+    elif stored is not None and not (retry and _learnt_nothing(stored)):
+        return par_json(state, stored, limits, longest)
+    else:
+        future, searching = oracle.par_search(start, keep, again=retry), limits
     try:
         found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), wait)
     except TimeoutError:
-        return par_json(state, None, limits)
+        return par_json(state, None, searching)
     except asyncio.CancelledError:
         if not future.cancelled():
             raise  # this request was cancelled (the client went away)
-        return par_json(state, _UNKNOWN, limits)  # the table is stopping
+        return par_json(state, stored or _UNKNOWN, limits, longest)  # the table is stopping
     except (CancelledError, DroppedWork):
-        return par_json(state, _UNKNOWN, limits)  # the table is stopping
-    except Exception:  # a bug in the search: par unknown, not a 500
+        return par_json(state, stored or _UNKNOWN, limits, longest)  # the table is stopping
+    except Exception:  # a bug in the search: what was kept, or par unknown; not a 500
         log.exception("par search of game %s failed", game_id)
-        return par_json(state, _UNKNOWN, limits)
+        return par_json(state, stored or _UNKNOWN, limits, longest)
     state, stored = await off_loop(table.par, game_id)
-    return par_json(state, stored if stored is not None else par_record(found), limits)
+    return par_json(state, stored if stored is not None else par_record(found), limits, longest)
 
 
 def _keep(svc: Services, start: Position, found: Par) -> None:

@@ -19,7 +19,7 @@ import { nextLesson, openLessons } from "./lessons.js";
 import { initWords, rememberChoice, t } from "./i18n.js";
 import { LINK_KEYS, applySettings, catchUp, changeVariant, copyLink, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
 import { $, plural, state } from "./state.js";
-import { askPar, showParSolution } from "./par.js";
+import { askPar, searchLonger, showParSolution } from "./par.js";
 import { openStats } from "./stats.js";
 import { closeMenu, hideMessage, say, showMessage, toggleMenu, wireMessages } from "./ui.js";
 
@@ -46,6 +46,8 @@ function wire() {
   on("btn-par-retry", askPar);
   on("btn-par-replay", showParSolution);
   on("btn-won-par-replay", showParSolution);
+  on("btn-par-longer", searchLonger);
+  on("btn-won-par-longer", searchLonger);
   on("btn-new", openNewGame);
   $("language").addEventListener("change", changeLanguage);
   $("deal-form").addEventListener("submit", openDeal);

@@ -4,7 +4,9 @@
 // and hints never wait for it.
 // The server says it in words ("Par 34 — you took 37", "Par is 31 to 33 …", "Par unknown
 // …"). "Show a par solution" starts a game on the deal (never counted) and steps through
-// the par solution with the solution replay.
+// the par solution with the solution replay. Where the table's time left bounds, the
+// server offers a longer search (longer_seconds): the bounds in the status line, and a
+// button in the win dialog, start it ("Search longer").
 
 import { api, enqueue } from "./api.js";
 import { t } from "./i18n.js";
@@ -34,12 +36,13 @@ function render() {
   const a = par.gameId === (g && g.id) ? par.answer : null;
   const asking = par.gameId === (g && g.id) && !a;
   const again = retriable(a);
+  const longer = Boolean(a && a.longer_seconds);
   const text = a ? a.text : asking ? t("par.working") : "";
   const none = !g || lessonOf(g);
   $("par-slot").hidden = Boolean(none);
   $("btn-par").hidden = Boolean(none || text);
   // the status line says it short ("Par 14"), the win dialog and the tooltip in full
-  $("st-par").hidden = !text || again;
+  $("st-par").hidden = !text || again || longer;
   $("st-par").textContent = a ? a.short || a.text : text;
   $("st-par").title = text;
   $("st-par").dataset.state = a ? a.state : asking ? "pending" : "";
@@ -48,21 +51,31 @@ function render() {
   const why = again ? retryTitle(a) : "";
   retry.title = why;
   if (again) retry.setAttribute("aria-label", why);
+  // the bounds themselves start the longer search (the slot has no room for more)
+  const more = $("btn-par-longer");
+  more.hidden = !longer;
+  const offer = longer ? t("par.longer_title", { seconds: a.longer_seconds }) : "";
+  more.textContent = longer ? a.short || a.text : "";
+  more.title = longer ? `${a.text.replace(/[.!]$/, "")}. ${offer}` : "";
+  if (longer) more.setAttribute("aria-label", more.title);
   const canShow = Boolean(a && a.solution);
   $("btn-par-replay").hidden = !canShow;
   $("won-par").textContent = g && g.won ? text : "";
   $("won-par").hidden = !(g && g.won && text);
   $("btn-won-par-replay").hidden = !(g && g.won && canShow);
+  $("btn-won-par-longer").hidden = !(g && g.won && longer);
+  $("btn-won-par-longer").title = offer;
 }
 
 /** Ask for the par of the game on the table and keep asking while the server works;
  * asked again after an answer that may be retried (see retriable), the server searches
- * anew. */
-export async function askPar() {
+ * anew; with `longer`, where the answer offered it, longer (searchLonger). */
+export async function askPar({ longer = false } = {}) {
   const g = state.game;
   if (!g || lessonOf(g)) return;
   const known = par.gameId === g.id ? par.answer : null;
-  if (known && known.state !== "pending" && !retriable(known)) {
+  let more = longer && Boolean(known && known.longer_seconds);
+  if (known && known.state !== "pending" && !retriable(known) && !more) {
     render();
     return;
   }
@@ -75,7 +88,8 @@ export async function askPar() {
   for (;;) {
     let a;
     try {
-      a = await api("GET", `/api/games/${g.id}/par?wait=2${retry ? "&retry=true" : ""}`);
+      const ask = retry ? "&retry=true" : more ? "&longer=true" : "";
+      a = await api("GET", `/api/games/${g.id}/par?wait=2${ask}`);
     } catch (e) {
       if (token !== par.token) return;
       const error = e.status === 0 ? t("par.no_contact") : e.message;
@@ -87,7 +101,9 @@ export async function askPar() {
       return;
     }
     if (token !== par.token) return;
-    retry = false; // the search asked for again is running: the next requests wait for it
+    // the search asked for again (or longer) is running: the next requests wait for it
+    retry = false;
+    more = false;
     if (a.state !== "pending") {
       par.answer = a;
       render();
@@ -98,6 +114,12 @@ export async function askPar() {
     if (token !== par.token) return;
     delay = Math.min(delay * 1.5, 1500);
   }
+}
+
+/** "Search longer": par searched again for longer where the table's time left bounds
+ * (the server's longer_seconds); the bounds stay kept if it finds no better. */
+export function searchLonger() {
+  askPar({ longer: true });
 }
 
 /** The par key (Shift+P): what the Par button (or "Try par again") does, and said aloud
