@@ -231,6 +231,14 @@ def par_message(
     return said
 
 
+def par_short(*, optimal: bool, lower: int, upper: int | None) -> Message:
+    """A deal's par as a status line has room for: "Par 34", bounds "Par 31–33" (the
+    whole words, :func:`par_message`'s, are its tooltip and what is read out)."""
+    if not optimal and upper is not None:
+        return Message("par.between_short", low=lower, high=upper)
+    return par_message(optimal=optimal, lower=lower, upper=upper)
+
+
 __all__ = [
     "LessonText",
     "describe",
@@ -242,6 +250,7 @@ __all__ = [
     "lesson_text",
     "moved_cards",
     "par_message",
+    "par_short",
     "par_unknown",
     "variant_name",
     "variant_summary",

@@ -216,7 +216,7 @@ def test_a_deal_too_hard_for_the_limit_gets_bounds_not_a_500(tmp_path: Path) -> 
         assert answer["par"] is None and answer["solution"] is False
         assert high is not None and 0 < low < high
         assert answer["text"] == f"Par is {low} to {high} (not proven within 0.5 seconds)"
-        assert answer["short"] == f"Par is {low} to {high}"
+        assert answer["short"] == f"Par {low}–{high}"  # the whole words are "text"
         assert answer["longer_seconds"] == 3  # the table's time stopped it: six times more
         german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
         said = f"Par liegt zwischen {low} und {high} (in 0.5 Sekunden nicht bewiesen)"
@@ -286,7 +286,7 @@ def test_a_search_the_memory_limit_stops_says_so_not_the_time(tmp_path: Path) ->
         low, high = answer["lower_bound"], answer["upper_bound"]
         said = f"Par is {low} to {high} (not proven: the search filled its 1 MiB of memory)"
         assert answer["text"] == said
-        assert answer["short"] == f"Par is {low} to {high}"
+        assert answer["short"] == f"Par {low}–{high}"  # the whole words are "text"
         german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
         said = (
             f"Par liegt zwischen {low} und {high}"

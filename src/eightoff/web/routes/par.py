@@ -23,7 +23,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 
 from eightoff.counts import count
-from eightoff.explain import par_message, par_unknown
+from eightoff.explain import par_message, par_short, par_unknown
 from eightoff.i18n import Message, translate
 from eightoff.oracle import DroppedWork
 from eightoff.position import Position
@@ -93,7 +93,7 @@ def par_json(
         if kind == "unknown"
         else Message("par.lost_short")
         if kind == "lost"
-        else par_message(optimal=par.optimal, lower=par.lower, upper=par.upper)
+        else par_short(optimal=par.optimal, lower=par.lower, upper=par.upper)
     )
     return {
         **out,
