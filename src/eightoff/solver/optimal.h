@@ -768,8 +768,9 @@ static size_t op_limit(const op_ctx *x) { return x->max_mem - x->max_mem / 32; }
  * t->grow_at), the new slots as well: the doubling holds the old slots and the new ones
  * at once, so a doubling that would pass the limit is the limit (the limit is looked at
  * every 256 expansions, far fewer states than an eighth of the slots).  Before that,
- * op_worker lets the slots fill to three quarters rather than half (op_fill).  tests/unit/test_optimal.py holds A*'s growth of the
- * process's peak memory to its limit. */
+ * op_worker lets the slots fill to three quarters rather than half (op_fill).
+ * tests/unit/test_optimal.py holds A*'s growth of the process's peak memory to its
+ * limit. */
 static size_t op_bytes(const op_work *w) {
     const eo_table *t = &w->t;
     size_t slots = t->slots ? (t->mask + 1) * sizeof(uint64_t) : 0;
@@ -1456,11 +1457,11 @@ static size_t op_fill(op_thr *t, size_t bytes) {
 
 /* Whether A* should expand partially from now on (x->partial, op_take; with 1 it does
  * from the start, op_astar): with 2, when the memory limit would stop it before the
- * time limit even so: the memory grows
- * about a third as fast then (half the states stored, at two thirds of the speed, on
- * FreeCell's deals), so from when the rest of the limit would last, a third as fast as
- * it has grown so far, no longer than the time left; without a time limit, from half
- * the memory limit; never before a quarter of it.  (Expanding again costs time: where
+ * time limit even so: the memory grows about a third as fast then (half the states
+ * stored, at two thirds of the speed, on FreeCell's deals), so from when the rest of
+ * the limit would last, a third as fast as it has grown so far, no longer than the
+ * time left; without a time limit, from half the memory limit; never before a quarter
+ * of it.  (Expanding again costs time: where
  * time runs out first, none is spent on it, and where memory would, as little as lets
  * A* reach the time limit.) */
 static int op_partial_due(const op_par *P, size_t bytes) {

@@ -25,9 +25,14 @@ function retriable(a) {
   return Boolean(a && (a.failed || a.state === "unknown"));
 }
 
+/** An answer's words without their full stop, for a sentence to follow them. */
+function unstopped(a) {
+  return a.text.replace(/[.!]$/, "");
+}
+
 /** "Par is not available now: the server answered 503. Try again (Shift+P)": one line. */
 function retryTitle(a) {
-  return t("par.retry_title", { reason: a.text.replace(/[.!]$/, "") });
+  return t("par.retry_title", { reason: unstopped(a) });
 }
 
 /** Show the state of par for the game on the table: the Par button, or what is known. */
@@ -56,7 +61,7 @@ function render() {
   more.hidden = !longer;
   const offer = longer ? t("par.longer_title", { seconds: a.longer_seconds }) : "";
   more.textContent = longer ? a.short || a.text : "";
-  more.title = longer ? `${a.text.replace(/[.!]$/, "")}. ${offer}` : "";
+  more.title = longer ? `${unstopped(a)}. ${offer}` : "";
   if (longer) more.setAttribute("aria-label", more.title);
   const canShow = Boolean(a && a.solution);
   $("btn-par-replay").hidden = !canShow;
