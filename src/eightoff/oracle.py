@@ -54,8 +54,16 @@ from eightoff.explain import par_unknown
 from eightoff.i18n import Count, Message
 from eightoff.position import Move, Position
 from eightoff.solver import Limits, Result, solve
-from eightoff.solver.optimal import TABLE_LIMITS, Par, ParLimits, optimal
+from eightoff.solver.optimal import (
+    TABLE_LIMITS,
+    Par,
+    ParLimits,
+    joined,
+    optimal,
+    stopped_by_memory,
+)
 from eightoff.solver.prover import Lru, Prover, Speculation, canonical
+from eightoff.store import StoredPar
 from eightoff.verdict import Verdict, Word
 
 log = logging.getLogger("eightoff.web")
@@ -510,9 +518,10 @@ class Oracle:
         shared; ``again`` searches anew when the one asked for before failed or learnt
         nothing (a player's "Try again"); ``longer`` searches within
         :attr:`par_longer_limits` instead, once (a player's "Search longer"), and later
-        asks share that search. ``on_found`` runs once, in the worker, with the answer
-        before the future is set (the table stores it there); an exception in it is
-        logged."""
+        asks share that search; what it finds joins the bounds of the search before it
+        (:func:`eightoff.solver.optimal.joined`: never wider). ``on_found`` runs once, in
+        the worker, with the answer before the future is set (the table stores it
+        there); an exception in it is logged."""
         with self._lock:
             if longer:
                 known = self._longer.get(position)
@@ -523,9 +532,12 @@ class Oracle:
                 if known is not None and _reusable(known) and not (again and _fruitless(known)):
                     return known
             limits = self.par_longer_limits if longer else self.par_limits
+            before = self._pars.get(position) if longer else None
 
             def run() -> Par:
                 found = optimal(position, MoveCount.PLAYER, limits)
+                if before is not None and before.done() and not _fruitless(before):
+                    found = joined(before.result(), found)
                 try:
                     on_found(found)
                 except Exception:
@@ -544,6 +556,29 @@ class Oracle:
         with self._lock:
             future = self._longer.get(position)
         return future if future is not None and not future.done() else None
+
+    def searched_longer(self, par: StoredPar) -> bool:
+        """Whether a par record is from a search asked to go on longer: only such a
+        search takes more than half again the table's time."""
+        seconds = self.par_limits.seconds
+        return seconds is not None and par.seconds > 1.5 * seconds
+
+    def par_limits_of(self, par: StoredPar) -> ParLimits:
+        """The limits of the search that found a par record (those its words name):
+        :attr:`par_longer_limits` where it searched longer, else :attr:`par_limits`."""
+        return self.par_longer_limits if self.searched_longer(par) else self.par_limits
+
+    def may_search_longer(self, par: StoredPar) -> bool:
+        """Whether a longer search (``par_search(..., longer=True)``) may narrow a par
+        record's bounds: the table's time stopped the search that found them (a longer
+        one has the same memory), and none went on longer."""
+        return (
+            self.par_limits.seconds is not None
+            and not par.optimal
+            and not par_unknown(lost=par.lost, lower=par.lower, upper=par.upper)
+            and not stopped_by_memory(par.reason)
+            and not self.searched_longer(par)
+        )
 
     @property
     def par_longer_limits(self) -> ParLimits:

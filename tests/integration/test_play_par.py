@@ -21,10 +21,10 @@ from eightoff.solver.optimal import TABLE_LIMITS, optimal
 from eightoff.web.serialize import turns_json
 
 
-def entries_for(moves: Sequence[Move]) -> str:
+def entries_for(moves: Sequence[Move], variant: str = "eightoff", number: int = 2) -> str:
     """What a player types to play a solution: each turn's first move (the terminal game
     sends the safe cards home after it)."""
-    game, _ = dealt("eightoff", 2)
+    game, _ = dealt(variant, number)
     return "".join(f"{turn[0]['notation']}\n" for turn in turns_json(game.position, moves))
 
 
@@ -86,3 +86,80 @@ def test_the_terminal_names_the_memory_limit_when_it_stopped_par(
     said = lines[lines.index("Working out par (up to 20 seconds)…") + 1]
     pattern = r"Par is \d+ to \d+ \(not proven: the search filled its 1 MiB of memory\)"
     assert re.fullmatch(pattern, said), said
+
+
+BOUNDS = r"Par is (\d+) to (\d+) \(not proven within {seconds} seconds\)"
+
+
+def bounds_in(said: str, seconds: str) -> tuple[int, int]:
+    found = re.match(BOUNDS.format(seconds=seconds), said)
+    assert found, said
+    return int(found[1]), int(found[2])
+
+
+def short_oracle() -> Oracle:
+    """The table's oracle with half a second for par: FreeCell 1 (par 38) is left with
+    bounds, and a longer search has 6 times that, 3 seconds."""
+    limits = replace(TABLE_LIMITS, seconds=0.5)
+    return Oracle(status_seconds=2.0, hint_seconds=5.0, par_limits=limits)
+
+
+def test_bounds_are_searched_longer_on_request_once_and_only_narrow(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``p`` gives bounds and offers ``pl``; ``pl`` searches 6 times as long, once: its
+    answer is par or bounds no wider, and ``pl`` again searches nothing more."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("p\npl\npl\n"))
+    assert play_terminal("freecell", 1, oracle=short_oracle()) == 0
+    lines = [line.removeprefix("move> ") for line in capsys.readouterr().out.splitlines()]
+    first = lines.index("Working out par (up to 0.5 seconds)…")
+    low, high = bounds_in(lines[first + 1], "0.5")
+    assert lines[first + 2] == "Not proven yet: pl searches for par for up to 3 seconds."
+    assert lines.count("Working out par (up to 0.5 seconds)…") == 1  # pl: no second table search
+    assert lines.count("Working out par (up to 3 seconds)…") == 1  # the second pl: none
+    longer = lines.index("Working out par (up to 3 seconds)…")
+    said = lines[longer + 1]
+    if said != "Par 38":
+        low2, high2 = bounds_in(said, "3")
+        assert low <= low2 <= 38 <= high2 <= high
+    assert lines[longer + 2] == said  # asked again: the same words
+    assert not any(line.startswith("Not proven yet") for line in lines[longer:])
+
+
+def test_after_a_win_bounds_may_be_searched_longer_before_the_game_ends(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, _ = dealt("freecell", 1)
+    found = solve(game.position, DEFAULT_LIMITS)
+    assert isinstance(found, Solved)
+    typed = entries_for(found.moves, "freecell", 1)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed + "pl\n"))
+    assert play_terminal("freecell", 1, oracle=short_oracle()) == 0
+    lines = [line.removeprefix("move> ") for line in capsys.readouterr().out.splitlines()]
+    won = next(i for i, line in enumerate(lines) if line.startswith("You won in"))
+    took = lines[won].split()[3]
+    assert lines[won + 1] == "Working out par (up to 0.5 seconds)…"
+    bounds = re.fullmatch(rf"Par is (\d+) to (\d+) — you took {took}", lines[won + 2])
+    assert bounds, lines[won + 2]
+    offer = "Not proven yet: pl searches for par for up to 3 seconds; Enter ends the game."
+    assert lines[won + 3] == offer
+    assert lines[won + 4] == "Working out par (up to 3 seconds)…"
+    longer = re.fullmatch(rf"Par (?:is (\d+) to (\d+)|38) — you took {took}", lines[won + 5])
+    assert longer, lines[won + 5]
+    if longer[1] is not None:
+        assert int(bounds[1]) <= int(longer[1]) <= 38 <= int(longer[2]) <= int(bounds[2])
+    assert len(lines) == won + 6  # then the game ends
+
+
+def test_after_a_win_enter_ends_the_game_without_a_longer_search(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, _ = dealt("freecell", 1)
+    found = solve(game.position, DEFAULT_LIMITS)
+    assert isinstance(found, Solved)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(entries_for(found.moves, "freecell", 1)))
+    assert play_terminal("freecell", 1, oracle=short_oracle()) == 0  # input ends: Enter
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("Not proven yet: pl searches")
+    assert lines[-1] == "move> "  # the prompt, then the game ends
+    assert not any("up to 3 seconds)…" in line for line in lines)

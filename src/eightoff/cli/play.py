@@ -25,6 +25,8 @@ from eightoff.rules import DEFAULT_VARIANT, Rules, preset
 
 if TYPE_CHECKING:
     from eightoff.oracle import Oracle
+    from eightoff.solver.optimal import ParLimits
+    from eightoff.store import StoredPar
 
 
 TERMINAL_HELP = Message("terminal.help")
@@ -62,27 +64,38 @@ def hint(oracle: Oracle, position: Position, line: Sequence[Position]) -> str:
     return text("terminal.no_win_found", seconds=oracle.hint_seconds)
 
 
-def par_words(oracle: Oracle, game: Game, *, won: bool = False) -> Message:
-    """The par of the game's deal (from its start) in the table's words: "Par 14", "Par
-    14 — you took 16" (``won``: the game's moves as par counts them, as the web table
-    says them), "Par is 31 to 33 (not proven within 20 seconds)", "Par is 36 to 40 (not
-    proven: the search filled its 512 MiB of memory)", "Par unknown …".
-    Blocking: searched once per deal on the oracle's par lane within the table's limits."""
-    from eightoff.solver.optimal import stopped_by_memory  # loaded with the oracle
+def searched_par(oracle: Oracle, game: Game, *, longer: bool = False) -> StoredPar | None:
+    """The par of the game's deal (from its start) as the table keeps it, searched once
+    per deal on the oracle's par lane within the table's limits (blocking); ``longer``:
+    the search the player asks to go on longer (``Oracle.may_search_longer`` says
+    where). None when the search failed."""
+    from eightoff.table import par_record  # loaded with the oracle
 
     try:
-        found = oracle.par_search(game.start).result()
+        return par_record(oracle.par_search(game.start, longer=longer).result())
     except Exception:
+        return None
+
+
+def par_words(oracle: Oracle, par: StoredPar | None, game: Game, *, won: bool = False) -> Message:
+    """A par record in the table's words: "Par 14", "Par 14 — you took 16" (``won``: the
+    game's moves as par counts them, as the web table says them), "Par is 31 to 33 (not
+    proven within 20 seconds)", "Par is 36 to 40 (not proven: the search filled its 512
+    MiB of memory)", "Par unknown …" (None: the search failed)."""
+    from eightoff.solver.optimal import stopped_by_memory  # loaded with the oracle
+
+    if par is None:
         return Message("par.unknown")
+    limits = oracle.par_limits_of(par)
     return par_message(
-        optimal=found.optimal,
-        lower=found.lower_bound,
-        upper=found.length,
-        lost=found.lost,
+        optimal=par.optimal,
+        lower=par.lower,
+        upper=par.upper,
+        lost=par.lost,
         took=game.player_moves_as_par if won else None,
         counter=game.player_moves if won else None,
-        seconds=oracle.par_limits.seconds,
-        memory_mb=oracle.par_limits.memory_mb if stopped_by_memory(found.reason) else None,
+        seconds=limits.seconds,
+        memory_mb=limits.memory_mb if stopped_by_memory(par.reason) else None,
     )
 
 
@@ -191,7 +204,27 @@ def _terminal_loop(
         return game
 
     game = new_deal(number)
-    searching = Message("par.searching", seconds=oracle.par_limits.seconds or 0)
+
+    def say_par(*, won: bool = False, longer: bool = False) -> StoredPar | None:
+        """Par searched (``longer``: on longer, where the oracle's rule lets it) and
+        said; returns the record when a longer search may still narrow it."""
+
+        def searching(limits: ParLimits) -> None:
+            screen.note(Message("par.searching", seconds=limits.seconds or 0), style="dim")
+            screen.draw()
+
+        if not longer or not oracle.par_search(game.start).done():
+            searching(oracle.par_limits)
+        par = searched_par(oracle, game)
+        if longer and par is not None and oracle.may_search_longer(par):
+            searching(oracle.par_longer_limits)
+            par = searched_par(oracle, game, longer=True)
+        screen.note(par_words(oracle, par, game, won=won), style="bold green" if won else "cyan")
+        return par if par is not None and oracle.may_search_longer(par) else None
+
+    def offer_longer(key: str) -> None:
+        seconds = oracle.par_longer_limits.seconds or 0
+        screen.note(Message(key, seconds=seconds), style="dim")
 
     def show() -> None:
         rules, lang = game.rules, language()
@@ -211,9 +244,18 @@ def _terminal_loop(
     while True:
         if game.position.is_won():
             screen.note(Message("terminal.won", n=game.player_moves), style="bold green")
-            screen.note(searching, style="dim")
-            screen.draw()
-            screen.note(par_words(oracle, game, won=True), style="bold green")
+            if say_par(won=True) is not None:
+                offer_longer("terminal.par_longer_won")
+                screen.draw()
+                try:
+                    entry = input(text("terminal.prompt")).strip().lower()
+                except Terminated:
+                    raise
+                except (EOFError, KeyboardInterrupt):
+                    console.print()
+                    entry = ""
+                if entry in ("pl", "par longer"):
+                    say_par(won=True, longer=True)
             screen.draw()
             return 0
         if game.position.is_lost():
@@ -243,10 +285,9 @@ def _terminal_loop(
         if cmd in ("t", "hint"):
             screen.note(hint(oracle, game.position, game.positions()), style="cyan")
             continue
-        if cmd in ("p", "par"):
-            screen.note(searching, style="dim")
-            screen.draw()
-            screen.note(par_words(oracle, game), style="cyan")
+        if cmd in ("p", "par", "pl", "par longer"):
+            if say_par(longer=cmd in ("pl", "par longer")) is not None:
+                offer_longer("terminal.par_longer")
             continue
         if cmd in ("u", "undo"):
             if game.undo() is None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from eightoff.counts import MoveCount, count, unfold
@@ -104,6 +104,33 @@ def stopped_by_memory(reason: str) -> bool:
     """Whether a par search's ``reason`` (:attr:`Par.reason`, as the table keeps it) says
     that the memory limit stopped it before the proof (the time limit did not)."""
     return reason == _core.OPTIMAL_STATUS[_MEMORY]
+
+
+def joined_bounds(kept: tuple[int, int | None], new: tuple[int, int | None]) -> tuple[int, bool]:
+    """Two searches' bounds of one start in one count, (lower bound, length of the best
+    solution or None), neither proven, joined: the higher lower bound, and whether the
+    kept search's solution is the one to keep (the shorter; the new one's where they
+    tie: a longer search may end with a longer solution). Where that lower bound reaches
+    the solution's length, the solution is par."""
+    (kept_lower, kept_upper), (new_lower, new_upper) = kept, new
+    keep = kept_upper is not None and (new_upper is None or kept_upper < new_upper)
+    return max(kept_lower, new_lower), keep
+
+
+def joined(kept: Par, new: Par) -> Par:
+    """``new``, a later search of ``kept``'s start in its count, joined with it: a proven
+    par or a lost deal as found (``kept``'s first); else bounds by :func:`joined_bounds`,
+    proven where they meet; ``new``'s states, time and reason (the search the words
+    name)."""
+    if kept.optimal or kept.lost:
+        return kept
+    if new.optimal or new.lost:
+        return new
+    lower, keep = joined_bounds((kept.lower_bound, kept.length), (new.lower_bound, new.length))
+    moves, length = (kept.moves, kept.length) if keep else (new.moves, new.length)
+    if length is not None and lower >= length:
+        return replace(new, moves=moves, length=length, lower_bound=length, optimal=True, reason="")
+    return replace(new, moves=moves, length=length, lower_bound=lower)
 
 
 class ParCheckError(RuntimeError):

@@ -42,6 +42,7 @@ from eightoff.game import Game, Turn
 from eightoff.i18n import Message
 from eightoff.position import Move, Position
 from eightoff.rules import Rules, preset
+from eightoff.solver.optimal import joined_bounds
 from eightoff.store.db import Database, Schema, StoreError, connect
 
 MAX_ID: Final = 2**63 - 1
@@ -271,9 +272,8 @@ def _joined(kept: StoredPar, new: StoredPar) -> StoredPar:
     """The bounds of two searches of the same start, neither proven: the higher lower
     bound and the shorter solution (``new``'s where they tie), proven where they meet;
     ``new``'s reason and time (the search the words name)."""
-    better = kept.upper is not None and (new.upper is None or kept.upper < new.upper)
-    upper, moves = (kept.upper, kept.moves) if better else (new.upper, new.moves)
-    lower = max(kept.lower, new.lower)
+    lower, keep = joined_bounds((kept.lower, kept.upper), (new.lower, new.upper))
+    upper, moves = (kept.upper, kept.moves) if keep else (new.upper, new.moves)
     if upper is not None and lower >= upper:
         return replace(new, optimal=True, lower=upper, upper=upper, moves=moves, reason="")
     return replace(new, lower=lower, upper=upper, moves=moves)

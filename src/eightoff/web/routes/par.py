@@ -25,7 +25,7 @@ from fastapi import APIRouter, Body, Query
 from eightoff.counts import count
 from eightoff.explain import par_message, par_short, par_unknown
 from eightoff.i18n import Message, translate
-from eightoff.oracle import DroppedWork
+from eightoff.oracle import DroppedWork, Oracle
 from eightoff.position import Position
 from eightoff.solver.optimal import Par, ParLimits, stopped_by_memory
 from eightoff.store import StoredPar
@@ -43,16 +43,17 @@ MAX_WAIT = 10.0
 
 
 def par_json(
-    state: GameState, par: StoredPar | None, limits: ParLimits, longer: ParLimits | None = None
+    state: GameState, par: StoredPar | None, oracle: Oracle, searching: ParLimits | None = None
 ) -> dict[str, Any]:
     """A game's par as the page shows it (see API.md): ``state`` is "pending" (ask
     again), "proven", "bounds" (not proven within the limits), "lost" or "unknown"; with
     a won game (not a par replay) its player moves (the counter's), the same as par
     counts them (safe auto-move on: fewer when it was off) and their moves over par.
     ``text`` says it all ("Par 14 — you took 20"), ``short`` fits a status line ("Par
-    14"). ``limits``: the table's (or, pending, the search's); ``longer``: those of a
-    search asked to go on longer, whose seconds ``longer_seconds`` offers where such a
-    search may still narrow the bounds (None: not offered)."""
+    14"). The words name the oracle's limits (or, pending, ``searching``: those of the
+    search under way), or those of a search asked to go on longer where it found the
+    bounds; ``longer_seconds`` offers such a search where it may still narrow them (None:
+    not offered)."""
     won = state.status == "won" and not state.replay
     shown = state.game.player_moves if won else None
     took = state.game.player_moves_as_par if won else None
@@ -64,6 +65,7 @@ def par_json(
         "longer_seconds": None,
     }
     if par is None:
+        limits = searching or oracle.par_limits
         said = Message("par.searching", seconds=limits.seconds or 0)
         text = translate(said, language())
         return {**out, "state": "pending", "text": text, "short": text}
@@ -75,9 +77,8 @@ def par_json(
         kind = "unknown"
     else:
         kind = "bounds"
-    offer = longer is not None and kind == "bounds" and _may_go_longer(par, limits)
-    if longer is not None and _searched_longer(par, limits):
-        limits = longer  # the words name the limits of the search that found the bounds
+    offer = kind == "bounds" and oracle.may_search_longer(par)
+    limits = oracle.par_limits_of(par)  # the words name the search that found the bounds
     said = par_message(
         optimal=par.optimal,
         lower=par.lower,
@@ -104,31 +105,13 @@ def par_json(
         "upper_bound": par.upper,
         "over_par": None if took is None or par.par is None else took - par.par,
         "solution": bool(par.moves) and par.optimal,
-        "longer_seconds": longer.seconds if offer and longer is not None else None,
+        "longer_seconds": oracle.par_longer_limits.seconds if offer else None,
         "text": translate(said, language()),
     }
 
 
 def _learnt_nothing(par: StoredPar) -> bool:
     return par_unknown(lost=par.lost, lower=par.lower, upper=par.upper)
-
-
-def _searched_longer(par: StoredPar, limits: ParLimits) -> bool:
-    """Whether the record is from a search asked to go on longer: only such a search
-    takes more than half again the table's time."""
-    return limits.seconds is not None and par.seconds > 1.5 * limits.seconds
-
-
-def _may_go_longer(par: StoredPar, limits: ParLimits) -> bool:
-    """Whether a longer search may narrow these bounds: the table's time stopped the
-    search that found them (a longer one has the same memory), and none went on longer."""
-    return (
-        limits.seconds is not None
-        and not par.optimal
-        and not _learnt_nothing(par)
-        and not stopped_by_memory(par.reason)
-        and not _searched_longer(par, limits)
-    )
 
 
 _UNKNOWN = StoredPar(count="player", optimal=False, lower=0, upper=None)
@@ -153,29 +136,29 @@ async def par(
     start = state.game.start
     running = oracle.par_longer_running(start)
     keep = functools.partial(_keep, svc, start)
-    if longer and running is None and stored is not None and _may_go_longer(stored, limits):
+    if longer and running is None and stored is not None and oracle.may_search_longer(stored):
         running = oracle.par_search(start, keep, longer=True)
     if running is not None:
         future, searching = running, longest
     elif stored is not None and not (retry and _learnt_nothing(stored)):
-        return par_json(state, stored, limits, longest)
+        return par_json(state, stored, oracle)
     else:
         future, searching = oracle.par_search(start, keep, again=retry), limits
     try:
         found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), wait)
     except TimeoutError:
-        return par_json(state, None, searching)
+        return par_json(state, None, oracle, searching)
     except asyncio.CancelledError:
         if not future.cancelled():
             raise  # this request was cancelled (the client went away)
-        return par_json(state, stored or _UNKNOWN, limits, longest)  # the table is stopping
+        return par_json(state, stored or _UNKNOWN, oracle)  # the table is stopping
     except (CancelledError, DroppedWork):
-        return par_json(state, stored or _UNKNOWN, limits, longest)  # the table is stopping
+        return par_json(state, stored or _UNKNOWN, oracle)  # the table is stopping
     except Exception:  # a bug in the search: what was kept, or par unknown; not a 500
         log.exception("par search of game %s failed", game_id)
-        return par_json(state, stored or _UNKNOWN, limits, longest)
+        return par_json(state, stored or _UNKNOWN, oracle)
     state, stored = await off_loop(table.par, game_id)
-    return par_json(state, stored if stored is not None else par_record(found), limits, longest)
+    return par_json(state, stored if stored is not None else par_record(found), oracle)
 
 
 def _keep(svc: Services, start: Position, found: Par) -> None:
