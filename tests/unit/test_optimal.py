@@ -10,6 +10,7 @@ import resource
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +23,7 @@ from eightoff.deals import deal
 from eightoff.position import Kind, Move, Position
 from eightoff.rules import PRESETS, Rules
 from eightoff.solver import Limits, Solved, _core, core_rules, solve
-from eightoff.solver.optimal import Par, ParLimits, optimal
+from eightoff.solver.optimal import TABLE_LIMITS, Par, ParLimits, compact_for, optimal
 
 # ----- the independent search ---------------------------------------------------------
 
@@ -182,6 +183,62 @@ def test_partial_expansion_proves_par_where_the_memory_limit_stops_a_star() -> N
     found = optimal(position, MoveCount.PLAYER, ParLimits(seconds=None, memory_mb=80))
     check(position, found, MoveCount.PLAYER)
     assert found.length == par
+
+
+_CORE = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
+COMPACT_CASES = [
+    ("freecell", 6, 0.0, MoveCount.PLAYER),
+    ("freecell", 9, 0.4, MoveCount.SINGLE),
+    ("freecell+retrieval", 14, 0.3, MoveCount.PLAYER),
+    ("eightoff", 7, 0.0, MoveCount.PLAYER),
+    ("bakers-game", 2, 0.0, MoveCount.PLAYER),
+    ("seahaven-towers", 5, 0.0, MoveCount.PLAYER),
+    ("double-freecell", 1, 0.7, MoveCount.PLAYER),
+]
+
+
+@pytest.mark.parametrize(("variant", "number", "share", "which"), COMPACT_CASES)
+def test_states_stored_by_compact_records_make_the_same_search(
+    variant: str, number: int, share: float, which: MoveCount
+) -> None:
+    """A* and the beam storing states by their compact records (compact.h: one pack;
+    Double FreeCell keeps its canonical keys) find the same as with canonical keys, part
+    way through games of several variants, house rules and both counts: the same status,
+    bounds, states stored and moves."""
+    rules = VARIANTS.get(variant) or PRESETS[variant]
+    start = deal(rules, number)
+    solved = solve(start, Limits(short=True))
+    assert isinstance(solved, Solved)
+    position = start
+    for m in solved.moves[: int(len(solved.moves) * share)]:
+        position = position.apply(m)
+    core = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, _CORE[which])
+    for beam in (0, 50):
+        canonical = _core.optimal(core, *args, 0, beam=beam)
+        assert _core.optimal(core, *args, 0, beam=beam, compact=True) == canonical
+        assert canonical[0] in (1, 7)  # a solution: par, or the beam's
+
+
+def test_compact_records_prove_par_in_memory_too_small_for_canonical_keys() -> None:
+    """FreeCell 21 from its short solution in 80 MiB, every child stored: with canonical
+    keys A* stops at the memory limit below par, with compact records it proves par. The
+    par search takes them where its memory, not its time, would stop it first: at the
+    table (20 s, 512 MiB), not on the command line's 10 s in 4 GiB on two threads."""
+    position = deal("freecell", 21)
+    rules = core_rules(position.rules)
+    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
+    short = solve(position, Limits(short=True))
+    assert isinstance(short, Solved)
+    upper = _player_length(position, short.moves)
+    limit = (upper, 0, 0.0, 80 << 20)
+    status, lower, _, _, _ = _core.optimal(rules, *args, *limit, partial=0)
+    assert status == 5 and lower < 34
+    status, lower, _, _, steps = _core.optimal(rules, *args, *limit, partial=0, compact=True)
+    assert status == 1 and lower == len(steps) == 34
+    assert compact_for(TABLE_LIMITS) and compact_for(replace(TABLE_LIMITS, seconds=120))
+    assert not compact_for(ParLimits(seconds=10, threads=2))
+    assert not compact_for(ParLimits(seconds=10, memory_mb=None))
 
 
 # ----- whole deals --------------------------------------------------------------------
@@ -457,29 +514,32 @@ def test_a_star_on_several_threads_stopped_by_a_limit_reports_a_proven_bound() -
         assert root <= lower <= par and upper == par + 2
 
 
-def _a_star_growth(number: int, upper: int, memory: int, threads: int) -> tuple[int, int]:
+def _a_star_growth(
+    number: int, upper: int, memory: int, threads: int, compact: bool
+) -> tuple[int, int]:
     """A* alone on FreeCell `number` from `upper`, stopped by `memory` bytes: (status,
     how many bytes the process's peak RSS grew by during the search)."""
     position = deal("freecell", number)
     args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10
     status, _, _, _, _ = _core.optimal(
-        core_rules(position.rules), *args, upper, 0, 0.0, memory, threads=threads
+        core_rules(position.rules), *args, upper, 0, 0.0, memory, threads=threads, compact=compact
     )
     return status, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10) - before
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_star_stops_at_its_memory_limit_and_not_past_it(threads: int) -> None:
+@pytest.mark.parametrize(("threads", "compact"), [(1, False), (2, False), (1, True)])
+def test_a_star_stops_at_its_memory_limit_and_not_past_it(threads: int, compact: bool) -> None:
     """The memory limit (512 MiB at the table) is what A* may hold: it counts what its
     tables hold in memory, with the table's next doubling (old slots and new at once) as
     soon as it is near, and keeps a 32nd of the limit for what it cannot count, so the
     process never grows past the limit. At 256 MiB FreeCell 37 from 42 reaches a
     doubling about 3 seconds in: counted only once made, it grew the process by 273 MiB;
     with the doubling counted but nothing kept for what the count cannot see, by 261 MiB.
+    So too with the states stored by their compact records (the table's par search).
     Run in a process of its own, so that its peak RSS is this search's."""
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        status, grown = pool.submit(_a_star_growth, 37, 42, 256 << 20, threads).result()
+        status, grown = pool.submit(_a_star_growth, 37, 42, 256 << 20, threads, compact).result()
     assert _core.OPTIMAL_STATUS[status] == "memory limit reached"
     assert grown <= 256 << 20, f"A* grew the process by {grown >> 20} MiB"

@@ -165,6 +165,7 @@ def optimal(
     beam: int = 0,
     threads: int = 1,
     partial: int = 2,
+    compact: bool = False,
 ) -> tuple[int, int, int, int, list[tuple[int, int, int]]]: ...
 
 # ----- the batch API (issue 20) ---------------------------------------------------------

@@ -891,6 +891,7 @@ cdef extern from "optimal.h":
         int threads
         size_t max_mem
         int partial
+        int compact
         int status
         int lower
         long states
@@ -909,7 +910,8 @@ OPTIMAL_STATUS = {1: "found", 2: "no shorter", 3: "state limit reached",
 
 def optimal(rules, columns, cells, foundations, int count, int upper=0,
             long max_states=0, double seconds=0.0, long max_memory=0,
-            int deadlocks=5, int weight=0, long beam=0, int threads=1, int partial=2) -> tuple:
+            int deadlocks=5, int weight=0, long beam=0, int threads=1, int partial=2,
+            bint compact=False) -> tuple:
     """A* for the fewest steps (optimal.h); returns (status, lower bound, upper bound,
     states stored, moves).  ``count``: COUNT_PLAYER or COUNT_SINGLE; ``upper``: the
     length of a known solution (only shorter ones are sought; 0 none).  Status 1: the
@@ -932,8 +934,11 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     out, made again when the parent's turn comes at their f: fewer states stored, more
     time): 0 never, 1 from the start, 2 (the default) when the memory limit would stop
     the search before its time limit (without a time limit, from half the memory
-    limit).  With COUNT_PLAYER the moves are the player's moves alone: the safe
-    auto-moves (of the start too) follow each, and the auto-complete ends the game."""
+    limit).  ``compact``: store the states by their compact records (compact.h, one
+    pack; others by their canonical keys): the same search in about two thirds of the
+    memory, at about a tenth more time.  With COUNT_PLAYER the moves are the player's
+    moves alone: the safe auto-moves (of the start too) follow each, and the
+    auto-complete ends the game."""
     cdef op_ctx x
     cdef int i
     memset(&x, 0, sizeof(op_ctx))
@@ -951,6 +956,7 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     x.seconds = seconds
     x.max_mem = max_memory
     x.partial = partial
+    x.compact = compact
     cdef eo_signals caught
     cdef bint catching = _catching()
     if catching:

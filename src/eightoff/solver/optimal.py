@@ -160,6 +160,23 @@ the time: narrow beams can run dry on a deal where wider ones find a far shorter
 solution, FreeCell 391)."""
 _FIRST_BEAM: Final = 100
 """The first beam's width (each next one four times as wide)."""
+_FILL_MB_PER_SECOND: Final = 64
+"""About how fast A* fills memory on one thread with states stored by their canonical
+keys (FreeCell, this project's 2-core benchmark machine: 2.17 million states, 260 MiB, in
+4.1 s).  Where the limits' memory is less than their time would fill, A* stores states by
+their compact records instead (about two thirds of the memory a state, about a tenth
+more time): at the table (20 s, 512 MiB, one thread), not on the command line's 10 s in
+4 GiB."""
+
+
+def compact_for(limits: ParLimits) -> bool:
+    """Whether a par search within ``limits`` stores its states by their compact
+    records: where its memory limit, not its time, would stop it first."""
+    if limits.memory_mb is None:
+        return False
+    if limits.seconds is None:
+        return True
+    return limits.memory_mb < limits.seconds * max(1, limits.threads) * _FILL_MB_PER_SECOND
 
 
 def _length(position: Position, moves: tuple[Move, ...], which: MoveCount) -> int:
@@ -240,6 +257,7 @@ def optimal(
         length = _length(position, best, which)
     rules = core_rules(position.rules)
     core_memory = 0 if memory is None else memory << 20
+    compact = compact_for(limits)
 
     def run(
         seconds: float, upper: int, beam: int = 0, max_states: int = 0, threads: int = 1
@@ -257,6 +275,7 @@ def optimal(
             core_memory,
             beam=beam,
             threads=threads,
+            compact=compact,
         )
         return status, lower, n, [move_of(s << 16 | d << 8 | k) for s, d, k in steps]
 
