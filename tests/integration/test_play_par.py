@@ -126,16 +126,24 @@ def test_bounds_are_searched_longer_on_request_once_and_only_narrow(
     assert not any(line.startswith("Not proven yet") for line in lines[longer:])
 
 
-def test_after_a_win_bounds_may_be_searched_longer_before_the_game_ends(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def win_freecell_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], then: str
+) -> list[str]:
+    """FreeCell 1 won in the terminal with half a second for par (short_oracle), then
+    ``then`` typed: the lines printed, without the prompt."""
     game, _ = dealt("freecell", 1)
     found = solve(game.position, DEFAULT_LIMITS)
     assert isinstance(found, Solved)
     typed = entries_for(found.moves, "freecell", 1)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(typed + "pl\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed + then))
     assert play_terminal("freecell", 1, oracle=short_oracle()) == 0
-    lines = [line.removeprefix("move> ") for line in capsys.readouterr().out.splitlines()]
+    return [line.removeprefix("move> ") for line in capsys.readouterr().out.splitlines()]
+
+
+def test_after_a_win_bounds_may_be_searched_longer_before_the_game_ends(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = win_freecell_1(monkeypatch, capsys, "pl\n")
     won = next(i for i, line in enumerate(lines) if line.startswith("You won in"))
     took = lines[won].split()[3]
     assert lines[won + 1] == "Working out par (up to 0.5 seconds)…"
@@ -154,12 +162,7 @@ def test_after_a_win_bounds_may_be_searched_longer_before_the_game_ends(
 def test_after_a_win_enter_ends_the_game_without_a_longer_search(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game, _ = dealt("freecell", 1)
-    found = solve(game.position, DEFAULT_LIMITS)
-    assert isinstance(found, Solved)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(entries_for(found.moves, "freecell", 1)))
-    assert play_terminal("freecell", 1, oracle=short_oracle()) == 0  # input ends: Enter
-    lines = capsys.readouterr().out.splitlines()
+    lines = win_freecell_1(monkeypatch, capsys, "")  # the input ends: as Enter
     assert lines[-2].startswith("Not proven yet: pl searches")
-    assert lines[-1] == "move> "  # the prompt, then the game ends
+    assert lines[-1] == ""  # the prompt, then the game ends
     assert not any("up to 3 seconds)…" in line for line in lines)

@@ -163,11 +163,14 @@ def test_par_equals_breadth_first_search(
             assert status == 1 and lower == len(steps) == expected, str(position)
 
 
-def test_partial_expansion_proves_par_where_the_memory_limit_stops_a_star() -> None:
+def test_partial_expansion_or_compact_records_prove_par_where_the_memory_stops_a_star() -> None:
     """FreeCell 21 from its short solution: within 80 MiB, A* expanding everything stops
     at the memory limit with a lower bound below par; expanding partially from half the
     limit (the default without a time limit) proves par, storing fewer states than A*
-    without a limit stores."""
+    without a limit stores; so does A* expanding everything with its states stored by
+    their compact records. The par search takes those where its memory, not its time,
+    would stop it first: at the table (20 s, 512 MiB), not on the command line's 10 s in
+    4 GiB on two threads."""
     position = deal("freecell", 21)
     rules = core_rules(position.rules)
     args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
@@ -178,6 +181,11 @@ def test_partial_expansion_proves_par_where_the_memory_limit_stops_a_star() -> N
     assert status == 1 and len(steps) == par < upper
     status, lower, _, _, _ = _core.optimal(rules, *args, upper, 0, 0.0, 80 << 20, partial=0)
     assert status == 5 and lower < par
+    compact = _core.optimal(rules, *args, upper, 0, 0.0, 80 << 20, partial=0, compact=True)
+    assert compact[0] == 1 and compact[1] == len(compact[4]) == par
+    assert compact_for(TABLE_LIMITS) and compact_for(replace(TABLE_LIMITS, seconds=120))
+    assert not compact_for(ParLimits(seconds=10, threads=2))
+    assert not compact_for(ParLimits(seconds=10, memory_mb=None))
     status, lower, _, states, steps = _core.optimal(rules, *args, upper, 0, 0.0, 80 << 20)
     assert status == 1 and lower == len(steps) == par and states < whole
     found = optimal(position, MoveCount.PLAYER, ParLimits(seconds=None, memory_mb=80))
@@ -205,40 +213,13 @@ def test_states_stored_by_compact_records_make_the_same_search(
     Double FreeCell keeps its canonical keys) find the same as with canonical keys, part
     way through games of several variants, house rules and both counts: the same status,
     bounds, states stored and moves."""
-    rules = VARIANTS.get(variant) or PRESETS[variant]
-    start = deal(rules, number)
-    solved = solve(start, Limits(short=True))
-    assert isinstance(solved, Solved)
-    position = start
-    for m in solved.moves[: int(len(solved.moves) * share)]:
-        position = position.apply(m)
+    position = _part_way(VARIANTS.get(variant) or PRESETS[variant], number, share)
     core = core_rules(position.rules)
     args = (position.columns, position.cells, position.foundations, _CORE[which])
     for beam in (0, 50):
         canonical = _core.optimal(core, *args, 0, beam=beam)
         assert _core.optimal(core, *args, 0, beam=beam, compact=True) == canonical
         assert canonical[0] in (1, 7)  # a solution: par, or the beam's
-
-
-def test_compact_records_prove_par_in_memory_too_small_for_canonical_keys() -> None:
-    """FreeCell 21 from its short solution in 80 MiB, every child stored: with canonical
-    keys A* stops at the memory limit below par, with compact records it proves par. The
-    par search takes them where its memory, not its time, would stop it first: at the
-    table (20 s, 512 MiB), not on the command line's 10 s in 4 GiB on two threads."""
-    position = deal("freecell", 21)
-    rules = core_rules(position.rules)
-    args = (position.columns, position.cells, position.foundations, _core.COUNT_PLAYER)
-    short = solve(position, Limits(short=True))
-    assert isinstance(short, Solved)
-    upper = _player_length(position, short.moves)
-    limit = (upper, 0, 0.0, 80 << 20)
-    status, lower, _, _, _ = _core.optimal(rules, *args, *limit, partial=0)
-    assert status == 5 and lower < 34
-    status, lower, _, _, steps = _core.optimal(rules, *args, *limit, partial=0, compact=True)
-    assert status == 1 and lower == len(steps) == 34
-    assert compact_for(TABLE_LIMITS) and compact_for(replace(TABLE_LIMITS, seconds=120))
-    assert not compact_for(ParLimits(seconds=10, threads=2))
-    assert not compact_for(ParLimits(seconds=10, memory_mb=None))
 
 
 # ----- whole deals --------------------------------------------------------------------
@@ -428,7 +409,7 @@ def test_the_bound_in_alternate_colours_is_at_most_the_breadth_first_optimum(
             assert _root_bound(position, MoveCount.PLAYER, level) <= expected
 
 
-def _part_way(variant: str, number: int, share: float) -> Position:
+def _part_way(variant: str | Rules, number: int, share: float) -> Position:
     """The position after this share of the moves of a short solution of the deal."""
     start = deal(variant, number)
     solved = solve(start, Limits(short=True))
