@@ -536,7 +536,8 @@ class Oracle:
 
             def run() -> Par:
                 found = optimal(position, MoveCount.PLAYER, limits)
-                if before is not None and before.done() and not _fruitless(before):
+                # the table's search before it, done (and neither dropped nor failed)
+                if before and _reusable(before) and before.done() and not _fruitless(before):
                     found = joined(before.result(), found)
                 try:
                     on_found(found)

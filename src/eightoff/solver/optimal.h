@@ -17,10 +17,10 @@
  * the search ends when the least f open is no less than the best solution found: that
  * solution is then optimal, and at any time the least f open is a proven lower bound.  On
  * several threads (op_astar) the states are split among them by hash, each thread
- * expanding its own: argued there, exact as well.  Every state is
- * stored once, by its canonical key (core.h's eo_key: foundations, the set of cell
- * cards, the columns sorted) or, where x->compact asks, by its compact record (op_key:
- * a function of the same canonical state); the table keeps the best g found for each.  The key loses
+ * expanding its own: argued there, exact as well.  Every state is stored once, by its
+ * canonical key (core.h's eo_key: foundations, the set of cell cards, the columns
+ * sorted) or, where x->compact asks, by its compact record (op_key: a function of the
+ * same canonical state); the table keeps the best g found for each.  The key loses
  * only what cannot change the cost to the goal: which cell holds which card (cells are
  * interchangeable), the order of the columns (columns are interchangeable: every rule
  * reads a column alone, and an empty column is any empty column), and for two packs which
