@@ -18,11 +18,12 @@ import pytest
 
 from eightoff.deals import deal
 from eightoff.position import Kind, Move, Position
-from eightoff.rules import PRESETS, Rules
+from eightoff.rules import PRESETS, Rules, preset
 from eightoff.solver import _core, code_of, core_rules, move_of, plans
 
 POSITIONS_PER_CONFIG = 300
 STEPS_PER_WALK = 80
+WALKS_PER_VARIANT = 40
 
 
 def configs() -> list[Rules]:
@@ -362,6 +363,38 @@ def test_a_compact_record_is_exactly_its_canonical_state(rules: Rules) -> None:
             move = rng.choice(home) if home and rng.random() < 0.5 else rng.choice(moves)
             pos = pos.apply_unchecked(move)
     assert fits > 0.9 * checked
+
+
+@pytest.mark.parametrize("variant", ["freecell", "eightoff", "bakers-game"])
+def test_the_optimal_searchs_table_of_records_numbers_states_as_keys_do(variant: str) -> None:
+    """Where its memory binds, the optimal search keeps each state by its 16-byte
+    record, and a state whose record does not fit by its canonical key beside them
+    (optimal.h's op_tab). Over random walks from deals, the root half way along: every
+    position met, and again the first half of them, all in a random order, gets the
+    same id, new or known, as in a table of canonical keys, is found again by its key,
+    and gives back its key, which decodes to the very position. Both kinds of key are
+    met: the positions before the root are mostly not of a shape reached from it, and
+    are kept by canonical key."""
+    rng = random.Random(zlib.crc32(variant.encode()) + 43)
+    rules = core_rules(preset(variant))
+    entered = by_key = 0
+    for _ in range(WALKS_PER_VARIANT):
+        pos = deal(variant, rng.randint(1, 32000))
+        met = [_triple(pos)]
+        for _step in range(STEPS_PER_WALK):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos = pos.apply_unchecked(rng.choice(moves))
+            met.append(_triple(pos))
+        root = met[len(met) // 2]
+        entries = met + met[: len(met) // 2]
+        rng.shuffle(entries)
+        got = _core.check_op_tab(rules, root, entries)
+        assert got >= 0, f"the table of records differs, root\n{root}"
+        entered += len(met)
+        by_key += got
+    assert 0 < by_key < entered
 
 
 def test_two_packs_keep_full_keys() -> None:

@@ -207,6 +207,8 @@ cdef extern from "checks.h":
     int eo_check_dive_moves(const eo_rules *r, const eo_state *s, int *n_out) nogil
     int eo_check_legal(const eo_rules *r, const eo_state *s, int *n_out) nogil
     int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_state *s) nogil
+    long eo_check_op_tab(const eo_rules *r, const eo_state *root, const eo_state *s,
+                         size_t n) nogil
     uint64_t eo_check_drec_sort(size_t n, uint64_t seed, size_t distinct, int how,
                                 int records, double *seconds) nogil
     uint64_t eo_check_drec_sort_run(const char *path, size_t cap, uint64_t seed, int how,
@@ -581,6 +583,31 @@ def check_compact(rules, root, columns, cells, foundations) -> int:
     load_state(&r, &s0, root[0], root[1], root[2])
     load_state(&r, &s, columns, cells, foundations)
     return eo_check_compact(&r, &s0, &s)
+
+
+def check_op_tab(rules, root, positions) -> int:
+    """Does the optimal search's table of compact records (optimal.h's op_tab) number,
+    find and give back the states of ``positions`` (a list of (columns, cells,
+    foundations) triples reached from ``root``, repeats among them) as a table of
+    canonical keys does?  Returns how many it kept by their canonical key (the record
+    does not fit), -1 on a difference, -2 when the rules keep no records (two packs)."""
+    cdef eo_rules r
+    cdef eo_state s0
+    cdef Py_ssize_t i, n = len(positions)
+    cdef long out
+    load_rules(&r, rules)
+    load_state(&r, &s0, root[0], root[1], root[2])
+    cdef eo_state *states = <eo_state *>malloc(max(n, 1) * sizeof(eo_state))
+    if states == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            load_state(&r, &states[i], positions[i][0], positions[i][1], positions[i][2])
+        with nogil:
+            out = eo_check_op_tab(&r, &s0, states, <size_t>n)
+    finally:
+        free(states)
+    return out
 
 
 def check_drec_sort(Py_ssize_t n, unsigned long long seed, bint radix,

@@ -7,6 +7,7 @@
 #define EIGHTOFF_CHECKS_H
 
 #include "search.h"
+#include "optimal.h" /* op_tab, op_key */
 
 /* Whether two column parts agree (for the differential test): sums, per-column parts,
  * and the depth of every card in a column of s. */
@@ -199,6 +200,51 @@ static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_st
         }
     }
     eo_cstore_free(&c);
+    return out;
+}
+
+/* A*'s table of records (optimal.h's op_tab, as A* keeps states where x->compact asks)
+ * against a table of canonical keys: the states s[0 .. n), repeats among them, entered
+ * in order from the search's root `root`.  Each must be new in both or there in both,
+ * under the same id; be found again by its key; and give its key back, which decodes to
+ * the state's canonical key.  Returns how many states the table kept by canonical key
+ * (their record does not fit), -1 on a difference, -2 when the rules keep no records
+ * (two packs). */
+static long eo_check_op_tab(const eo_rules *r, const eo_state *root, const eo_state *s,
+                            size_t n) {
+    op_ctx *x = (op_ctx *)calloc(1, sizeof(op_ctx));
+    if (!x) return -1;
+    x->R = *r;
+    eo_cstore_init(&x->enc);
+    long out = -2;
+    if (eo_cstore_root(&x->enc, r, root)) {
+        op_tab b;
+        eo_table ref;
+        op_tab_init(&b, 1);
+        eo_table_init(&ref, 64);
+        out = 0;
+        for (size_t i = 0; i < n && out >= 0; i++) {
+            uint8_t key[EO_MAXKEY], canon[EO_MAXKEY], back[EO_MAXKEY];
+            int len = op_key(x, &s[i], key), clen = eo_key(r, &s[i], canon), klen;
+            long got = op_tab_insert(&b, key, len), want = eo_table_insert(&ref, canon, clen);
+            long id = got >= 0 ? got : -got - 2;
+            eo_state t;
+            const uint8_t *k = got == want && got != -1 ? op_tab_key(&b, (size_t)id, &klen) : NULL;
+            if (!k || klen != len || memcmp(k, key, (size_t)len) != 0 ||
+                op_tab_find_hashed(&b, key, len, eo_hash(key, len)) != id) {
+                out = -1;
+                break;
+            }
+            op_unkey(x, k, klen, &t);
+            if (eo_key(r, &t, back) != clen || memcmp(back, canon, (size_t)clen) != 0) out = -1;
+            else if (got >= 0 && len != (int)sizeof(eo_crec)) out++;
+        }
+        if (out >= 0 && op_tab_count(&b) != ref.count) out = -1;
+        op_tab_free(&b);
+        eo_table_free(&ref);
+    }
+    eo_cstore_free(&x->enc);
+    free(x);
     return out;
 }
 

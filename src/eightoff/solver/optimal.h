@@ -210,9 +210,10 @@ static int op_goal(const op_ctx *x, const eo_state *s) {
  * state has one key, and the two kinds never meet: a canonical key of one pack holds the
  * foundations (4 bytes), the cell cards' mask (8) and a length byte for each of more
  * than four columns (op_search turns records on only then), so it is longer than 16
- * bytes.  A record is about a third of a canonical key, so a state takes about 77 bytes
- * rather than 120 (FreeCell, one thread), at about a tenth more time (records are made
- * and read bit by bit): x->compact asks for them where the memory limit binds. */
+ * bytes.  A record is about a third of a canonical key, and kept without offset or
+ * length (op_tab), so a state takes about 48 bytes in all rather than 120 (FreeCell, one
+ * thread), at up to a tenth more time (records are made and read bit by bit):
+ * x->compact asks for them where the memory limit binds. */
 static inline int op_key(const op_ctx *x, const eo_state *s, uint8_t *out) {
     eo_crec k;
     if (x->enc.on && eo_cencode(&x->enc, EO_R(x), s, &k) == 0) {
@@ -705,6 +706,235 @@ static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_m
     return k;
 }
 
+/* ----- A*'s table of states (op_tab) ----------------------------------------------
+ * A state's id is the order it entered in, with either kind of key (op_key), so the
+ * search is the same with either: the same ids, open list and states.
+ *   - Canonical keys: core.h's eo_table (an 8-byte slot, the key in an arena after its
+ *     length byte, and its offset: the key and about 35 bytes more a state, with the
+ *     slots a quarter to half full).
+ *   - Records (x->enc.on): the 16-byte record of id at recs[id], no length and no
+ *     offset, and an index of 4-byte slots, each the id + 1 below, and above it as many
+ *     bits of the hash as the id leaves (as compact.h's eo_cstore: most probes of another
+ *     state end without reading its record; the full record is compared on every hit).
+ *     About 30 bytes a state fewer than an eo_table of the same records: A* on FreeCell
+ *     74 took 105 MiB for 2.17 million states (48 bytes a state in all), against 172 MiB
+ *     (an eo_table of records) and 265 MiB (canonical keys).  A state whose record does not fit is kept
+ *     by its canonical key in the eo_table (`t`), its record only pointing there (hi's
+ *     top bit, EO_CBIG; lo its id there; big_id the way back): which of the two a state
+ *     goes to depends only on the state (op_key), so it is never in both.
+ * Both place a key by the high half of its eo_hash (the low bits choose the thread that
+ * owns it, op_astar); the slots double at half full, or three quarters after op_tab_dense. */
+typedef struct {
+    eo_table t;
+    int rec;
+    eo_crec *recs;
+    size_t recs_cap, count;
+    uint32_t *ix; /* (hash >> 32) above ibits | (id + 1), 0 = empty, at (hash >> 32) & imask */
+    size_t imask, grow_at;
+    int ibits;
+    uint32_t *big_id;
+    size_t big_cap;
+    int prefault; /* new slots written at once, as eo_table_slots does */
+} op_tab;
+
+#define OP_IX_FIRST ((size_t)1 << 16)
+#define OP_IX_MAXID 0xfffffff0UL
+
+static void op_tab_init(op_tab *b, int rec) {
+    memset(b, 0, sizeof(*b));
+    b->rec = rec;
+    eo_table_init(&b->t, rec ? 64 : OP_IX_FIRST);
+}
+
+static void op_tab_free(op_tab *b) {
+    eo_table_free(&b->t);
+    free(b->recs);
+    free(b->ix);
+    free(b->big_id);
+    memset(b, 0, sizeof(*b));
+}
+
+static inline size_t op_tab_count(const op_tab *b) { return b->rec ? b->count : b->t.count; }
+
+/* the slots' bytes (what a doubling of them takes again, twice) */
+static inline size_t op_tab_slot_bytes(const op_tab *b) {
+    if (b->rec) return b->ix ? (b->imask + 1) * sizeof(uint32_t) : 0;
+    return b->t.slots ? (b->t.mask + 1) * sizeof(uint64_t) : 0;
+}
+
+/* Whether the slots are an eighth of them short of their next doubling. */
+static inline int op_tab_near_grow(const op_tab *b) {
+    if (b->rec) return b->ix && b->count + (b->imask + 1) / 8 > b->grow_at;
+    return b->t.slots && b->t.count + (b->t.mask + 1) / 8 > b->t.grow_at;
+}
+
+/* The bytes the table holds as the machine holds them (op_bytes): the slots whole, of
+ * what grows by doubling the part written. */
+static inline size_t op_tab_bytes(const op_tab *b) {
+    const eo_table *t = &b->t;
+    size_t keyed = (t->slots ? (t->mask + 1) * sizeof(uint64_t) : 0) + t->arena_len +
+                   t->count * sizeof(uint64_t);
+    if (!b->rec) return keyed;
+    return keyed + op_tab_slot_bytes(b) + b->count * sizeof(eo_crec) +
+           t->count * sizeof(uint32_t);
+}
+
+static inline uint32_t op_ix_idmask(const op_tab *b) {
+    return b->ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << b->ibits) - 1;
+}
+
+static int op_ix_grow(op_tab *b) {
+    size_t n = b->ix ? (b->imask + 1) * 2 : OP_IX_FIRST;
+    uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
+    if (!ix) return -1;
+    if (b->prefault) {
+        volatile uint8_t *v = (volatile uint8_t *)ix;
+        for (size_t i = 0; i < n * sizeof(uint32_t); i += 4096) v[i] = 0;
+    }
+    size_t mask = n - 1;
+    int ibits = __builtin_ctzll((unsigned long long)n);
+    uint32_t idmask = ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << ibits) - 1;
+    for (size_t id = 0; id < b->count; id++) {
+        const eo_crec *k = &b->recs[id];
+        if (k->hi & EO_CBIG) continue;
+        uint32_t h = (uint32_t)(eo_hash((const uint8_t *)k, (int)sizeof(*k)) >> 32);
+        size_t j = h & mask;
+        while (ix[j]) j = (j + 1) & mask;
+        ix[j] = (h & ~idmask) | (uint32_t)(id + 1);
+    }
+    free(b->ix);
+    b->ix = ix;
+    b->imask = mask;
+    b->ibits = ibits;
+    b->grow_at = n / 2;
+    return 0;
+}
+
+/* The slots filled to three quarters before they double next (eo_table_dense). */
+static inline int op_tab_dense(op_tab *b) {
+    if (!b->rec) return eo_table_dense(&b->t);
+    size_t mark = (b->imask + 1) / 4 * 3;
+    if (!b->ix || b->grow_at == mark) return 0;
+    b->grow_at = mark;
+    return 1;
+}
+
+/* Room for the record of id b->count, and (bid >= 0) for big_id[bid]. */
+static int op_tab_room(op_tab *b, long bid) {
+    if (b->count >= b->recs_cap) {
+        size_t cap = b->recs_cap ? b->recs_cap * 2 : OP_IX_FIRST / 2;
+        eo_crec *p = (eo_crec *)realloc(b->recs, cap * sizeof(eo_crec));
+        if (!p) return -1;
+        b->recs = p;
+        b->recs_cap = cap;
+    }
+    if (bid >= 0 && (size_t)bid >= b->big_cap) {
+        size_t cap = b->big_cap ? b->big_cap * 2 : 64;
+        uint32_t *p = (uint32_t *)realloc(b->big_id, cap * sizeof(uint32_t));
+        if (!p) return -1;
+        b->big_id = p;
+        b->big_cap = cap;
+    }
+    return 0;
+}
+
+/* The id of a key (op_key) whose eo_hash is h, or -1. */
+static inline long op_tab_find_hashed(const op_tab *b, const uint8_t *key, int len,
+                                      uint64_t h) {
+    if (!b->rec) return eo_table_find_hashed(&b->t, key, len, h);
+    if (len != (int)sizeof(eo_crec)) {
+        long bid = eo_table_find_hashed(&b->t, key, len, h);
+        return bid < 0 ? -1 : (long)b->big_id[bid];
+    }
+    if (!b->ix) return -1;
+    eo_crec k;
+    memcpy(&k, key, sizeof(k));
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = op_ix_idmask(b), tag = h32 & ~idmask;
+    for (size_t i = h32 & b->imask;; i = (i + 1) & b->imask) {
+        uint32_t v = b->ix[i];
+        if (!v) return -1;
+        if ((v & ~idmask) == tag) {
+            size_t id = (v & idmask) - 1;
+            if (b->recs[id].lo == k.lo && b->recs[id].hi == k.hi) return (long)id;
+        }
+    }
+}
+
+/* Insert a key (op_key) whose eo_hash is h: its new id, or -(existing id) - 2 if it was
+ * there, or -1 if out of memory (as eo_table_insert_hashed). */
+static inline long op_tab_insert_hashed(op_tab *b, const uint8_t *key, int len, uint64_t h) {
+    if (!b->rec) return eo_table_insert_hashed(&b->t, key, len, h);
+    if (b->count >= OP_IX_MAXID) return -1;
+    if (len != (int)sizeof(eo_crec)) {
+        long bid = eo_table_insert_hashed(&b->t, key, len, h);
+        if (bid < -1) return -(long)b->big_id[-bid - 2] - 2;
+        if (bid == -1 || op_tab_room(b, bid) != 0) return -1;
+        eo_crec k = {.lo = (uint64_t)bid, .hi = EO_CBIG};
+        b->recs[b->count] = k;
+        b->big_id[bid] = (uint32_t)b->count;
+        return (long)b->count++;
+    }
+    if (!b->ix && op_ix_grow(b) != 0) return -1;
+    eo_crec k;
+    memcpy(&k, key, sizeof(k));
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = op_ix_idmask(b), tag = h32 & ~idmask;
+    size_t i = h32 & b->imask;
+    for (;; i = (i + 1) & b->imask) {
+        uint32_t v = b->ix[i];
+        if (!v) break;
+        if ((v & ~idmask) == tag) {
+            size_t id = (v & idmask) - 1;
+            if (b->recs[id].lo == k.lo && b->recs[id].hi == k.hi) return -(long)id - 2;
+        }
+    }
+    if (op_tab_room(b, -1) != 0) return -1;
+    size_t id = b->count++;
+    b->recs[id] = k;
+    b->ix[i] = tag | (uint32_t)(id + 1);
+    if (b->count > b->grow_at && op_ix_grow(b) != 0) return -1;
+    return (long)id;
+}
+
+static inline long op_tab_insert(op_tab *b, const uint8_t *key, int len) {
+    return op_tab_insert_hashed(b, key, len, eo_hash(key, len));
+}
+
+/* The key of state id (op_key's bytes). */
+static inline const uint8_t *op_tab_key(const op_tab *b, size_t id, int *len) {
+    size_t off;
+    if (b->rec) {
+        const eo_crec *k = &b->recs[id];
+        if (!(k->hi & EO_CBIG)) {
+            *len = (int)sizeof(*k);
+            return (const uint8_t *)k;
+        }
+        off = b->t.offs[k->lo];
+    } else {
+        off = b->t.offs[id];
+    }
+    const uint8_t *rec = b->t.arena + off;
+    *len = rec[0];
+    return rec + 1;
+}
+
+/* Hints for a batch of lookups (eo_table_prefetch_slot, eo_table_first; a state kept
+ * by its canonical key among records is not guessed: -1). */
+static inline void op_tab_prefetch_slot(const op_tab *b, uint64_t h) {
+    if (!b->rec) eo_table_prefetch_slot(&b->t, h);
+    else if (b->ix) __builtin_prefetch(&b->ix[(uint32_t)(h >> 32) & b->imask]);
+}
+
+static inline long op_tab_first(const op_tab *b, uint64_t h) {
+    if (!b->rec) return eo_table_first(&b->t, h);
+    if (!b->ix) return -1;
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = op_ix_idmask(b), tag = h32 & ~idmask;
+    for (size_t i = h32 & b->imask;; i = (i + 1) & b->imask) {
+        uint32_t v = b->ix[i];
+        if (!v) return -1;
+        if ((v & ~idmask) == tag) return (long)(v & idmask) - 1;
+    }
+}
+
 /* A child of the state expanded: its key's length and hash, and whether it is a goal
  * (op_search). */
 typedef struct {
@@ -719,7 +949,7 @@ typedef struct {
 #define OP_PARTIAL 2 /* expanded, with children left out to be made again (op_take) */
 
 typedef struct {
-    eo_table t;
+    op_tab t;
     uint32_t *parent;
     uint16_t *g, *f;
     uint8_t *closed;
@@ -774,7 +1004,7 @@ static int op_push(op_work *w, int index, uint32_t id) {
 }
 
 static void op_work_free(op_work *w) {
-    eo_table_free(&w->t);
+    op_tab_free(&w->t);
     free(w->parent);
     free(w->g);
     free(w->f);
@@ -793,33 +1023,31 @@ static size_t op_limit(const op_ctx *x) { return x->max_mem - x->max_mem / 32; }
 
 /* The memory a thread's tables hold, as the machine holds it: the table's slots whole
  * (the states are spread over all of them); of the arrays that grow by doubling (the
- * table's records and their offsets, each state's parent, g, f and mark) the part
- * written, one state's worth per state stored: a large block is mapped by the system a
- * page at a time when first written, and grown in place of its pages (realloc's mremap),
- * so room taken and never written holds no memory (counting it, as before 2026-12-06,
- * stopped the table's par with about two thirds of its 512 MiB in use); the open list's
- * stacks twice as allocated (thousands of small blocks grown on the heap, where each
- * doubling can leave the block it moved from unused).  And, from when the table is an
- * eighth of its slots short of its next doubling (eo_table_insert_hashed, at
- * t->grow_at), the new slots as well: the doubling holds the old slots and the new ones
- * at once, so a doubling that would pass the limit is the limit (the limit is looked at
- * every 256 expansions, far fewer states than an eighth of the slots).  Before that,
- * op_worker lets the slots fill to three quarters rather than half (op_fill).
- * tests/unit/test_optimal.py holds A*'s growth of the process's peak memory to its
- * limit. */
+ * table's keys and their offsets or its records, each state's parent, g, f and mark)
+ * the part written, one state's worth per state stored: a large block is mapped by the
+ * system a page at a time when first written, and grown in place of its pages
+ * (realloc's mremap), so room taken and never written holds no memory (counting it, as
+ * before 2026-12-06, stopped the table's par with about two thirds of its 512 MiB in
+ * use); the open list's stacks twice as allocated (thousands of small blocks grown on
+ * the heap, where each doubling can leave the block it moved from unused).  And, from
+ * when the table is an eighth of its slots short of its next doubling
+ * (op_tab_near_grow), the new slots as well: the doubling holds the old slots and the
+ * new ones at once, so a doubling that would pass the limit is the limit (the limit is
+ * looked at every 256 expansions, far fewer states than an eighth of the slots).
+ * Before that, op_worker lets the slots fill to three quarters rather than half
+ * (op_fill).  tests/unit/test_optimal.py holds A*'s growth of the process's peak memory
+ * to its limit. */
 static size_t op_bytes(const op_work *w) {
-    const eo_table *t = &w->t;
-    size_t slots = t->slots ? (t->mask + 1) * sizeof(uint64_t) : 0;
-    size_t b = slots + t->arena_len + t->count * sizeof(uint64_t) +
-               t->count * (sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1) + 2 * w->open_bytes;
-    if (slots && t->count + (t->mask + 1) / 8 > t->grow_at) b += 2 * slots;
+    const op_tab *t = &w->t;
+    size_t b = op_tab_bytes(t) +
+               op_tab_count(t) * (sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1) +
+               2 * w->open_bytes;
+    if (op_tab_near_grow(t)) b += 2 * op_tab_slot_bytes(t);
     return b;
 }
 
 static const uint8_t *op_key_of(const op_work *w, uint32_t id, int *len) {
-    const uint8_t *rec = w->t.arena + w->t.offs[id];
-    *len = rec[0];
-    return rec + 1;
+    return op_tab_key(&w->t, id, len);
 }
 
 /* A state of the search is named by a reference: the thread that owns it (op_astar) and
@@ -967,7 +1195,7 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
                 int h = goal_here ? 0 : op_bound(x, &t, 0);
                 if (depth + 1 + h >= upper) continue;
                 int len = op_key(x, &t, key);
-                long r = eo_table_insert(&w->t, key, len);
+                long r = op_tab_insert(&w->t, key, len);
                 if (r == -1 || (r >= 0 && op_reserve(w, (size_t)r) != 0)) {
                     x->status = OP_MEMORY;
                     goto done;
@@ -995,7 +1223,7 @@ static void op_beam_search(op_ctx *x, op_work *w, const eo_rules *mr, const eo_s
             x->expanded++;
             if ((x->expanded & 255) == 0) {
                 if (eo_signal || (deadline && op_clock(x) > deadline)) goto done;
-                if (x->max_states && (long)w->t.count > x->max_states) {
+                if (x->max_states && (long)op_tab_count(&w->t) > x->max_states) {
                     x->status = OP_STATES;
                     goto done;
                 }
@@ -1028,11 +1256,12 @@ done:
     free(next);
 }
 
-/* A thread's table and open list made empty; nonzero when the memory is lacking. */
-static int op_work_init(op_work *w) {
+/* A thread's table and open list made empty, the table keyed as x's op_key keys states;
+ * nonzero when the memory is lacking. */
+static int op_work_init(op_work *w, const op_ctx *x) {
     memset(w, 0, sizeof(*w));
     w->open = (op_stack *)calloc((size_t)OP_MAXF * OP_HB, sizeof(op_stack));
-    eo_table_init(&w->t, 1 << 16);
+    op_tab_init(&w->t, x->enc.on);
     if (!w->open) return -1;
     w->open_bytes = (size_t)OP_MAXF * OP_HB * sizeof(op_stack);
     return 0;
@@ -1044,7 +1273,7 @@ static int op_work_root(op_work *w, const op_ctx *x, const eo_state *start, int 
                         uint32_t self) {
     uint8_t key[EO_MAXKEY];
     int len = op_key(x, start, key);
-    if (eo_table_insert(&w->t, key, len) != 0 || op_reserve(w, 0) != 0) return -1;
+    if (op_tab_insert(&w->t, key, len) != 0 || op_reserve(w, 0) != 0) return -1;
     w->parent[0] = self;
     w->g[0] = 0;
     w->f[0] = (uint16_t)h0;
@@ -1228,15 +1457,26 @@ static int op_send_all(op_thr *t) {
 #define OP_DRAIN_BATCH 32  /* messages taken a batch at a time (op_drain) */
 static void op_warm(const op_work *w, const uint64_t *hash, int n) {
     long first[OP_WARM_MAX];
+    const op_tab *b = &w->t;
+    if (b->rec) { /* the record is where the id says: no offset to wait for */
+        for (int j = 0; j < n; j++) {
+            long cc = op_tab_first(b, hash[j]);
+            if (cc < 0) continue;
+            __builtin_prefetch(&b->recs[cc]);
+            __builtin_prefetch(&w->g[cc]);
+            __builtin_prefetch(&w->f[cc]);
+        }
+        return;
+    }
     for (int j = 0; j < n; j++) {
-        long cc = eo_table_first(&w->t, hash[j]);
+        long cc = op_tab_first(b, hash[j]);
         first[j] = cc;
-        if (cc >= 0) __builtin_prefetch(&w->t.offs[cc]);
+        if (cc >= 0) __builtin_prefetch(&b->t.offs[cc]);
     }
     for (int j = 0; j < n; j++) {
         long cc = first[j];
         if (cc < 0) continue;
-        const uint8_t *rec = w->t.arena + w->t.offs[cc];
+        const uint8_t *rec = b->t.arena + b->t.offs[cc];
         __builtin_prefetch(rec);
         __builtin_prefetch(rec + 64);
         __builtin_prefetch(&w->g[cc]);
@@ -1275,7 +1515,7 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
     op_work *w = &t->w;
     /* a state stored already with a path no longer: nothing to do (looked up before its
      * bound is computed, most children are such) */
-    long known = eo_table_find_hashed(&w->t, ck, len, hash);
+    long known = op_tab_find_hashed(&w->t, ck, len, hash);
     if (known >= 0 && w->g[known] <= g1) return 0;
     /* a state reached again by a shorter path keeps the bound it had: f - g is a bound of
      * the state (pathmax: h(parent) - 1 <= h*(child) on any step) */
@@ -1312,13 +1552,13 @@ static int op_take(op_thr *t, const uint8_t *ck, int len, uint64_t hash, int g1,
             return 0;
         }
     }
-    long r = known >= 0 ? -known - 2 : eo_table_insert_hashed(&w->t, ck, len, hash);
+    long r = known >= 0 ? -known - 2 : op_tab_insert_hashed(&w->t, ck, len, hash);
     if (r == -1) return -1;
     uint32_t cid;
     if (r >= 0) {
         if ((size_t)r > OP_IDMASK || op_reserve(w, (size_t)r) != 0) return -1;
         cid = (uint32_t)r;
-        __atomic_store_n(&t->count, (long)w->t.count, __ATOMIC_RELAXED);
+        __atomic_store_n(&t->count, (long)op_tab_count(&w->t), __ATOMIC_RELAXED);
         w->closed[cid] = OP_OPEN;
         if (f1 >= upper) {
             /* no shorter solution passes through it: stored closed, never opened, only
@@ -1403,7 +1643,7 @@ static int op_drain(op_thr *t) {
         for (size_t j = i; j < n && k < OP_DRAIN_BATCH; j += OP_MSG_HEAD + (size_t)buf[j + 17]) {
             at[k] = j;
             memcpy(&hash[k], buf + j, 8);
-            eo_table_prefetch_slot(&t->w.t, hash[k]);
+            op_tab_prefetch_slot(&t->w.t, hash[k]);
             k++;
         }
         op_warm(&t->w, hash, k);
@@ -1495,11 +1735,10 @@ static size_t op_thr_bytes(const op_thr *t) {
  * mark (op_bytes).  Returns the thread's memory, afresh. */
 static size_t op_fill(op_thr *t, size_t bytes) {
     const op_ctx *x = t->P->x;
-    eo_table *tb = &t->w.t;
-    if (!x->max_mem ||
-        bytes + 2 * (tb->mask + 1) * sizeof(uint64_t) <= op_limit(x) / (size_t)t->P->T)
+    op_tab *tb = &t->w.t;
+    if (!x->max_mem || bytes + 2 * op_tab_slot_bytes(tb) <= op_limit(x) / (size_t)t->P->T)
         return bytes;
-    return eo_table_dense(tb) ? op_thr_bytes(t) : bytes;
+    return op_tab_dense(tb) ? op_thr_bytes(t) : bytes;
 }
 
 /* Whether A* should expand partially from now on (x->partial, op_take; with 1 it does
@@ -1643,7 +1882,7 @@ static void *op_worker(void *arg) {
                 continue;
             }
             local[nl++] = i;
-            eo_table_prefetch_slot(&w->t, kid->hash);
+            op_tab_prefetch_slot(&w->t, kid->hash);
         }
         for (int j = 0; j < nl; j++) hashes[j] = t->kids[local[j]].hash;
         op_warm(w, hashes, nl);
@@ -1718,8 +1957,8 @@ static void op_astar(op_ctx *x, const eo_rules *mr, const eo_state *start, int h
         pthread_mutex_init(&t->mu, NULL);
         t->kids = (op_child *)malloc(2048 * sizeof(op_child));
         t->kid_keys = (uint8_t *)malloc((size_t)2048 * EO_MAXKEY);
-        if (op_work_init(&t->w) != 0 || !t->kids || !t->kid_keys) ok = 0;
-        t->w.t.prefault = T > 1; /* core.h's eo_table_slots */
+        if (op_work_init(&t->w, x) != 0 || !t->kids || !t->kid_keys) ok = 0;
+        t->w.t.prefault = t->w.t.t.prefault = T > 1; /* core.h's eo_table_slots */
         P->ws[u] = &t->w;
     }
     if (ok) {
@@ -1745,7 +1984,7 @@ static void op_astar(op_ctx *x, const eo_rules *mr, const eo_state *start, int h
         for (int u = 1; u < started; u++) pthread_join(P->th[u].tid, NULL);
     }
     long states = 0;
-    for (int u = 0; u < T; u++) states += (long)P->th[u].w.t.count;
+    for (int u = 0; u < T; u++) states += (long)op_tab_count(&P->th[u].w.t);
     x->states = states;
     int stop = P->stop;
     if (ok && !stop) {
@@ -1815,12 +2054,12 @@ static void op_search_keyed(op_ctx *x, const eo_rules *mr, const eo_state *start
     x->lower = h0;
     if (x->beam > 0) {
         op_work w;
-        if (op_work_init(&w) != 0 || op_work_root(&w, x, &start, h0, 0) != 0) {
+        if (op_work_init(&w, x) != 0 || op_work_root(&w, x, &start, h0, 0) != 0) {
             x->status = OP_MEMORY;
         } else {
             op_beam_search(x, &w, mr, &start, deadline);
             x->lower = h0 < upper ? h0 : upper;
-            x->states = (long)w.t.count;
+            x->states = (long)op_tab_count(&w.t);
         }
         op_work_free(&w);
         return;

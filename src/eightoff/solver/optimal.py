@@ -164,7 +164,7 @@ _FILL_MB_PER_SECOND: Final = 64
 """About how fast A* fills memory on one thread with states stored by their canonical
 keys (FreeCell, this project's 2-core benchmark machine: 2.17 million states, 260 MiB, in
 4.1 s).  Where the limits' memory is less than their time would fill, A* stores states by
-their compact records instead (about two thirds of the memory a state, about a tenth
+their compact records instead (about two fifths of the memory a state, up to a tenth
 more time): at the table (20 s, 512 MiB, one thread), not on the command line's 10 s in
 4 GiB."""
 
