@@ -718,12 +718,14 @@ static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_m
  *     state end without reading its record; the full record is compared on every hit).
  *     About 30 bytes a state fewer than an eo_table of the same records: A* on FreeCell
  *     74 took 105 MiB for 2.17 million states (48 bytes a state in all), against 172 MiB
- *     (an eo_table of records) and 265 MiB (canonical keys).  A state whose record does not fit is kept
- *     by its canonical key in the eo_table (`t`), its record only pointing there (hi's
- *     top bit, EO_CBIG; lo its id there; big_id the way back): which of the two a state
- *     goes to depends only on the state (op_key), so it is never in both.
+ *     (an eo_table of records) and 265 MiB (canonical keys).  A state whose record does
+ *     not fit is kept by its canonical key in the eo_table (`t`), its record only
+ *     pointing there (hi's top bit, EO_CBIG; lo its id there; big_id the way back):
+ *     which of the two a state goes to depends only on the state (op_key), so it is
+ *     never in both.
  * Both place a key by the high half of its eo_hash (the low bits choose the thread that
- * owns it, op_astar); the slots double at half full, or three quarters after op_tab_dense. */
+ * owns it, op_astar); the slots double at half full, or three quarters after
+ * op_tab_dense. */
 typedef struct {
     eo_table t;
     int rec;
