@@ -97,6 +97,11 @@ def check_compact(
     cells: _Cells,
     foundations: Sequence[int],
 ) -> int: ...
+def check_op_tab(
+    rules: _Rules,
+    root: tuple[_Columns, _Cells, Sequence[int]],
+    positions: Sequence[tuple[_Columns, _Cells, Sequence[int]]],
+) -> int: ...
 def check_drec_sort(
     n: int, seed: int, radix: bool, distinct: int = 0, records: bool = False
 ) -> tuple[int, float]: ...
