@@ -23,7 +23,14 @@ from eightoff.deals import deal
 from eightoff.position import Kind, Move, Position
 from eightoff.rules import PRESETS, Rules
 from eightoff.solver import Limits, Solved, _core, core_rules, solve
-from eightoff.solver.optimal import TABLE_LIMITS, Par, ParLimits, compact_for, optimal
+from eightoff.solver.optimal import (
+    CORE_COUNT,
+    TABLE_LIMITS,
+    Par,
+    ParLimits,
+    compact_for,
+    optimal,
+)
 
 # ----- the independent search ---------------------------------------------------------
 
@@ -151,7 +158,7 @@ def test_par_equals_breadth_first_search(
         assert found.length == expected, (str(position), found.to_json())
     # and expanding partially from the start (children whose f exceeds their parent's
     # left out until the parent's turn comes at their f), on one thread and on two
-    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    core_count = CORE_COUNT[which]
     args = (position.columns, position.cells, position.foundations, core_count)
     for threads in (1, 2):
         status, lower, _, _, steps = _core.optimal(
@@ -193,7 +200,6 @@ def test_partial_expansion_or_compact_records_prove_par_where_the_memory_stops_a
     assert found.length == par
 
 
-_CORE = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
 COMPACT_CASES = [
     ("freecell", 6, 0.0, MoveCount.PLAYER),
     ("freecell", 9, 0.4, MoveCount.SINGLE),
@@ -215,7 +221,7 @@ def test_states_stored_by_compact_records_make_the_same_search(
     bounds, states stored and moves."""
     position = _part_way(VARIANTS.get(variant) or PRESETS[variant], number, share)
     core = core_rules(position.rules)
-    args = (position.columns, position.cells, position.foundations, _CORE[which])
+    args = (position.columns, position.cells, position.foundations, CORE_COUNT[which])
     for beam in (0, 50):
         canonical = _core.optimal(core, *args, 0, beam=beam)
         assert _core.optimal(core, *args, 0, beam=beam, compact=True) == canonical
@@ -276,7 +282,7 @@ def _root_bound(position: Position, which: MoveCount, deadlocks: int) -> int:
     """The compiled search's proven lower bound after one expansion, with the deadlock
     bound at ``deadlocks`` (1: pairs taken card by card; 2: the units matched, then
     cycles of any length)."""
-    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    core_count = CORE_COUNT[which]
     rules = core_rules(position.rules)
     args = (position.columns, position.cells, position.foundations, core_count, 0, 1, 0.0, 0)
     return _core.optimal(rules, *args, deadlocks)[1]
@@ -350,7 +356,7 @@ def test_weighted_a_star_proves_par_and_the_beam_is_never_shorter(
     position = _laid_out(VARIANTS[variant], columns, foundations)
     expected = bfs(position, which)
     assert expected is not None
-    core_count = _core.COUNT_PLAYER if which is MoveCount.PLAYER else _core.COUNT_SINGLE
+    core_count = CORE_COUNT[which]
     args = (position.columns, position.cells, position.foundations, core_count, 0, 0, 0.0, 0)
     status, lower, _, _, steps = _core.optimal(core_rules(position.rules), *args, weight=30)
     assert status == 1 and lower == len(steps) == expected

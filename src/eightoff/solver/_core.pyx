@@ -962,8 +962,8 @@ def optimal(rules, columns, cells, foundations, int count, int upper=0,
     time): 0 never, 1 from the start, 2 (the default) when the memory limit would stop
     the search before its time limit (without a time limit, from half the memory
     limit).  ``compact``: store the states by their compact records (compact.h, one
-    pack; others by their canonical keys): the same search in about two thirds of the
-    memory, at about a tenth more time.  With COUNT_PLAYER the moves are the player's
+    pack; others by their canonical keys): the same search in about two fifths of the
+    memory, at up to a tenth more time.  With COUNT_PLAYER the moves are the player's
     moves alone: the safe auto-moves (of the start too) follow each, and the
     auto-complete ends the game."""
     cdef op_ctx x

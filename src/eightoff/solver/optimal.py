@@ -138,7 +138,8 @@ class ParCheckError(RuntimeError):
     as a result)."""
 
 
-_CORE_COUNT: Final = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
+CORE_COUNT: Final = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _core.COUNT_SINGLE}
+"""The compiled search's code of each count (``_core.optimal``'s ``count``)."""
 _STOPPED: Final = (3, 4, 5)
 """The compiled search's statuses when a limit stopped it."""
 _MEMORY: Final = 5
@@ -268,7 +269,7 @@ def optimal(
             position.columns,
             position.cells,
             position.foundations,
-            _CORE_COUNT[which],
+            CORE_COUNT[which],
             upper,
             max_states or limits.states or 0,
             seconds,
