@@ -206,8 +206,9 @@ static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_st
 /* A*'s table of records (optimal.h's op_tab, as A* keeps states where x->compact asks)
  * against a table of canonical keys: the states s[0 .. n), repeats among them, entered
  * in order from the search's root `root`.  Each must be new in both or there in both,
- * under the same id; be found again by its key; and give its key back, which decodes to
- * the state's canonical key.  Returns how many states the table kept by canonical key
+ * under the same id; be found again by its key, also after the index doubled (its slots
+ * placed again by eo_crec_hash, which must be the key's eo_hash); and give its key back,
+ * which decodes to the state's canonical key.  Returns how many states the table kept by canonical key
  * (their record does not fit), -1 on a difference, -2 when the rules keep no records
  * (two packs). */
 static long eo_check_op_tab(const eo_rules *r, const eo_state *root, const eo_state *s,
@@ -221,6 +222,7 @@ static long eo_check_op_tab(const eo_rules *r, const eo_state *root, const eo_st
         op_tab b;
         eo_table ref;
         op_tab_init(&b, 1);
+        b.r.first_slots = 1024; /* so that the walks' states make the index double */
         eo_table_init(&ref, 64);
         out = 0;
         for (size_t i = 0; i < n && out >= 0; i++) {
@@ -230,8 +232,11 @@ static long eo_check_op_tab(const eo_rules *r, const eo_state *root, const eo_st
             long id = got >= 0 ? got : -got - 2;
             eo_state t;
             const uint8_t *k = got == want && got != -1 ? op_tab_key(&b, (size_t)id, &klen) : NULL;
+            eo_crec rec;
+            memcpy(&rec, key, sizeof(rec));
             if (!k || klen != len || memcmp(k, key, (size_t)len) != 0 ||
-                op_tab_find_hashed(&b, key, len, eo_hash(key, len)) != id) {
+                op_tab_find_hashed(&b, key, len, eo_hash(key, len)) != id ||
+                (len == (int)sizeof(rec) && eo_crec_hash(&rec) != eo_hash(key, len))) {
                 out = -1;
                 break;
             }

@@ -37,8 +37,8 @@
  *
  * Ids: states are numbered in the order entered, as eo_table numbers them, so that a
  * search sees the same ids, the same order of the open list and the same states
- * counts with either store.  Records live in blocks of EO_CBLOCK (no copy on growth);
- * the index is open addressing over 32-bit ids, full records compared on every hit.
+ * counts with either store.  The records and their index are an eo_crecs (below), the
+ * one such store, which A* (optimal.h's op_tab) keeps its records in as well.
  */
 #ifndef EIGHTOFF_COMPACT_H
 #define EIGHTOFF_COMPACT_H
@@ -87,6 +87,39 @@ typedef struct {
 #define EO_CBLOCK_BITS 16
 #define EO_CBLOCK ((size_t)1 << EO_CBLOCK_BITS)
 
+/* ----- a set of records (eo_crecs), numbered as they enter ------------------------
+ * The one store of 16-byte records by id, with its index: the complete search's and
+ * best-first's (eo_cstore, below) and A*'s (optimal.h's op_tab).
+ *   - The record of id at eo_crec_at(c, id): blocks of EO_CBLOCK, never copied on
+ *     growth, so a pointer to a record stays good.
+ *   - The index: open addressing over 4-byte slots, each the id + 1 below and above it
+ *     as many bits of the record's hash as the id leaves (none once the slots reach
+ *     2^32), at the high half of the hash (eo_crec_hash, the record's eo_hash: A* takes
+ *     the low bits for the thread that owns a state).  Most probes of another state end
+ *     without reading its record; the whole record is compared on every hit, so no hash
+ *     decides that two states are the same.  The slots double before `fill` percent of
+ *     them would be taken (eo_crecs_dense: three quarters, until the next doubling).
+ *   - A state whose record does not fit is kept by its canonical key in `big`, and its
+ *     record only points there (hi's top bit, EO_CBIG; lo its id there; big_id the way
+ *     back).  Which of the two a state goes to depends only on the state, so it is never
+ *     in both. */
+typedef struct {
+    eo_crec **blocks; /* record of id: blocks[id >> EO_CBLOCK_BITS][id & ...] */
+    size_t nblocks, blockcap, count;
+    uint32_t *index; /* tag | (id + 1), 0 = empty; NULL until the first insert */
+    size_t imask, grow_at, first_slots;
+    int ibits; /* log2 of the slots: ids stay below the slots, so id + 1 takes ibits bits,
+                  and the bits above hold the tag */
+    int fill;  /* percent of the slots taken before they double */
+    int prefault;     /* new slots written at once (core.h's eo_table_slots) */
+    eo_table big;     /* states whose record does not fit: by full canonical key */
+    uint32_t *big_id; /* id of the state with big-table id i */
+    size_t big_cap;
+    size_t max_bytes; /* the index never grows past this many bytes of the store in all,
+                         the old index counted (0: no limit; eo_seen_begin sets it) */
+    int failed;
+} eo_crecs;
+
 typedef struct {
     int on; /* in use: one pack, the root given (eo_cstore_root) */
     int alt, ncols;
@@ -98,36 +131,233 @@ typedef struct {
      * (one pack: the root columns hold at most 52 cards, so 52 + EO_MAXCOLS entries) */
     uint64_t pre[52 + EO_MAXCOLS + 1];
     uint8_t pre0[EO_MAXCOLS];
-    uint64_t home[4][16];                /* the cards of suit f up to rank n, bit by code */
-    eo_crec **blocks;                    /* record of id: blocks[id >> EO_CBLOCK_BITS][id & ...] */
-    size_t nblocks, blockcap;
-    uint32_t *index; /* tag << ibits | (id + 1), 0 = empty; NULL until the first insert */
-    size_t imask, count;
-    int ibits; /* log2 of the slots: ids stay below the slots (at most 70% full), so
-                  id + 1 takes ibits bits, and the bits above hold a tag of the hash
-                  (none once the slots reach 2^32): most probes of another state then
-                  end without reading its record */
-    eo_table big;     /* states whose record does not fit: by full canonical key */
-    uint32_t *big_id; /* id of the state with big-table id i */
-    size_t big_cap;
-    size_t max_bytes; /* the index never grows past this many bytes of the store in all,
-                         the old index counted (0: no limit; eo_seen_begin sets it) */
-    int failed;
+    uint64_t home[4][16]; /* the cards of suit f up to rank n, bit by code */
+    eo_crecs recs;        /* the states entered (an encoder alone, as A*'s, leaves it empty) */
 } eo_cstore;
 
-static inline int eo_bw(unsigned v) { return v ? 32 - __builtin_clz(v) : 0; }
-
-static void eo_cstore_init(eo_cstore *c) {
+static void eo_crecs_init(eo_crecs *c, size_t first_slots, int fill) {
     memset(c, 0, sizeof(*c));
+    c->first_slots = first_slots;
+    c->fill = fill;
     eo_table_init(&c->big, 64);
 }
 
-static void eo_cstore_free(eo_cstore *c) {
+/* Forget the ids: the records, their index and big_id go; the full keys stay (records
+ * written elsewhere refer to them: disk.h's take-over). */
+static void eo_crecs_drop_ids(eo_crecs *c) {
     for (size_t b = 0; b < c->nblocks; b++) free(c->blocks[b]);
     free(c->blocks);
     free(c->index);
     free(c->big_id);
+    c->blocks = NULL;
+    c->index = NULL;
+    c->big_id = NULL;
+    c->nblocks = c->blockcap = c->count = c->big_cap = 0;
+    c->imask = c->grow_at = 0;
+}
+
+static void eo_crecs_free(eo_crecs *c) {
+    eo_crecs_drop_ids(c);
     eo_table_free(&c->big);
+    memset(c, 0, sizeof(*c));
+}
+
+static inline size_t eo_crecs_slot_bytes(const eo_crecs *c) {
+    return c->index ? (c->imask + 1) * sizeof(uint32_t) : 0;
+}
+
+static inline size_t eo_crecs_bytes(const eo_crecs *c) {
+    return c->nblocks * EO_CBLOCK * sizeof(eo_crec) + c->blockcap * sizeof(eo_crec *) +
+           eo_crecs_slot_bytes(c) + eo_table_bytes(&c->big) + c->big_cap * sizeof(uint32_t);
+}
+
+static inline eo_crec *eo_crec_at(const eo_crecs *c, size_t id) {
+    return &c->blocks[id >> EO_CBLOCK_BITS][id & (EO_CBLOCK - 1)];
+}
+
+/* The record's eo_hash, of its 16 bytes, lo then hi (the key op_key gives A*), written
+ * out: eo_hash's one round and its last fold, its seed taken for 16 bytes
+ * (checks.h's eo_check_op_tab holds the two equal). */
+static inline uint64_t eo_crec_hash(const eo_crec *k) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ 16;
+    h = eo_mum(k->lo ^ 0xa0761d6478bd642fULL ^ h, k->hi ^ 0xe7037ed1a0b428dbULL);
+    return eo_mum(h, 0x8ebc6af09c88c6e3ULL);
+}
+
+static inline uint32_t eo_crecs_idmask(const eo_crecs *c) {
+    return c->ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << c->ibits) - 1;
+}
+
+/* Double the index (the first: first_slots).  While both are held, the store takes
+ * their two sizes: a growth that would pass c->max_bytes fails instead, as a lack of
+ * memory, so that a search stops at its memory limit rather than well past it (the index
+ * of hundreds of millions of states takes gigabytes). */
+static int eo_crecs_grow(eo_crecs *c) {
+    size_t n = c->index ? (c->imask + 1) * 2 : c->first_slots;
+    if (c->index && c->max_bytes && eo_crecs_bytes(c) + n * sizeof(uint32_t) > c->max_bytes)
+        return -1;
+    uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
+    if (!ix) return -1;
+    if (c->prefault) {
+        volatile uint8_t *v = (volatile uint8_t *)ix;
+        for (size_t i = 0; i < n * sizeof(uint32_t); i += 4096) v[i] = 0;
+    }
+    size_t mask = n - 1;
+    int ibits = __builtin_ctzll((unsigned long long)n);
+    uint32_t idmask = ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << ibits) - 1;
+    for (size_t id = 0; id < c->count; id++) {
+        const eo_crec *k = eo_crec_at(c, id);
+        if (k->hi & EO_CBIG) continue;
+        uint32_t h = (uint32_t)(eo_crec_hash(k) >> 32);
+        size_t j = h & mask;
+        while (ix[j]) j = (j + 1) & mask;
+        ix[j] = (h & ~idmask) | (uint32_t)(id + 1);
+    }
+    free(c->index);
+    c->index = ix;
+    c->imask = mask;
+    c->ibits = ibits;
+    c->grow_at = n * (size_t)c->fill / 100;
+    return 0;
+}
+
+/* The slots filled to three quarters before they double next (as core.h's
+ * eo_table_dense); the doubling after that is at `fill` again.  Whether the mark moved. */
+static inline int eo_crecs_dense(eo_crecs *c) {
+    size_t mark = (c->imask + 1) / 4 * 3;
+    if (!c->index || c->grow_at >= mark) return 0;
+    c->grow_at = mark;
+    return 1;
+}
+
+/* Room for the record of id c->count. */
+static int eo_crecs_room(eo_crecs *c) {
+    if (c->count >= 0xfffffff0ULL) return -1;
+    size_t b = c->count >> EO_CBLOCK_BITS;
+    if (b < c->nblocks) return 0;
+    if (b == c->blockcap) {
+        size_t cap = c->blockcap ? c->blockcap * 2 : 16;
+        eo_crec **p = (eo_crec **)realloc(c->blocks, cap * sizeof(eo_crec *));
+        if (!p) return -1;
+        c->blocks = p;
+        c->blockcap = cap;
+    }
+    c->blocks[b] = (eo_crec *)malloc(EO_CBLOCK * sizeof(eo_crec));
+    if (!c->blocks[b]) return -1;
+    c->nblocks++;
+    return 0;
+}
+
+/* Record k under the next id, not looked up nor indexed: that id, or -1 out of memory
+ * (c->failed set). */
+static long eo_crecs_put(eo_crecs *c, eo_crec k) {
+    if (eo_crecs_room(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    long id = (long)c->count++;
+    *eo_crec_at(c, (size_t)id) = k;
+    return id;
+}
+
+/* The id of record k (one that fits) whose eo_crec_hash is h, or -1. */
+static inline long eo_crecs_find(const eo_crecs *c, const eo_crec *k, uint64_t h) {
+    if (!c->index) return -1;
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_crecs_idmask(c), tag = h32 & ~idmask;
+    for (size_t i = h32 & c->imask;; i = (i + 1) & c->imask) {
+        uint32_t v = c->index[i];
+        if (!v) return -1;
+        if ((v & ~idmask) == tag) {
+            size_t id = (v & idmask) - 1;
+            const eo_crec *o = eo_crec_at(c, id);
+            if (o->lo == k->lo && o->hi == k->hi) return (long)id;
+        }
+    }
+}
+
+/* Enter record k (one that fits) whose eo_crec_hash is h: its new id, -(existing id) - 2
+ * if it was there, or -1 out of memory (c->failed set).  The index grows before the
+ * record may enter, so that a failure leaves it out (a caller takes -1 as "not
+ * entered": the search on disk takes over exactly the states entered). */
+static long eo_crecs_add(eo_crecs *c, const eo_crec *k, uint64_t h) {
+    if ((!c->index || c->count + 1 > c->grow_at) && eo_crecs_grow(c) != 0) {
+        c->failed = 1;
+        return -1;
+    }
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_crecs_idmask(c), tag = h32 & ~idmask;
+    size_t i = h32 & c->imask;
+    for (;; i = (i + 1) & c->imask) {
+        uint32_t v = c->index[i];
+        if (!v) break;
+        if ((v & ~idmask) == tag) {
+            size_t id = (v & idmask) - 1;
+            const eo_crec *o = eo_crec_at(c, id);
+            if (o->lo == k->lo && o->hi == k->hi) return -(long)id - 2;
+        }
+    }
+    long id = eo_crecs_put(c, *k);
+    if (id >= 0) c->index[i] = tag | (uint32_t)(id + 1);
+    return id;
+}
+
+/* The id of a state kept by its canonical key (eo_key, whose eo_hash is h), or -1. */
+static inline long eo_crecs_find_big(const eo_crecs *c, const uint8_t *key, int len,
+                                     uint64_t h) {
+    long bid = eo_table_find_hashed(&c->big, key, len, h);
+    return bid < 0 ? -1 : (long)c->big_id[bid];
+}
+
+/* Enter a state by its canonical key (its record does not fit; eo_hash h): as
+ * eo_crecs_add answers. */
+static long eo_crecs_add_big(eo_crecs *c, const uint8_t *key, int len, uint64_t h) {
+    long bid = eo_table_insert_hashed(&c->big, key, len, h);
+    if (bid < -1) return -(long)c->big_id[-bid - 2] - 2;
+    if (bid >= 0 && (size_t)bid >= c->big_cap) {
+        size_t cap = c->big_cap ? c->big_cap * 2 : 64;
+        uint32_t *p = (uint32_t *)realloc(c->big_id, cap * sizeof(uint32_t));
+        if (p) {
+            c->big_id = p;
+            c->big_cap = cap;
+        } else {
+            bid = -1;
+        }
+    }
+    if (bid == -1) {
+        c->failed = 1;
+        return -1;
+    }
+    eo_crec k = {.lo = (uint64_t)bid, .hi = EO_CBIG};
+    long id = eo_crecs_put(c, k);
+    if (id >= 0) c->big_id[bid] = (uint32_t)id;
+    return id;
+}
+
+/* Hints for a batch of lookups (as core.h's eo_table_prefetch_slot and eo_table_first:
+ * the id in the first slot from h's with h's tag, or -1, a guess to be confirmed). */
+static inline void eo_crecs_prefetch_slot(const eo_crecs *c, uint64_t h) {
+    if (c->index) __builtin_prefetch(&c->index[(uint32_t)(h >> 32) & c->imask]);
+}
+
+static inline long eo_crecs_first(const eo_crecs *c, uint64_t h) {
+    if (!c->index) return -1;
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_crecs_idmask(c), tag = h32 & ~idmask;
+    for (size_t i = h32 & c->imask;; i = (i + 1) & c->imask) {
+        uint32_t v = c->index[i];
+        if (!v) return -1;
+        if ((v & ~idmask) == tag) return (long)(v & idmask) - 1;
+    }
+}
+
+static inline int eo_bw(unsigned v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+/* the index at most 70% full: one slot of 4 bytes a state at 1.4 to 2.9 slots a state */
+static void eo_cstore_init(eo_cstore *c) {
+    memset(c, 0, sizeof(*c));
+    eo_crecs_init(&c->recs, 1024, 70);
+}
+
+static void eo_cstore_free(eo_cstore *c) {
+    eo_crecs_free(&c->recs);
     memset(c, 0, sizeof(*c));
 }
 
@@ -159,16 +389,6 @@ static int eo_cstore_root(eo_cstore *c, const eo_rules *r, const eo_state *root)
         at++;
     }
     return 1;
-}
-
-static inline size_t eo_cstore_bytes(const eo_cstore *c) {
-    return c->nblocks * EO_CBLOCK * sizeof(eo_crec) + c->blockcap * sizeof(eo_crec *) +
-           (c->index ? (c->imask + 1) * sizeof(uint32_t) : 0) + eo_table_bytes(&c->big) +
-           c->big_cap * sizeof(uint32_t);
-}
-
-static inline eo_crec *eo_crec_at(const eo_cstore *c, size_t id) {
-    return &c->blocks[id >> EO_CBLOCK_BITS][id & (EO_CBLOCK - 1)];
 }
 
 /* ----- the encoding --------------------------------------------------------------- */
@@ -462,7 +682,7 @@ static inline void eo_get_chain(const eo_cstore *c, eo_bits *b, uint8_t *col, in
 static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec, eo_state *s) {
     if (rec->hi & EO_CBIG) {
         size_t id = (size_t)rec->lo;
-        eo_decode(r, c->big.arena + c->big.offs[id] + 1, s);
+        eo_decode(r, c->recs.big.arena + c->recs.big.offs[id] + 1, s);
         return;
     }
     eo_bits b = {(__uint128_t)rec->hi << 64 | rec->lo, 0};
@@ -503,101 +723,17 @@ static void eo_cdecode(const eo_cstore *c, const eo_rules *r, const eo_crec *rec
     eo_recount(r, s);
 }
 
-/* ----- the table ------------------------------------------------------------------ */
-static inline uint64_t eo_crec_hash(const eo_crec *k) {
-    return eo_mum(eo_mum(k->lo ^ 0xa0761d6478bd642fULL, k->hi ^ 0xe7037ed1a0b428dbULL),
-                  0x8ebc6af09c88c6e3ULL);
-}
-
-/* The tag of a hash in an index of 2^ibits slots (its bits above the id's). */
-static inline uint32_t eo_ctag(uint64_t h, int ibits) {
-    return ibits >= 32 ? 0 : (uint32_t)(h >> 32) >> ibits << ibits;
-}
-
-/* Double the index (while both are held, the store takes their two sizes: a growth that
- * would pass c->max_bytes fails instead, as a lack of memory, so that a search stops at
- * its memory limit rather than well past it: the index of hundreds of millions of
- * states takes gigabytes). */
-static int eo_cindex_grow(eo_cstore *c) {
-    size_t n = c->index ? (c->imask + 1) * 2 : 1024;
-    if (c->index && c->max_bytes && eo_cstore_bytes(c) + n * sizeof(uint32_t) > c->max_bytes)
-        return -1;
-    uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
-    if (!ix) return -1;
-    size_t mask = n - 1;
-    int ibits = __builtin_ctzll((unsigned long long)n);
-    for (size_t id = 0; id < c->count; id++) {
-        const eo_crec *k = eo_crec_at(c, id);
-        if (k->hi & EO_CBIG) continue;
-        uint64_t h = eo_crec_hash(k);
-        size_t j = (size_t)h & mask;
-        while (ix[j]) j = (j + 1) & mask;
-        ix[j] = eo_ctag(h, ibits) | (uint32_t)(id + 1);
-    }
-    free(c->index);
-    c->index = ix;
-    c->imask = mask;
-    c->ibits = ibits;
-    return 0;
-}
-
-/* Room for the record of id c->count. */
-static int eo_cstore_room(eo_cstore *c) {
-    if (c->count >= 0xfffffff0ULL) return -1;
-    size_t b = c->count >> EO_CBLOCK_BITS;
-    if (b < c->nblocks) return 0;
-    if (b == c->blockcap) {
-        size_t cap = c->blockcap ? c->blockcap * 2 : 16;
-        eo_crec **p = (eo_crec **)realloc(c->blocks, cap * sizeof(eo_crec *));
-        if (!p) return -1;
-        c->blocks = p;
-        c->blockcap = cap;
-    }
-    c->blocks[b] = (eo_crec *)malloc(EO_CBLOCK * sizeof(eo_crec));
-    if (!c->blocks[b]) return -1;
-    c->nblocks++;
-    return 0;
-}
-
-/* Record k under the next id: that id, or -1 out of memory (c->failed set). */
-static long eo_cstore_put(eo_cstore *c, eo_crec k) {
-    if (eo_cstore_room(c) != 0) {
-        c->failed = 1;
-        return -1;
-    }
-    long id = (long)c->count++;
-    *eo_crec_at(c, (size_t)id) = k;
-    return id;
-}
-
+/* ----- the store of the states entered ------------------------------------------ */
 /* A state kept by its full key (its record does not fit): its new id, -(existing id) - 2
- * if it was there, or -1 out of memory (c->failed set). */
+ * if it was there, or -1 out of memory (c->recs.failed set). */
 static long eo_cstore_insert_big(eo_cstore *c, const eo_rules *r, const eo_state *s) {
     uint8_t key[EO_MAXKEY];
-    long bid = eo_table_insert(&c->big, key, eo_key(r, s, key));
-    if (bid < -1) return -(long)c->big_id[-bid - 2] - 2;
-    if (bid >= 0 && (size_t)bid >= c->big_cap) {
-        size_t cap = c->big_cap ? c->big_cap * 2 : 64;
-        uint32_t *p = (uint32_t *)realloc(c->big_id, cap * sizeof(uint32_t));
-        if (p) {
-            c->big_id = p;
-            c->big_cap = cap;
-        } else {
-            bid = -1;
-        }
-    }
-    if (bid == -1) {
-        c->failed = 1;
-        return -1;
-    }
-    eo_crec k = {.lo = (uint64_t)bid, .hi = EO_CBIG};
-    long id = eo_cstore_put(c, k);
-    if (id >= 0) c->big_id[bid] = (uint32_t)id;
-    return id;
+    int len = eo_key(r, s, key);
+    return eo_crecs_add_big(&c->recs, key, len, eo_hash(key, len));
 }
 
 /* Enter s; return its new id, or -(existing id) - 2 if it was there, or -1 if out of
- * memory (c->failed set). */
+ * memory (c->recs.failed set). */
 static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state *s, int fits,
                                  eo_crec k);
 
@@ -612,44 +748,21 @@ static long eo_cstore_insert(eo_cstore *c, const eo_rules *r, const eo_state *s)
 static long eo_cstore_insert_rec(eo_cstore *c, const eo_rules *r, const eo_state *s, int fits,
                                  eo_crec k) {
     if (!fits) return eo_cstore_insert_big(c, r, s);
-    /* at most 70% full (one slot of 4 bytes a state at 1.4 to 2.9 slots a state): grown
-     * before the state may enter, so that a failure leaves it out (a caller takes -1 as
-     * "not entered": the search on disk takes over exactly the states entered) */
-    if ((!c->index || (c->count + 1) * 10 > (c->imask + 1) * 7) && eo_cindex_grow(c) != 0) {
-        c->failed = 1;
-        return -1;
-    }
-    uint64_t h = eo_crec_hash(&k);
-    uint32_t tag = eo_ctag(h, c->ibits);
-    uint32_t idmask = c->ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << c->ibits) - 1;
-    size_t i = (size_t)h & c->imask;
-    for (;;) {
-        uint32_t v = c->index[i];
-        if (!v) break;
-        if ((v & ~idmask) == tag) {
-            size_t o_id = (v & idmask) - 1;
-            const eo_crec *o = eo_crec_at(c, o_id);
-            if (o->lo == k.lo && o->hi == k.hi) return -(long)o_id - 2;
-        }
-        i = (i + 1) & c->imask;
-    }
-    long id = eo_cstore_put(c, k);
-    if (id >= 0) c->index[i] = tag | (uint32_t)(id + 1);
-    return id;
+    return eo_crecs_add(&c->recs, &k, eo_crec_hash(&k));
 }
 
 /* Enter s, known to be new (by a lookup elsewhere), without looking it up: its record
  * only, the index left as it is (nothing looks such a store up by record).  Its new id,
- * or -1 if out of memory (c->failed set), as eo_cstore_insert answers. */
+ * or -1 if out of memory (c->recs.failed set), as eo_cstore_insert answers. */
 static long eo_cstore_append(eo_cstore *c, const eo_rules *r, const eo_state *s) {
     eo_crec k;
     if (eo_cencode(c, r, s, &k) != 0) return eo_cstore_insert_big(c, r, s); /* never there */
-    return eo_cstore_put(c, k);
+    return eo_crecs_put(&c->recs, k);
 }
 
 /* The state of id, laid out as eo_decode lays out a canonical key. */
 static inline void eo_cstore_state(const eo_cstore *c, const eo_rules *r, size_t id, eo_state *s) {
-    eo_cdecode(c, r, eo_crec_at(c, id), s);
+    eo_cdecode(c, r, eo_crec_at(&c->recs, id), s);
 }
 
 #endif

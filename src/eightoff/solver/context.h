@@ -315,7 +315,7 @@ static inline int eo_path_reserve(eo_ctx *x, int extra) {
 }
 
 static inline size_t eo_ctx_bytes(const eo_ctx *x) {
-    return eo_table_bytes(&x->T) + eo_cstore_bytes(&x->C) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
+    return eo_table_bytes(&x->T) + eo_crecs_bytes(&x->C.recs) + (size_t)x->pcap * (sizeof(eo_move) + 1) +
            (size_t)x->frcap * sizeof(eo_frame) + (size_t)x->pccap * sizeof(eo_pcache) +
            (size_t)x->cpcap * sizeof(eo_cparts) + (size_t)x->kcap * sizeof(eo_child) +
            (size_t)x->kpccap * sizeof(eo_pcache) +
@@ -340,7 +340,7 @@ static inline int eo_record_step(eo_ctx *x, const eo_move *ms, int n) {
 
 /* States the current search has entered (table or hash set). */
 static inline long eo_states(const eo_ctx *x) {
-    return x->hash_only ? (long)x->hmine : x->C.on ? (long)x->C.count : (long)x->T.count;
+    return x->hash_only ? (long)x->hmine : x->C.on ? (long)x->C.recs.count : (long)x->T.count;
 }
 
 /* Begin the seen states of a search that keeps them exactly, from x->S (its root): the
@@ -348,7 +348,7 @@ static inline long eo_states(const eo_ctx *x) {
  * Nonzero out of memory. */
 static inline int eo_seen_begin(eo_ctx *x) {
     if (eo_cstore_root(&x->C, EO_R(x), &x->S)) {
-        x->C.max_bytes = x->max_mem;
+        x->C.recs.max_bytes = x->max_mem;
         return eo_cstore_insert(&x->C, EO_R(x), &x->S) != 0;
     }
     uint8_t key[EO_MAXKEY];
@@ -418,7 +418,7 @@ static inline int eo_hset_insert(eo_ctx *x, uint64_t h) {
 
 /* Check the limits; set status and return nonzero when one is reached. */
 static inline int eo_over_limits(eo_ctx *x) {
-    if (x->T.failed || x->C.failed) {
+    if (x->T.failed || x->C.recs.failed) {
         x->status = EO_MEMORY_LIMIT;
         return 1;
     }

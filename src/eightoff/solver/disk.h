@@ -1057,7 +1057,7 @@ static int eo_disk_record(eo_disk *d, const eo_state *s, eo_crec *out) {
     uint8_t key[EO_MAXKEY];
     int len = eo_key(EO_R(x), s, key);
     pthread_mutex_lock(&d->mu);
-    long bid = eo_table_insert(&x->C.big, key, len);
+    long bid = eo_table_insert(&x->C.recs.big, key, len);
     pthread_mutex_unlock(&d->mu);
     if (bid == -1) {
         eo_disk_fail(d, EO_MEMORY_LIMIT);
@@ -1412,7 +1412,7 @@ static int eo_keep_load(eo_disk *d, const eo_state *root) {
             int len = fgetc(f);
             ok = len != EOF && len > 0 && len < EO_MAXKEY - 16 &&
                  fread(key, 1, (size_t)len, f) == (size_t)len &&
-                 eo_table_insert(&x->C.big, key, len) == (long)id;
+                 eo_table_insert(&x->C.recs.big, key, len) == (long)id;
         }
         long end = ok ? ftell(f) : -1;
         if (f) fclose(f);
@@ -1459,7 +1459,7 @@ static int eo_keep_save(eo_disk *d, const eo_state *root) {
     if (!d->keep) return 0;
     eo_ctx *x = d->x;
     char path[4160], tmp[4160];
-    const eo_table *big = &x->C.big;
+    const eo_table *big = &x->C.recs.big;
     if (big->count > d->big_saved) {
         snprintf(path, sizeof(path), "%s/B", d->dir);
         FILE *f = eo_disk_open(path, "ab");
@@ -1716,22 +1716,12 @@ static int eo_disk_put(eo_disk *d, const eo_crec *s, const eo_crec *parent) {
 
 /* Append (record of id, record of its parent) to the buffer, a run when it is full. */
 static int eo_disk_put_id(eo_disk *d, size_t id, size_t parent) {
-    return eo_disk_put(d, eo_crec_at(&d->x->C, id), eo_crec_at(&d->x->C, parent));
+    return eo_disk_put(d, eo_crec_at(&d->x->C.recs, id), eo_crec_at(&d->x->C.recs, parent));
 }
 
 /* After a take-over: the seen states' tables go; the records' root and the full keys
  * (which the records refer to) stay. */
-static void eo_disk_drop_tables(eo_ctx *x) {
-    for (size_t b = 0; b < x->C.nblocks; b++) free(x->C.blocks[b]);
-    free(x->C.blocks);
-    free(x->C.index);
-    free(x->C.big_id);
-    x->C.blocks = NULL;
-    x->C.index = NULL;
-    x->C.big_id = NULL;
-    x->C.nblocks = x->C.blockcap = x->C.count = x->C.big_cap = 0;
-    x->C.imask = 0;
-}
+static void eo_disk_drop_tables(eo_ctx *x) { eo_crecs_drop_ids(&x->C.recs); }
 
 /* The buffer's entries and the runs made so far, sorted and merged into a layer taken
  * over: layer `layer`'s file as records with their parents' (EO_OUT_DREC), or
@@ -1769,7 +1759,7 @@ static int eo_disk_taken_over(eo_disk *d, long layer0, long open) {
  * refer to.  Nonzero when it stops (status set); *open: the states of layer 1. */
 static int eo_disk_take_over(eo_disk *d, long *open) {
     eo_ctx *x = d->x;
-    size_t count = x->C.count, from = x->cur_from < count ? x->cur_from : count;
+    size_t count = x->C.recs.count, from = x->cur_from < count ? x->cur_from : count;
     long kept;
     for (size_t i = 0; i < x->nheap; i++) {
         size_t id = (size_t)(x->heap[i] & 0xffffffffULL);
@@ -1844,8 +1834,8 @@ static int eo_disk_take_over_dfs(eo_disk *d, const eo_state *root, long *open) {
     if (eo_disk_write_layer(d, 1, EO_OUT_DREC, open, NULL) != 0) return -1;
     eo_crec none;
     none.hi = none.lo = UINT64_MAX;
-    for (size_t id = 0; id < x->C.count; id++)
-        if (eo_disk_put(d, eo_crec_at(&x->C, id), &none) != 0) return -1;
+    for (size_t id = 0; id < x->C.recs.count; id++)
+        if (eo_disk_put(d, eo_crec_at(&x->C.recs, id), &none) != 0) return -1;
     if (eo_disk_put_frontier(d, root, 1) != 0) return -1;
     /* layer 0: the records alone, and the frontier with its parents in T0 */
     if (eo_disk_write_layer(d, 0, EO_OUT_BARE, &kept, &d->t0_n) != 0) return -1;
@@ -1908,8 +1898,8 @@ static long eo_disk_search(eo_ctx *x, long states, int take, const eo_state *roo
         d.seconds0 = 0;
         d.saved = 0;
         x->disk_resumed = 0;
-        eo_table_free(&x->C.big);
-        eo_table_init(&x->C.big, 64);
+        eo_table_free(&x->C.recs.big);
+        eo_table_init(&x->C.recs.big, 64);
         take = EO_TAKE_NONE;
     }
     if (d.keep && take != EO_TAKE_RESUME) eo_keep_trim(&d, 1); /* a new search replaces it */

@@ -712,189 +712,88 @@ static int op_moves(const op_ctx *x, const eo_rules *mr, const eo_state *s, eo_m
  *   - Canonical keys: core.h's eo_table (an 8-byte slot, the key in an arena after its
  *     length byte, and its offset: the key and about 35 bytes more a state, with the
  *     slots a quarter to half full).
- *   - Records (x->enc.on): the 16-byte record of id at recs[id], no length and no
- *     offset, and an index of 4-byte slots, each the id + 1 below, and above it as many
- *     bits of the hash as the id leaves (as compact.h's eo_cstore: most probes of another
- *     state end without reading its record; the full record is compared on every hit).
- *     About 30 bytes a state fewer than an eo_table of the same records: A* on FreeCell
- *     74 took 105 MiB for 2.17 million states (48 bytes a state in all), against 172 MiB
- *     (an eo_table of records) and 265 MiB (canonical keys).  A state whose record does
- *     not fit is kept by its canonical key in the eo_table (`t`), its record only
- *     pointing there (hi's top bit, EO_CBIG; lo its id there; big_id the way back):
- *     which of the two a state goes to depends only on the state (op_key), so it is
- *     never in both.
+ *   - Records (x->enc.on): compact.h's eo_crecs, the store of the complete search's
+ *     records: the 16-byte record of id with no length and no offset, and an index of
+ *     4-byte slots (the id and a tag of the hash).  About 30 bytes a state fewer than an
+ *     eo_table of the same records: A* on FreeCell 74 took 105 MiB for 2.17 million
+ *     states (48 bytes a state in all), against 172 MiB (an eo_table of records) and
+ *     265 MiB (canonical keys).  A state whose record does not fit is kept there by its
+ *     canonical key.
  * Both place a key by the high half of its eo_hash (the low bits choose the thread that
  * owns it, op_astar); the slots double at half full, or three quarters after
  * op_tab_dense. */
 typedef struct {
-    eo_table t;
+    eo_table t; /* canonical keys */
     int rec;
-    eo_crec *recs;
-    size_t recs_cap, count;
-    uint32_t *ix; /* (hash >> 32) above ibits | (id + 1), 0 = empty, at (hash >> 32) & imask */
-    size_t imask, grow_at;
-    int ibits;
-    uint32_t *big_id;
-    size_t big_cap;
-    int prefault; /* new slots written at once, as eo_table_slots does */
+    eo_crecs r; /* records */
 } op_tab;
 
 #define OP_IX_FIRST ((size_t)1 << 16)
-#define OP_IX_MAXID 0xfffffff0UL
 
 static void op_tab_init(op_tab *b, int rec) {
     memset(b, 0, sizeof(*b));
     b->rec = rec;
-    eo_table_init(&b->t, rec ? 64 : OP_IX_FIRST);
+    eo_table_init(&b->t, OP_IX_FIRST);
+    eo_crecs_init(&b->r, OP_IX_FIRST, 50);
 }
 
 static void op_tab_free(op_tab *b) {
     eo_table_free(&b->t);
-    free(b->recs);
-    free(b->ix);
-    free(b->big_id);
+    eo_crecs_free(&b->r);
     memset(b, 0, sizeof(*b));
 }
 
-static inline size_t op_tab_count(const op_tab *b) { return b->rec ? b->count : b->t.count; }
+/* New slots written at once (core.h's eo_table_slots), for a search of several threads. */
+static void op_tab_prefault(op_tab *b, int on) { b->t.prefault = b->r.prefault = b->r.big.prefault = on; }
+
+static inline size_t op_tab_count(const op_tab *b) { return b->rec ? b->r.count : b->t.count; }
 
 /* the slots' bytes (what a doubling of them takes again, twice) */
 static inline size_t op_tab_slot_bytes(const op_tab *b) {
-    if (b->rec) return b->ix ? (b->imask + 1) * sizeof(uint32_t) : 0;
+    if (b->rec) return eo_crecs_slot_bytes(&b->r);
     return b->t.slots ? (b->t.mask + 1) * sizeof(uint64_t) : 0;
 }
 
 /* Whether the slots are an eighth of them short of their next doubling. */
 static inline int op_tab_near_grow(const op_tab *b) {
-    if (b->rec) return b->ix && b->count + (b->imask + 1) / 8 > b->grow_at;
+    if (b->rec) return b->r.index && b->r.count + (b->r.imask + 1) / 8 > b->r.grow_at;
     return b->t.slots && b->t.count + (b->t.mask + 1) / 8 > b->t.grow_at;
 }
 
 /* The bytes the table holds as the machine holds them (op_bytes): the slots whole, of
  * what grows by doubling the part written. */
 static inline size_t op_tab_bytes(const op_tab *b) {
-    const eo_table *t = &b->t;
+    const eo_table *t = b->rec ? &b->r.big : &b->t;
     size_t keyed = (t->slots ? (t->mask + 1) * sizeof(uint64_t) : 0) + t->arena_len +
                    t->count * sizeof(uint64_t);
     if (!b->rec) return keyed;
-    return keyed + op_tab_slot_bytes(b) + b->count * sizeof(eo_crec) +
+    return keyed + op_tab_slot_bytes(b) + b->r.count * sizeof(eo_crec) +
            t->count * sizeof(uint32_t);
-}
-
-static inline uint32_t op_ix_idmask(const op_tab *b) {
-    return b->ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << b->ibits) - 1;
-}
-
-static int op_ix_grow(op_tab *b) {
-    size_t n = b->ix ? (b->imask + 1) * 2 : OP_IX_FIRST;
-    uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
-    if (!ix) return -1;
-    if (b->prefault) {
-        volatile uint8_t *v = (volatile uint8_t *)ix;
-        for (size_t i = 0; i < n * sizeof(uint32_t); i += 4096) v[i] = 0;
-    }
-    size_t mask = n - 1;
-    int ibits = __builtin_ctzll((unsigned long long)n);
-    uint32_t idmask = ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << ibits) - 1;
-    for (size_t id = 0; id < b->count; id++) {
-        const eo_crec *k = &b->recs[id];
-        if (k->hi & EO_CBIG) continue;
-        uint32_t h = (uint32_t)(eo_hash((const uint8_t *)k, (int)sizeof(*k)) >> 32);
-        size_t j = h & mask;
-        while (ix[j]) j = (j + 1) & mask;
-        ix[j] = (h & ~idmask) | (uint32_t)(id + 1);
-    }
-    free(b->ix);
-    b->ix = ix;
-    b->imask = mask;
-    b->ibits = ibits;
-    b->grow_at = n / 2;
-    return 0;
 }
 
 /* The slots filled to three quarters before they double next (eo_table_dense). */
 static inline int op_tab_dense(op_tab *b) {
-    if (!b->rec) return eo_table_dense(&b->t);
-    size_t mark = (b->imask + 1) / 4 * 3;
-    if (!b->ix || b->grow_at == mark) return 0;
-    b->grow_at = mark;
-    return 1;
-}
-
-/* Room for the record of id b->count, and (bid >= 0) for big_id[bid]. */
-static int op_tab_room(op_tab *b, long bid) {
-    if (b->count >= b->recs_cap) {
-        size_t cap = b->recs_cap ? b->recs_cap * 2 : OP_IX_FIRST / 2;
-        eo_crec *p = (eo_crec *)realloc(b->recs, cap * sizeof(eo_crec));
-        if (!p) return -1;
-        b->recs = p;
-        b->recs_cap = cap;
-    }
-    if (bid >= 0 && (size_t)bid >= b->big_cap) {
-        size_t cap = b->big_cap ? b->big_cap * 2 : 64;
-        uint32_t *p = (uint32_t *)realloc(b->big_id, cap * sizeof(uint32_t));
-        if (!p) return -1;
-        b->big_id = p;
-        b->big_cap = cap;
-    }
-    return 0;
+    return b->rec ? eo_crecs_dense(&b->r) : eo_table_dense(&b->t);
 }
 
 /* The id of a key (op_key) whose eo_hash is h, or -1. */
 static inline long op_tab_find_hashed(const op_tab *b, const uint8_t *key, int len,
                                       uint64_t h) {
     if (!b->rec) return eo_table_find_hashed(&b->t, key, len, h);
-    if (len != (int)sizeof(eo_crec)) {
-        long bid = eo_table_find_hashed(&b->t, key, len, h);
-        return bid < 0 ? -1 : (long)b->big_id[bid];
-    }
-    if (!b->ix) return -1;
+    if (len != (int)sizeof(eo_crec)) return eo_crecs_find_big(&b->r, key, len, h);
     eo_crec k;
     memcpy(&k, key, sizeof(k));
-    uint32_t h32 = (uint32_t)(h >> 32), idmask = op_ix_idmask(b), tag = h32 & ~idmask;
-    for (size_t i = h32 & b->imask;; i = (i + 1) & b->imask) {
-        uint32_t v = b->ix[i];
-        if (!v) return -1;
-        if ((v & ~idmask) == tag) {
-            size_t id = (v & idmask) - 1;
-            if (b->recs[id].lo == k.lo && b->recs[id].hi == k.hi) return (long)id;
-        }
-    }
+    return eo_crecs_find(&b->r, &k, h);
 }
 
 /* Insert a key (op_key) whose eo_hash is h: its new id, or -(existing id) - 2 if it was
  * there, or -1 if out of memory (as eo_table_insert_hashed). */
 static inline long op_tab_insert_hashed(op_tab *b, const uint8_t *key, int len, uint64_t h) {
     if (!b->rec) return eo_table_insert_hashed(&b->t, key, len, h);
-    if (b->count >= OP_IX_MAXID) return -1;
-    if (len != (int)sizeof(eo_crec)) {
-        long bid = eo_table_insert_hashed(&b->t, key, len, h);
-        if (bid < -1) return -(long)b->big_id[-bid - 2] - 2;
-        if (bid == -1 || op_tab_room(b, bid) != 0) return -1;
-        eo_crec k = {.lo = (uint64_t)bid, .hi = EO_CBIG};
-        b->recs[b->count] = k;
-        b->big_id[bid] = (uint32_t)b->count;
-        return (long)b->count++;
-    }
-    if (!b->ix && op_ix_grow(b) != 0) return -1;
+    if (len != (int)sizeof(eo_crec)) return eo_crecs_add_big(&b->r, key, len, h);
     eo_crec k;
     memcpy(&k, key, sizeof(k));
-    uint32_t h32 = (uint32_t)(h >> 32), idmask = op_ix_idmask(b), tag = h32 & ~idmask;
-    size_t i = h32 & b->imask;
-    for (;; i = (i + 1) & b->imask) {
-        uint32_t v = b->ix[i];
-        if (!v) break;
-        if ((v & ~idmask) == tag) {
-            size_t id = (v & idmask) - 1;
-            if (b->recs[id].lo == k.lo && b->recs[id].hi == k.hi) return -(long)id - 2;
-        }
-    }
-    if (op_tab_room(b, -1) != 0) return -1;
-    size_t id = b->count++;
-    b->recs[id] = k;
-    b->ix[i] = tag | (uint32_t)(id + 1);
-    if (b->count > b->grow_at && op_ix_grow(b) != 0) return -1;
-    return (long)id;
+    return eo_crecs_add(&b->r, &k, h);
 }
 
 static inline long op_tab_insert(op_tab *b, const uint8_t *key, int len) {
@@ -903,18 +802,20 @@ static inline long op_tab_insert(op_tab *b, const uint8_t *key, int len) {
 
 /* The key of state id (op_key's bytes). */
 static inline const uint8_t *op_tab_key(const op_tab *b, size_t id, int *len) {
+    const eo_table *t = &b->t;
     size_t off;
     if (b->rec) {
-        const eo_crec *k = &b->recs[id];
+        const eo_crec *k = eo_crec_at(&b->r, id);
         if (!(k->hi & EO_CBIG)) {
             *len = (int)sizeof(*k);
             return (const uint8_t *)k;
         }
-        off = b->t.offs[k->lo];
+        t = &b->r.big;
+        off = t->offs[k->lo];
     } else {
-        off = b->t.offs[id];
+        off = t->offs[id];
     }
-    const uint8_t *rec = b->t.arena + off;
+    const uint8_t *rec = t->arena + off;
     *len = rec[0];
     return rec + 1;
 }
@@ -923,18 +824,11 @@ static inline const uint8_t *op_tab_key(const op_tab *b, size_t id, int *len) {
  * by its canonical key among records is not guessed: -1). */
 static inline void op_tab_prefetch_slot(const op_tab *b, uint64_t h) {
     if (!b->rec) eo_table_prefetch_slot(&b->t, h);
-    else if (b->ix) __builtin_prefetch(&b->ix[(uint32_t)(h >> 32) & b->imask]);
+    else eo_crecs_prefetch_slot(&b->r, h);
 }
 
 static inline long op_tab_first(const op_tab *b, uint64_t h) {
-    if (!b->rec) return eo_table_first(&b->t, h);
-    if (!b->ix) return -1;
-    uint32_t h32 = (uint32_t)(h >> 32), idmask = op_ix_idmask(b), tag = h32 & ~idmask;
-    for (size_t i = h32 & b->imask;; i = (i + 1) & b->imask) {
-        uint32_t v = b->ix[i];
-        if (!v) return -1;
-        if ((v & ~idmask) == tag) return (long)(v & idmask) - 1;
-    }
+    return b->rec ? eo_crecs_first(&b->r, h) : eo_table_first(&b->t, h);
 }
 
 /* A child of the state expanded: its key's length and hash, and whether it is a goal
@@ -1464,7 +1358,7 @@ static void op_warm(const op_work *w, const uint64_t *hash, int n) {
         for (int j = 0; j < n; j++) {
             long cc = op_tab_first(b, hash[j]);
             if (cc < 0) continue;
-            __builtin_prefetch(&b->recs[cc]);
+            __builtin_prefetch(eo_crec_at(&b->r, (size_t)cc));
             __builtin_prefetch(&w->g[cc]);
             __builtin_prefetch(&w->f[cc]);
         }
@@ -1960,7 +1854,7 @@ static void op_astar(op_ctx *x, const eo_rules *mr, const eo_state *start, int h
         t->kids = (op_child *)malloc(2048 * sizeof(op_child));
         t->kid_keys = (uint8_t *)malloc((size_t)2048 * EO_MAXKEY);
         if (op_work_init(&t->w, x) != 0 || !t->kids || !t->kid_keys) ok = 0;
-        t->w.t.prefault = t->w.t.t.prefault = T > 1; /* core.h's eo_table_slots */
+        op_tab_prefault(&t->w.t, T > 1);
         P->ws[u] = &t->w;
     }
     if (ok) {

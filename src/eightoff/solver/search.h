@@ -387,7 +387,7 @@ static void eo_solve(eo_ctx *x, long *states_out) {
          * the disk, the beam alone, on the memory freed. */
         eo_signals_arm(x); /* a long search may follow */
         int take = 0;
-        if (x->max_disk > 0 && last == EO_STAGE_COMPLETE && x->C.on && x->C.count > 0) {
+        if (x->max_disk > 0 && last == EO_STAGE_COMPLETE && x->C.on && x->C.recs.count > 0) {
             if (plan->complete_order == EO_BEST_FIRST && x->nnodes > 0)
                 take = EO_TAKE_BEST_FIRST;
             else if (plan->complete_order == EO_DEPTH_FIRST && !plan->complete_meta &&
