@@ -744,7 +744,9 @@ static void op_tab_free(op_tab *b) {
 }
 
 /* New slots written at once (core.h's eo_table_slots), for a search of several threads. */
-static void op_tab_prefault(op_tab *b, int on) { b->t.prefault = b->r.prefault = b->r.big.prefault = on; }
+static void op_tab_prefault(op_tab *b, int on) {
+    b->t.prefault = b->r.prefault = b->r.big.prefault = on;
+}
 
 static inline size_t op_tab_count(const op_tab *b) { return b->rec ? b->r.count : b->t.count; }
 
