@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from rich.console import Console
 from rich.table import Table
 
@@ -64,7 +64,7 @@ class Samples:
     cpu: list[float] = field(default_factory=list)
     rtt: list[float] = field(default_factory=list)
 
-    def add(self, r: httpx.Response, rtt: float) -> None:
+    def add(self, r: httpx2.Response, rtt: float) -> None:
         parts = dict(p.strip().split(";dur=") for p in r.headers["server-timing"].split(","))
         self.app.append(float(parts["app"]))
         self.handler.append(float(parts["handler"]))
@@ -100,9 +100,9 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
         HEADERS["authorization"] = f"token {token.group(1)}"
     for _ in range(400):
         try:
-            httpx.get(base + "/api/variants", timeout=2)
+            httpx2.get(base + "/api/variants", timeout=2)
             return proc, base
-        except httpx.TransportError:
+        except httpx2.TransportError:
             time.sleep(0.05)
     proc.kill()
     raise SystemExit("the server did not answer")
@@ -126,7 +126,7 @@ def useful(game: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 async def play(
-    client: httpx.AsyncClient,
+    client: httpx2.AsyncClient,
     base: str,
     game: dict[str, Any],
     actions: int,
@@ -156,7 +156,7 @@ async def play(
         t0 = time.perf_counter()
         try:
             r = await client.post(base + path, json=body)
-        except httpx.TransportError as e:  # a connection dropped: resynchronise, go on
+        except httpx2.TransportError as e:  # a connection dropped: resynchronise, go on
             errors.append(f"{kind}: {type(e).__name__}")
             game = (await client.get(f"{base}/api/games/{gid}")).json()
             continue
@@ -176,8 +176,8 @@ async def run(
     out = {k: Samples() for k in ("create", "move", "undo", "restart", "settings")}
     lines: list[list[str]] = []
     errors: list[str] = []
-    limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
-    async with httpx.AsyncClient(limits=limits, timeout=60, headers=HEADERS) as client:
+    limits = httpx2.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
+    async with httpx2.AsyncClient(limits=limits, timeout=60, headers=HEADERS) as client:
         started = []
         for n in range(1, games + 1):
             t0 = time.perf_counter()
@@ -238,8 +238,8 @@ def engine_peer(lines: list[list[str]], games: int) -> list[float]:
 
 
 async def _ask(
-    client: httpx.AsyncClient, base: str, gid: int, what: str, level: int | None = None
-) -> httpx.Response:
+    client: httpx2.AsyncClient, base: str, gid: int, what: str, level: int | None = None
+) -> httpx2.Response:
     """A hint or solution: POST (this API) or GET (the API before hints became POSTs)."""
     body: dict[str, Any] = {} if level is None else {"level": level}
     r = await client.post(f"{base}/api/games/{gid}/{what}", json=body)
@@ -253,8 +253,8 @@ async def hint_load(base: str, doubles: int, hints: int, load: bool) -> list[tup
     """Seconds each level-2 hint took (Eight Off and FreeCell deals 1…hints), while
     ``doubles`` Double FreeCell solutions are computing when ``load``."""
     out: list[tuple[str, float]] = []
-    async with httpx.AsyncClient(timeout=600, headers=HEADERS) as client:
-        running: list[asyncio.Task[httpx.Response]] = []
+    async with httpx2.AsyncClient(timeout=600, headers=HEADERS) as client:
+        running: list[asyncio.Task[httpx2.Response]] = []
         if load:
             for n in range(1, doubles + 1):
                 g = (

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 URL = re.compile(r"(http://127\.0\.0\.1:\d+)/\?token=([A-Za-z0-9_-]+)")
@@ -43,9 +43,9 @@ def wait_ready(proc: subprocess.Popen[str], base: str) -> None:
         if proc.poll() is not None:
             raise AssertionError(f"the server exited with {proc.returncode}")
         try:
-            httpx.get(base + "/api/server", timeout=2)
+            httpx2.get(base + "/api/server", timeout=2)
             return
-        except httpx.TransportError:
+        except httpx2.TransportError:
             with suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.05)
     raise AssertionError("the server did not answer")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from tests.servers import ENV, stop, token_of, wait_ready
@@ -65,7 +65,7 @@ def test_half_sent_headers_are_dropped_and_the_cap_holds(server: tuple[str, int]
         silent = stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=WAIT))
         assert all(closed_by_server(s) for s in [*held, silent])
     # and the server answers as before
-    assert httpx.get(base + "/api/server", timeout=WAIT).json()["app"] == "eightoff"
+    assert httpx2.get(base + "/api/server", timeout=WAIT).json()["app"] == "eightoff"
 
 
 def test_a_body_that_stops_coming_is_dropped(server: tuple[str, int]) -> None:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from tests.servers import auth, served
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 def call(method: str, url: str, token: str, body: Any = None) -> dict[str, Any]:
     if body is None and method != "GET":
         body = {}  # a state-changing request is always JSON
-    r = httpx.request(method, url, json=body, headers=auth(token), timeout=30)
+    r = httpx2.request(method, url, json=body, headers=auth(token), timeout=30)
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 

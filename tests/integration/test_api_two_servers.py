@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from eightoff.store import Store
@@ -67,7 +67,7 @@ def test_a_second_play_points_to_the_first_and_exits_0(tmp_path: Path) -> None:
         # with its token: the browser the second one opens is let in
         assert f"already open at {base}/?token={token}" in out
         assert first.poll() is None  # the first one still serves
-        assert httpx.get(base + "/api/variants", headers=auth(token)).status_code == 200
+        assert httpx2.get(base + "/api/variants", headers=auth(token)).status_code == 200
 
 
 def test_a_record_left_by_a_killed_server_is_replaced(tmp_path: Path) -> None:
@@ -77,7 +77,7 @@ def test_a_record_left_by_a_killed_server_is_replaced(tmp_path: Path) -> None:
         first.wait(timeout=30)
     with served(db) as (third, base3, _token3):
         assert third.poll() is None
-        assert httpx.get(base3 + "/api/server").json()["pid"] == third.pid
+        assert httpx2.get(base3 + "/api/server").json()["pid"] == third.pid
         store = Store(db)
         try:
             record = store.server()
@@ -112,7 +112,7 @@ def _race(
     """Play ``actions`` on one game through one server, as fast as it answers; keep
     every acknowledged answer."""
     headers = {} if token is None else auth(token)
-    with httpx.Client(base_url=base, timeout=60, headers=headers) as c:
+    with httpx2.Client(base_url=base, timeout=60, headers=headers) as c:
         last = c.get(f"/api/games/{gid}").json()
         for action in actions:
             if action == "move":
@@ -142,7 +142,7 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
     db = tmp_path / "games.sqlite3"
     with served(db) as (_proc, a, token), second_server(db) as b:
         tokens = {a: token, b: None}
-        g = httpx.post(a + "/api/games", json={"deal": 7}, headers=auth(token), timeout=30).json()
+        g = httpx2.post(a + "/api/games", json={"deal": 7}, headers=auth(token), timeout=30).json()
         gid = g["id"]
         plans = {
             a: ["move", "move", "undo", "move", "restart", "redo", "move"] * 4,
@@ -164,8 +164,8 @@ def test_two_servers_and_two_clients_race_on_one_game(tmp_path: Path, order: str
         # or written over, and no two were applied to the same stored state
         revisions = sorted(x["revision"] for x in everything)
         assert revisions == list(range(1, len(everything) + 1))
-        ga = httpx.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
-        gb = httpx.get(f"{b}/api/games/{gid}").json()
+        ga = httpx2.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
+        gb = httpx2.get(f"{b}/api/games/{gid}").json()
         keys = ("columns", "cells", "foundations", "turns", "can_redo", "revision")
         assert {k: ga[k] for k in keys} == {k: gb[k] for k in keys}
         assert ga["revision"] == len(everything)
@@ -185,7 +185,7 @@ def test_moves_acknowledged_by_two_servers_are_all_in_the_stored_line(tmp_path: 
     db = tmp_path / "games.sqlite3"
     with served(db) as (_proc, a, token), second_server(db) as b:
         tokens = {a: token, b: None}
-        g = httpx.post(a + "/api/games", json={"deal": 12}, headers=auth(token), timeout=30).json()
+        g = httpx2.post(a + "/api/games", json={"deal": 12}, headers=auth(token), timeout=30).json()
         gid = g["id"]
         acks: dict[str, list[dict[str, Any]]] = {a: [], b: []}
         threads = [
@@ -200,7 +200,7 @@ def test_moves_acknowledged_by_two_servers_are_all_in_the_stored_line(tmp_path: 
             t.join(timeout=300)
         moves = [x for x in acks[a] + acks[b] if x["action"] == "move"]
         undos = [x for x in acks[a] + acks[b] if x["action"] != "move"]
-        final = httpx.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
+        final = httpx2.get(f"{a}/api/games/{gid}", headers=auth(token)).json()
         assert final["turns"] == len(moves) - len(undos)
         assert sorted(x["revision"] for x in acks[a] + acks[b]) == list(
             range(1, final["revision"] + 1)
@@ -223,7 +223,7 @@ def test_another_name_of_a_served_file_points_to_its_server(tmp_path: Path) -> N
     whose write-ahead log, named after the other path, would lose the first one's moves."""
     a = tmp_path / "a.sqlite3"
     with served(a) as (first, base, token):
-        g = httpx.post(base + "/api/games", json={"deal": 3}, headers=auth(token), timeout=30)
+        g = httpx2.post(base + "/api/games", json={"deal": 3}, headers=auth(token), timeout=30)
         assert g.status_code == 200
         hard, soft = tmp_path / "b.sqlite3", tmp_path / "c.sqlite3"
         os.link(a, hard)
@@ -240,7 +240,7 @@ def test_another_name_of_a_served_file_points_to_its_server(tmp_path: Path) -> N
     assert "the table is at" not in out
     hard.unlink()
     with served(a) as (_p, base, token):  # the game is still there
-        back = httpx.get(base + "/api/games/current", headers=auth(token)).json()
+        back = httpx2.get(base + "/api/games/current", headers=auth(token)).json()
         assert back["deal"] == 3
 
 
@@ -258,8 +258,8 @@ def test_the_runtime_file_holds_the_token_for_this_user_only(tmp_path: Path) -> 
         # the database (readable by whoever can read the file) has no token in it
         assert token.encode() not in db.read_bytes() + _wal(db)
         # without the token: nothing of the player's, nothing started
-        assert httpx.post(base + "/api/games", json={"deal": 1}).status_code == 403
-        assert httpx.get(base + "/api/games/current").status_code == 403
+        assert httpx2.post(base + "/api/games", json={"deal": 1}).status_code == 403
+        assert httpx2.get(base + "/api/games/current").status_code == 403
     # killed (tests.servers.stop sends SIGKILL): the lock went with it; the next server on
     # any file removes the stale file, and this file's next server writes its own
     with served(tmp_path / "other.sqlite3"):
@@ -281,14 +281,14 @@ def test_a_database_locked_by_another_process_stalls_only_the_writes(tmp_path: P
     db = tmp_path / "games.sqlite3"
     with served(db) as (_proc, base, token):
         h = auth(token)
-        g = httpx.post(base + "/api/games", json={"deal": 5}, headers=h, timeout=30).json()
+        g = httpx2.post(base + "/api/games", json={"deal": 5}, headers=h, timeout=30).json()
         notation = g["legal_moves"][0]["notation"]
         holder = sqlite3.connect(db, isolation_level=None, timeout=1)
         holder.execute("BEGIN IMMEDIATE")  # another process's write lock, held
-        answers: list[httpx.Response] = []
+        answers: list[httpx2.Response] = []
         writer = threading.Thread(
             target=lambda: answers.append(
-                httpx.post(
+                httpx2.post(
                     f"{base}/api/games/{g['id']}/move",
                     json={"move": notation},
                     headers=h,
@@ -300,9 +300,9 @@ def test_a_database_locked_by_another_process_stalls_only_the_writes(tmp_path: P
             writer.start()
             writer.join(timeout=1)  # the move now waits for the lock (up to 10 s)
             # meanwhile what touches no data, and what only reads, is answered
-            assert httpx.get(base + "/api/server", timeout=60).json()["app"] == "eightoff"
-            assert httpx.get(base + "/static/js/api.js", timeout=60).status_code == 200
-            read = httpx.get(f"{base}/api/games/{g['id']}", headers=h, timeout=60).json()
+            assert httpx2.get(base + "/api/server", timeout=60).json()["app"] == "eightoff"
+            assert httpx2.get(base + "/static/js/api.js", timeout=60).status_code == 200
+            read = httpx2.get(f"{base}/api/games/{g['id']}", headers=h, timeout=60).json()
             assert writer.is_alive(), "the move did not wait for the lock"
             assert read["revision"] == g["revision"]  # the last commit, not a half-made move
         finally:

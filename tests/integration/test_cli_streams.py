@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from tests.cli import ctrl_c_as_at_a_terminal
@@ -203,9 +203,9 @@ def test_rate_and_a_survey_stopped_by_sigterm(tmp_path: Path) -> None:
 def test_play_stopped_by_sigterm_keeps_every_move(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     with served(db) as (proc, base, token):
-        g = httpx.post(base + "/api/games", json={"deal": 9}, headers=auth(token), timeout=30)
+        g = httpx2.post(base + "/api/games", json={"deal": 9}, headers=auth(token), timeout=30)
         game = g.json()
-        moved = httpx.post(
+        moved = httpx2.post(
             f"{base}/api/games/{game['id']}/move",
             json={"move": game["legal_moves"][0]["notation"]},
             headers=auth(token),
@@ -217,5 +217,5 @@ def test_play_stopped_by_sigterm_keeps_every_move(tmp_path: Path) -> None:
         assert proc.stderr is not None
         assert "stopped by SIGTERM" in one_line(proc.stderr.read())
     with served(db) as (_p, base, token):
-        back = httpx.get(base + "/api/games/current", headers=auth(token), timeout=30).json()
+        back = httpx2.get(base + "/api/games/current", headers=auth(token), timeout=30).json()
         assert back["id"] == game["id"] and back["turns"] == moved.json()["turns"]
