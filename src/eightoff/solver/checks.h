@@ -208,9 +208,9 @@ static int eo_check_compact(const eo_rules *r, const eo_state *root, const eo_st
  * in order from the search's root `root`.  Each must be new in both or there in both,
  * under the same id; be found again by its key, also after the index doubled (its slots
  * placed again by eo_crec_hash, which must be the key's eo_hash); and give its key back,
- * which decodes to the state's canonical key.  Returns how many states the table kept by canonical key
- * (their record does not fit), -1 on a difference, -2 when the rules keep no records
- * (two packs). */
+ * which decodes to the state's canonical key.  Returns how many states the table kept
+ * by canonical key (their record does not fit), -1 on a difference, -2 when the rules
+ * keep no records (two packs). */
 static long eo_check_op_tab(const eo_rules *r, const eo_state *root, const eo_state *s,
                             size_t n) {
     op_ctx *x = (op_ctx *)calloc(1, sizeof(op_ctx));
