@@ -184,8 +184,10 @@ static inline uint64_t eo_crec_hash(const eo_crec *k) {
     return eo_mum(h, 0x8ebc6af09c88c6e3ULL);
 }
 
-static inline uint32_t eo_crecs_idmask(const eo_crecs *c) {
-    return c->ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << c->ibits) - 1;
+/* The bits of an index slot that hold the id + 1, in an index of 2^ibits slots (the
+ * bits above them hold the tag). */
+static inline uint32_t eo_idmask(int ibits) {
+    return ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << ibits) - 1;
 }
 
 /* Double the index (the first: first_slots).  While both are held, the store takes
@@ -196,15 +198,11 @@ static int eo_crecs_grow(eo_crecs *c) {
     size_t n = c->index ? (c->imask + 1) * 2 : c->first_slots;
     if (c->index && c->max_bytes && eo_crecs_bytes(c) + n * sizeof(uint32_t) > c->max_bytes)
         return -1;
-    uint32_t *ix = (uint32_t *)calloc(n, sizeof(uint32_t));
+    uint32_t *ix = (uint32_t *)eo_zeroed(n, sizeof(uint32_t), c->prefault);
     if (!ix) return -1;
-    if (c->prefault) {
-        volatile uint8_t *v = (volatile uint8_t *)ix;
-        for (size_t i = 0; i < n * sizeof(uint32_t); i += 4096) v[i] = 0;
-    }
     size_t mask = n - 1;
     int ibits = __builtin_ctzll((unsigned long long)n);
-    uint32_t idmask = ibits >= 32 ? 0xffffffffU : ((uint32_t)1 << ibits) - 1;
+    uint32_t idmask = eo_idmask(ibits);
     for (size_t id = 0; id < c->count; id++) {
         const eo_crec *k = eo_crec_at(c, id);
         if (k->hi & EO_CBIG) continue;
@@ -260,19 +258,28 @@ static long eo_crecs_put(eo_crecs *c, eo_crec k) {
     return id;
 }
 
-/* The id of record k (one that fits) whose eo_crec_hash is h, or -1. */
-static inline long eo_crecs_find(const eo_crecs *c, const eo_crec *k, uint64_t h) {
-    if (!c->index) return -1;
-    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_crecs_idmask(c), tag = h32 & ~idmask;
+/* Record k (one that fits) whose eo_crec_hash is h, looked up: its id, or -1 with *at
+ * the empty slot where it would go (the index made already). */
+static inline long eo_crecs_probe(const eo_crecs *c, const eo_crec *k, uint64_t h, size_t *at) {
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_idmask(c->ibits), tag = h32 & ~idmask;
     for (size_t i = h32 & c->imask;; i = (i + 1) & c->imask) {
         uint32_t v = c->index[i];
-        if (!v) return -1;
+        if (!v) {
+            *at = i;
+            return -1;
+        }
         if ((v & ~idmask) == tag) {
             size_t id = (v & idmask) - 1;
             const eo_crec *o = eo_crec_at(c, id);
             if (o->lo == k->lo && o->hi == k->hi) return (long)id;
         }
     }
+}
+
+/* The id of record k (one that fits) whose eo_crec_hash is h, or -1. */
+static inline long eo_crecs_find(const eo_crecs *c, const eo_crec *k, uint64_t h) {
+    size_t at;
+    return c->index ? eo_crecs_probe(c, k, h, &at) : -1;
 }
 
 /* Enter record k (one that fits) whose eo_crec_hash is h: its new id, -(existing id) - 2
@@ -284,19 +291,12 @@ static long eo_crecs_add(eo_crecs *c, const eo_crec *k, uint64_t h) {
         c->failed = 1;
         return -1;
     }
-    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_crecs_idmask(c), tag = h32 & ~idmask;
-    size_t i = h32 & c->imask;
-    for (;; i = (i + 1) & c->imask) {
-        uint32_t v = c->index[i];
-        if (!v) break;
-        if ((v & ~idmask) == tag) {
-            size_t id = (v & idmask) - 1;
-            const eo_crec *o = eo_crec_at(c, id);
-            if (o->lo == k->lo && o->hi == k->hi) return -(long)id - 2;
-        }
-    }
+    size_t at;
+    long known = eo_crecs_probe(c, k, h, &at);
+    if (known >= 0) return -known - 2;
     long id = eo_crecs_put(c, *k);
-    if (id >= 0) c->index[i] = tag | (uint32_t)(id + 1);
+    if (id >= 0) /* the tag and the id, as eo_crecs_probe reads them */
+        c->index[at] = ((uint32_t)(h >> 32) & ~eo_idmask(c->ibits)) | (uint32_t)(id + 1);
     return id;
 }
 
@@ -340,7 +340,7 @@ static inline void eo_crecs_prefetch_slot(const eo_crecs *c, uint64_t h) {
 
 static inline long eo_crecs_first(const eo_crecs *c, uint64_t h) {
     if (!c->index) return -1;
-    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_crecs_idmask(c), tag = h32 & ~idmask;
+    uint32_t h32 = (uint32_t)(h >> 32), idmask = eo_idmask(c->ibits), tag = h32 & ~idmask;
     for (size_t i = h32 & c->imask;; i = (i + 1) & c->imask) {
         uint32_t v = c->index[i];
         if (!v) return -1;

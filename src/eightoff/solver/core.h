@@ -507,20 +507,26 @@ typedef struct {
     int prefault; /* new slots cleared by writing them (eo_table_slots) */
 } eo_table;
 
-/* n empty slots, from calloc; where the table asks (a search of several threads,
- * optimal.h) each page of them written at once.  calloc's fresh pages are mapped to the
- * shared zero page when first read, and the first write after that replaces the page
- * and flushes the TLB of every core running the process, an interrupt of the other
- * threads at each page (perf: 6% of the time of A* on two threads); written first, a
- * page is made once, with no flush.  (A volatile write a page: a compiler drops a memset
- * of zeros after calloc, and turns malloc and such a memset into calloc.) */
-static uint64_t *eo_table_slots(const eo_table *t, size_t n) {
-    uint64_t *slots = (uint64_t *)calloc(n, sizeof(uint64_t));
-    if (slots && t->prefault) {
-        volatile uint8_t *v = (volatile uint8_t *)slots;
-        for (size_t i = 0; i < n * sizeof(uint64_t); i += 4096) v[i] = 0;
+/* n zeroed items of `size` bytes, from calloc; with `prefault` (the slots of a table of
+ * a search of several threads, optimal.h) each page of them written at once.  calloc's
+ * fresh pages are mapped to the shared zero page when first read, and the first write
+ * after that replaces the page and flushes the TLB of every core running the process,
+ * an interrupt of the other threads at each page (perf: 6% of the time of A* on two
+ * threads); written first, a page is made once, with no flush.  (A volatile write a
+ * page: a compiler drops a memset of zeros after calloc, and turns malloc and such a
+ * memset into calloc.) */
+static void *eo_zeroed(size_t n, size_t size, int prefault) {
+    void *p = calloc(n, size);
+    if (p && prefault) {
+        volatile uint8_t *v = (volatile uint8_t *)p;
+        for (size_t i = 0; i < n * size; i += 4096) v[i] = 0;
     }
-    return slots;
+    return p;
+}
+
+/* n empty slots (eo_zeroed, prefaulted where the table asks). */
+static uint64_t *eo_table_slots(const eo_table *t, size_t n) {
+    return (uint64_t *)eo_zeroed(n, sizeof(uint64_t), t->prefault);
 }
 
 /* An empty table; its memory is taken at the first insert (many searches of a solve
