@@ -174,6 +174,36 @@ def test_export_writes_every_stored_row(
 
 
 @pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "--csv", "{db}"],
+        ["export", "--csv", "{link}"],
+        ["report", "--png", "{db}"],
+        ["report", "--png", "{link}"],
+        ["report", "--png", "{games}"],
+    ],
+)
+def test_an_output_file_never_writes_over_a_database(
+    argv: list[str], store_100: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV or PNG named after the store (or a link to it, or the table's games) would
+    destroy it: refused with one line, every stored row kept."""
+    from eightoff.store.games import Store
+
+    games = tmp_path / "games.sqlite3"
+    Store(games).close()
+    link = tmp_path / "out.csv"
+    link.symlink_to(store_100)
+    before = {p: p.read_bytes() for p in (store_100, games)}
+    names = {"db": str(store_100), "link": str(link), "games": str(games)}
+    args = [a.format(**names) for a in argv]
+    assert main([*args, "--db", str(store_100)]) == 64
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a database; it is not written over" in err
+    assert {p: p.read_bytes() for p in before} == before
+
+
+@pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
         (["10", "5"], 64, "END (5) is before START (10)"),
@@ -192,6 +222,8 @@ def test_export_writes_every_stored_row(
         (["report", "--variant", "klondike"], 64, "unknown variant 'klondike'"),
         (["report", "--csv", "x.csv"], 64, "--csv does not apply to 'report'"),
         (["export"], 64, "eightoff survey export --csv FILE"),
+        (["report", "--png", "-"], 64, "--png writes a PNG file: give its name"),
+        (["report", "--png", ""], 64, "--png: a file name is needed"),
         (["1", "5", "--json"], 64, "--json does not apply"),
     ],
 )

@@ -191,6 +191,26 @@ def file_path(given: str, what: str = "") -> str:
     return given
 
 
+SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+
+def output_file(given: str, what: str = "") -> str:
+    """A file the command will write over (a CSV, a PNG): as :func:`file_path`, and not
+    a database, followed through links: writing there would destroy a survey store or
+    the table's games and statistics."""
+    file_path(given, what)
+    try:
+        with open(given, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError:  # missing, or unreadable: the write itself says what is wrong
+        return given
+    if head == SQLITE_MAGIC:
+        lead = f"{what}: " if what else ""
+        raise UsageError(Message("cli.file.database", lead=lead, path=quote(given, MAX_PATH)))
+    return given
+
+
 class Parser(argparse.ArgumentParser):
     """An argparse parser whose errors are one short line and exit 64 (not argparse's 2,
     which means "unknown" in ``eightoff solve``), and whose help has argparse's own

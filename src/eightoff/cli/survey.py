@@ -43,6 +43,7 @@ from eightoff.cli.exits import (
     interrupted_status,
     interrupted_word,
     on_sigterm,
+    output_file,
     whole_number,
 )
 from eightoff.cli.kept import KeptWatch, report_kept
@@ -572,6 +573,10 @@ def _report(args: argparse.Namespace) -> int:
 
     _refuse(args, {"json", "png"}, "report")
     _check_db(args)
+    if args.png is not None:
+        if args.png == "-":
+            raise UsageError(Message("cli.survey.png_stdout"))
+        output_file(args.png, "--png")
     # a bad variant or house rule is bad usage, before the store is opened
     rules = house_rules.apply(preset(args.variant), args) if args.variant else None
     with SurveyStore(_store_path(args), create=False) as store:
@@ -608,7 +613,7 @@ def _export(args: argparse.Namespace) -> int:
     if not args.csv:
         raise UsageError(Message("cli.survey.export_where"))
     if args.csv != "-":
-        file_path(args.csv, "--csv")
+        output_file(args.csv, "--csv")
     with SurveyStore(_store_path(args), create=False) as store:
         if args.csv == "-":  # a closed pipe (| head) ends quietly in eightoff.cli.main
             _write_csv(store, sys.stdout, CSV_COLUMNS)
