@@ -104,6 +104,19 @@ def test_rows_are_the_solvers_verdicts_and_a_rerun_completes_only_what_is_missin
     assert (again.already, again.new.total) == (7, 0)
 
 
+@pytest.mark.parametrize("rate", [False, True], ids=["batch path", "rated"])
+def test_a_survey_up_to_the_largest_stored_deal_number(tmp_path: Path, rate: bool) -> None:
+    """The last deal a store can hold ends a range like any other (the next claim once
+    stood one past it, a number SQLite cannot take: an internal error)."""
+    db = tmp_path / "s.sqlite3"
+    top = 2**63 - 1
+    first = run_survey(top - 2, top, db=db, workers=1, limits=SMALL, rate=rate)
+    assert (first.new.total, first.complete) == (3, True)
+    assert sorted(stored(db)) == [top - 2, top - 1, top]
+    again = run_survey(top - 2, top, db=db, workers=1, limits=SMALL, rate=rate)
+    assert (again.already, again.new.total) == (3, 0)
+
+
 @pytest.mark.parametrize("rate", [False, True], ids=["batch path", "rated, deal by deal"])
 def test_each_solution_is_stored_in_player_moves_and_single_card_moves(
     tmp_path: Path, rate: bool

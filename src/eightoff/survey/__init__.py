@@ -631,7 +631,7 @@ def run_survey(
                     # another survey's claims are left: when stored they are done; when
                     # their owner dies (no heartbeat within the lease) claim() takes them
                     exhausted = False
-                while not exhausted and len(in_flight) < backend.capacity:
+                while not exhausted and cursor <= end and len(in_flight) < backend.capacity:
                     claim = store.claim(
                         owner,
                         rules.id,
