@@ -18,7 +18,7 @@ from eightoff.deals import deal
 from eightoff.explain import describe_rules, hint_message
 from eightoff.game import Game
 from eightoff.position import Move
-from eightoff.rules import PRESETS
+from eightoff.rules import PRESETS, preset
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -36,11 +36,25 @@ def test_deal_text_shows_the_board_with_suit_symbols(capsys: pytest.CaptureFixtu
 
 
 def test_deal_fcs_and_json_read_back(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "deal", "617", "--variant", "freecell", "--format", "fcs")
-    assert code == 0 and parse_fcs(out, "freecell") == deal("freecell", 617)
+    code, out, err = run(capsys, "deal", "617", "--variant", "freecell", "--format", "fcs")
+    assert code == 0 and parse_fcs(out, "freecell") == deal("freecell", 617) and err == ""
     code, out, _ = run(capsys, "deal", "3", "--format", "json")
     data = json.loads(out)
     assert data["variant"] == "eightoff" and len(data["columns"]) == 8
+
+
+def test_an_fcs_board_of_fewer_cells_says_how_to_read_it_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Freecell Solver's text has no word for a house rule of cells: read back as plain
+    FreeCell, deal 1 with 2 cells (lost) would be solved. The deal says so."""
+    code, out, err = run(
+        capsys, "deal", "1", "--variant", "freecell", "--cells", "2", "--format", "fcs"
+    )
+    assert code == 0 and "Freecells: - -\n" in out
+    assert err.count("\n") == 1 and "read it back with --cells 2, or use --format json" in err
+    two = preset("freecell").with_options(cells=2)
+    assert parse_fcs(out, two) == deal(two, 1)
 
 
 def test_variants_lists_every_variant_in_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:
