@@ -60,6 +60,23 @@ def test_solve_optimal_text_says_optimal_yes_and_numbers_only_counted_moves(
     assert len(numbered) == par
 
 
+def test_solve_optimal_quiet_gives_one_line_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--quiet`` lists no moves with ``--optimal`` either: a line a deal, in English
+    (for machines too), and its par is the one the full output proves."""
+    code, out, _ = run(capsys, "solve", "2-3", "--optimal", "--quiet")
+    assert code == 0
+    lines = out.splitlines()
+    assert [ln.split(": optimal: yes — par is ")[0] for ln in lines] == [
+        "Eight Off · deal #2",
+        "Eight Off · deal #3",
+    ]
+    _, full, _ = run(capsys, "solve", "2", "--optimal")
+    assert (
+        lines[0].split("par is ")[1].split(" (")[0]
+        == full.splitlines()[-1].split("par is ")[1].split(" (")[0]
+    )
+
+
 def test_a_limit_gives_the_bounds_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         capsys, "solve", "1", "--variant", "freecell", "--optimal", "--max-states", "3000"

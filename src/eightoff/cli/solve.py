@@ -294,7 +294,7 @@ def print_par(out: TextIO, start: Position, title: str, par: Par) -> None:
 def _language(args: argparse.Namespace) -> Lang:
     """The output's language: English for ``--quiet``'s lines (for machines too), else
     the command line's."""
-    return DEFAULT_LANGUAGE if args.quiet and not args.optimal else language()
+    return DEFAULT_LANGUAGE if args.quiet else language()
 
 
 def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]]:
@@ -557,6 +557,8 @@ def _run_optimal(args: argparse.Namespace) -> int:
             stopped[par.reason] += 1
         if args.json:
             out.write(json.dumps(par_json(position, deal_number, par)) + "\n")
+        elif args.quiet:  # one line, in English: see _jobs
+            out.write(f"{title}: {say(par_summary(par), DEFAULT_LANGUAGE)}\n")
         else:
             if not first:
                 out.write("\n")
