@@ -249,9 +249,11 @@ def test_report_on_a_missing_store_or_a_file_that_is_not_one(
     assert "no survey store at" in capsys.readouterr().err
     junk = tmp_path / "notes.txt"
     junk.write_text("not a database, just notes\n" * 100)
-    assert main(["report", "--db", str(junk)]) == 66
-    assert "it is not an eightoff database" in capsys.readouterr().err
-    assert junk.read_text().startswith("not a database")  # untouched
+    # bad data (65, as for play and the README's table), whatever the command
+    for argv in (["report"], ["export", "--csv", str(tmp_path / "o.csv")], ["1", "3"]):
+        assert main([*argv, "--db", str(junk)]) == 65
+        assert "it is not an eightoff database" in capsys.readouterr().err
+        assert junk.read_text().startswith("not a database")  # untouched
 
 
 def test_report_on_another_programs_database_leaves_it_as_it_was(

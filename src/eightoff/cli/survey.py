@@ -31,6 +31,7 @@ from typing import Any, Final, TextIO
 from eightoff.cli import house_rules
 from eightoff.cli.exits import (
     EX_CANTCREAT,
+    EX_DATAERR,
     EX_NOINPUT,
     EX_OK,
     EX_SOFTWARE,
@@ -117,6 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``eightoff survey`` with parsed arguments; return the exit code."""
     from eightoff.rules import CellsError, UnknownVariantError
+    from eightoff.store import StoreDamaged
     from eightoff.survey import (
         StoreError,
         SurveyError,
@@ -138,8 +140,11 @@ def run(args: argparse.Namespace) -> int:
         return _fail(said(exc), exc.code)
     except (SurveyRangeError, UnknownVariantError, CellsError) as exc:
         return _fail(said(exc), EX_USAGE)
-    except StoreError as exc:
-        code = EX_NOINPUT if args.first in ACTIONS else EX_CANTCREAT
+    except StoreError as exc:  # damage (or not a database) is bad data, as for play
+        if isinstance(exc, StoreDamaged):
+            code = EX_DATAERR
+        else:
+            code = EX_NOINPUT if args.first in ACTIONS else EX_CANTCREAT
         return _fail(said(exc), code)
     except SurveyUnavailableError as exc:
         return _fail(said(exc), EX_UNAVAILABLE)
