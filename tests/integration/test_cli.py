@@ -174,6 +174,39 @@ def test_play_with_a_deal_opens_the_table_on_that_deal(
         store.close()
 
 
+def test_play_with_a_house_rule_alone_opens_the_table_with_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``play --cells 6`` (no --variant, no --deal) starts a game of Eight Off with six
+    cells: the house rule is not dropped for want of a variant."""
+    import eightoff.web.server as server
+    from eightoff.store import Store
+
+    monkeypatch.setattr(server, "serve", lambda *a: 0)
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["play", "--cells", "6", "--db", db, "--no-browser"]) == 0
+    store = Store(db)
+    try:
+        gid = store.current_game_id()
+        assert gid is not None
+        saved = store.load(gid)
+        assert saved is not None
+        assert saved.game.start.rules == preset("eightoff").with_options(cells=6)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    "extra", [["--db", "x.sqlite3"], ["--port", "8080"], ["--host", "0.0.0.0"], ["--no-browser"]]
+)
+def test_the_tables_options_are_refused_for_the_terminal_game(
+    extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "play", "--terminal", *extra)
+    assert code == 64 and out == ""
+    assert err.count("\n") == 1 and f"{extra[0]} is for the table in the browser" in err
+
+
 CLEAR = "\x1b[2J"
 
 

@@ -13,8 +13,9 @@ from rich.text import Text
 
 from eightoff.cli import house_rules
 from eightoff.cli.board import TerminalConsole, render_board, titled
-from eightoff.cli.exits import EX_CANTCREAT, Terminated
+from eightoff.cli.exits import EX_CANTCREAT, EX_DATAERR, EX_USAGE, Terminated, fail
 from eightoff.cli.say import language, say, text
+from eightoff.cli.values import DEFAULT_HOST
 from eightoff.counts import count
 from eightoff.deals import deal, random_deal_number
 from eightoff.explain import describe, hint_message, par_message, variant_name
@@ -332,27 +333,36 @@ def _terminal_loop(
 def cmd_play(args: argparse.Namespace) -> int:
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     if args.terminal:
+        # the table's options: the terminal game opens no server and keeps nothing
+        for flag, given in (
+            ("--db", args.db is not None),
+            ("--port", args.port is not None),
+            ("--host", args.host != DEFAULT_HOST),
+            ("--no-browser", args.no_browser),
+        ):
+            if given:
+                return fail("eightoff play", Message("cli.play.not_terminal", flag=flag), EX_USAGE)
         return play_terminal(rules, args.deal)
     try:
-        from eightoff.store import StoreError
+        from eightoff.store import StoreDamaged, StoreError
         from eightoff.web.server import DB_ENV, serve
     except ImportError:
         print(text("cli.play.no_web", prog="eightoff"), file=sys.stderr)
         return play_terminal(rules, args.deal)
-    if args.deal is not None or args.variant is not None or args.retrieval or args.strict:
+    if args.deal is not None or args.variant is not None or rules != preset(rules.id):
         try:
             _start_web_game(args.db, rules, args.deal)
         except StoreError as e:  # unreadable, unwritable, not a database: one line
             print(
                 text("cli.play.store", prog="eightoff", error=str(e), env=DB_ENV), file=sys.stderr
             )
-            return EX_CANTCREAT
+            return EX_DATAERR if isinstance(e, StoreDamaged) else EX_CANTCREAT
     # one server per database: serve() points to a live one instead of starting another
     return serve(args.host, args.port, args.db, not args.no_browser)
 
 
 def _start_web_game(db: str | None, rules: Rules, number: int | None) -> None:
-    """``play --variant/--deal/--retrieval/--strict`` without --terminal: the table opens
+    """``play --variant/--deal/--retrieval/--strict/--cells`` without --terminal: the table opens
     on that deal, with those house rules (started as the table starts a deal)."""
     from eightoff.store import Store
     from eightoff.table import Table

@@ -27,6 +27,7 @@ from eightoff.i18n import Message, grouped, quote, reason
 from eightoff.rules import UnknownVariantError, preset
 
 MAX_PORT: Final = 65535
+DEFAULT_HOST: Final = "127.0.0.1"  # where play's table listens unless --host says
 MAX_DEALS: Final = 10_000_000
 """The most deals one command solves or rates (a survey is the tool for more)."""
 MAX_STATES: Final = 2**63 - 1
