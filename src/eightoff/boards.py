@@ -248,8 +248,13 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
             raise BoardError(
                 Message("board.field", field="variant", error=reason(e) or str(e))
             ) from None
-    elif isinstance(rules, str):
-        rules = preset(rules)
+    else:
+        rules = preset(rules) if isinstance(rules, str) else rules
+        named = data.get("variant")
+        if named is not None and named != rules.id:  # a board of one game read as another
+            raise BoardError(
+                Message("board.other_variant", board=quote(named), name=rules, id=rules.id)
+            )
     free_cells = data.get("free_cells")
     if free_cells is not None:
         try:
@@ -324,7 +329,9 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
 
 
 def parse_board(text: str, rules: Rules | str | None = None) -> Position:
-    """Read either format: JSON when the text starts with ``{``, else Freecell Solver text."""
-    if text.lstrip().startswith("{"):
+    """Read either format: JSON when the text starts with ``{`` (or ``[``, which it
+    refuses), else Freecell Solver text; a byte order mark before it is skipped."""
+    text = text.removeprefix("\ufeff")
+    if text.lstrip().startswith(("{", "[")):
         return from_json(text, rules)
     return parse_fcs(text, rules if rules is not None else "eightoff")

@@ -105,6 +105,21 @@ def test_board_text_round_trips(variant: str) -> None:
     assert parse_fcs(format_fcs(p), variant) == p
     assert from_json(json.dumps(to_json(p))) == p
     assert parse_board(json.dumps(to_json(p))) == p
+    # as files written by other programs may start: a byte order mark first
+    assert parse_board("\ufeff" + json.dumps(to_json(p))) == p
+    assert parse_board("\ufeff" + format_fcs(p), variant) == p
+
+
+def test_a_json_board_read_as_another_variant_is_refused() -> None:
+    """``solve --board freecell.json --variant bakers-game`` once solved the FreeCell
+    layout by Baker's Game's rules: the board's own variant and the one asked for must
+    agree."""
+    board = json.dumps(to_json(deal("freecell", 1)))
+    with pytest.raises(BoardError, match="the board names the variant 'freecell', not Baker"):
+        parse_board(board, "bakers-game")
+    assert parse_board(board, "freecell") == deal("freecell", 1)
+    with pytest.raises(BoardError, match="a JSON board is an object"):
+        parse_board("[]")
 
 
 def test_fcs_text_reads_tens_either_way_and_empty_columns() -> None:
