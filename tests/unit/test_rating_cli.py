@@ -7,7 +7,8 @@ import json
 import pytest
 
 from eightoff.cli import main
-from eightoff.rating import Level
+from eightoff.position import Position
+from eightoff.rating import Level, Rating
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -117,3 +118,26 @@ def test_deal_5s_rating_never_breaks_inside_parentheses(
 def test_deal_board_formats_stay_boards(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "deal", "2", "--format", "fcs")
     assert "Rating" not in out
+
+
+def test_ctrl_c_during_rate_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that has no words of its own for Ctrl+C still says why it stopped (it
+    once ended with 130 and nothing on stderr)."""
+    import eightoff.cli.deal as deal_cli
+
+    rated: list[int] = []
+    real = deal_cli._rating_of
+
+    def rate_then_stop(position: Position) -> Rating:
+        if rated:
+            raise KeyboardInterrupt
+        rated.append(1)
+        return real(position)
+
+    monkeypatch.setattr(deal_cli, "_rating_of", rate_then_stop)
+    code, out, err = run(capsys, "rate", "1-5")
+    assert code == 130
+    assert len(out.splitlines()) == 1  # the deal rated before the interrupt is shown
+    assert err == "eightoff: interrupted; what was saved stays saved\n"

@@ -157,7 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Terminated:
         print(text("cli.app.sigterm", prog="eightoff"), file=sys.stderr)
         return EX_TERMINATED
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a command that does not say it itself (rate, play)
+        print(text("cli.app.interrupted", prog="eightoff"), file=sys.stderr)
         return EX_INTERRUPTED
     except Exception as e:
         return fail("eightoff", *_explain(e))
