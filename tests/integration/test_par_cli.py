@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,9 +141,10 @@ def test_survey_par_stores_reports_and_resumes(
     code, out, _ = run(capsys, "survey", "2", "2", "--par", "--db", db, "--workers", "1")
     assert code == 0 and "Eight Off 2: par (player moves) searched for 1 deal, 1 proven" in out
     code, out, _ = run(capsys, "survey", "1", "3", "--par", "--db", db, "--workers", "1")
-    assert code == 0 and "searched for 2 deals, 2 proven" in out and "1 was proven before" in out
+    assert code == 0 and "searched for 2 deals, 2 proven" in out
+    assert "1 was stored before (1 proven)" in out
     code, out, _ = run(capsys, "survey", "1", "3", "--par", "--db", db, "--workers", "1")
-    assert code == 0 and "searched for 0 deals" in out and "3 were proven before" in out
+    assert code == 0 and "searched for 0 deals" in out and "3 were stored before (3 proven)" in out
     code, out, _ = run(capsys, "survey", "1", "3", "--par", "single", "--db", db, "--workers", "1")
     assert code == 0
     code, out, _ = run(capsys, "survey", "report", "--db", db, "--json")
@@ -157,6 +160,85 @@ def test_survey_par_stores_reports_and_resumes(
     png = tmp_path / "h.png"
     code, _, _ = run(capsys, "survey", "report", "--db", db, "--png", str(png))
     assert code == 0 and png.stat().st_size > 1000
+
+
+def test_survey_par_goes_on_after_an_interrupt_and_retries_unproven_deals_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C says how far the run got; the same command again searches the deals not
+    searched yet, not the ones stored unproven (they would end at the same limit), and
+    ``--retry-unknown`` searches those again."""
+    import eightoff.survey.par as par_survey
+
+    db = str(tmp_path / "s.db")
+    argv = ["survey", "1", "4", "--par", "--db", db, "--workers", "1", "--no-progress"]
+    code, _, _ = run(capsys, "survey", "3", "4", *argv[3:], "--time-limit", "0.001")
+    assert code == 0
+    stored = dict(_par_rows(db))
+    assert sorted(stored) == [3, 4]
+    unproven = [d for d, optimal in stored.items() if not optimal]
+    assert 4 in unproven  # 89 000 states: not within a millisecond
+
+    real = par_survey.par_of
+    searched: list[int] = []
+
+    def par_of_then_stop(rules: object, number: int, *rest: object) -> object:
+        if number == 2:
+            raise KeyboardInterrupt
+        searched.append(number)
+        return real(rules, number, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(par_survey, "ProcessPoolExecutor", _InProcess)
+    monkeypatch.setattr(par_survey, "par_of", par_of_then_stop)
+    code, _, err = run(capsys, *argv)
+    assert code == 130 and searched == [1]
+    assert err == (
+        "interrupted: par of 1 deals stored this run, 3 of 4 stored;"
+        " run the same command again to continue\n"
+    )
+    searched.clear()
+
+    def par_of_noted(rules: object, number: int, *rest: object) -> object:
+        searched.append(number)
+        return real(rules, number, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(par_survey, "par_of", par_of_noted)
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and searched == [2] and "3 were stored before" in out
+    searched.clear()
+    code, _, _ = run(capsys, *argv, "--retry-unknown")
+    assert code == 0 and searched == unproven
+
+
+def _par_rows(db: str) -> list[tuple[int, int]]:
+    import sqlite3
+
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT deal, optimal FROM survey_par ORDER BY deal").fetchall()
+    c.close()
+    return [(int(d), int(o)) for d, o in rows]
+
+
+class _InProcess:
+    """A ProcessPoolExecutor that runs each task at once in this process (so that a
+    test's stand-in for a worker's task is the one called)."""
+
+    def __init__(self, max_workers: int) -> None:
+        pass
+
+    def __enter__(self) -> _InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        fut: Future[Any] = Future()
+        try:
+            fut.set_result(fn(*args))
+        except KeyboardInterrupt:
+            raise
+        return fut
 
 
 def test_survey_par_refuses_options_of_the_verdict_survey(

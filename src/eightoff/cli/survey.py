@@ -505,17 +505,19 @@ def _counts(c: Any) -> str:
 
 def _run_par(args: argparse.Namespace) -> int:
     """``survey START END --par``: par for each deal not proven yet (eightoff.survey.par)."""
+    from eightoff.cli.values import memory_limit
     from eightoff.counts import MoveCount
     from eightoff.rules import preset
     from eightoff.survey import check_range, default_workers
-    from eightoff.survey.par import run_par_survey
+    from eightoff.survey.par import SURVEY_MEMORY_MB, ParSurveyInterrupted, run_par_survey
 
     for flag, given in (
         ("--scheduler", args.scheduler),
         ("--states", args.states),
         ("--batch-size", args.batch_size),
         ("--rate", args.rate or None),
-        ("--retry-unknown", args.retry_unknown or None),
+        ("--disk", args.disk),
+        ("--disk-dir", args.disk_dir),
     ):
         if given is not None:
             raise UsageError(Message("cli.survey.not_for_par", flag=flag))
@@ -530,6 +532,7 @@ def _run_par(args: argparse.Namespace) -> int:
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     workers = _whole(args.workers, "--workers", MAX_WORKERS_PER_CORE * default_workers())
     seconds = 10.0 if args.time_limit is None else seconds_limit(args.time_limit)
+    memory = SURVEY_MEMORY_MB if args.memory is None else memory_limit(args.memory)
     which = MoveCount(args.par)
     last = [0.0]
 
@@ -540,16 +543,30 @@ def _run_par(args: argparse.Namespace) -> int:
             line = text("cli.survey.par_progress", done=done, total=total, proven=proven)
             print(line, file=sys.stderr)
 
-    result = run_par_survey(
-        start,
-        end,
-        rules,
-        db=_store_path(args),
-        count=which,
-        seconds=seconds,
-        workers=workers,
-        progress=progress,
-    )
+    try:
+        result = run_par_survey(
+            start,
+            end,
+            rules,
+            db=_store_path(args),
+            count=which,
+            seconds=seconds,
+            memory_mb=memory,
+            workers=workers,
+            retry_unknown=args.retry_unknown,
+            progress=progress,
+        )
+    except ParSurveyInterrupted as stop:
+        done = stop.done
+        stopped = Message(
+            "cli.survey.par_interrupted",
+            word=interrupted_word(),
+            saved=done.searched,
+            stored=done.already + done.searched,
+            total=done.total,
+        )
+        print(say(stopped), file=sys.stderr)
+        return interrupted_status()
     lang = language()
     line = Message(
         "cli.survey.par_done",
@@ -558,7 +575,7 @@ def _run_par(args: argparse.Namespace) -> int:
         searched=result.searched,
         proven=result.proven,
         seconds=seconds,
-        already=Message("cli.survey.already_proven", n=result.already),
+        already=Message("cli.survey.already_par", n=result.already, proven=result.proven_before),
         db=str(result.db),
     )
     print(say(line, lang))

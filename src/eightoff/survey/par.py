@@ -3,9 +3,11 @@
 Each deal's par (:func:`eightoff.solver.optimal.optimal`, in player or single-card
 moves) is stored in ``survey_par`` (:mod:`eightoff.survey.store`), proven or as its
 bounds, beside the deal's verdict and apart per count.  Resumable: a deal whose par is
-proven (or proven lost) is skipped; one stored unproven is searched again and keeps the
-tighter bounds.  Runs on local worker processes, one deal each at a time; every result
-is stored as it comes (Ctrl+C keeps all finished deals).
+stored is skipped, so a run stopped half-way goes on with the deals not searched yet;
+with ``retry_unknown`` (``--retry-unknown``, e.g. with a larger ``--time-limit``) a deal
+stored unproven is searched again and keeps the tighter bounds.  Runs on local worker
+processes, one deal each at a time; every result is stored as it comes (Ctrl+C keeps
+all finished deals: :class:`ParSurveyInterrupted`).
 """
 
 from __future__ import annotations
@@ -27,13 +29,24 @@ SURVEY_MEMORY_MB: Final = 1024
 
 @dataclass(frozen=True, slots=True)
 class ParRun:
-    """What a par survey did: deals searched this run, proven among them, already proven."""
+    """What a par survey did: deals searched this run and proven among them; deals
+    skipped as stored before, and proven (or proven lost) among them."""
 
     total: int
     already: int
     searched: int
     proven: int
     db: str
+    proven_before: int = 0
+
+
+class ParSurveyInterrupted(KeyboardInterrupt):
+    """Ctrl+C (or SIGTERM) stopped a par survey: what it had done (every finished deal
+    is stored)."""
+
+    def __init__(self, done: ParRun) -> None:
+        super().__init__()
+        self.done = done
 
 
 def par_of(rules: Rules, number: int, count: str, seconds: float, memory_mb: int) -> ParRow:
@@ -57,10 +70,12 @@ def run_par_survey(
     seconds: float = 10.0,
     memory_mb: int = SURVEY_MEMORY_MB,
     workers: int | None = None,
+    retry_unknown: bool = False,
     progress: Callable[[int, int, int], None] | None = None,
 ) -> ParRun:
-    """Search par for the deals start…end not proven yet; store each as it finishes.
-    ``progress(done, total, proven)`` after each deal."""
+    """Search par for the deals start…end with no stored par (with ``retry_unknown``,
+    those not proven either); store each as it finishes.  ``progress(done, total,
+    proven)`` after each deal."""
     from eightoff.survey import solver_version
 
     n_workers = workers or max(1, (os.cpu_count() or 1))
@@ -68,7 +83,8 @@ def run_par_survey(
         signature = rules_signature(rules)
         store.register_rules(rules)
         stored = store.par_rows(rules.id, signature, count.value, start, end)
-        done = {d for d, optimal, lost, *_ in stored if optimal or lost}
+        settled = {d for d, optimal, lost, *_ in stored if optimal or lost}
+        done = {row[0] for row in stored} if not retry_unknown else settled
         todo = [n for n in range(start, end + 1) if n not in done]
         run = store.start_run(
             solver_version=solver_version(),
@@ -102,8 +118,11 @@ def run_par_survey(
                         if progress is not None:
                             progress(len(done) + searched, total, proven)
                     fill()
-            except BaseException:
+            except BaseException as stop:
                 for fut in running:
                     fut.cancel()
+                if isinstance(stop, KeyboardInterrupt):
+                    so_far = ParRun(total, len(done), searched, proven, db, len(settled))
+                    raise ParSurveyInterrupted(so_far) from None
                 raise
-    return ParRun(total, len(done), searched, proven, db)
+    return ParRun(total, len(done), searched, proven, db, len(settled))
