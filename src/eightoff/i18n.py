@@ -425,9 +425,11 @@ def grouped(n: float, decimals: int = 0) -> str:
     """A number as the messages write it in every language: its thousands set apart by
     spaces, with ``decimals`` places.
 
-    >>> grouped(5_000_000), grouped(2051.08, 1)
-    ('5 000 000', '2 051.1')
+    >>> grouped(5_000_000), grouped(2051.08, 1), grouped(10**20 - 1)
+    ('5 000 000', '2 051.1', '99 999 999 999 999 999 999')
     """
+    if isinstance(n, int) and not decimals:  # exact: a float rounds past 2^53 (10^20 - 1)
+        return f"{n:,}".replace(",", " ")
     return f"{n:,.{decimals}f}".replace(",", " ")
 
 

@@ -432,6 +432,21 @@ def test_index_and_rules_pages_or_a_json_404(client: TestClient) -> None:
     assert r.status_code == 404 and r.json()["code"] == "not_found"
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_file_a_page_names_is_served(client: TestClient, lang: str) -> None:
+    """The German rules page once named /static/rules.js (a 404): its print button did
+    nothing. Every script, style sheet and link to /static/ in each page loads."""
+    import re
+
+    for path in ("/", "/rules"):
+        page = client.get(path, params={"lang": lang})
+        assert page.status_code == 200
+        named = set(re.findall(r'(?:src|href)="(/static/[^"#?]+)', page.text))
+        assert named, path
+        for url in sorted(named):
+            assert client.get(url).status_code == 200, (path, lang, url)
+
+
 def test_every_rule_option_can_be_chosen_for_a_new_game(client: TestClient) -> None:
     from eightoff.rules import Rules
 

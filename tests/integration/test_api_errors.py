@@ -300,7 +300,7 @@ NEW_GAME_BAD: list[tuple[Any, int, str, str]] = [
     ({"variant": 8}, 422, "bad_request", "variant"),
     ({"deal": 0}, 400, "bad_deal", "out of range"),
     ({"deal": -7}, 400, "bad_deal", "out of range"),
-    ({"deal": 10**20}, 400, "bad_deal", "out of range"),
+    ({"deal": 10**20}, 400, "bad_deal", "numbered 1 to 99 999 999 999 999 999 999"),
     ({"deal": 10**60}, 400, "bad_deal", "out of range"),
     ({"deal": "12a"}, 400, "bad_deal", "not a number"),
     ({"deal": "-3"}, 400, "bad_deal", "not a number"),
