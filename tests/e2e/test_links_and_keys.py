@@ -442,3 +442,23 @@ def test_a_foundations_card_comes_back_by_keyboard_announced(
     page.locator("#frame").focus()
     page.keyboard.press("Shift+H")
     expect(announce).to_have_text(words(page, "retrieve.off"))
+
+
+# ----- deal numbers past 2^53 stay exact -------------------------------------------------------
+def test_a_deal_number_past_2_to_the_53_is_opened_shown_and_linked_exactly(
+    chromium_browser: Any, server: Server
+) -> None:
+    """A JavaScript number holds whole numbers exactly only to 2^53: deal
+    12345678901234567891 once opened as …567000, and the largest deal, 10^20 - 1, was
+    refused as 10^20. Typed, each opens, shows and links its own number."""
+    for table in _table(chromium_browser, server, DESKTOP):
+        page = table.page
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        table.open()
+        for number in (12345678901234567891, 10**20 - 1):
+            table.open_deal(number)  # the status line says "Deal <number> · …"
+            game = table.server.get("/api/games/current")
+            assert game["deal"] == str(number)
+            page.locator("#btn-copy-link").click()
+            copied = page.evaluate("() => navigator.clipboard.readText()")
+            assert copied == f"{server.url}/?variant=eightoff&deal={number}"

@@ -104,6 +104,10 @@ def test_new_game_shows_the_deal(client: TestClient) -> None:
 def test_new_game_as_string_deal_and_other_variants(client: TestClient) -> None:
     g = new_game(client, variant="freecell", deal="11982")
     assert g["deal"] == 11982 and len(g["cells"]) == 4 and g["cells"] == [None] * 4
+    # a browser's numbers are exact to 2^53 - 1: past it the deal comes back as its digits
+    assert new_game(client, deal=2**53 - 1)["deal"] == 2**53 - 1
+    assert new_game(client, deal=str(2**53))["deal"] == str(2**53)
+    assert new_game(client, deal="12345678901234567891")["deal"] == "12345678901234567891"
     assert g["group_limit"]["formula"] == "(free cells + one) × 2 per empty column"
     d = new_game(client, variant="double-freecell", deal=3)
     assert len(d["foundations"]) == 8 and len(d["columns"]) == 10

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from eightoff.cards import SUIT_LETTERS, Card
 from eightoff.explain import (
@@ -144,6 +144,18 @@ def lesson_json(les: Lesson, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     }
 
 
+
+JS_SAFE_INTEGER: Final = 2**53 - 1
+"""The largest whole number a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER)."""
+
+
+def exact_deal(number: int | None) -> int | str | None:
+    """A deal number as the API sends it: a number up to 2^53 - 1, the string of its
+    digits beyond (a browser's JSON.parse would round it: deal 12345678901234567891
+    was shown, linked and compared as 12345678901234567000), as a request may send it."""
+    return str(number) if number is not None and number > JS_SAFE_INTEGER else number
+
+
 def game_json(
     s: GameState,
     analysis: Analysis,
@@ -168,7 +180,7 @@ def game_json(
         "house_rules": [k for k, on in rule_options(rules).items() if on is True],
         "cells_changed": rules.cells_changed,
         "language": lang,
-        "deal": s.deal,
+        "deal": exact_deal(s.deal),
         "lesson": None if s.lesson is None else s.lesson.id,
         "lesson_info": None if s.lesson is None else lesson_json(s.lesson, lang),
         "lesson_done": s.lesson is not None and s.lesson.is_complete(pos),

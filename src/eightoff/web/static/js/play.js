@@ -80,10 +80,7 @@ export function linkRequest(search = window.location.search) {
   if (!/^[0-9]+$/.test(raw) || /^0+$/.test(raw) || raw.replace(/^0+/, "").length > MAX_DEAL_DIGITS) {
     return { error: t("link.bad_deal", { deal: quoted(raw) }) };
   }
-  const digits = raw.replace(/^0+/, "");
-  // numbers beyond 2^53 go as text: the server reads them exactly
-  const deal = Number.isSafeInteger(Number(digits)) ? Number(digits) : digits;
-  const body = { variant, deal, winnable_only: false, lesson: null };
+  const body = { variant, deal: dealValue(raw), winnable_only: false, lesson: null };
   for (const [name, key] of Object.entries(LINK_RULES)) {
     if (!q.has(key)) continue;
     const value = q.get(key).trim().toLowerCase();
@@ -448,6 +445,13 @@ export function openNewGame() {
   $("btn-new-deal").focus();
 }
 
+// A deal number's digits as a request sends them: a number, or beyond 2^53 the text (a
+// JavaScript number would round it; the server reads the text exactly, and answers it so).
+function dealValue(raw) {
+  const digits = raw.replace(/^0+/, "") || "0";
+  return Number.isSafeInteger(Number(digits)) ? Number(digits) : digits;
+}
+
 export async function openDeal(ev) {
   ev.preventDefault();
   const raw = $("deal-number").value.trim();
@@ -455,7 +459,7 @@ export async function openDeal(ev) {
     showMessage(t("message.deal_number_needed"), "error");
     return;
   }
-  const ok = await startGame({ variant: $("variant").value, deal: Number(raw), winnable_only: false, lesson: null, ...houseRulesBody() });
+  const ok = await startGame({ variant: $("variant").value, deal: dealValue(raw), winnable_only: false, lesson: null, ...houseRulesBody() });
   if (ok) {
     $("deal-number").blur();
     state.openedByNumber = state.game.id;
