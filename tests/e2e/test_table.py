@@ -452,6 +452,28 @@ def test_phone_lesson_panel(phone: TablePage) -> None:
     shot(phone.page, "phone-lesson-3")
 
 
+def test_a_finished_lesson_shows_well_done_on_a_phone(phone: TablePage) -> None:
+    """On a phone the lesson panel lies below the board, and "Well done" with its Next
+    lesson button once stayed below the screen's edge: it comes into view."""
+    phone.open()
+    phone.button("Menu").click()
+    phone.button("Lessons").click()
+    first = LESSONS[0]
+    phone.button(lesson_text(first).title).click()
+    game = Game(first.start())
+    phone.wait_board(game.position)
+    for text in first.walkthrough:
+        pos = game.position
+        move = pos.parse_move(text)
+        phone.click_move(pos, move, tap=True)
+        game.play(move)
+        phone.wait_board(game.position)
+    success = phone.page.locator("#lesson-success")
+    expect(success.get_by_text("Well done")).to_be_visible()
+    expect(phone.button("Next lesson")).to_be_in_viewport()
+    shot(phone.page, "phone-lesson-1-done")
+
+
 def test_rules_page_prints(table: TablePage) -> None:
     page = table.page
     page.add_init_script("window.print = () => { window.__printed = (window.__printed || 0) + 1; }")

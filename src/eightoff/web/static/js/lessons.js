@@ -34,7 +34,10 @@ function renderLesson(game) {
   const text = last ? t("lesson.done_last") : t("lesson.done", { title: nextLessonTitle(lesson) });
   $("lesson-success-text").textContent = text;
   $("btn-next-lesson").textContent = t(last ? "lesson.play_full" : "lesson.next");
-  if (!wasDone) say(text);
+  if (wasDone) return;
+  say(text);
+  // on a phone the panel lies below the board: bring "Well done" and its button into view
+  $("lesson-success").scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
 onGameChange((game) => renderLesson(game));
