@@ -7,7 +7,9 @@ the table's default), played alongside the browser; the names are ``Card.name``.
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from eightoff.explain import describe, lesson_text
@@ -16,7 +18,7 @@ from eightoff.lessons import LESSONS
 from eightoff.position import IllegalMoveError, Kind, Move, Place, Position
 from eightoff.rules import PRESETS
 
-from .conftest import SHOTS, TablePage, move_card_name, shot
+from .conftest import SHOTS, Server, TablePage, _table, move_card_name, shot
 
 SELECTED = re.compile(r"\bselected\b")
 TARGET = re.compile(r"\btarget\b")
@@ -533,13 +535,14 @@ def test_double_click_sends_a_card_home_and_settings_persist(table: TablePage) -
     table.wait_board(game.position)
 
 
-def test_status_says_how_far_to_undo_when_the_game_is_lost(table: TablePage) -> None:
+def _lose_deal_4(table: TablePage) -> int:
+    """A few careless moves into the cells, typed on the keyboard, lose deal 4: how many
+    moves back it is winnable again."""
     from eightoff.solver import Limits, solve
 
     table.open()
     table.open_deal(4)
     game = Game.new("eightoff", 4)
-    # a few careless moves into the cells, typed on the keyboard, lose deal 4
     table.page.locator("#frame").focus()
     for text in ("ae", "2d", "3g", "ea", "af", "8i", "8e", "ea"):
         table.page.keyboard.press(text[0])
@@ -548,11 +551,79 @@ def test_status_says_how_far_to_undo_when_the_game_is_lost(table: TablePage) -> 
         table.wait_board(game.position)
     positions = game.positions()
     assert solve(positions[-1], Limits(seconds=30)).verdict == "lost"
-    k = next(
+    return next(
         k
         for k in range(1, len(positions))
         if solve(positions[-1 - k], Limits(seconds=30)).verdict == "solved"
     )
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (320, 480)], ids=str)
+def test_on_a_phone_the_lost_verdict_is_short_and_the_table_keeps_its_place(
+    chromium_browser: Any, server: Server, size: tuple[int, int]
+) -> None:
+    """On a phone "Not winnable from here: undo 1 move to get back" pushed "Par?" onto a
+    line of its own (the table jumped down as the verdict changed) and, on its side, ran
+    over the group limit: there it says "Not winnable · undo 1", its sentence the title."""
+    width, height = size
+    viewport = {"width": width, "height": height}
+    for table in _table(chromium_browser, server, viewport, has_touch=True, is_mobile=True):
+        k = _lose_deal_4(table)
+        verdict = table.verdict
+        expect(verdict).to_have_text(f"Not winnable · undo {k}", timeout=30_000)
+        moves = f"{k} move" + ("" if k == 1 else "s")
+        expect(verdict).to_have_attribute(
+            "title", f"Not winnable from here: undo {moves} to get back"
+        )
+        board_top = table.page.locator("#board").bounding_box()["y"]
+        assert (
+            _boxes_overlap(table.page.locator("#st-verdict"), table.page.locator("#st-limit"))
+            is False
+        )
+        table.screenshot(f"phone-not-winnable-{width}x{height}")
+        for _ in range(k):
+            table.button("Undo").click()
+            table.wait_ready()
+        expect(verdict).to_have_text("Winnable", timeout=30_000)
+        expect(verdict).not_to_have_attribute("title", re.compile("."))
+        assert table.page.locator("#board").bounding_box()["y"] == board_top
+
+
+def test_a_move_made_in_another_window_is_not_left_without_asking(table: TablePage) -> None:
+    """A game with no moves here, moved in another window while the New game dialog was
+    open (when this one does not look for changes), was abandoned without "Leave this
+    game?": a move counts it as played, and lost."""
+    table.open()
+    table.open_deal(4)
+    table.page.locator("#btn-new").click()  # the dialog stays open while the other plays
+    other = TablePage(table.page.context.new_page(), table.server)
+    other.open()
+    other.wait_ready()
+    other.page.locator("#frame").focus()
+    other.page.keyboard.press("a")  # the card in cell a to cell e
+    other.page.keyboard.press("e")
+    other.expect_moves(1)
+    other.wait_ready()
+    other.page.close()
+    table.page.locator("#btn-new-deal").click()
+    expect(table.page.locator("#dlg-confirm")).to_be_visible()
+    table.page.locator("#btn-confirm-cancel").click()
+    current = table.server.get("/api/games/current")
+    assert current["deal"] == 4 and current["player_moves"] == 1 and not current["finished"]
+
+
+def _boxes_overlap(a: Any, b: Any) -> bool:
+    one, two = a.bounding_box(), b.bounding_box()
+    return bool(
+        one["x"] < two["x"] + two["width"]
+        and two["x"] < one["x"] + one["width"]
+        and one["y"] < two["y"] + two["height"]
+        and two["y"] < one["y"] + one["height"]
+    )
+
+
+def test_status_says_how_far_to_undo_when_the_game_is_lost(table: TablePage) -> None:
+    k = _lose_deal_4(table)
     moves = f"{k} move" + ("" if k == 1 else "s")
     expect(table.verdict).to_have_text(
         f"Not winnable from here: undo {moves} to get back", timeout=30_000

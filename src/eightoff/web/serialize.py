@@ -144,7 +144,6 @@ def lesson_json(les: Lesson, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     }
 
 
-
 JS_SAFE_INTEGER: Final = 2**53 - 1
 """The largest whole number a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER)."""
 

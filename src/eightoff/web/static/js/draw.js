@@ -296,13 +296,34 @@ export function renderStatus() {
   if (sel.value !== g.variant) sel.value = g.variant;
 }
 
+// On a phone (and a phone on its side) the verdict takes its short words ("Not winnable ·
+// undo 1"), its whole sentence the title: the long ones pushed "Par?" onto a line of its
+// own (the table jumped as the verdict changed) or ran over the group limit beside them.
+const NARROW = window.matchMedia("(max-width: 760px), (max-height: 500px)");
+
+function shortVerdict(st) {
+  if (st.verdict === "not_winnable") {
+    const n = st.undo_to_winnable;
+    return n ? t("verdict.short.undo", { n }) : t("verdict.short.not_winnable");
+  }
+  return st.verdict === "unknown" ? t("verdict.unknown") : null;
+}
+
 export function setVerdict(st) {
   state.verdict = st;
   const el = $("st-verdict");
   el.dataset.verdict = st.verdict;
   const fallback = { won: "verdict.won", checking: "verdict.checking", winnable: "verdict.winnable", unknown: "verdict.unknown" }[st.verdict];
-  el.textContent = st.message || (fallback ? t(fallback) : "");
+  const full = st.message || (fallback ? t(fallback) : "");
+  const short = NARROW.matches ? shortVerdict(st) : null;
+  el.textContent = short || full;
+  if (short && short !== full) el.title = full;
+  else el.removeAttribute("title");
 }
+
+NARROW.addEventListener("change", () => {
+  if (state.verdict) setVerdict(state.verdict);
+});
 
 /** Show the side panel with the lesson or the replay ("lesson" | "replay"). */
 export function showPanel(which) {

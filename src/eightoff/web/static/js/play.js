@@ -335,6 +335,9 @@ export function confirmLeave(body) {
 
 /** POST /api/games with body; asks first when it would replace a game in progress. */
 export async function startGame(body, { confirm = true } = {}) {
+  // another window may have moved in this game since the last look (every 2 s, never
+  // while a dialog is open): look again before deciding whether there is a game to leave
+  if (confirm && !inProgress()) await catchUp();
   if (confirm && inProgress() && !(await confirmLeave(body))) return false;
   return enqueue(async () => {
     const random = body.winnable_only && (body.deal === null || body.deal === undefined);
