@@ -2,6 +2,8 @@
 
 from collections.abc import Callable, Sequence
 
+FREE_BIT: int
+
 class Pieces:
     def __init__(self, make: Callable[[int], bytes]) -> None: ...
     def __len__(self) -> int: ...
@@ -12,4 +14,5 @@ class Pieces:
         numbers: list[bytes] | None = None,
         before: bytes = b"",
         after: bytes = b"",
+        free_label: bytes | None = None,
     ) -> bytes: ...

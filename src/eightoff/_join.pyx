@@ -13,8 +13,10 @@ b'<3>, <1>, <3>'
 b'1. <7>2. <8>'
 >>> p.join(array("Q", [1]), before=b"[", after=b"]\\n")
 b'[<1>]\\n'
+>>> p.join(array("Q", [7, 1 << 40 | 9, 8]), b"", [b"1. ", b"2. "], free_label=b" + ")
+b'1. <7> + <1099511627785>2. <8>'
 >>> len(p)
-4
+5
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
@@ -23,6 +25,11 @@ from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
+
+
+cdef int C_FREE_BIT = 40
+FREE_BIT = C_FREE_BIT
+"""The bit of a key that marks a move that does not count (replay.h's EO_KEY_FREE)."""
 
 
 cdef class Pieces:
@@ -96,16 +103,20 @@ cdef class Pieces:
         return <PyObject *>value
 
     def join(self, const unsigned long long[:] keys, bytes sep=b"", list numbers=None,
-             bytes before=b"", bytes after=b"") -> bytes:
-        """The strings of ``keys`` in order, ``sep`` between them, each after the item
-        of ``numbers`` at its index when given (numbers: at least as many as keys), the
-        whole between ``before`` and ``after``."""
-        cdef Py_ssize_t n = keys.shape[0], i, total = 0, at = 0
+             bytes before=b"", bytes after=b"", bytes free_label=None) -> bytes:
+        """The strings of ``keys`` in order, ``sep`` between them, each after the next
+        item of ``numbers`` when given (numbers: at least as many as the keys that take
+        one), the whole
+        between ``before`` and ``after``.  With ``free_label``, a key with bit
+        :data:`FREE_BIT` set takes that label instead and no number (a move that does
+        not count)."""
+        cdef Py_ssize_t n = keys.shape[0], i, total = 0, at = 0, k = 0
         cdef Py_ssize_t nsep = PyBytes_GET_SIZE(sep)
         cdef Py_ssize_t nbefore = PyBytes_GET_SIZE(before), nafter = PyBytes_GET_SIZE(after)
+        cdef uint64_t free_bit = (<uint64_t>1) << C_FREE_BIT if free_label is not None else 0
         cdef PyObject *piece
         cdef PyObject *num
-        if numbers is not None and PyList_GET_SIZE(numbers) < n:
+        if numbers is not None and free_label is None and PyList_GET_SIZE(numbers) < n:
             raise ValueError("fewer numbers than keys")
         if n == 0:
             return before + after
@@ -119,10 +130,17 @@ cdef class Pieces:
             total += nsep * (n - 1) + nbefore + nafter
             if numbers is not None:
                 for i in range(n):
-                    num = PyList_GET_ITEM(numbers, i)
+                    if keys[i] & free_bit:
+                        total += PyBytes_GET_SIZE(free_label)
+                        continue
+                    if k >= PyList_GET_SIZE(numbers):
+                        raise ValueError("fewer numbers than counted keys")
+                    num = PyList_GET_ITEM(numbers, k)
+                    k += 1
                     if not isinstance(<object>num, bytes):
                         raise TypeError("numbers are bytes")
                     total += PyBytes_GET_SIZE(<object>num)
+                k = 0
             out = PyBytes_FromStringAndSize(NULL, total)
             buf = PyBytes_AS_STRING(out)
             memcpy(buf, PyBytes_AS_STRING(before), nbefore)
@@ -132,7 +150,11 @@ cdef class Pieces:
                     memcpy(buf + at, PyBytes_AS_STRING(sep), nsep)
                     at += nsep
                 if numbers is not None:
-                    num = PyList_GET_ITEM(numbers, i)
+                    if keys[i] & free_bit:
+                        num = <PyObject *>free_label
+                    else:
+                        num = PyList_GET_ITEM(numbers, k)
+                        k += 1
                     memcpy(buf + at, PyBytes_AS_STRING(<object>num), PyBytes_GET_SIZE(<object>num))
                     at += PyBytes_GET_SIZE(<object>num)
                 piece = got[i]

@@ -204,7 +204,7 @@ def test_a_survey_in_german(
     not_db = tmp_path / "not.db"
     not_db.write_text("not a database", "utf-8")
     code, _, err = run(capsys, "survey", "report", "--db", str(not_db))
-    assert code == 66 and "sie ist keine Datenbank von eightoff (oder sie ist beschädigt)" in err
+    assert code == 65 and "sie ist keine Datenbank von eightoff (oder sie ist beschädigt)" in err
 
 
 def test_play_says_where_the_table_is_in_german(tmp_path: Path) -> None:

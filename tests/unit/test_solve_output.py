@@ -108,15 +108,24 @@ def test_groups_that_use_empty_columns_as_room_are_counted_by_the_table() -> Non
 
 # ----- the output, byte for byte -------------------------------------------------------
 def _reference_text(start: Position, title: str, moves: tuple[Move, ...], tail: str) -> str:
-    """What solve printed: each move numbered, in the notation and described in its
-    position, then the summary."""
+    """What solve prints: each move in the notation and described in its position,
+    numbered in player moves (eightoff.counts; a free card home marked "+", as
+    ``solve --optimal`` prints it), a line saying what "+" is, then the summary."""
     out = [f"{title}\n"]
     pos = start
-    width = len(str(len(moves)))
-    for i, move in enumerate(moves, start=1):
-        out.append(f"{i:>{width}}. {move!s:<6} {describe(pos, move)}\n")
+    per_move = counted_moves(start, moves)
+    width = len(str(sum(c.player for c in per_move)))
+    n = 0
+    for move, counts in zip(moves, per_move, strict=True):
+        if counts.player:
+            n += 1
+            label = f"{n:>{width}}."
+        else:
+            label = " " * width + "+"
+        out.append(f"{label} {move!s:<6} {describe(pos, move)}\n")
         pos = pos.apply_unchecked(move)
-    return "".join(out) + f"{tail}\n"
+    legend = "(+ a card that safe auto-move or auto-complete sends home: not counted)\n"
+    return "".join(out) + legend + f"{tail}\n"
 
 
 def _reference_json(start: Position, number: int, moves: tuple[Move, ...], o: Outcome) -> str:
@@ -222,3 +231,19 @@ def test_pieces_makes_each_string_once_and_keeps_it() -> None:
         p.join(keys[:3], b"", [b"1. "])
     with pytest.raises(TypeError):
         Pieces(lambda k: "text").join(array("Q", [1]))  # type: ignore[arg-type,return-value]
+
+
+def test_pieces_label_the_moves_that_do_not_count_and_number_the_rest() -> None:
+    """A key with FREE_BIT set takes the free label and no number: the numbers run on
+    over the others (solve's text numbers player moves, a free card home marked +)."""
+    from eightoff._join import FREE_BIT
+
+    free = 1 << FREE_BIT
+    p = Pieces(lambda k: b"<%d>" % (k & 0xFF))
+    keys = array("Q", [1, free | 2, free | 3, 4, 5])
+    numbers = [b"1. ", b"2. ", b"3. "]
+    assert p.join(keys, b"", numbers, free_label=b" + ") == b"1. <1> + <2> + <3>2. <4>3. <5>"
+    with pytest.raises(ValueError, match="fewer numbers than keys"):
+        p.join(keys, b"", numbers)  # without the label every key takes a number
+    with pytest.raises(ValueError, match="fewer numbers than counted keys"):
+        p.join(keys, b"", numbers[:2], free_label=b" + ")

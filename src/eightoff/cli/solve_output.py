@@ -190,14 +190,21 @@ def _numbers(length: int) -> list[bytes]:
 
 # ----- a deal's output (UTF-8) ---------------------------------------------------------
 def text(title: str, outcome: Outcome, lang: Lang = DEFAULT_LANGUAGE) -> bytes:
-    """The human output of one deal in ``lang``: its title, every move numbered, in the
-    notation and in words, then the summary line."""
+    """The human output of one deal in ``lang``: its title, every move in the notation
+    and in words, numbered in player moves (a card that safe auto-move or auto-complete
+    sends home is marked ``+``, as ``solve --optimal`` marks it, and a line says so),
+    then the summary line."""
     keys = outcome.keys
     head = f"{title}\n".encode()
     tail = f"{translate(summary(outcome), lang)}\n".encode()
     if not keys:
         return head + tail
-    return _TEXT[lang].join(keys, b"", _numbers(len(keys)), head, tail)
+    counted = outcome.counts.player if outcome.counts is not None else len(keys)
+    width = len(str(counted))
+    free = " " * width + "+ "
+    legend = f"{translate(Message('cli.par.free_moves'), lang)}\n".encode()
+    numbers = _numbers(max(counted, 1))
+    return _TEXT[lang].join(keys, b"", numbers, head, legend + tail, free.encode())
 
 
 @cache

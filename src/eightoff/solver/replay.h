@@ -20,10 +20,13 @@
 /* ----- what an output needs of each move (solve_range's keep_moves) -------------------
  * A move packed in 64 bits: its source, its target resolved (a move home names the
  * foundation it went to: 32 + f), its count, the card that moves (the bottom card of a
- * group) and the group's top card (0 for one card). */
-static inline uint64_t eo_move_key(int src, int dst, int n, int card, int top) {
+ * group), the group's top card (0 for one card) and, at bit EO_KEY_FREE, whether it is
+ * free in player moves (a card home that safe auto-move or auto-complete sends: the
+ * output marks it instead of numbering it). */
+#define EO_KEY_FREE 40
+static inline uint64_t eo_move_key(int src, int dst, int n, int card, int top, int free) {
     return (uint64_t)src | (uint64_t)dst << 8 | (uint64_t)n << 16 | (uint64_t)card << 24 |
-           (uint64_t)top << 32;
+           (uint64_t)top << 32 | (uint64_t)(free != 0) << EO_KEY_FREE;
 }
 
 /* ----- the two move counts of a solution (eightoff.counts) ---------------------------
@@ -74,7 +77,7 @@ static int eo_replay_described(const eo_rules *r, const eo_state *start, const e
     for (int i = 0; i < plen; i++) {
         eo_move m = eo_mv(path[i].src, path[i].dst, path[i].n);
         if (!eo_legal(r, &s, m)) return i;
-        int card = 0, top = 0;
+        int card = 0, top = 0, free = 0;
         if (counts) { /* what the move is, before it is made */
             if (m.src < EO_CELL) {
                 int L = s.len[m.src];
@@ -89,13 +92,14 @@ static int eo_replay_described(const eo_rules *r, const eo_state *start, const e
             int cost = eo_single_cost(r, &s, &m);
             if (!cost) missing = 1;
             single += cost;
-            player += !(m.dst == EO_HOME && m.src < EO_FOUND &&
-                        (eo_engine_safe(r, &s, card) || eo_win_certain(r, &s)));
+            free = m.dst == EO_HOME && m.src < EO_FOUND &&
+                   (eo_engine_safe(r, &s, card) || eo_win_certain(r, &s));
+            player += !free;
         }
         eo_apply(r, &s, &m); /* sets m.f, the foundation a move home went to */
         if (counts && keys)
             keys[i] = eo_move_key(m.src, m.dst == EO_HOME ? EO_FOUND + m.f : m.dst, m.n, card,
-                                  top);
+                                  top, free);
     }
     if (s.home != r->total) return plen;
     if (counts) {
