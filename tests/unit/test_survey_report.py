@@ -104,6 +104,8 @@ def test_report_json_has_the_documented_shape(
     data = json.loads(capsys.readouterr().out)
     assert list(data) == [
         "variant",
+        "cells",
+        "house_rules",
         "deals",
         "solved",
         "lost",
@@ -490,3 +492,26 @@ def test_report_without_a_variant_shows_the_stores_one_variant_and_names_the_oth
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Baker's Game (bakers-game): no deals surveyed yet"
     assert lines[-1].startswith("the store holds other variants: eightoff, freecell")
+
+
+def test_a_survey_under_house_rules_says_so_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rows under --strict are stored apart from the plain variant's: the run's line, the
+    report's heading and JSON name the house rules, and a report of the plain variant
+    says where its rows are (it said "no deals surveyed yet" and nothing more)."""
+    db = str(tmp_path / "s.sqlite3")
+    assert main(["1", "4", "--strict", "--db", db, "--workers", "1", "--no-progress"]) == 0
+    assert capsys.readouterr().out.startswith("Eight Off 1–4 · single-card moves: 4 deals")
+    assert main(["report", "--strict", "--db", db]) == 0
+    assert capsys.readouterr().out.startswith(
+        "Eight Off · single-card moves (eightoff): 4 deals surveyed"
+    )
+    assert main(["report", "--strict", "--db", db, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["house_rules"], report["cells"], report["deals"]) == (["strict_single"], 8, 4)
+    assert main(["report", "--db", db]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Eight Off (eightoff): no deals surveyed yet",
+        "  (4 stored rows of eightoff under other rules are not counted)",
+    ]

@@ -71,8 +71,8 @@ from eightoff.cli.values import (
 )
 from eightoff.counts import Counts, MoveCount, counted_moves
 from eightoff.deals import deal
-from eightoff.explain import describe, variant_name
-from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, duration, grouped, quote
+from eightoff.explain import describe, house_rules_words, variant_name
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, duration, grouped, quote, translate
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
 from eightoff.solver import (
@@ -306,17 +306,25 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]
         position = house_rules.on_board(_read_board(args.board, args.variant), args)
         name = variant_name(position.rules, lang)
         title = Message("cli.solve.board_title", variant=name, board=args.board)
-        yield position, None, say(title, lang)
+        yield position, None, say(title, lang) + _house(position.rules, lang)
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
-    name = variant_name(rules, lang)
+    name, house = variant_name(rules, lang), _house(rules, lang)
     for numbers in deal_ranges(args.deals):
         for n in numbers:
-            yield deal(rules, n), n, _title(name, n, lang)
+            yield deal(rules, n), n, _title(name, n, lang, house)
 
 
-def _title(name: str, number: int, lang: Lang) -> str:
-    return say(Message("terminal.deal_title", variant=name, deal=number), lang)
+def _house(rules: Rules, lang: Lang) -> str:
+    """What a title adds for the house rules in force (" · single-card moves"; the
+    cells are in the variant's name): so that a line says which game it solved."""
+    house = house_rules_words(rules, lang)
+    return translate(Message("terminal.house_rules", title="", house=house), lang) if house else ""
+
+
+def _title(name: str, number: int, lang: Lang, house: str) -> str:
+    """A deal's title: "Eight Off · deal #2", then what _house adds."""
+    return say(Message("terminal.deal_title", variant=name, deal=number), lang) + house
 
 
 Done = tuple[str, int | None, str, output.Outcome]
@@ -399,10 +407,11 @@ def _block_outcomes(
     outcome; SolutionError for a solution the compiled replay refused."""
     keys = block.keys
     at = 0
+    house = _house(rules, lang)
     for i in range(count):
         number = block.first + i
         status, states, seconds = block.status[i], block.states[i], block.seconds[i]
-        title = _title(name, number, lang)
+        title = _title(name, number, lang, house)
         if status == SOLVED:
             length = block.lengths[i]
             counts = Counts(block.player_moves[i], block.single_card_moves[i])

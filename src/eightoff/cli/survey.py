@@ -51,8 +51,8 @@ from eightoff.cli.kept import KeptWatch, report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
-from eightoff.i18n import Message, duration, grouped, quote, words
-from eightoff.rules import DEFAULT_VARIANT
+from eightoff.i18n import Lang, Message, duration, grouped, quote, translate, words
+from eightoff.rules import DEFAULT_VARIANT, Rules
 
 ACTIONS: Final = ("report", "export")
 MAX_WORKERS_PER_CORE: Final = 4
@@ -194,11 +194,16 @@ def _deal_number(text: str, what: str) -> int:
     return deal_number(text, what, MAX_STORED_DEAL, hint)
 
 
-def _span(name: str, start: int, end: int) -> str:
-    """What a run covers, as its lines name it: "FreeCell 1–32000", or "FreeCell 1568"."""
+def _span(rules: Rules, lang: Lang, start: int, end: int) -> str:
+    """What a run covers, as its lines name it: "FreeCell 1–32000", "FreeCell 1568", with
+    the house rules in force ("Eight Off 1–30 · single-card moves": stored apart)."""
+    from eightoff.explain import house_rules_words
     from eightoff.survey.local import deal_span
 
-    return f"{name} {deal_span(start, end)}"
+    span = f"{variant_name(rules, lang)} {deal_span(start, end)}"
+    if house := house_rules_words(rules, lang):
+        return translate(Message("terminal.house_rules", title=span, house=house), lang)
+    return span
 
 
 def _check_db(args: argparse.Namespace) -> None:
@@ -276,9 +281,8 @@ def _run(args: argparse.Namespace) -> int:
     check_range(start, end)
     began = time.time()  # the kept searches this survey wrote are reported
     lang = language()
-    name = variant_name(rules, lang)
     with (
-        _ProgressBar(_span(name, start, end), enabled=not args.no_progress) as bar,
+        _ProgressBar(_span(rules, lang, start, end), enabled=not args.no_progress) as bar,
         _sigterm_as_interrupt(),
         # a deal's search on disk says where it is as its layers are made (progress too)
         KeptWatch(disk_in, began, lang) if disk and not args.no_progress else nullcontext(),
@@ -321,7 +325,7 @@ def _run(args: argparse.Namespace) -> int:
     rated: Message | str = (
         Message("cli.survey.rated_before", n=result.rated_only) if result.rated_only else ""
     )
-    span = _span(name, start, end)
+    span = _span(rules, lang, start, end)
     already = Message("cli.survey.already_stored", n=result.already)
     if n.total == 0 and result.rated_only:
         line = Message(
@@ -362,7 +366,7 @@ def _run(args: argparse.Namespace) -> int:
     if disk:
         report_kept(disk_in, began, Message("cli.survey.kept_again"), lang)
     if result.errors:
-        return _report_errors(name, result.errors)
+        return _report_errors(variant_name(rules, lang), result.errors)
     return EX_OK
 
 
@@ -570,7 +574,7 @@ def _run_par(args: argparse.Namespace) -> int:
     lang = language()
     line = Message(
         "cli.survey.par_done",
-        span=_span(variant_name(rules, lang), start, end),
+        span=_span(rules, lang, start, end),
         count=which.message,
         searched=result.searched,
         proven=result.proven,

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from eightoff.explain import house_rules_words
 from eightoff.i18n import DEFAULT_LANGUAGE, Words, duration, grouped
 from eightoff.rating import Level, formula_version
 from eightoff.rules import MAX_CELLS, Rules, cells_named, preset
+from eightoff.store.games import rule_options
 from eightoff.survey.store import SurveyStore, rules_signature
 from eightoff.verdict import Verdict
 
@@ -253,6 +255,8 @@ class SurveyReport(_Counted):
     def to_json(self) -> dict[str, Any]:
         return {
             "variant": self.variant,
+            "cells": self.rules.cells,
+            "house_rules": [k for k, on in rule_options(self.rules).items() if on is True],
             **self.counts_json(),
             "lost_deals": self.lost_deals,
             "rating_formula": formula_version(self.variant),
@@ -303,12 +307,18 @@ class SurveyReport(_Counted):
         """The report for people, in the language of ``words`` (English by default)."""
         words = words or _english()
         name = cells_named(self.rules, words.lang)
+        if house := house_rules_words(self.rules, words.lang):  # stored apart from the plain
+            name = words.text("terminal.house_rules", title=name, house=house)
         if self.deals == 0 and not self.par:
             lines = [words.text("survey.none", name=name, variant=self.variant)]
             if self.by_cells:
                 # stored only with other numbers of cells: show those, and how to ask
                 lines.extend(self._cells_lines(words))
                 lines.append(words.text("survey.by_cells_hint", variant=self.variant))
+            elif self.other_rules_rows:  # stored only with house rules (--strict, ...)
+                lines.append(
+                    words.text("survey.other_rules", n=self.other_rules_rows, variant=self.variant)
+                )
             return "\n".join(lines)
         if self.deals == 0:
             lines = [words.text("survey.no_verdicts", name=name, variant=self.variant)]
