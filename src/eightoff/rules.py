@@ -331,3 +331,19 @@ def preset(variant: str = DEFAULT_VARIANT) -> Rules:
         name = variant if len(variant) <= 40 else variant[:40] + "…"
         refusal = Message("error.unknown_variant", name=repr(name), choices=known)
         raise UnknownVariantError(refusal) from None
+
+
+def rule_options(rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from its preset (what the stores keep)."""
+    base = preset(rules.id).options()
+    return {k: v for k, v in rules.options().items() if base.get(k) != v}
+
+
+def house_rules_on(rules: Rules) -> list[str]:
+    """The options switched on that the variant's own rules have off, in ``Rules.OPTIONS``
+    order: the house rules a game or a survey is played under (the cells apart).
+
+    >>> house_rules_on(preset("freecell").with_options(strict_single=True, cells=2))
+    ['strict_single']
+    """
+    return [k for k, on in rule_options(rules).items() if on is True]

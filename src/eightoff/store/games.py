@@ -41,7 +41,7 @@ from eightoff.boards import from_json, to_json
 from eightoff.game import Game, Turn
 from eightoff.i18n import Message
 from eightoff.position import Move, Position
-from eightoff.rules import Rules, preset
+from eightoff.rules import Rules, preset, rule_options
 from eightoff.solver.optimal import joined_bounds
 from eightoff.store.db import Database, Schema, StoreError, connect
 
@@ -312,12 +312,6 @@ def _now() -> str:
 def rules_with_options(variant: str, options: dict[str, Any]) -> Rules:
     """The rules of a stored game: the variant's preset with its options."""
     return preset(variant).with_options(**Rules.parse_options(options))
-
-
-def rule_options(rules: Rules) -> dict[str, Any]:
-    """The options of ``rules`` that differ from its preset (what the store keeps)."""
-    base = preset(rules.id).options()
-    return {k: v for k, v in rules.options().items() if base.get(k) != v}
 
 
 def stats_key(variant: str, options: dict[str, Any]) -> str:

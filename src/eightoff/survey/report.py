@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from eightoff.explain import house_rules_words
 from eightoff.i18n import DEFAULT_LANGUAGE, Words, duration, grouped
 from eightoff.rating import Level, formula_version
-from eightoff.rules import MAX_CELLS, Rules, cells_named, preset
-from eightoff.store.games import rule_options
+from eightoff.rules import MAX_CELLS, Rules, cells_named, house_rules_on, preset
 from eightoff.survey.store import SurveyStore, rules_signature
 from eightoff.verdict import Verdict
 
@@ -256,7 +255,7 @@ class SurveyReport(_Counted):
         return {
             "variant": self.variant,
             "cells": self.rules.cells,
-            "house_rules": [k for k, on in rule_options(self.rules).items() if on is True],
+            "house_rules": house_rules_on(self.rules),
             **self.counts_json(),
             "lost_deals": self.lost_deals,
             "rating_formula": formula_version(self.variant),

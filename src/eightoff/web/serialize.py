@@ -26,8 +26,8 @@ from eightoff.position import (
     Place,
     Position,
 )
-from eightoff.rules import Rules
-from eightoff.store import OverPar, rule_options
+from eightoff.rules import Rules, house_rules_on
+from eightoff.store import OverPar
 from eightoff.table import Analysis, GameState, StatsLine
 
 
@@ -176,7 +176,7 @@ def game_json(
         "variant_name": variant_name(rules, lang),
         "rules": translate(describe_rules(rules), lang),
         "options": rules.options(),
-        "house_rules": [k for k, on in rule_options(rules).items() if on is True],
+        "house_rules": house_rules_on(rules),
         "cells_changed": rules.cells_changed,
         "language": lang,
         "deal": exact_deal(s.deal),
