@@ -96,7 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=text("cli.help.deal"),
         description=text("cli.help.deal.description"),
     )
-    p.add_argument("number", type=deal_number_arg, help=text("cli.help.deal_number"))
+    p.add_argument(
+        "number", metavar="NUMBER", type=deal_number_arg, help=text("cli.help.deal_number")
+    )
     p.add_argument(
         "--variant", type=variant_arg, default=DEFAULT_VARIANT, help=text("cli.help.variant")
     )

@@ -254,7 +254,7 @@ def _run(args: argparse.Namespace) -> int:
     states = _whole(args.states, "--states", MAX_STATES)
     memory = None if args.memory is None else memory_limit(args.memory)
     disk = 0 if args.disk is None else disk_limit(args.disk)
-    disk_in = None if args.disk_dir is None else disk_dir(args.disk_dir)
+    disk_in = None if args.disk_dir is None else disk_dir(args.disk_dir, "--disk-dir")
     batch = _whole(args.batch_size, "--batch-size", MAX_BATCH_SIZE)
     if args.scheduler is not None:
         from eightoff.survey.cluster import SchedulerAddressError, check_address

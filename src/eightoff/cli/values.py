@@ -153,10 +153,12 @@ def size_text(mb: int) -> str:
     return f"{mb >> 10}G" if mb and mb % 1024 == 0 else f"{mb}M"
 
 
-def disk_dir(text: str) -> str:
-    """A directory for the disk search's files (``--disk-dir``): one that exists."""
+def disk_dir(text: str, what: str = "") -> str:
+    """A directory for the disk search's files (``--disk-dir``): one that exists.
+    ``what`` starts the message unless argparse names the argument already."""
     if not os.path.isdir(text):
-        raise UsageError(Message("cli.value.not_disk_dir", token=quote(text, MAX_PATH)))
+        lead = f"{what}: " if what else ""
+        raise UsageError(Message("cli.value.not_disk_dir", lead=lead, token=quote(text, MAX_PATH)))
     return text
 
 
