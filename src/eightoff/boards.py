@@ -199,8 +199,11 @@ def _check_complete(position: Position) -> None:
     if extra:
         names = ", ".join(c.symbol for c in sorted(extra, key=int))
         raise BoardError(Message("board.extra_cards", names=names))
-    if missing:
-        names = " ".join(str(c) for c in sorted(missing, key=lambda c: (c.suit, c.rank)))
+    if missing:  # two packs: a card missing twice is named once, "AC×2"
+        names = " ".join(
+            f"{c}×{missing[c]}" if missing[c] > 1 else str(c)
+            for c in sorted(missing, key=lambda c: (c.suit, c.rank))
+        )
         raise BoardError(Message("board.missing", n=len(list(missing.elements())), names=names))
 
 

@@ -289,3 +289,13 @@ def test_hostile_boards_are_refused_in_one_short_message(text: str, says: str) -
     with pytest.raises(BoardError, match=re.escape(says)) as refused:
         parse_board(text)
     assert len(str(refused.value)) < 200
+
+
+def test_a_two_pack_board_names_a_card_missing_twice_as_such() -> None:
+    """Double FreeCell has two of each card: "99 card(s) missing" once listed only 52
+    names; a card missing twice is named with ×2."""
+    with pytest.raises(BoardError) as refused:
+        from_json({"variant": "double-freecell", "foundations": {"C": 5}})
+    said = str(refused.value)
+    assert "99 card(s) missing" in said
+    assert "5C 6C×2" in said and "KD×2" in said and "AC×2" not in said
