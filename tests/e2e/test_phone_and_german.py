@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from eightoff.i18n import Message, translate
 
-from .conftest import DESKTOP, PHONE, Server, TablePage, _table
+from .conftest import DESKTOP, PHONE, Server, TablePage, _table, shot
 from .test_layout import start
 
 # one card from the win (a certain win: the play bar shows its Auto-complete button too)
@@ -136,6 +136,28 @@ def test_every_play_button_shows_on_a_phone(
             assert b["name"], b  # every button says what it does (its title says more)
         # one row: the bar takes the height of one button
         assert len({round(b["top"]) for b in got}) == 1, got
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-GB"])
+def test_the_lessons_list_fits_a_small_phone(
+    chromium_browser: Any, server: Server, locale: str
+) -> None:
+    """The German lesson titles ran past the dialog's edge at 320 px (one line each): they
+    wrap, and nothing in the dialog needs a sideways scroll."""
+    for table in _table(
+        chromium_browser, server, {"width": 320, "height": 568}, locale=locale, **PHONE_KW
+    ):
+        table.open()
+        table.page.locator("#btn-menu").click()
+        table.page.locator("#btn-lessons").click()
+        dialog = table.page.locator("#dlg-lessons")
+        expect(dialog).to_be_visible()
+        widths = dialog.evaluate("(d) => [d.scrollWidth, d.clientWidth]")
+        assert widths[0] <= widths[1], widths
+        for title in table.page.locator(".lesson-start").all():
+            box = title.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 320
+        shot(table.page, f"phone-320-lessons-{locale}")
 
 
 # ----- an upright phone's height -------------------------------------------------------------
