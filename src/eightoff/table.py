@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from eightoff.deals import deal, random_deal_number
 from eightoff.game import Game, Turn
-from eightoff.i18n import Message, check_language
+from eightoff.i18n import LANGUAGES, Message, check_language, translate
 from eightoff.lessons import Lesson, lesson
 from eightoff.position import Move, Position
 from eightoff.rating import PLAYABLE_LEVELS, Level, daily_deal, deal_of_level, rate
@@ -344,6 +344,11 @@ class Table:
         try:
             level = difficulty if isinstance(difficulty, Level) else Level.parse(difficulty)
         except ValueError:
+            # the names the refusal offers, in any language ("Leicht"), are taken too
+            said = str(difficulty).strip().casefold()
+            for lv in Level:
+                if any(translate(_level_word(lv), lang).casefold() == said for lang in LANGUAGES):
+                    return Table.level(lv)
             name = repr(str(difficulty)[:40])
             raise TableError(
                 Message("error.unknown_difficulty", name=name, choices=choices)

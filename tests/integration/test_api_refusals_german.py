@@ -129,6 +129,14 @@ def test_a_difficulty_that_cannot_be_dealt_is_refused_in_german(client: TestClie
         "Unbekannte Schwierigkeit 'legendary'; wähle eine von: "
         "Leicht; Mittel; Schwer; Experte; Großmeister"
     )
+    # the names that refusal offers are taken, in either language
+    for name in ("Leicht", "großmeister", "Expert"):
+        body = {"variant": "eightoff", "difficulty": name}
+        r = client.post("/api/games", json=body, headers=GERMAN)
+        assert r.status_code == 200, r.text
+    body = {"variant": "eightoff", "difficulty": "Nicht gewinnbar"}
+    text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_request")
+    assert text.endswith("nicht „Nicht gewinnbar“"), text
     body = {"variant": "eightoff", "difficulty": "not winnable"}
     text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_request")
     assert text.endswith("nicht „Nicht gewinnbar“"), text
