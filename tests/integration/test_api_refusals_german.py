@@ -271,3 +271,12 @@ def test_what_a_field_should_be_is_said_in_the_requests_language(
     assert refused(r, 422, "bad_request") == (
         "revision muss mindestens 0 sein" if lang == "de" else "revision should be at least 0"
     )
+
+
+def test_a_board_that_cannot_be_read_is_refused_in_german(client: TestClient) -> None:
+    """A board's refusal spoke English whatever the request's language."""
+    body = {"board": "Foundations: H-0\n: xx"}
+    text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_board")
+    assert text.startswith("Stellung: Zeile 2: ") and "keine Karte" in text, text
+    text = refused(client.post("/api/games", json=body), 400, "bad_board")
+    assert text.startswith("board: line 2: 'xx' is not a card"), text

@@ -212,7 +212,8 @@ def _board(body: NewGame) -> Position:
             assert body.board is not None
             position = parse_board(body.board, rules)
     except BoardError as e:
-        raise ApiError(400, "bad_board", f"board: {e}") from None
+        said = e.args[0] if e.args and isinstance(e.args[0], Message) else str(e)
+        raise ApiError(400, "bad_board", Message("error.board", error=said)) from None
     if position.is_won():
         raise ApiError(400, "bad_board", Message("error.board_won"))
     return position
