@@ -215,6 +215,7 @@ def words(page: Any, key: str) -> str:
 
 BAD_LINKS = [
     ("/?variant=freecell&deal=617&cells=99", "99"),
+    ("/?cells=99", "99"),  # no deal named: the cells are what is wrong
     ("/?variant=freecell&deal=abc", "abc"),
     ("/?variant=nosuch&deal=3", "nosuch"),
     ("/?variant=freecell&deal=617&strict=maybe", "maybe"),
@@ -247,6 +248,29 @@ def test_a_bad_link_says_what_is_wrong_in_one_line_and_starts_nothing(
         expect(table.message).to_contain_text("9")
         expect(page.locator("#st-deal")).to_contain_text(three)
         assert server.get("/api/games/current")["deal"] == 5
+
+
+def test_a_link_with_no_deal_starts_a_deal_of_its_variant_and_rules(
+    chromium_browser: Any, server: Server
+) -> None:
+    """/?variant=freecell&cells=3&strict=1 once said its (missing) deal number "" was not
+    valid: it deals a new game of that variant with those rules, and a game of them in
+    progress is kept when the link is opened again."""
+    for table in _table(chromium_browser, server, DESKTOP):
+        table.open("/?variant=freecell&cells=3&strict=1")
+        expect(table.page.locator("#st-deal")).to_contain_text("FreeCell, 3 cells")
+        table.wait_ready()
+        game = server.get("/api/games/current")
+        assert (game["variant"], game["options"]["cells"], game["house_rules"]) == (
+            "freecell",
+            3,
+            ["strict_single"],
+        )
+        assert game["deal"] is not None
+        table.page.locator("#frame").focus()
+        table.open("/?variant=freecell&cells=3&strict=1")
+        table.wait_ready()
+        assert server.get("/api/games/current")["id"] == game["id"]
 
 
 # ----- a link opened without the table's token -----------------------------------------------

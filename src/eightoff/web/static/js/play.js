@@ -76,11 +76,15 @@ export function linkRequest(search = window.location.search) {
   const variant = q.get("variant") || "eightoff";
   const v = state.variants.find((x) => x.id === variant);
   if (!v) return { error: t("link.bad_variant", { variant: quoted(variant) }) };
+  // no deal named (/?variant=freecell, /?strict=1): a new deal of that variant and rules
+  const named = q.has("deal");
   const raw = (q.get("deal") || "").trim();
-  if (!/^[0-9]+$/.test(raw) || /^0+$/.test(raw) || raw.replace(/^0+/, "").length > MAX_DEAL_DIGITS) {
+  if (named && (!/^[0-9]+$/.test(raw) || /^0+$/.test(raw) || raw.replace(/^0+/, "").length > MAX_DEAL_DIGITS)) {
     return { error: t("link.bad_deal", { deal: quoted(raw) }) };
   }
-  const body = { variant, deal: dealValue(raw), winnable_only: false, lesson: null };
+  const body = named
+    ? { variant, deal: dealValue(raw), winnable_only: false, lesson: null }
+    : { variant, deal: null, winnable_only: Boolean(state.settings.winnable_only), lesson: null };
   for (const [name, key] of Object.entries(LINK_RULES)) {
     if (!q.has(key)) continue;
     const value = q.get(key).trim().toLowerCase();
@@ -98,9 +102,12 @@ export function linkRequest(search = window.location.search) {
   return body;
 }
 
-/** Does game g already show what a link asks for? */
+/** Does game g already show what a link asks for? (A link with no deal asks for the
+ * variant and rules: a game in progress of those is kept.) */
 export function showsLink(g, body) {
-  if (!g || g.finished || g.variant !== body.variant || String(g.deal) !== String(body.deal)) return false;
+  if (!g || g.finished || g.variant !== body.variant) return false;
+  if (body.deal !== null && String(g.deal) !== String(body.deal)) return false;
+  if (body.deal === null && lessonOf(g)) return false;
   if (changedCells(g) !== (body.cells ?? null)) return false;
   const rules = new Set(g.house_rules || []);
   return Object.keys(LINK_RULES).every((name) => rules.has(name) === Boolean(body[name]));
