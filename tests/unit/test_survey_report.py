@@ -515,3 +515,29 @@ def test_a_survey_under_house_rules_says_so_everywhere(
         "Eight Off (eightoff): no deals surveyed yet",
         "  (4 stored rows of eightoff under other rules are not counted)",
     ]
+
+
+def test_export_gives_each_deals_rules_rating_and_par(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The export promised every stored row but left out the house rules (a hash only),
+    the ratings and par, and a deal surveyed only for par was not in it at all."""
+    db = str(tmp_path / "s.sqlite3")
+    common = ["--strict", "--db", db, "--workers", "1", "--no-progress"]
+    assert main(["1", "3", "--rate", *common]) == 0
+    assert main(["1", "4", "--par", *common]) == 0
+    out = tmp_path / "all.csv"
+    assert main(["export", "--csv", str(out), "--db", db]) == 0
+    capsys.readouterr()
+    with out.open(newline="") as f:
+        rows = {int(r["deal"]): r for r in csv.DictReader(f)}
+    assert sorted(rows) == [1, 2, 3, 4]
+    for deal in (1, 2, 3):
+        r = rows[deal]
+        assert r["verdict"] == "solved" and r["level"] and float(r["score"]) >= 0
+        assert r["rating_formula"] and r["par_player_optimal"] == "1"
+        assert int(r["par_player_lower"]) == int(r["par_player_upper"]) <= int(r["player_moves"])
+    assert rows[4]["verdict"] == "" and rows[4]["par_player_lower"] != ""  # par only
+    for r in rows.values():
+        assert (r["cells"], r["foundation_retrieval"], r["strict_single"]) == ("8", "0", "1")
+        assert r["par_single_lower"] == ""  # no single-card par asked

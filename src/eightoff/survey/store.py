@@ -353,7 +353,23 @@ CSV_COLUMNS: Final = (
     "run_started_at",
     "player_moves",
     "single_card_moves",
+    "cells",
+    "foundation_retrieval",
+    "strict_single",
+    "level",
+    "score",
+    "rating_formula",
+    "par_player_optimal",
+    "par_player_lower",
+    "par_player_upper",
+    "par_single_optimal",
+    "par_single_lower",
+    "par_single_upper",
 )
+"""The columns of ``survey export --csv``: a deal's verdict and its run, the rules it was
+played under (the signature, then the house rules read from it), its rating, and its par
+in both counts; empty where a deal has none (a deal surveyed only for par has no
+verdict)."""
 
 
 def _plain(value: object) -> object:
@@ -1054,14 +1070,44 @@ class SurveyStore:
             )
 
     def export_rows(self) -> Iterator[tuple[object, ...]]:
-        """Every stored row, with its run's solver version and limits (``CSV_COLUMNS``)."""
+        """Every stored deal, one row each (``CSV_COLUMNS``): its verdict with its run's
+        solver version and limits, the house rules of its signature, its rating and its
+        par in both counts, each where stored."""
         with self._reading() as c:
             counts = "s.player, s.single" if _has_counts(c) else "NULL, NULL"
+            ratings, par = _has_table(c, "survey_ratings"), _has_table(c, "survey_par")
+            tables = ["survey_results"] + ["survey_ratings"] * ratings + ["survey_par"] * par
+            keys = " UNION ".join(f"SELECT variant, rules, deal FROM {t}" for t in tables)
+            rated = "g.level, g.score, g.formula" if ratings else "NULL, NULL, NULL"
+            joins = (
+                " LEFT JOIN survey_ratings g ON g.variant = k.variant AND g.rules = k.rules"
+                " AND g.deal = k.deal"
+                if ratings
+                else ""
+            )
+            pars = []
+            for count in ("player", "single"):
+                if par:
+                    joins += (
+                        f" LEFT JOIN survey_par p_{count} ON p_{count}.variant = k.variant"
+                        f" AND p_{count}.rules = k.rules AND p_{count}.deal = k.deal"
+                        f" AND p_{count}.count = '{count}'"
+                    )
+                    pars.append(f"p_{count}.optimal, p_{count}.lower_bound, p_{count}.upper_bound")
+                else:
+                    pars.append("NULL, NULL, NULL")
             yield from c.execute(
-                "SELECT s.variant, s.deal, s.verdict, s.length, s.states, s.seconds,"
-                " r.solver_version, s.rules, r.time_limit, r.state_limit, s.run, r.started_at,"
-                f" {counts} FROM survey_results s JOIN survey_runs r ON r.id = s.run"
-                " ORDER BY s.variant, s.rules, s.deal"
+                f"WITH k AS ({keys})"
+                " SELECT k.variant, k.deal, s.verdict, s.length, s.states, s.seconds,"
+                " r.solver_version, k.rules, r.time_limit, r.state_limit, s.run, r.started_at,"
+                f" {counts}, json_extract(u.rules_json, '$.cells'),"
+                " json_extract(u.rules_json, '$.foundation_retrieval'),"
+                f" json_extract(u.rules_json, '$.strict_single'), {rated}, {', '.join(pars)}"
+                " FROM k LEFT JOIN survey_results s ON s.variant = k.variant"
+                " AND s.rules = k.rules AND s.deal = k.deal"
+                " LEFT JOIN survey_runs r ON r.id = s.run"
+                " LEFT JOIN survey_rules u ON u.signature = k.rules"
+                f"{joins} ORDER BY k.variant, k.rules, k.deal"
             )
 
     def integrity_check(self) -> str:
