@@ -186,24 +186,27 @@ def test_par_is_pending_while_the_search_runs(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "status", "code"),
+    ("path", "status", "code", "words"),
     [
-        ("/api/games/999/par", 404, "no_game"),
-        ("/api/games/0/par", 404, "no_game"),
-        ("/api/games/99999999999999999999999/par", 404, "no_game"),
-        ("/api/games/x/par", 422, "bad_request"),
-        ("/api/games/{id}/par?wait=abc", 422, "bad_request"),
-        ("/api/games/{id}/par?wait=11", 422, "bad_request"),
-        ("/api/games/{id}/par?wait=-1", 422, "bad_request"),
+        ("/api/games/999/par", 404, "no_game", ""),
+        ("/api/games/0/par", 404, "no_game", ""),
+        ("/api/games/99999999999999999999999/par", 404, "no_game", ""),
+        ("/api/games/x/par", 422, "bad_request", ""),
+        # (pydantic's own English was "Input should be a valid number, unable to parse…")
+        ("/api/games/{id}/par?wait=abc", 422, "bad_request", "wait should be a number"),
+        ("/api/games/{id}/par?wait=nan", 422, "bad_request", "wait should be a number"),
+        ("/api/games/{id}/par?wait=11", 422, "bad_request", "wait should be at most 10"),
+        ("/api/games/{id}/par?wait=-1", 422, "bad_request", "wait should be at least 0"),
     ],
 )
 def test_bad_par_requests_get_one_clear_line(
-    client: TestClient, path: str, status: int, code: str
+    client: TestClient, path: str, status: int, code: str, words: str
 ) -> None:
     g = new_game(client, variant="eightoff", deal=2)
     r = client.get(path.replace("{id}", str(g["id"])))
     assert r.status_code == status, r.text
     assert r.json()["code"] == code and "\n" not in r.json()["error"]
+    assert words in r.json()["error"]
 
 
 def test_a_deal_too_hard_for_the_limit_gets_bounds_not_a_500(tmp_path: Path) -> None:

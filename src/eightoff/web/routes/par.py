@@ -122,7 +122,7 @@ _UNKNOWN = StoredPar(count="player", optimal=False, lower=0, upper=None)
 async def par(
     svc: Svc,
     game_id: int,
-    wait: Annotated[float, Query(ge=0, le=MAX_WAIT)] = 1.0,
+    wait: Annotated[float, Query(ge=0, le=MAX_WAIT, allow_inf_nan=False)] = 1.0,
     retry: bool = False,
     longer: bool = False,
 ) -> dict[str, Any]:
