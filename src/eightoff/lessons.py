@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from eightoff.boards import from_json
+from eightoff.i18n import Message
 from eightoff.position import Position
 from eightoff.rules import preset
 
@@ -102,7 +103,7 @@ LESSONS: Final[tuple[Lesson, ...]] = (
 def lesson(number: int) -> Lesson:
     """Lesson ``number`` (1…4); raise LessonError otherwise."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(LESSONS):
-        raise LessonError(f"there is no lesson {number!r}: the lessons are 1 to {len(LESSONS)}")
+        raise LessonError(Message("error.no_lesson", n=repr(number), total=len(LESSONS)))
     return LESSONS[number - 1]
 
 

@@ -280,3 +280,13 @@ def test_a_board_that_cannot_be_read_is_refused_in_german(client: TestClient) ->
     assert text.startswith("Stellung: Zeile 2: ") and "keine Karte" in text, text
     text = refused(client.post("/api/games", json=body), 400, "bad_board")
     assert text.startswith("board: line 2: 'xx' is not a card"), text
+
+
+def test_a_lesson_or_deal_out_of_range_is_refused_in_german(client: TestClient) -> None:
+    """'there is no lesson 9' was English whatever the request's language, and a deal of
+    32 digits was 'not a number' rather than out of range."""
+    text = refused(client.post("/api/games", json={"lesson": 9}, headers=GERMAN), 400, "bad_lesson")
+    assert text == "es gibt keine Lektion 9: die Lektionen sind 1 bis 4"
+    body = {"deal": "9" * 32}
+    text = refused(client.post("/api/games", json=body, headers=GERMAN), 400, "bad_deal")
+    assert "außerhalb des Bereichs" in text and "99 999 999 999 999 999 999" in text, text

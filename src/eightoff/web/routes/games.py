@@ -175,7 +175,9 @@ async def auto(
 
 
 # ----- parsing ---------------------------------------------------------------------------------
-_DIGITS = re.compile(r"[0-9]{1,25}")
+_DIGITS = re.compile(
+    r"[0-9]+"
+)  # any length (the field takes 32 characters): too many is out of range
 
 
 def _deal_number(value: int | str) -> int:
