@@ -77,6 +77,27 @@ def test_a_move_after_the_game_is_won_is_refused_in_german(german_table: TablePa
     assert table.message.inner_text().startswith("Dieses Spiel ist vorbei")
 
 
+def test_a_reload_after_a_win_shows_the_won_game_again(table: TablePage) -> None:
+    """A reload after a win dealt a new game at once: the win and its message were gone.
+    This tab's won game comes back with its message; New game deals on from there."""
+    table.open()
+    won = start(table, {"board": ONE_FROM_WIN})
+    press(table, "1")
+    press(table, "h")
+    dialog = table.page.locator("#dlg-won")
+    expect(dialog).to_be_visible()
+    dialog.locator("#btn-won-close").click()
+    table.reload()
+    expect(dialog).to_be_visible()
+    assert table.server.get("/api/games/current?optional=true") is None  # nothing dealt
+    dialog.locator("#btn-won-close").click()
+    expect(table.verdict).to_have_attribute("data-verdict", "won")
+    table.button("New game").click()
+    table.page.locator("#btn-new-deal").click()
+    table.wait_ready()
+    assert table.server.get("/api/games/current")["id"] != won["id"]
+
+
 # ----- card corners ------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("locale", "corners"),

@@ -17,7 +17,7 @@ import { dragging, wireInput } from "./input.js";
 import { frameSize } from "./layout.js";
 import { nextLesson, openLessons } from "./lessons.js";
 import { initWords, rememberChoice, t } from "./i18n.js";
-import { LINK_KEYS, applySettings, catchUp, changeVariant, copyLink, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
+import { LINK_KEYS, applySettings, catchUp, changeVariant, copyLink, lastWonGame, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
 import { $, plural, state } from "./state.js";
 import { askPar, searchLonger, showParSolution } from "./par.js";
 import { openStats } from "./stats.js";
@@ -192,6 +192,11 @@ async function boot() {
       state.houseRules = Object.keys(link).filter((k) => link[k] === true && k !== "winnable_only");
       state.cells = link.cells ?? null;
     } else if (state.game) $("variant").value = state.game.variant;
+  }
+  // a reload after a win shows the won game again (with its win message): New game deals on
+  if (!state.game && !link) {
+    const won = await lastWonGame();
+    if (won) setGame(won, { animate: false });
   }
   // a link the table cannot open starts nothing (its message says why)
   if (!state.game && !link) {

@@ -8,10 +8,36 @@ import { t } from "./i18n.js";
 import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state, variantName } from "./state.js";
 import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
 
+// The game this tab showed last (its id, for this tab's life: sessionStorage), so that a
+// reload after a win shows the won game again instead of dealing a new one at once.
+const SHOWN_KEY = "eightoff.shown";
+
+/** The game this tab showed last, if it is won (else null): a reload's table after a win. */
+export async function lastWonGame() {
+  let id = null;
+  try {
+    id = window.sessionStorage.getItem(SHOWN_KEY);
+  } catch {
+    return null; // no storage (a private window may refuse it)
+  }
+  if (!id || !/^[0-9]+$/.test(id)) return null;
+  try {
+    const g = await api("GET", `/api/games/${id}`);
+    return g && g.won ? g : null;
+  } catch {
+    return null; // gone (another database), or the server is away: a new deal then
+  }
+}
+
 /** Show a game the server sent. fromReplay: a replay step (the replay goes on). */
 export function setGame(game, { announce = null, animate = true, fromReplay = false } = {}) {
   const previous = state.game;
   state.game = game;
+  try {
+    window.sessionStorage.setItem(SHOWN_KEY, String(game.id));
+  } catch {
+    /* no storage: a reload after a win deals a new game */
+  }
   state.selection = null;
   state.hintLevel = 0;
   state.hintMarks = null;
