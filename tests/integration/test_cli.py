@@ -17,7 +17,7 @@ from eightoff.cli.play import play_terminal
 from eightoff.deals import deal
 from eightoff.explain import describe_rules, hint_message
 from eightoff.game import Game
-from eightoff.position import Move
+from eightoff.position import Move, Position
 from eightoff.rules import PRESETS, preset
 
 
@@ -151,7 +151,6 @@ def test_play_with_a_deal_opens_the_table_on_that_deal(
     monkeypatch: pytest.MonkeyPatch, tmp_path: pytest.TempPathFactory
 ) -> None:
     import eightoff.web.server as server
-    from eightoff.store import Store
 
     served: list[tuple[object, ...]] = []
 
@@ -163,13 +162,20 @@ def test_play_with_a_deal_opens_the_table_on_that_deal(
     db = str(tmp_path / "games.sqlite3")  # type: ignore[operator]
     assert main(["play", "--variant", "freecell", "--deal", "617", "--db", db, "--no-browser"]) == 0
     assert served == [("127.0.0.1", None, db, False)]
+    assert _started(db) == deal("freecell", 617)
+
+
+def _started(db: str) -> Position:
+    """The start of the game in progress in the table's database ``db``."""
+    from eightoff.store import Store
+
     store = Store(db)
     try:
         gid = store.current_game_id()
         assert gid is not None
         saved = store.load(gid)
         assert saved is not None
-        assert saved.game.start == deal("freecell", 617)
+        return saved.game.start
     finally:
         store.close()
 
@@ -180,20 +186,11 @@ def test_play_with_a_house_rule_alone_opens_the_table_with_it(
     """``play --cells 6`` (no --variant, no --deal) starts a game of Eight Off with six
     cells: the house rule is not dropped for want of a variant."""
     import eightoff.web.server as server
-    from eightoff.store import Store
 
     monkeypatch.setattr(server, "serve", lambda *a: 0)
     db = str(tmp_path / "games.sqlite3")
     assert main(["play", "--cells", "6", "--db", db, "--no-browser"]) == 0
-    store = Store(db)
-    try:
-        gid = store.current_game_id()
-        assert gid is not None
-        saved = store.load(gid)
-        assert saved is not None
-        assert saved.game.start.rules == preset("eightoff").with_options(cells=6)
-    finally:
-        store.close()
+    assert _started(db).rules == preset("eightoff").with_options(cells=6)
 
 
 @pytest.mark.parametrize(
