@@ -296,11 +296,10 @@ export function renderStatus() {
   if (sel.value !== g.variant) sel.value = g.variant;
 }
 
-// On a phone (and a phone on its side) the verdict takes its short words ("Not winnable ·
-// undo 1"), its whole sentence the title: the long ones pushed "Par?" onto a line of its
-// own (the table jumped as the verdict changed) or ran over the group limit beside them.
-const NARROW = window.matchMedia("(max-width: 760px), (max-height: 500px)");
-
+// The verdict takes its short words ("Not winnable · undo 1", its whole sentence the title)
+// where the sentence would not fit on its line beside par: there it pushed "Par?" onto a
+// line of its own, and the table down a line, at every change of the verdict (on a phone,
+// and on a desktop of 1280 px), or ran over the group limit (a phone on its side).
 function shortVerdict(st) {
   if (st.verdict === "not_winnable") {
     const n = st.undo_to_winnable;
@@ -315,14 +314,25 @@ export function setVerdict(st) {
   el.dataset.verdict = st.verdict;
   const fallback = { won: "verdict.won", checking: "verdict.checking", winnable: "verdict.winnable", unknown: "verdict.unknown" }[st.verdict];
   const full = st.message || (fallback ? t(fallback) : "");
-  const short = NARROW.matches ? shortVerdict(st) : null;
-  el.textContent = short || full;
-  if (short && short !== full) el.title = full;
-  else el.removeAttribute("title");
+  el.textContent = full;
+  el.removeAttribute("title");
+  const short = shortVerdict(st);
+  if (!short || short === full) return;
+  // measured in place (one layout, before the frame is drawn): wrapped, the line is taller
+  // than the verdict's own box
+  const line = el.parentElement;
+  if (line && line.getBoundingClientRect().height > el.getBoundingClientRect().height * 1.5) {
+    el.textContent = short;
+    el.title = full;
+  }
 }
 
-NARROW.addEventListener("change", () => {
-  if (state.verdict) setVerdict(state.verdict);
+let refit = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(refit);
+  refit = requestAnimationFrame(() => {
+    if (state.verdict) setVerdict(state.verdict);
+  });
 });
 
 /** Show the side panel with the lesson or the replay ("lesson" | "replay"). */
