@@ -175,9 +175,8 @@ async def auto(
 
 
 # ----- parsing ---------------------------------------------------------------------------------
-_DIGITS = re.compile(
-    r"[0-9]+"
-)  # any length (the field takes 32 characters): too many is out of range
+# digits of any length (the field takes 32 characters): too many is out of range
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def _deal_number(value: int | str) -> int:

@@ -4,7 +4,7 @@
 import { hidePanel, showPanel } from "./draw.js";
 import { t } from "./i18n.js";
 import { startGame } from "./play.js";
-import { $, lessonOf, onGameChange, state } from "./state.js";
+import { $, lessonOf, onGameChange, reducedMotion, state } from "./state.js";
 import { say } from "./ui.js";
 
 const lessonCount = () => state.lessons.length || 4;
@@ -37,7 +37,7 @@ function renderLesson(game) {
   if (wasDone) return;
   say(text);
   // on a phone the panel lies below the board: bring "Well done" and its button into view
-  $("lesson-success").scrollIntoView({ block: "nearest", behavior: "smooth" });
+  $("lesson-success").scrollIntoView({ block: "nearest", behavior: reducedMotion ? "auto" : "smooth" });
 }
 
 onGameChange((game) => renderLesson(game));
