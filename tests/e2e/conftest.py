@@ -292,9 +292,12 @@ class TablePage:
         """Click (or tap) a card on its index strip, the part a covered card shows."""
         card = self.card(name)
         card.wait_for(state="visible", timeout=15_000)  # the board may still be drawing
-        box = card.bounding_box()
-        assert box is not None
-        where = {"x": box["width"] / 2, "y": min(8.0, box["height"] / 4)}
+        # the card's size from the element itself: a board drawn again between a look and
+        # bounding_box() gave None once (a CI run); tap() and click() wait for it to settle
+        size = card.evaluate(
+            "(e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; }"
+        )
+        where = {"x": size[0] / 2, "y": min(8.0, size[1] / 4)}
         if tap:
             card.tap(position=where)
         else:

@@ -13,7 +13,7 @@ import pytest
 
 from eightoff.boards import format_fcs, to_json
 from eightoff.cli import main
-from eightoff.counts import count
+from eightoff.counts import count, counted_moves
 from eightoff.deals import deal
 from eightoff.explain import describe
 from eightoff.position import Kind, Move, Place, Position
@@ -85,11 +85,14 @@ def test_human_output_numbers_moves_that_replay_to_a_win(
         summary = r"solved: (\d+) player moves \((\d+) single-card moves\), [\d ]+ states, .+"
         said = re.fullmatch(summary, lines[-1])
         assert said is not None, lines[-1]
+        assert (
+            lines[-2] == "(+ a card that safe auto-move or auto-complete sends home: not counted)"
+        )
         pos = start = deal("eightoff", number)
-        moves = []
-        for i, line in enumerate(lines[1:-1], start=1):
+        moves, labels = [], []
+        for line in lines[1:-2]:
             index, notation, words = line.split(maxsplit=2)
-            assert index == f"{i}."
+            labels.append(index)
             move = Move.parse(notation)
             assert words == describe(pos, move)
             pos = pos.apply(move)
@@ -98,6 +101,11 @@ def test_human_output_numbers_moves_that_replay_to_a_win(
         player, single = player_and_single(start, moves)
         assert (int(said[1]), int(said[2])) == (player, single)
         assert player < len(moves) <= single  # the safe cards sent home are free
+        # numbered in player moves, 1 to the summary's count; each free card home "+"
+        per_move = counted_moves(start, moves)
+        numbered = [label for label in labels if label != "+"]
+        assert numbered == [f"{i}." for i in range(1, player + 1)]
+        assert [label == "+" for label in labels] == [c.player == 0 for c in per_move]
 
 
 def test_json_lines_replay_and_say_lost(capsys: pytest.CaptureFixture[str]) -> None:
