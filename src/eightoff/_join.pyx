@@ -106,10 +106,9 @@ cdef class Pieces:
              bytes before=b"", bytes after=b"", bytes free_label=None) -> bytes:
         """The strings of ``keys`` in order, ``sep`` between them, each after the next
         item of ``numbers`` when given (numbers: at least as many as the keys that take
-        one), the whole
-        between ``before`` and ``after``.  With ``free_label``, a key with bit
-        :data:`FREE_BIT` set takes that label instead and no number (a move that does
-        not count)."""
+        one), the whole between ``before`` and ``after``.  With ``free_label``, a key
+        with bit :data:`FREE_BIT` set takes that label instead and no number (a move
+        that does not count)."""
         cdef Py_ssize_t n = keys.shape[0], i, total = 0, at = 0, k = 0
         cdef Py_ssize_t nsep = PyBytes_GET_SIZE(sep)
         cdef Py_ssize_t nbefore = PyBytes_GET_SIZE(before), nafter = PyBytes_GET_SIZE(after)

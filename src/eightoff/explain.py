@@ -79,6 +79,14 @@ def house_rules_words(rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:
     return ", ".join(translate(m, lang) for m in on)
 
 
+def with_house_rules(title: str, rules: Rules, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``title`` with the house rules in force after it, as every title of a game names
+    them ("Eight Off · deal #5 · single-card moves"); ``title`` itself when none."""
+    if house := house_rules_words(rules, lang):
+        return translate(Message("terminal.house_rules", title=title, house=house), lang)
+    return title
+
+
 # ----- lessons ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class LessonText:
@@ -254,4 +262,5 @@ __all__ = [
     "par_unknown",
     "variant_name",
     "variant_summary",
+    "with_house_rules",
 ]

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.text import Text
 
 from eightoff.cards import Card
-from eightoff.explain import house_rules_words
+from eightoff.explain import with_house_rules
 from eightoff.i18n import DEFAULT_LANGUAGE, SUIT_SYMBOLS, Lang, Message, translate, words
 from eightoff.position import CELL_LABELS, COLUMN_LABELS, Position
 from eightoff.rules import Rules
@@ -35,9 +35,7 @@ def _label(word: str, width: int = 6) -> str:
 def titled(title: Message, rules: Rules, lang: Lang = DEFAULT_LANGUAGE) -> str:
     """A board's title with the house rules in force: "Eight Off · deal #5 · single-card
     moves"."""
-    if house := house_rules_words(rules, lang):
-        return translate(Message("terminal.house_rules", title=title, house=house), lang)
-    return translate(title, lang)
+    return with_house_rules(translate(title, lang), rules, lang)
 
 
 def render_board(position: Position, title: str = "", lang: Lang = DEFAULT_LANGUAGE) -> Text:

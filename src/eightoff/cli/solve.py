@@ -71,8 +71,8 @@ from eightoff.cli.values import (
 )
 from eightoff.counts import Counts, MoveCount, counted_moves
 from eightoff.deals import deal
-from eightoff.explain import describe, house_rules_words, variant_name
-from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, duration, grouped, quote, translate
+from eightoff.explain import describe, variant_name, with_house_rules
+from eightoff.i18n import DEFAULT_LANGUAGE, Lang, Message, duration, grouped, quote
 from eightoff.position import Move, Position
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
 from eightoff.solver import (
@@ -318,8 +318,7 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Position, int | None, str]
 def _house(rules: Rules, lang: Lang) -> str:
     """What a title adds for the house rules in force (" · single-card moves"; the
     cells are in the variant's name): so that a line says which game it solved."""
-    house = house_rules_words(rules, lang)
-    return translate(Message("terminal.house_rules", title="", house=house), lang) if house else ""
+    return with_house_rules("", rules, lang)
 
 
 def _title(name: str, number: int, lang: Lang, house: str) -> str:

@@ -202,9 +202,15 @@ def text(title: str, outcome: Outcome, lang: Lang = DEFAULT_LANGUAGE) -> bytes:
     counted = outcome.counts.player if outcome.counts is not None else len(keys)
     width = len(str(counted))
     free = " " * width + "+ "
-    legend = f"{translate(Message('cli.par.free_moves'), lang)}\n".encode()
     numbers = _numbers(max(counted, 1))
-    return _TEXT[lang].join(keys, b"", numbers, head, legend + tail, free.encode())
+    return _TEXT[lang].join(keys, b"", numbers, head, _legend(lang) + tail, free.encode())
+
+
+@cache
+def _legend(lang: Lang) -> bytes:
+    """The line after the moves that says what "+" marks (made once per language, not
+    once a deal)."""
+    return f"{translate(Message('cli.par.free_moves'), lang)}\n".encode()
 
 
 @cache

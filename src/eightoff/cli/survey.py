@@ -51,7 +51,7 @@ from eightoff.cli.kept import KeptWatch, report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
-from eightoff.i18n import Lang, Message, duration, grouped, quote, translate, words
+from eightoff.i18n import Lang, Message, duration, grouped, quote, words
 from eightoff.rules import DEFAULT_VARIANT, Rules
 
 ACTIONS: Final = ("report", "export")
@@ -197,13 +197,10 @@ def _deal_number(text: str, what: str) -> int:
 def _span(rules: Rules, lang: Lang, start: int, end: int) -> str:
     """What a run covers, as its lines name it: "FreeCell 1–32000", "FreeCell 1568", with
     the house rules in force ("Eight Off 1–30 · single-card moves": stored apart)."""
-    from eightoff.explain import house_rules_words
+    from eightoff.explain import with_house_rules
     from eightoff.survey.local import deal_span
 
-    span = f"{variant_name(rules, lang)} {deal_span(start, end)}"
-    if house := house_rules_words(rules, lang):
-        return translate(Message("terminal.house_rules", title=span, house=house), lang)
-    return span
+    return with_house_rules(f"{variant_name(rules, lang)} {deal_span(start, end)}", rules, lang)
 
 
 def _check_db(args: argparse.Namespace) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from eightoff.explain import house_rules_words
+from eightoff.explain import with_house_rules
 from eightoff.i18n import DEFAULT_LANGUAGE, Words, duration, grouped
 from eightoff.rating import Level, formula_version
 from eightoff.rules import MAX_CELLS, Rules, cells_named, house_rules_on, preset
@@ -305,9 +305,8 @@ class SurveyReport(_Counted):
     def text(self, words: Words | None = None) -> str:
         """The report for people, in the language of ``words`` (English by default)."""
         words = words or _english()
-        name = cells_named(self.rules, words.lang)
-        if house := house_rules_words(self.rules, words.lang):  # stored apart from the plain
-            name = words.text("terminal.house_rules", title=name, house=house)
+        # with the house rules, stored apart from the plain variant's rows
+        name = with_house_rules(cells_named(self.rules, words.lang), self.rules, words.lang)
         if self.deals == 0 and not self.par:
             lines = [words.text("survey.none", name=name, variant=self.variant)]
             if self.by_cells:
