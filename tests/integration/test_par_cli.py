@@ -50,6 +50,23 @@ def test_solve_optimal_json_gives_a_proven_par_that_replays(
     assert count(start, moves).player == row["par"] == sum(m["counts"] for m in row["moves"])
 
 
+def test_solve_optimal_json_of_a_lost_deal_claims_no_par_and_no_bound(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, "solve", "1", "--variant", "freecell", "--cells", "0", "--optimal", "--json"
+    )
+    assert code == 1  # proven lost
+    row = json.loads(out)
+    assert row["lost"] is True and row["moves"] == []
+    assert (row["optimal"], row["par"], row["lower_bound"], row["upper_bound"]) == (
+        False,
+        None,
+        None,
+        None,
+    )
+
+
 def test_solve_optimal_text_says_optimal_yes_and_numbers_only_counted_moves(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

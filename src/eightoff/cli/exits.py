@@ -107,6 +107,18 @@ class UsageError(Exception):
         self.code = code
 
 
+def store_status(error: Exception, reading: bool = False) -> int:
+    """The exit status of a database that cannot be used (a ``StoreError``): bad data
+    (65) for a damaged file or one that is not an eightoff database, where a retry will
+    not help; otherwise 66 for a store only read (``survey report``/``export``), 73 for
+    one written."""
+    from eightoff.store import StoreDamaged
+
+    if isinstance(error, StoreDamaged):
+        return EX_DATAERR
+    return EX_NOINPUT if reading else EX_CANTCREAT
+
+
 def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
     """The message on one line (line breaks and control characters, C1 and Unicode
     line separators included, as spaces), at most ``limit`` characters."""

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from eightoff.cli import house_rules
 from eightoff.cli.board import TerminalConsole, render_board, titled
-from eightoff.cli.exits import EX_CANTCREAT, EX_DATAERR, EX_USAGE, Terminated, fail
+from eightoff.cli.exits import EX_USAGE, Terminated, fail
 from eightoff.cli.say import language, say, text
 from eightoff.cli.values import DEFAULT_HOST
 from eightoff.counts import count
@@ -344,8 +344,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 return fail("eightoff play", Message("cli.play.not_terminal", flag=flag), EX_USAGE)
         return play_terminal(rules, args.deal)
     try:
-        from eightoff.store import StoreDamaged, StoreError
-        from eightoff.web.server import DB_ENV, serve
+        from eightoff.store import StoreError
+        from eightoff.web.server import serve, store_failed
     except ImportError:
         print(text("cli.play.no_web", prog="eightoff"), file=sys.stderr)
         return play_terminal(rules, args.deal)
@@ -353,10 +353,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             _start_web_game(args.db, rules, args.deal)
         except StoreError as e:  # unreadable, unwritable, not a database: one line
-            print(
-                text("cli.play.store", prog="eightoff", error=str(e), env=DB_ENV), file=sys.stderr
-            )
-            return EX_DATAERR if isinstance(e, StoreDamaged) else EX_CANTCREAT
+            return store_failed(e)
     # one server per database: serve() points to a live one instead of starting another
     return serve(args.host, args.port, args.db, not args.no_browser)
 

@@ -31,8 +31,6 @@ from typing import Any, Final, TextIO
 from eightoff.cli import house_rules
 from eightoff.cli.exits import (
     EX_CANTCREAT,
-    EX_DATAERR,
-    EX_NOINPUT,
     EX_OK,
     EX_SOFTWARE,
     EX_UNAVAILABLE,
@@ -45,6 +43,7 @@ from eightoff.cli.exits import (
     interrupted_word,
     on_sigterm,
     output_file,
+    store_status,
     whole_number,
 )
 from eightoff.cli.kept import KeptWatch, report_kept
@@ -118,7 +117,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``eightoff survey`` with parsed arguments; return the exit code."""
     from eightoff.rules import CellsError, UnknownVariantError
-    from eightoff.store import StoreDamaged
     from eightoff.survey import (
         StoreError,
         SurveyError,
@@ -141,11 +139,7 @@ def run(args: argparse.Namespace) -> int:
     except (SurveyRangeError, UnknownVariantError, CellsError) as exc:
         return _fail(said(exc), EX_USAGE)
     except StoreError as exc:  # damage (or not a database) is bad data, as for play
-        if isinstance(exc, StoreDamaged):
-            code = EX_DATAERR
-        else:
-            code = EX_NOINPUT if args.first in ACTIONS else EX_CANTCREAT
-        return _fail(said(exc), code)
+        return _fail(said(exc), store_status(exc, reading=args.first in ACTIONS))
     except SurveyUnavailableError as exc:
         return _fail(said(exc), EX_UNAVAILABLE)
     except SurveyWorkerError as exc:

@@ -87,11 +87,13 @@ class Par:
         return self.length if self.optimal else None
 
     def to_json(self) -> dict[str, Any]:
+        """The bounds for JSON readers: a lost deal has no par, so neither a solution
+        proven optimal nor a lower bound (``"lost": true`` and the three null)."""
         return {
             "count": self.count.value,
-            "optimal": self.optimal,
+            "optimal": self.optimal and not self.lost,
             "par": self.par,
-            "lower_bound": self.lower_bound,
+            "lower_bound": None if self.lost else self.lower_bound,
             "upper_bound": self.length,
             "lost": self.lost,
             "states": self.states,

@@ -37,9 +37,9 @@ from urllib.parse import urlsplit
 
 import uvicorn
 
-from eightoff.cli.exits import EX_CANTCREAT, EX_DATAERR, EX_OK, EX_UNAVAILABLE
+from eightoff.cli.exits import EX_CANTCREAT, EX_OK, EX_UNAVAILABLE, store_status
 from eightoff.cli.say import said, text
-from eightoff.store import ServerRecord, Store, StoreDamaged, StoreError, default_data_dir
+from eightoff.store import ServerRecord, Store, StoreError, default_data_dir
 from eightoff.web import runtime
 from eightoff.web.app import create_app
 from eightoff.web.limits import DEFAULT as DEFAULT_LIMITS
@@ -152,6 +152,15 @@ def _answers_as(url: str, pid: int) -> bool:
 
 
 PROG = "eightoff"
+
+
+def store_failed(error: StoreError) -> int:
+    """Say in one line that the table's database cannot be used, and how to choose
+    another (the DB_ENV variable); return the exit status."""
+    print(text("cli.play.store", prog=PROG, error=said(error), env=DB_ENV), file=sys.stderr)
+    return store_status(error)
+
+
 """The name the table's lines on the terminal begin with."""
 
 
@@ -223,8 +232,7 @@ def _serve_claimed(
     except StoreError as e:
         if store is not None:
             store.close()
-        print(text("cli.play.store", prog=PROG, error=said(e), env=DB_ENV), file=sys.stderr)
-        return EX_DATAERR if isinstance(e, StoreDamaged) else EX_CANTCREAT
+        return store_failed(e)
     try:
         sock = _bind(host, port or 0)
     except OSError as e:
