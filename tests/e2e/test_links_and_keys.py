@@ -273,6 +273,39 @@ def test_a_link_with_no_deal_starts_a_deal_of_its_variant_and_rules(
         assert server.get("/api/games/current")["id"] == game["id"]
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_lesson_has_a_link_that_opens_it(
+    chromium_browser: Any, server: Server, lang: str
+) -> None:
+    """/?lesson=3 opens lesson 3 (Copy link gives that link for a lesson), opened again it
+    keeps the lesson in progress, and a lesson the table has not says so and starts
+    nothing."""
+    for table in _table(chromium_browser, server, DESKTOP, locale=LANGS[lang]):
+        page = table.page
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        table.open("/?lesson=3")
+        table.wait_ready()
+        game = server.get("/api/games/current")
+        assert game["lesson"] == 3
+        kicker = {"en": "Lesson 3 of 4", "de": "Lektion 3 von 4"}[lang]
+        expect(page.locator("#lesson-kicker")).to_have_text(kicker)
+        assert page.evaluate("() => location.search") == ""
+        page.locator("#btn-copy-link").click()
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == f"{server.url}/?lesson=3"
+        expect(table.message).to_contain_text(copied)
+        table.open("/?lesson=3")
+        expect(page.locator("#dlg-confirm")).to_be_hidden()
+        assert server.get("/api/games/current")["id"] == game["id"]
+        for bad in ("9", "x", "0"):
+            table.open(f"/?lesson={bad}")
+            expect(table.message).to_contain_text(f"{bad}")
+            text = table.message.inner_text()
+            assert "\n" not in text and "4" in text, text
+            assert server.get("/api/games/current")["id"] == game["id"]
+        table.screenshot(f"lesson-link-bad-{lang}")
+
+
 # ----- a link opened without the table's token -----------------------------------------------
 def test_a_link_without_the_token_says_how_to_get_in_then_opens_its_deal(
     chromium_browser: Any, server: Server, screen: tuple[str, str]

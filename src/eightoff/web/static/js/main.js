@@ -186,7 +186,8 @@ async function boot() {
   if (state.game) document.body.dataset.ready = "true"; // the table shows a game and plays
   if (link && !link.error && !showsLink(game, link)) {
     // asks first when it would leave a game in progress
-    if (await startGame(link)) {
+    if (link.lesson) await startGame(link); // the house rules chosen stay for the next deal
+    else if (await startGame(link)) {
       state.openedByNumber = state.game.id;
       // the link's house rules are the ones chosen last (the next New game keeps them)
       state.houseRules = Object.keys(link).filter((k) => link[k] === true && k !== "winnable_only");

@@ -66,7 +66,7 @@ export function setGame(game, { announce = null, animate = true, fromReplay = fa
 // variant's own (the same options as POST /api/games: foundation_retrieval, strict_single,
 // cells), e.g. /?variant=freecell&deal=617&cells=2&retrieval=1&strict=1.
 const LINK_RULES = { foundation_retrieval: "retrieval", strict_single: "strict" };
-export const LINK_KEYS = ["variant", "deal", "cells", ...Object.values(LINK_RULES)];
+export const LINK_KEYS = ["variant", "deal", "cells", "lesson", ...Object.values(LINK_RULES)];
 const LINK_YES = ["1", "true", "yes", "on"];
 const LINK_NO = ["0", "false", "no", "off", ""];
 const MAX_CELLS = 8;
@@ -84,9 +84,11 @@ function changedCells(g) {
 }
 
 /** The link that opens a game's deal with its house rules ("/?variant=freecell&deal=617"),
- * or null (a lesson, a board of one's own). */
+ * or a lesson's ("/?lesson=2"), or null (a board of one's own). */
 export function dealLink(g) {
-  if (!g || g.deal === null || g.deal === undefined || lessonOf(g)) return null;
+  const lesson = lessonOf(g);
+  if (lesson) return `/?lesson=${lesson.id}`;
+  if (!g || g.deal === null || g.deal === undefined) return null;
   const q = new URLSearchParams({ variant: g.variant, deal: String(g.deal) });
   const cells = changedCells(g);
   if (cells !== null) q.set("cells", String(cells));
@@ -94,11 +96,18 @@ export function dealLink(g) {
   return `/?${q}`;
 }
 
-/** What a link asks for: {variant, deal, cells?, ...house rules} or null (no deal in the
+/** What a link asks for: {variant, deal, cells?, ...house rules}, or {lesson} for a
+ * lesson's link (/?lesson=2: the other keys are then not read), or null (no deal in the
  * address); {error} (one line) when a value is not one the table takes: nothing starts then. */
 export function linkRequest(search = window.location.search) {
   const q = new URLSearchParams(search);
   if (!LINK_KEYS.some((key) => q.has(key))) return null;
+  if (q.has("lesson")) {
+    const raw = (q.get("lesson") || "").trim();
+    const lesson = state.lessons.find((l) => /^[0-9]{1,3}$/.test(raw) && l.id === Number(raw));
+    if (!lesson) return { error: t("link.bad_lesson", { lesson: quoted(raw), count: state.lessons.length }) };
+    return { lesson: lesson.id };
+  }
   const variant = q.get("variant") || "eightoff";
   const v = state.variants.find((x) => x.id === variant);
   if (!v) return { error: t("link.bad_variant", { variant: quoted(variant) }) };
@@ -131,6 +140,7 @@ export function linkRequest(search = window.location.search) {
 /** Does game g already show what a link asks for? (A link with no deal asks for the
  * variant and rules: a game in progress of those is kept.) */
 export function showsLink(g, body) {
+  if (body.lesson) return Boolean(g && !g.finished && lessonOf(g) && lessonOf(g).id === body.lesson);
   if (!g || g.finished || g.variant !== body.variant) return false;
   if (body.deal !== null && String(g.deal) !== String(body.deal)) return false;
   if (body.deal === null && lessonOf(g)) return false;
