@@ -257,6 +257,18 @@ def test_a_stopped_search_reports_bounds_and_the_best_solution() -> None:
     assert p.is_won() and count(start, par.moves).player == par.length
 
 
+@pytest.mark.parametrize("which", list(MoveCount))
+@pytest.mark.parametrize("limit", [2000, 20000])
+def test_the_state_limit_is_the_whole_par_search_s(which: MoveCount, limit: int) -> None:
+    """``--max-states N`` with ``--optimal`` stores about N states in all: the short solve,
+    A* and the beam after it share them (each once had N of its own: 5000 asked, 15 311
+    stored). A* stops at most one expansion past it."""
+    for number in (1, 27):
+        par = optimal(deal("freecell", number), which, ParLimits(seconds=60, states=limit))
+        assert par.reason == "state limit reached"
+        assert limit <= par.states <= limit + 100, (number, par.states)
+
+
 def test_single_card_par_of_a_deal_moves_single_cards_only() -> None:
     start = deal("eightoff", 2)
     par = optimal(start, MoveCount.SINGLE, ParLimits(seconds=60))

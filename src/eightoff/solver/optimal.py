@@ -144,6 +144,8 @@ CORE_COUNT: Final = {MoveCount.PLAYER: _core.COUNT_PLAYER, MoveCount.SINGLE: _co
 """The compiled search's code of each count (``_core.optimal``'s ``count``)."""
 _STOPPED: Final = (3, 4, 5)
 """The compiled search's statuses when a limit stopped it."""
+_STATES: Final = 3
+"""The compiled search's status when the state limit stopped it."""
 _MEMORY: Final = 5
 """The compiled search's status when the memory limit stopped it."""
 _BEAM_FOUND: Final = 7
@@ -265,7 +267,13 @@ def optimal(
     def run(
         seconds: float, upper: int, beam: int = 0, max_states: int = 0, threads: int = 1
     ) -> tuple[int, int, int, list[Move]]:
-        """One call of the compiled search: (status, lower bound, states, steps)."""
+        """One call of the compiled search: (status, lower bound, states, steps). The
+        state limit is the whole par search's: each call may store what the calls
+        before it left (at least one state: then it stops at once, "state limit
+        reached"), and its states are added to ``states``."""
+        nonlocal states
+        if not max_states and limits.states is not None:
+            max_states = max(1, limits.states - states)
         status, lower, _found, n, steps = _core.optimal(
             rules,
             position.columns,
@@ -273,13 +281,14 @@ def optimal(
             position.foundations,
             CORE_COUNT[which],
             upper,
-            max_states or limits.states or 0,
+            max_states,
             seconds,
             core_memory,
             beam=beam,
             threads=threads,
             compact=compact,
         )
+        states += n
         return status, lower, n, [move_of(s << 16 | d << 8 | k) for s, d, k in steps]
 
     def take(steps: list[Move]) -> None:
@@ -305,14 +314,13 @@ def optimal(
     # where A* is stopped, the beam looks for shorter solutions, narrowing "par is L to
     # U" (and proving par when it finds one of A*'s lower bound).
     beam = timed and (length is None or length - root > _BEAM_GAP)
-    status, lower, n, steps = run(
+    status, lower, _n, steps = run(
         left() * (1 - _BEAM_SHARE) if beam else left(), length or 0, threads=max(1, limits.threads)
     )
-    states += n
     if status in _STOPPED:
         lower = max(lower, root)
-        if beam:
-            states += _beam(run, take, lambda: length, time.perf_counter() + left())
+        if beam and status != _STATES:  # the state limit left the beam nothing to store
+            _beam(run, take, lambda: length, time.perf_counter() + left())
     if steps:
         take(steps)
     elif status == 1:  # already won, or a certain win
@@ -336,16 +344,14 @@ def _beam(
     take: Callable[[list[Move]], None],
     length: Callable[[], int | None],
     until: float,
-) -> int:
+) -> None:
     """Beam searches of growing width until ``until`` (perf_counter), each for a solution
     shorter than ``length()``, each found given to ``take``; the widening stops when it
-    no longer shortens the solution (_BEAM_IDLE).  Returns the states they stored."""
-    states = 0
+    no longer shortens the solution (_BEAM_IDLE) or a limit stops a search."""
     width, idle, shortened = _FIRST_BEAM, 0, False
     while (rest := until - time.perf_counter()) > 0.01 and (idle < _BEAM_IDLE or not shortened):
         before = length()
-        b_status, _b_lower, n, steps = run(rest, before or 0, beam=width)
-        states += n
+        b_status, _b_lower, _n, steps = run(rest, before or 0, beam=width)
         if steps:
             take(steps)
         if b_status not in (_BEAM_FOUND, _BEAM_DRY):
@@ -355,4 +361,3 @@ def _beam(
         else:
             idle += 1
         width *= 4
-    return states
