@@ -92,6 +92,32 @@ def served(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str, 
 
 
 @contextmanager
+def read_only_mount(folder: Path) -> Iterator[Path]:
+    """FOLDER (empty) made a filesystem of its own, writable until ``remount`` is
+    called, then mounted read-only, as a DVD or a read-only share is (root with the
+    right to mount: else the test is skipped); unmounted at the end."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a filesystem needs root")
+    folder.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"mount is not allowed here: {done.stderr.decode(errors='replace')}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def remount_read_only(folder: Path) -> None:
+    """The filesystem of :func:`read_only_mount` mounted read-only from now on."""
+    subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+
+
+@contextmanager
 def read_only(path: Path) -> Iterator[Path]:
     """PATH made unwritable for this process (root: `chattr +i`, else mode 444)."""
     if os.geteuid() == 0:

@@ -8,6 +8,7 @@ a time limit, gives the same verdict on every machine).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -27,6 +28,7 @@ from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, solve
 from eightoff.survey import Progress, SurveyInterrupted, build_report, run_survey
 from tests.cli import ctrl_c_as_at_a_terminal, run_cli
+from tests.servers import read_only_mount, remount_read_only
 from tests.surveys import interrupt_after
 
 SMALL = Limits(seconds=None, states=300)
@@ -367,3 +369,29 @@ def test_a_solution_that_fails_its_replay_is_reported_and_the_survey_goes_on(
     monkeypatch.setattr(survey, "solve_deals", real)
     assert main(args) == 0
     assert sorted(stored(db)) == [1, 2, 3, 4, 5]
+
+
+def test_a_store_on_read_only_media_is_reported_and_exported_not_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A store on a filesystem mounted read-only (a DVD, a read-only share) was refused:
+    "cannot be opened (missing folder or no permission)", since SQLite cannot make the
+    shared-memory file a store in WAL mode needs even to be read. Its report and export
+    read it as it lies; a survey into it says it cannot be written, and changes nothing."""
+    with read_only_mount(tmp_path / "media") as media:
+        db = media / "s.db"
+        args = ("--variant", "freecell", "--db", str(db))
+        code, _, err = run_cli(capsys, "survey", "1", "30", "--states", "300", *args)
+        assert code == 0, err
+        before = db.read_bytes()
+        remount_read_only(media)
+        code, out, err = run_cli(capsys, "survey", "report", "--json", *args)
+        assert code == 0, err
+        assert json.loads(out)["deals"] == 30
+        csv = tmp_path / "out.csv"
+        code, _, err = run_cli(capsys, "survey", "export", "--csv", str(csv), *args)
+        assert code == 0, err
+        assert len(csv.read_text().splitlines()) == 31
+        code, out, err = run_cli(capsys, "survey", "31", "40", "--states", "300", *args)
+        assert code == 73 and "cannot be written" in err and err.count("\n") == 1, err
+        assert db.read_bytes() == before

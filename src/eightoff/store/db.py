@@ -36,6 +36,12 @@ loss keeps it. Otherwise (the surveys: many small batches, each recomputable)
 last few may be lost with the power. ``wal=False`` leaves the file's journal mode as it
 is: a command that only reads opens a file it may refuse without changing it.
 
+Read-only media: a file on a filesystem mounted read-only (a DVD, a read-only share or
+bind mount) is opened ``immutable``: SQLite cannot make the shared-memory file that a
+file in WAL mode needs even to be read, and no one can write the file there, so reading
+it as it lies is exact. Reports and exports read it; a write says the file cannot be
+written.
+
 Identity: SQLite names its write-ahead log and its lock file after the path it opened,
 so two names of one file (hard links) give two logs and lose writes;
 :meth:`Database.check_one_name` refuses such a file.
@@ -46,6 +52,7 @@ line naming the file and what to do.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -103,6 +110,14 @@ _VERSIONS_DDL: Final = (
 )
 
 
+def _read_only_media(path: str) -> bool:
+    """Whether ``path``'s folder is on a filesystem mounted read-only."""
+    try:
+        return bool(os.statvfs(Path(path).absolute().parent).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no folder yet; no statvfs (Windows)
+        return False
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
@@ -125,6 +140,8 @@ class Database:
         self.durable = durable
         self._wal = wal
         self.closed = False
+        self.immutable = self.path != ":memory:" and _read_only_media(self.path)
+        """On a filesystem mounted read-only: opened as it lies (the module's note)."""
         self._open()
 
     def _open(self) -> None:
@@ -160,8 +177,12 @@ class Database:
             raise
 
     def _connection(self) -> sqlite3.Connection:
+        path, uri = self.path, False
+        if self.immutable:
+            path, uri = f"{Path(self.path).absolute().as_uri()}?immutable=1", True
         return sqlite3.connect(
-            self.path,
+            path,
+            uri=uri,
             isolation_level=None,  # autocommit; transactions are explicit
             check_same_thread=False,
             timeout=self._timeout_ms / 1000,
@@ -177,7 +198,7 @@ class Database:
             conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
             conn.execute("PRAGMA foreign_keys = ON")
             if self.path != ":memory:":
-                if first and self._wal:
+                if first and self._wal and not self.immutable:
                     conn.execute("PRAGMA journal_mode = WAL")
                 # FULL: a commit is on the disk (power loss); NORMAL: kill -9 only
                 conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
@@ -247,7 +268,7 @@ class Database:
         if "not a database" in low or "malformed" in low or "encrypted" in low:
             why = Message("store.why.not_a_database")
             return StoreDamaged(Message("store.cannot", path=str(self.path), doing=doing, why=why))
-        if "readonly" in low or "read-only" in low:
+        if "readonly" in low or "read-only" in low or self.immutable:
             why = Message("store.why.read_only")
         elif "unable to open" in low:
             why = Message("store.why.cannot_open")
