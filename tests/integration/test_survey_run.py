@@ -395,3 +395,21 @@ def test_a_store_on_read_only_media_is_reported_and_exported_not_written(
         code, out, err = run_cli(capsys, "survey", "31", "40", "--states", "300", *args)
         assert code == 73 and "cannot be written" in err and err.count("\n") == 1, err
         assert db.read_bytes() == before
+
+
+def test_a_store_with_two_names_is_refused_before_a_survey_writes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two surveys through two names of one store (hard links) each did all the work and
+    wrote a write-ahead log of their own, the way SQLite files are damaged: a store with
+    two names is refused in one line, and neither name is written."""
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    code, _, err = run_cli(capsys, "survey", "1", "5", "--states", "300", "--db", str(first))
+    assert code == 0, err
+    os.link(first, second)
+    before = first.read_bytes()
+    for name in (first, second):
+        code, _, err = run_cli(capsys, "survey", "6", "9", "--states", "300", "--db", str(name))
+        assert code == 73 and "2 names (hard links" in err and err.count("\n") == 1, err
+    assert first.read_bytes() == before
+    assert not (tmp_path / "b.db-wal").exists()

@@ -462,9 +462,12 @@ def connect(
 ) -> Database:
     """Open (creating if missing) the SQLite file ``path`` and bring every schema given
     up to date. Raises :class:`StoreError` with a one-line message if it cannot.
-    ``durable``: ``synchronous=FULL`` (see the module's note on durability)."""
+    ``durable``: ``synchronous=FULL`` (see the module's note on durability). A file
+    with two names (hard links) is refused before anything is written to it
+    (:meth:`Database.check_one_name`)."""
     db = Database(path, timeout_ms=timeout_ms, durable=durable)
     try:
+        db.check_one_name()
         for schema in schemas:
             db.migrate(schema)
     except BaseException:
