@@ -413,3 +413,21 @@ def test_a_store_with_two_names_is_refused_before_a_survey_writes(
         assert code == 73 and "2 names (hard links" in err and err.count("\n") == 1, err
     assert first.read_bytes() == before
     assert not (tmp_path / "b.db-wal").exists()
+
+
+def test_a_survey_refuses_what_it_could_not_keep_or_rate(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--db :memory:`` "surveyed" deals into a database gone at the end, and ``--rate``
+    with another number of free cells stored levels never calibrated there (``rate``
+    says "not rated"): both are refused in one line, and nothing is written."""
+    code, _, err = run_cli(capsys, "survey", "1", "2", "--db", ":memory:")
+    assert code == 64 and ":memory:" in err and err.count("\n") == 1, err
+    assert not Path(":memory:").exists()
+    db = tmp_path / "s.db"
+    args = ("--variant", "freecell", "--cells", "3", "--rate", "--db", str(db))
+    code, _, err = run_cli(capsys, "survey", "1", "3", *args)
+    assert code == 64 and "not rated" in err and err.count("\n") == 1, err
+    assert not db.exists()
+    code, out, err = run_cli(capsys, "rate", "1", "--variant", "freecell", "--cells", "3")
+    assert code == 0 and "not rated" in out, err

@@ -203,6 +203,16 @@ def file_path(given: str, what: str = "") -> str:
     return given
 
 
+def database_path(given: str, what: str = "") -> str:
+    """A database file (``--db``): as :func:`file_path`, and not ``:memory:``, SQLite's
+    name for a database that would be gone when the command ends."""
+    file_path(given, what)
+    if given == ":memory:":
+        lead = f"{what}: " if what else ""
+        raise UsageError(Message("cli.file.memory", lead=lead))
+    return given
+
+
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file."""
 

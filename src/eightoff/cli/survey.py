@@ -37,8 +37,8 @@ from eightoff.cli.exits import (
     EX_USAGE,
     MAX_PATH,
     UsageError,
+    database_path,
     fail,
-    file_path,
     interrupted_status,
     interrupted_word,
     on_sigterm,
@@ -199,7 +199,7 @@ def _span(rules: Rules, lang: Lang, start: int, end: int) -> str:
 
 def _check_db(args: argparse.Namespace) -> None:
     if args.db is not None:
-        file_path(args.db, "--db")
+        database_path(args.db, "--db")
 
 
 # -- START END ------------------------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from typing import Final
 
-from eightoff.cli.exits import MAX_PATH, UsageError, argument, file_path, number, whole_number
+from eightoff.cli.exits import MAX_PATH, UsageError, argument, database_path, number, whole_number
 from eightoff.deals import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
 from eightoff.i18n import Message, grouped, quote, reason
 from eightoff.rules import UnknownVariantError, preset
@@ -175,4 +175,4 @@ memory_arg = argument(memory_limit)
 disk_arg = argument(disk_limit)
 disk_dir_arg = argument(disk_dir)
 port_number = argument(port)
-db_file = argument(file_path)
+db_file = argument(database_path)

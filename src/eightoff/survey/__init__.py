@@ -525,6 +525,8 @@ def run_survey(
         raise SurveyError(Message("survey.batch_at_least", n=batch_size))
     if scheduler is not None and workers is not None:
         raise SurveyError(Message("survey.workers_or_cluster"))
+    if rate and rules.cells_changed:  # its levels would be stored as if they were
+        raise SurveyError(Message("survey.rate_cells", variant=rules.name))
     path = default_store_path() if db is None else Path(db)
     formula: str | None = None
     if rate:
