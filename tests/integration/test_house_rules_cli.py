@@ -32,6 +32,18 @@ def test_deal_names_the_house_rules_and_their_group_limit(
     assert "single-card" not in out and "Group limit: 5 cards" in out
 
 
+def test_rate_names_the_house_rules_it_rated_under(capsys: pytest.CaptureFixture[str]) -> None:
+    """A deal rated under single-card moves (FreeCell 5: Hard) and without them (Medium)
+    once printed the same title and JSON keys: both now say which game was rated."""
+    code, out, _ = run(capsys, "rate", "5", "--variant", "freecell", "--strict")
+    assert code == 0 and out.startswith("FreeCell · deal #5 · single-card moves: "), out
+    code, out, _ = run(capsys, "rate", "5", "--variant", "freecell")
+    assert code == 0 and out.startswith("FreeCell · deal #5: "), out
+    code, out, _ = run(capsys, "rate", "5", "--variant", "freecell", "--retrieval", "--json")
+    row = json.loads(out)
+    assert (row["cells"], row["house_rules"]) == (4, ["foundation_retrieval"])
+
+
 def _solution(capsys: pytest.CaptureFixture[str], *args: str) -> list[Move]:
     code, out, _ = run(capsys, "solve", *args, "--json")
     assert code == 0, out

@@ -19,7 +19,7 @@ from eightoff.deals import deal
 from eightoff.explain import describe_rules, variant_name
 from eightoff.i18n import Message, grouped
 from eightoff.position import Position
-from eightoff.rules import PRESETS, preset
+from eightoff.rules import PRESETS, house_rules_on, preset
 
 if TYPE_CHECKING:
     from eightoff.rating import Rating
@@ -69,16 +69,19 @@ def cmd_rate(args: argparse.Namespace) -> int:
     """Each deal's rating and the measurements behind it, one line (or JSON object) each."""
     ranges = deal_ranges(args.deals)
     rules, lang = house_rules.apply(preset(args.variant), args), language()
+    # the rules it was rated under, as survey report --json names them
+    played_under = {"cells": rules.cells, "house_rules": house_rules_on(rules)}
     for numbers in ranges:
         for number in numbers:
             rating = _rating_of(deal(rules, number))
             if args.json:
-                print(json.dumps({"deal": number, **rating.to_json()}), flush=True)
+                print(json.dumps({"deal": number, **rating.to_json(), **played_under}), flush=True)
             else:
+                name = variant_name(rules, lang)
+                title = Message("terminal.deal_title", variant=name, deal=number)
                 line = Message(
                     "cli.rate.line",
-                    variant=variant_name(rules, lang),
-                    deal=number,
+                    title=titled(title, rules, lang),
                     rating=rating.describe(),
                     verdict=Message(f"cli.verdict.{rating.verdict}"),
                     moves=rating.solution_moves,
