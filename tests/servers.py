@@ -92,15 +92,15 @@ def served(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str, 
 
 
 @contextmanager
-def read_only_mount(folder: Path) -> Iterator[Path]:
-    """FOLDER (empty) made a filesystem of its own, writable until ``remount`` is
-    called, then mounted read-only, as a DVD or a read-only share is (root with the
-    right to mount: else the test is skipped); unmounted at the end."""
+def tmpfs_mount(folder: Path, size: str = "16m") -> Iterator[Path]:
+    """FOLDER (empty) made a filesystem of its own of ``size`` (a full disk), writable
+    until :func:`remount_read_only` makes it read-only as a DVD or a read-only share is
+    (root with the right to mount: else the test is skipped); unmounted at the end."""
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("mounting a filesystem needs root")
     folder.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(folder)],
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
         capture_output=True,
         check=False,
     )
@@ -113,7 +113,7 @@ def read_only_mount(folder: Path) -> Iterator[Path]:
 
 
 def remount_read_only(folder: Path) -> None:
-    """The filesystem of :func:`read_only_mount` mounted read-only from now on."""
+    """The filesystem of :func:`tmpfs_mount` mounted read-only from now on."""
     subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
 
 

@@ -8,6 +8,7 @@ a time limit, gives the same verdict on every machine).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -28,7 +29,7 @@ from eightoff.rules import Rules, preset
 from eightoff.solver import Limits, solve
 from eightoff.survey import Progress, SurveyInterrupted, build_report, run_survey
 from tests.cli import ctrl_c_as_at_a_terminal, run_cli
-from tests.servers import read_only_mount, remount_read_only
+from tests.servers import remount_read_only, tmpfs_mount
 from tests.surveys import interrupt_after
 
 SMALL = Limits(seconds=None, states=300)
@@ -378,7 +379,7 @@ def test_a_store_on_read_only_media_is_reported_and_exported_not_written(
     "cannot be opened (missing folder or no permission)", since SQLite cannot make the
     shared-memory file a store in WAL mode needs even to be read. Its report and export
     read it as it lies; a survey into it says it cannot be written, and changes nothing."""
-    with read_only_mount(tmp_path / "media") as media:
+    with tmpfs_mount(tmp_path / "media") as media:
         db = media / "s.db"
         args = ("--variant", "freecell", "--db", str(db))
         code, _, err = run_cli(capsys, "survey", "1", "30", "--states", "300", *args)
@@ -431,3 +432,30 @@ def test_a_survey_refuses_what_it_could_not_keep_or_rate(
     assert not db.exists()
     code, out, err = run_cli(capsys, "rate", "1", "--variant", "freecell", "--cells", "3")
     assert code == 0 and "not rated" in out, err
+
+
+def test_an_export_or_report_on_a_full_disk_leaves_the_old_file_whole(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``survey export --csv`` on a full disk left a truncated CSV that looked whole in
+    place of the old file, and ``--png`` a file of 0 bytes: each now fails in one line
+    (exit 73) and leaves the old file as it was, with nothing beside it."""
+    db = tmp_path / "s.db"
+    code, _, err = run_cli(capsys, "survey", "1", "3000", "--states", "300", "--db", str(db))
+    assert code == 0, err
+    with tmpfs_mount(tmp_path / "small", size="64k") as small:
+        csv, png = small / "out.csv", small / "out.png"
+        csv.write_text("old content\n")
+        png.write_bytes(b"old picture")
+        with open(small / "filler", "wb") as f:  # the disk full but for a few blocks
+            with contextlib.suppress(OSError):
+                f.write(b"x" * (1 << 20))
+        for args, path in (
+            (("export", "--csv", str(csv)), csv),
+            (("report", "--png", str(png)), png),
+        ):
+            before = path.read_bytes()
+            code, _, err = run_cli(capsys, "survey", *args, "--db", str(db))
+            assert code == 73 and "No space left" in err and err.count("\n") == 1, err
+            assert path.read_bytes() == before
+        assert sorted(p.name for p in small.iterdir()) == ["filler", "out.csv", "out.png"]

@@ -156,6 +156,11 @@ def test_report_text_and_png(
 
     height, width, _ = matplotlib.image.imread(png).shape
     assert width > 600 and height > 300
+    # a name ending .svg or .pdf gets that kind of file (it got PNG bytes)
+    for kind, start in (("svg", b"<?xml"), ("pdf", b"%PDF")):
+        named = tmp_path / f"h.{kind}"
+        assert main(["report", "--db", str(store_100), "--png", str(named)]) == 0
+        assert named.read_bytes().startswith(start)
 
 
 def test_export_writes_every_stored_row(

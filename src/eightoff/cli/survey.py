@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import Any, Final, TextIO
+from typing import IO, Any, Final
 
 from eightoff.cli import house_rules
 from eightoff.cli.exits import (
@@ -623,6 +623,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from eightoff.store.files import written_whole
     from eightoff.survey.store import CSV_COLUMNS, SurveyStore
 
     _refuse(args, {"csv"}, "export")
@@ -636,7 +637,7 @@ def _export(args: argparse.Namespace) -> int:
             _write_csv(store, sys.stdout, CSV_COLUMNS)
             return EX_OK
         try:
-            with open(args.csv, "w", newline="", encoding="utf-8") as f:
+            with written_whole(args.csv) as f:  # a full disk leaves the old file as it was
                 count = _write_csv(store, f, CSV_COLUMNS)
         except OSError as exc:
             refusal = Message(
@@ -647,7 +648,7 @@ def _export(args: argparse.Namespace) -> int:
     return EX_OK
 
 
-def _write_csv(store: Any, f: TextIO, columns: Sequence[str]) -> int:
+def _write_csv(store: Any, f: IO[str], columns: Sequence[str]) -> int:
     writer = csv.writer(f)
     writer.writerow(columns)
     count = 0

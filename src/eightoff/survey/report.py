@@ -519,9 +519,14 @@ def _par(store: SurveyStore, variant: str, sig: str) -> dict[str, ParSummary]:
 def write_png(
     report: SurveyReport, path: str | os.PathLike[str], words: Words | None = None
 ) -> Path:
-    """The report's charts (see :func:`figure`) as a PNG file at ``path``."""
+    """The report's charts (see :func:`figure`) as a PNG file at ``path`` (SVG or PDF
+    where its name ends so), written whole or not at all."""
+    from eightoff.store.files import written_whole
+
     out = Path(path)
-    figure(report, words).savefig(out, format="png")
+    kind = out.suffix.lower().lstrip(".")
+    with written_whole(out, binary=True) as f:
+        figure(report, words).savefig(f, format=kind if kind in ("svg", "pdf") else "png")
     return out
 
 

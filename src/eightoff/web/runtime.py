@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from eightoff.i18n import Message
+from eightoff.store.files import written_whole
 
 try:
     import fcntl
@@ -125,21 +126,15 @@ class Claim:
             if len(kept) >= 32 and kept.replace("-", "").replace("_", "").isalnum():
                 return kept
         made = secrets.token_urlsafe(24)
-        part = self.folder / f".{self.file.stem}.{os.getpid()}.token"
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as out:
+        with written_whole(path, mode=0o600) as out:
             out.write(made)
-        os.replace(part, path)
         return made
 
     def publish(self, pid: int, url: str, db: Path) -> None:
         """Write the runtime file (mode 0600), whole or not at all."""
         data = {"app": "eightoff", "pid": pid, "url": url, "db": str(db)}
-        part = self.folder / f".{self.file.stem}.{pid}.part"
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        with written_whole(self.info, mode=0o600) as out:
             json.dump(data, out)
-        os.replace(part, self.info)
 
     def release(self) -> None:
         with contextlib.suppress(OSError):
