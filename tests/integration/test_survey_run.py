@@ -447,9 +447,9 @@ def test_an_export_or_report_on_a_full_disk_leaves_the_old_file_whole(
         csv, png = small / "out.csv", small / "out.png"
         csv.write_text("old content\n")
         png.write_bytes(b"old picture")
-        with open(small / "filler", "wb") as f:  # the disk full but for a few blocks
-            with contextlib.suppress(OSError):
-                f.write(b"x" * (1 << 20))
+        # the disk full but for a few blocks
+        with contextlib.suppress(OSError), open(small / "filler", "wb") as f:
+            f.write(b"x" * (1 << 20))
         for args, path in (
             (("export", "--csv", str(csv)), csv),
             (("report", "--png", str(png)), png),
