@@ -267,3 +267,29 @@ def test_a_file_with_two_names_is_refused(tmp_path: Path) -> None:
         os.link(tmp_path / "a.sqlite3", tmp_path / "b.sqlite3")
         with pytest.raises(StoreError, match="has 2 names"):
             db.check_one_name()
+
+
+def test_another_programs_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+    """A survey wrote its tables into any SQLite file given as --db and switched it to
+    WAL mode (and so did the table): a file holding tables and none of eightoff's is
+    refused as not an eightoff database, byte for byte as it was; an empty file or a
+    new one becomes a store."""
+    from eightoff.store import Store, StoreDamaged
+    from eightoff.survey.store import SurveyStore
+
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as c:
+        c.execute("CREATE TABLE mydata (x)")
+        c.execute("INSERT INTO mydata VALUES (1)")
+    c.close()
+    before = other.read_bytes()
+    for opener in (Store, SurveyStore, lambda p: connect(p, NOTES)):
+        with pytest.raises(StoreDamaged, match=r"another program's database .*mydata"):
+            opener(other)
+        assert other.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    for path in (empty, tmp_path / "new.sqlite3"):
+        with connect(path, NOTES) as db, db.read() as c:
+            assert c.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

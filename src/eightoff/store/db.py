@@ -206,6 +206,23 @@ class Database:
 
         self._while_busy(settings, timeout_ms, pause=0.01)
 
+    def use_wal(self) -> None:
+        """Switch the file to WAL mode (kept in the file), and use it when reopened."""
+        self._wal = True
+        if self.path == ":memory:" or self.immutable:
+            return
+        with self._lock, self._read_lock, self.errors("open"):
+            conn = self._conn
+            self._while_busy(
+                lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone(),
+                self._timeout_ms,
+                pause=0.01,
+            )
+            # the reader was opened in the journal mode before: open it again in WAL's
+            self._reader.close()
+            self._reader = self._connection()
+            self._set_up(self._reader, self._timeout_ms, first=False)
+
     @staticmethod
     def _while_busy(
         attempt: Callable[[], None],
@@ -419,10 +436,27 @@ class Database:
                 return int(found[0])
         return legacy(c) if legacy is not None else 0
 
+    def _refuse_foreign(self, c: sqlite3.Connection) -> None:
+        """Raise :class:`StoreDamaged` if the file holds tables and none of eightoff's
+        (no ``eightoff_schema``): another program's database, which eightoff's tables
+        and its switch to WAL would change."""
+        tables = [
+            str(r[0])
+            for r in c.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+            )
+        ]
+        if tables and "eightoff_schema" not in tables:
+            named = ", ".join(tables[:3]) + (", …" if len(tables) > 3 else "")
+            raise StoreDamaged(Message("store.foreign", path=str(self.path), tables=named))
+
     def migrate(self, schema: Schema) -> None:
         """Bring ``schema`` up to date, one transaction per migration."""
         with self._lock, self.errors("read"), self.read() as c:
             current = self._version(c, schema.name, schema.legacy_version)
+            if current == 0:
+                self._refuse_foreign(c)
         if current > schema.version:
             raise StoreError(
                 Message(
@@ -465,11 +499,13 @@ def connect(
     ``durable``: ``synchronous=FULL`` (see the module's note on durability). A file
     with two names (hard links) is refused before anything is written to it
     (:meth:`Database.check_one_name`)."""
-    db = Database(path, timeout_ms=timeout_ms, durable=durable)
+    # WAL after the migrations: another program's database is refused unchanged
+    db = Database(path, timeout_ms=timeout_ms, durable=durable, wal=False)
     try:
         db.check_one_name()
         for schema in schemas:
             db.migrate(schema)
+        db.use_wal()
     except BaseException:
         db.close()
         raise
