@@ -17,10 +17,13 @@ The JSON board::
      "columns": [["KS", "QS", ...], ...],      # bottom → top
      "cells": ["5H", null, ...],
      "foundations": {"C": 0, "S": 1, "H": 0, "D": 0},   # top rank; two packs: [r, r]
-     "free_cells": 2}                          # only when not the variant's own number
+     "free_cells": 2,                          # only when not the variant's own number
+     "strict_single": true}                    # a house rule: only when switched
 
 ``free_cells`` is the number of free cells the game is played with (a house rule, e.g.
-FreeCell with 2 cells); without it the board has the variant's own number. The text
+FreeCell with 2 cells); without it the board has the variant's own number. The other
+house rules, ``foundation_retrieval`` and ``strict_single``, are named only where they
+differ from the variant's own. The text
 format lists every cell (``-`` for an empty one), so its ``Freecells:`` line shows how
 many there are; reading it, the rules given (``--cells`` on the command line) say how
 many the game has.
@@ -44,7 +47,7 @@ from typing import Any, Final
 from eightoff.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSyntaxError, deck
 from eightoff.i18n import Message, grouped, quote, reason
 from eightoff.position import Position
-from eightoff.rules import Rules, preset
+from eightoff.rules import Rules, preset, rule_options
 
 MAX_BOARD_CHARS: Final = 1_000_000
 """The longest board text read (a real board is under 1 000 characters)."""
@@ -208,6 +211,11 @@ def _check_complete(position: Position) -> None:
 
 
 # ----- JSON ------------------------------------------------------------------------
+HOUSE_RULE_FIELDS: Final = ("foundation_retrieval", "strict_single")
+"""The JSON board's house rules besides ``free_cells``: true or false, only where they
+differ from the variant's own."""
+
+
 def to_json(position: Position) -> dict[str, Any]:
     """The JSON board of a position (a plain dict; ``json.dumps`` it)."""
     rules = position.rules
@@ -223,6 +231,7 @@ def to_json(position: Position) -> dict[str, Any]:
     }
     if rules.cells_changed:
         out["free_cells"] = rules.cells
+    out |= {k: v for k, v in rule_options(rules).items() if k != "cells"}
     return out
 
 
@@ -258,13 +267,13 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
             raise BoardError(
                 Message("board.other_variant", board=quote(named), name=rules, id=rules.id)
             )
-    free_cells = data.get("free_cells")
-    if free_cells is not None:
-        try:
-            rules = rules.with_options(**Rules.parse_options({"cells": free_cells}))
-        except ValueError as e:
-            why = reason(e) or str(e)
-            raise BoardError(Message("board.field", field="free_cells", error=why)) from None
+    for field, option in (("free_cells", "cells"), *((k, k) for k in HOUSE_RULE_FIELDS)):
+        if (value := data.get(field)) is not None:
+            try:
+                rules = rules.with_options(**Rules.parse_options({option: value}))
+            except ValueError as e:
+                why = reason(e) or str(e)
+                raise BoardError(Message("board.field", field=field, error=why)) from None
     raw_columns = data.get("columns", [])
     if not isinstance(raw_columns, list) or not all(isinstance(c, list) for c in raw_columns):
         raise BoardError(Message("board.columns_list"))

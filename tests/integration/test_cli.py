@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from eightoff.boards import parse_fcs
+from eightoff.boards import from_json, parse_fcs
 from eightoff.cli import main
 from eightoff.cli.play import play_terminal
 from eightoff.deals import deal
@@ -55,6 +55,36 @@ def test_an_fcs_board_of_fewer_cells_says_how_to_read_it_back(
     assert err.count("\n") == 1 and "read it back with --cells 2, or use --format json" in err
     two = preset("freecell").with_options(cells=2)
     assert parse_fcs(out, two) == deal(two, 1)
+    args = ("deal", "7", "--variant", "freecell", "--strict", "--retrieval", "--format")
+    code, out, err = run(capsys, *args, "fcs")
+    assert err.count("\n") == 1 and "read it back with --retrieval --strict," in err
+
+
+def test_a_json_board_keeps_its_house_rules_and_refuses_other_cells(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``deal --format json`` kept only the number of cells: read back, a deal dealt
+    with single-card moves and retrieval was solved without them. It keeps every house
+    rule now; and a board of 2 cells read with ``--cells 3`` is refused (it was played
+    with 3)."""
+    rules = preset("freecell").with_options(strict_single=True, foundation_retrieval=True, cells=2)
+    args = ("deal", "7", "--variant", "freecell", "--strict", "--retrieval", "--cells", "2")
+    code, out, _ = run(capsys, *args, "--format", "json")
+    data = json.loads(out)
+    assert (data["free_cells"], data["strict_single"], data["foundation_retrieval"]) == (
+        2,
+        True,
+        True,
+    )
+    assert from_json(out) == deal(rules, 7)
+    board = tmp_path / "b.json"
+    board.write_text(out)
+    code, out, err = run(capsys, "solve", "--board", str(board), "--quiet")
+    assert "FreeCell, 2 cells" in out and "foundation retrieval, single-card moves" in out
+    code, out, err = run(capsys, "solve", "--board", str(board), "--cells", "3")
+    assert code == 64 and "free_cells" in err and err.count("\n") == 1, err
+    code, out, _ = run(capsys, "deal", "7", "--variant", "freecell", "--format", "json")
+    assert not {"free_cells", "strict_single", "foundation_retrieval"} & set(json.loads(out))
 
 
 def test_variants_lists_every_variant_in_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,9 +40,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
     position = deal(house_rules.apply(preset(args.variant), args), args.number)
     if args.format == "fcs":
         sys.stdout.write(format_fcs(position))
-        if position.rules.cells_changed:  # the text lists the cells but names no rule
-            note = Message("cli.deal.fcs_cells", cells=position.rules.cells)
-            print(say(note, language()), file=sys.stderr)
+        if given := house_rules.flags(position.rules):  # the text names no house rule
+            print(say(Message("cli.deal.fcs_rules", flags=given), language()), file=sys.stderr)
     elif args.format == "json":
         print(json.dumps(to_json(position)))
     else:

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import Final
 
 from eightoff.cli.say import text
 from eightoff.i18n import Count, Message
 from eightoff.position import Position
-from eightoff.rules import MAX_CELLS, CellsError, Rules
+from eightoff.rules import MAX_CELLS, CellsError, Rules, rule_options
 
 
 def add_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -73,9 +74,28 @@ def apply(rules: Rules, args: argparse.Namespace) -> Rules:
     )
 
 
+def flags(rules: Rules) -> str:
+    """The flags that give ``rules``' house rules again ("--cells 2 --strict"; "" for
+    the variant's own)."""
+    given = [f"--cells {rules.cells}"] if rules.cells_changed else []
+    on = rule_options(rules)
+    given += [flag for name, flag in FLAGS.items() if on.get(name)]
+    return " ".join(given)
+
+
+FLAGS: Final = {"foundation_retrieval": "--retrieval", "strict_single": "--strict"}
+"""The flag of each house rule that is switched on or off."""
+
+
 def on_board(position: Position, args: argparse.Namespace) -> Position:
     """A board read from a file, played with the house rules the flags switch on; with
-    ``--cells N`` its cell cards in its first cells (CellsError if they do not fit)."""
+    ``--cells N`` its cell cards in its first cells (CellsError if they do not fit, or
+    if the board names another number of cells: a JSON board's ``free_cells``)."""
+    given = getattr(args, "cells", None)
+    if given is not None and position.rules.cells_changed and given != position.rules.cells:
+        raise CellsError(
+            Message("cli.house.board_names_cells", board=position.rules.cells, cells=given)
+        )
     rules = apply(position.rules, args)
     if rules.cells == len(position.cells):
         return dataclasses.replace(position, rules=rules)
