@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from concurrent.futures import Future
 from pathlib import Path
@@ -177,6 +179,31 @@ def test_survey_par_stores_reports_and_resumes(
     png = tmp_path / "h.png"
     code, _, _ = run(capsys, "survey", "report", "--db", db, "--png", str(png))
     assert code == 0 and png.stat().st_size > 1000
+
+
+def test_survey_par_counts_a_lost_deal_as_lost_not_as_proven_par(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deal the par search proved lost was counted "proven" by the survey (the report
+    said lost) and exported as "optimal 1, lower bound 0": par 0. Now the survey, its
+    rerun, the report and the export all call it lost, with no par."""
+    db = str(tmp_path / "s.db")
+    args = ("--par", "--variant", "freecell", "--cells", "0", "--db", db, "--workers", "1")
+    code, out, _ = run(capsys, "survey", "1", "1", *args)
+    assert code == 0 and "1 deal, 0 proven (and 1 proven lost: no solution, no par)" in out
+    code, out, _ = run(capsys, "survey", "1", "1", *args)
+    assert "1 was stored before (0 proven, 1 lost)" in out
+    code, out, _ = run(
+        capsys, "survey", "report", "--variant", "freecell", "--cells", "0", "--db", db
+    )
+    assert "1 deal, 0 proven (0.0%), 1 lost" in out, out
+    code, out, _ = run(capsys, "survey", "export", "--csv", "-", "--db", db)
+    (row,) = csv.DictReader(io.StringIO(out))
+    assert (row["par_player_lost"], row["par_player_optimal"], row["par_player_lower"]) == (
+        "1",
+        "0",
+        "",
+    )
 
 
 def test_survey_par_goes_on_after_an_interrupt_and_retries_unproven_deals_when_asked(

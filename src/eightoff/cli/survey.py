@@ -569,8 +569,14 @@ def _run_par(args: argparse.Namespace) -> int:
         count=which.message,
         searched=result.searched,
         proven=result.proven,
+        lost=Message("cli.survey.par_lost", n=result.lost),
         seconds=seconds,
-        already=Message("cli.survey.already_par", n=result.already, proven=result.proven_before),
+        already=Message(
+            "cli.survey.already_par",
+            n=result.already,
+            proven=result.proven_before,
+            lost=Message("cli.survey.lost_before", n=result.lost_before),
+        ),
         db=str(result.db),
     )
     print(say(line, lang))

@@ -29,15 +29,20 @@ SURVEY_MEMORY_MB: Final = 1024
 
 @dataclass(frozen=True, slots=True)
 class ParRun:
-    """What a par survey did: deals searched this run and proven among them; deals
-    skipped as stored before, and proven (or proven lost) among them."""
+    """What a par survey did: deals searched this run, and among them those whose par
+    was proven and those proven lost; deals skipped as stored before, and the same two
+    counts among them."""
 
     total: int
     already: int
     searched: int
     proven: int
+    """Deals searched this run whose par was proven (not those proven lost)."""
     db: str
     proven_before: int = 0
+    lost: int = 0
+    """Deals searched this run proven lost: no solution, so no par."""
+    lost_before: int = 0
 
 
 class ParSurveyInterrupted(KeyboardInterrupt):
@@ -84,6 +89,7 @@ def run_par_survey(
         store.register_rules(rules)
         stored = store.par_rows(rules.id, signature, count.value, start, end)
         settled = {d for d, optimal, lost, *_ in stored if optimal or lost}
+        lost_before = sum(1 for _, _, lost, *_ in stored if lost)
         done = {row[0] for row in stored} if not retry_unknown else settled
         todo = [n for n in range(start, end + 1) if n not in done]
         run = store.start_run(
@@ -93,7 +99,12 @@ def run_par_survey(
             backend=f"par ({count.value} moves), local x{n_workers}",
         )
         total = end - start + 1
-        searched = proven = 0
+        searched = proven = lost = 0
+
+        def so_far() -> ParRun:
+            before = len(settled) - lost_before
+            return ParRun(total, len(done), searched, proven, db, before, lost, lost_before)
+
         with ProcessPoolExecutor(max_workers=n_workers) as pool:
             queue = iter(todo)
             running: set[Future[ParRow]] = set()
@@ -114,7 +125,8 @@ def run_par_survey(
                         row = fut.result()
                         store.write_par(rules.id, signature, run, count.value, [row])
                         searched += 1
-                        proven += row[1]
+                        lost += row[2]
+                        proven += row[1] and not row[2]
                         if progress is not None:
                             progress(len(done) + searched, total, proven)
                     fill()
@@ -122,7 +134,6 @@ def run_par_survey(
                 for fut in running:
                     fut.cancel()
                 if isinstance(stop, KeyboardInterrupt):
-                    so_far = ParRun(total, len(done), searched, proven, db, len(settled))
-                    raise ParSurveyInterrupted(so_far) from None
+                    raise ParSurveyInterrupted(so_far()) from None
                 raise
-    return ParRun(total, len(done), searched, proven, db, len(settled))
+    return so_far()

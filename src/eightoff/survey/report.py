@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from eightoff.explain import with_house_rules
-from eightoff.i18n import DEFAULT_LANGUAGE, Words, duration, grouped
+from eightoff.i18n import DEFAULT_LANGUAGE, Count, Words, duration, grouped
 from eightoff.rating import Level, formula_version
 from eightoff.rules import MAX_CELLS, Rules, cells_named, house_rules_on, preset
 from eightoff.survey.store import SurveyStore, rules_signature
@@ -152,7 +152,7 @@ class ParSummary:
             words.text(
                 "survey.par",
                 count=words.text(f"survey.count.{self.count}"),
-                deals=self.deals,
+                deals=Count(self.deals, "deal"),
                 proven=self.proven,
                 share=f"{100 * self.proven / self.deals:.1f}",
                 lost=self.lost,

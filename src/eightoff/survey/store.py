@@ -365,10 +365,13 @@ CSV_COLUMNS: Final = (
     "par_single_optimal",
     "par_single_lower",
     "par_single_upper",
+    "par_player_lost",
+    "par_single_lost",
 )
 """The columns of ``survey export --csv``: a deal's verdict and its run, the rules it was
 played under (the signature, then the house rules read from it), its rating, and its par
-in both counts; empty where a deal has none (a deal surveyed only for par has no
+in both counts (a deal the par search proved lost: ``par_*_lost`` 1, ``par_*_optimal``
+0 and no bounds); empty where a deal has none (a deal surveyed only for par has no
 verdict)."""
 
 
@@ -1085,7 +1088,7 @@ class SurveyStore:
                 if ratings
                 else ""
             )
-            pars = []
+            pars, lost = [], []
             for count in ("player", "single"):
                 if par:
                     joins += (
@@ -1093,16 +1096,24 @@ class SurveyStore:
                         f" AND p_{count}.rules = k.rules AND p_{count}.deal = k.deal"
                         f" AND p_{count}.count = '{count}'"
                     )
-                    pars.append(f"p_{count}.optimal, p_{count}.lower_bound, p_{count}.upper_bound")
+                    # a lost deal has no par: neither proven optimal nor a lower bound
+                    pars.append(
+                        f"CASE WHEN p_{count}.lost THEN 0 ELSE p_{count}.optimal END,"
+                        f" CASE WHEN p_{count}.lost THEN NULL ELSE p_{count}.lower_bound END,"
+                        f" p_{count}.upper_bound"
+                    )
+                    lost.append(f"p_{count}.lost")
                 else:
                     pars.append("NULL, NULL, NULL")
+                    lost.append("NULL")
             yield from c.execute(
                 f"WITH k AS ({keys})"
                 " SELECT k.variant, k.deal, s.verdict, s.length, s.states, s.seconds,"
                 " r.solver_version, k.rules, r.time_limit, r.state_limit, s.run, r.started_at,"
                 f" {counts}, json_extract(u.rules_json, '$.cells'),"
                 " json_extract(u.rules_json, '$.foundation_retrieval'),"
-                f" json_extract(u.rules_json, '$.strict_single'), {rated}, {', '.join(pars)}"
+                f" json_extract(u.rules_json, '$.strict_single'), {rated}, {', '.join(pars)},"
+                f" {', '.join(lost)}"
                 " FROM k LEFT JOIN survey_results s ON s.variant = k.variant"
                 " AND s.rules = k.rules AND s.deal = k.deal"
                 " LEFT JOIN survey_runs r ON r.id = s.run"
