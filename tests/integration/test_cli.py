@@ -87,6 +87,19 @@ def test_a_json_board_keeps_its_house_rules_and_refuses_other_cells(
     assert not {"free_cells", "strict_single", "foundation_retrieval"} & set(json.loads(out))
 
 
+def test_a_dealt_board_is_never_wrapped_at_the_terminal_width(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With COLUMNS=45 (or a pipe into a narrow window) Double FreeCell's ten columns
+    were cut after the eighth, the last two on a line below: the grid is kept whole."""
+    monkeypatch.setenv("COLUMNS", "45")
+    code, out, _ = run(capsys, "deal", "5", "--variant", "double-freecell")
+    numbers = next(line for line in out.splitlines() if line.split()[:2] == ["1", "2"])
+    assert code == 0 and numbers.split() == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
+    home = next(line for line in out.splitlines() if line.startswith("Home"))
+    assert len(home.split()) == 9  # the label and eight foundations, on one line
+
+
 def test_variants_lists_every_variant_in_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "variants")
     lines = [line for line in out.splitlines() if line.strip()]

@@ -48,7 +48,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
         rules, lang = position.rules, language()
         title = Message("terminal.deal_title", variant=variant_name(rules, lang), deal=args.number)
         console = TerminalConsole(highlight=False)
-        console.print(render_board(position, titled(title, rules, lang), lang))
+        # the grid never wraps: a narrow $COLUMNS (or a pipe) would split its rows
+        console.print(render_board(position, titled(title, rules, lang), lang), soft_wrap=True)
         # the level on a line of its own, what it rests on below it (a line of its own
         # never breaks inside the parentheses of one long line)
         rating = _rating_of(position)
