@@ -140,8 +140,11 @@ def test_a_win_says_par_and_the_par_solution_replays(
     expect(dialog.locator("#won-text")).to_have_text(w["replay_won"])
     title = translate(Message("par.is", par=14), lang)
     expect(dialog.locator("#won-par")).to_have_text(title, timeout=30_000)
+    # the par solution was just watched: not offered again
+    expect(dialog.locator("#btn-won-par-replay")).to_be_hidden()
     table.screenshot(f"par-{size}-{lang}-replay-won")
     dialog.locator("#btn-won-close").click()
+    expect(table.page.locator("#btn-replay-back")).to_be_disabled()  # the game is over
 
     # the statistics: one game won (the replay is not counted), over par by took - 14
     stats = service.stats()["eightoff"]

@@ -7,6 +7,7 @@ the table's default), played alongside the browser; the names are ``Card.name``.
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Any
 
 import pytest
@@ -320,6 +321,10 @@ def test_solver_replay_wins_a_whole_deal(table: TablePage) -> None:
     table.wait_board(_all_home(game.position))
     table.screenshot("desktop-won")
     table.button("Close").click()
+    # the game is over: Back takes nothing back (it offered to, and the server refused)
+    expect(table.button("◀ Back")).to_be_disabled()
+    table.page.locator("#frame").press("ArrowLeft")
+    expect(table.message).to_be_hidden()
     table.button("Stats").click()
     stats = table.page.get_by_role("dialog", name="Statistics")
     row = stats.get_by_role("row", name=re.compile("^Eight Off"))
@@ -645,3 +650,51 @@ def test_status_says_how_far_to_undo_when_the_game_is_lost(table: TablePage) -> 
         table.button("Undo").click()
         table.wait_ready()
     expect(table.verdict).to_have_text("Winnable", timeout=30_000)
+
+
+def test_the_table_says_loading_and_takes_no_action_before_its_game_is_known(
+    table: TablePage,
+) -> None:
+    """On a slow network the table was blank with every button enabled (doing nothing),
+    and New game offered Eight Off while another variant's game was in progress."""
+    table.open()
+    table.open_deal(4, "freecell")
+    page = table.page
+    held: list[Any] | None = []
+
+    def hold(route: Any) -> None:  # the answer waits until the test lets it go
+        if held is not None:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/games/current*", hold)
+    page.goto(table.server.page_url("/"))
+    expect(page.locator("#board .board-loading")).to_have_text("Loading…")
+    for name in ("btn-new", "btn-open", "btn-undo", "btn-hint", "btn-solve"):
+        expect(page.locator(f"#{name}")).to_be_disabled()
+    page.locator("body").press("n")
+    expect(page.locator("#dlg-new")).to_be_hidden()
+    table.screenshot("desktop-loading")
+    waiting, held = held or [], None
+    for route in waiting:
+        route.continue_()
+    table.wait_ready()
+    expect(page.locator("#board .board-loading")).to_have_count(0)
+    expect(page.locator("#btn-new")).to_be_enabled()
+    page.locator("#btn-new").click()
+    expect(page.locator("#new-variant")).to_have_value("freecell")
+
+
+def test_a_double_click_on_open_deal_starts_one_game(table: TablePage) -> None:
+    table.open()
+    before = table.server.get("/api/games/current")["id"]
+    table.show_options()
+    table.page.get_by_label("Deal number").fill("78")
+    table.button("Open deal").dblclick()
+    expect(table.page.locator("#st-deal")).to_contain_text("78")
+    table.wait_ready()
+    with sqlite3.connect(table.server.db) as c:
+        opened = c.execute("SELECT deal FROM games WHERE id > ?", (before,)).fetchall()
+    c.close()
+    assert opened == [("78",)]  # two games of deal 78 were stored

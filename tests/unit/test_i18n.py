@@ -451,6 +451,28 @@ def test_the_german_rules_page_has_every_part_of_the_english_one() -> None:
     assert leftovers == []
 
 
+def _keys(html: str) -> set[str]:
+    """Every key (``<kbd>``) named in a page's list of keys, ``Umschalt``/``Strg`` read
+    as ``Shift``/``Ctrl``."""
+    names = {"Umschalt": "Shift", "Strg": "Ctrl"}
+    return {names.get(k, k) for k in re.findall(r"<kbd>([^<]+)</kbd>", html)}
+
+
+def test_the_printable_rules_list_every_key_the_tables_key_help_lists() -> None:
+    """The printable reference left out Shift+T, Shift+H with 1-4, and u / r, which the
+    table's ? list has."""
+    page = (STATIC / "index.html").read_text("utf-8")
+    table = _keys(
+        page[page.index('id="dlg-keys"') : page.index("</dialog>", page.index('id="dlg-keys"'))]
+    )
+    for name in ("rules.html", "rules.de.html"):
+        text = (STATIC / name).read_text("utf-8")
+        printed = _keys(
+            text[text.index('class="keys"') : text.index("</table>", text.index('class="keys"'))]
+        )
+        assert table - printed == set(), name
+
+
 # ----- court cards ----------------------------------------------------------------------------
 def test_court_card_pictures_are_drawn_for_every_jack_queen_and_king() -> None:
     from xml.etree import ElementTree

@@ -569,13 +569,15 @@ def _run_par(args: argparse.Namespace) -> int:
         count=which.message,
         searched=result.searched,
         proven=result.proven,
-        lost=Message("cli.survey.par_lost", n=result.lost),
+        lost=Message("cli.survey.par_lost", n=result.lost) if result.lost else "",
         seconds=seconds,
         already=Message(
             "cli.survey.already_par",
             n=result.already,
             proven=result.proven_before,
-            lost=Message("cli.survey.lost_before", n=result.lost_before),
+            lost=Message("cli.survey.lost_before", n=result.lost_before)
+            if result.lost_before
+            else "",
         ),
         db=str(result.db),
     )

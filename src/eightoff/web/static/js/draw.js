@@ -63,6 +63,7 @@ export function renderBoard({ animate = true } = {}) {
     board.replaceChildren();
     return;
   }
+  board.querySelector(".board-loading")?.remove();
   // where each card was, to slide it to its new place (FLIP)
   const before = new Map();
   if (animate && !reducedMotion) {

@@ -135,6 +135,11 @@ export function loadReplay(sol, { heading = null, found = "replay.found" } = {})
   say(t(found, { moves: plural(state.replay.total, "move"), steps: plural(turns.length, "step") }));
 }
 
+/** The game on the table is over (won, or finished elsewhere). */
+function over() {
+  return Boolean(state.game && (state.game.won || state.game.finished));
+}
+
 function renderReplay() {
   const r = state.replay;
   const stepBtn = $("btn-replay-step");
@@ -149,7 +154,8 @@ function renderReplay() {
     r.index >= n ? t("replay.done", { steps: plural(n, "step") }) : t("replay.progress", { i: r.index, n, moves: plural(r.total, "move") });
   $("replay-next").textContent = r.index < n ? t("replay.next", { turn: describeTurn(r.moves[r.index]) }) : "";
   stepBtn.disabled = r.index >= n;
-  backBtn.disabled = r.index <= 0;
+  // a won game is over: nothing is taken back (the server refuses an undo then)
+  backBtn.disabled = r.index <= 0 || over();
   playBtn.disabled = r.index >= n;
   playBtn.textContent = t(r.playing ? "replay.pause" : "replay.play");
 }
@@ -171,7 +177,7 @@ export function replayBack() {
 function replayRequest(step, request) {
   return enqueue(async () => {
     const r = state.replay;
-    if (!r || r.loading || (step > 0 && r.index >= r.moves.length) || (step < 0 && r.index <= 0)) return;
+    if (!r || r.loading || (step > 0 && r.index >= r.moves.length) || (step < 0 && (r.index <= 0 || over()))) return;
     const [action, body] = request(r);
     r.stepping = true;
     try {

@@ -266,6 +266,7 @@ function onTap(place, cardEl, depth) {
 // ----- keyboard ---------------------------------------------------------------------------------
 function onKey(e) {
   if (document.querySelector("dialog[open]")) return;
+  if (document.body.dataset.ready !== "true") return; // still loading: no game to act on
   const tag = e.target && e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") {
     if (e.key === "Escape") e.target.blur();

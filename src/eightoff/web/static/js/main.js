@@ -205,6 +205,11 @@ async function boot() {
     await startGame({ variant: "eightoff", deal: null, winnable_only: state.settings.winnable_only, lesson: null }, { confirm: false });
   }
   watchOtherWindows({ dragging, onSettings: applySettings });
+  // until here the page said "Loading…" and took no action (index.html starts them
+  // disabled): a slow answer left a blank table whose buttons did nothing, and a New
+  // game that offered another variant than the game in progress
+  $("board").querySelector(".board-loading")?.remove();
+  $("btn-new").disabled = $("btn-open").disabled = false;
   document.body.dataset.ready = "true";
 }
 

@@ -67,7 +67,8 @@ function render() {
   $("btn-par-replay").hidden = !canShow;
   $("won-par").textContent = g && g.won ? text : "";
   $("won-par").hidden = !(g && g.won && text);
-  $("btn-won-par-replay").hidden = !(g && g.won && canShow);
+  // not on the win of a par replay: the player has just watched that solution
+  $("btn-won-par-replay").hidden = !(g && g.won && canShow && !g.replay);
   $("btn-won-par-longer").hidden = !(g && g.won && longer);
   $("btn-won-par-longer").title = offer;
 }

@@ -378,6 +378,18 @@ export function confirmLeave(body) {
 
 /** POST /api/games with body; asks first when it would replace a game in progress. */
 export async function startGame(body, { confirm = true } = {}) {
+  // a second click (a double-click on Open deal or Deal) while the first is on its way
+  // would store a second game: one start at a time
+  if (state.starting) return false;
+  state.starting = true;
+  try {
+    return await startNow(body, confirm);
+  } finally {
+    state.starting = false;
+  }
+}
+
+async function startNow(body, confirm) {
   // another window may have moved in this game since the last look (every 2 s, never
   // while a dialog is open): look again before deciding whether there is a game to leave
   if (confirm && !inProgress()) await catchUp();

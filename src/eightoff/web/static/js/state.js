@@ -6,6 +6,7 @@ import { count, placeTitle as localPlaceTitle, t } from "./i18n.js";
 
 export const state = {
   game: null,
+  starting: false, // a new game is on its way (play.js startGame: one at a time)
   variants: [],
   lessons: [],
   settings: { auto_move: true, winnable_only: false, language: null },
