@@ -85,11 +85,6 @@ MOVE_BODIES_400: list[tuple[Any, str, str]] = [
         "There is no Column 100",
     ),
     (
-        {"source": {"kind": "column", "index": -1}, "target": {"kind": "cell", "index": 5}},
-        "illegal_move",
-        "There is no Column 0",
-    ),
-    (
         {"source": {"kind": "column", "index": 10**30}, "target": {"kind": "cell", "index": 5}},
         "illegal_move",
         "There is no Column",
@@ -177,6 +172,9 @@ MOVE_BODIES_422: list[Any] = [
     {"source": {"kind": "column", "index": 1.5}, "target": {"kind": "cell", "index": 0}},
     {"source": {"kind": "column", "index": True}, "target": {"kind": "cell", "index": 0}},
     {"source": {"index": 0}, "target": {"kind": "cell", "index": 0}},
+    # counted from 0: -1 was refused as "There is no Column 0 to move from"
+    {"source": {"kind": "column", "index": -1}, "target": {"kind": "cell", "index": 0}},
+    {"source": {"kind": "column", "index": 0}, "target": {"kind": "cell", "index": -3}},
     {
         "source": {"kind": "column", "index": 0},
         "target": {"kind": "cell", "index": 0},
@@ -445,3 +443,11 @@ def test_no_new_game_body_makes_the_server_answer_500(client: TestClient, body: 
     assert r.status_code < 500, r.text
     if r.status_code >= 400:
         assert set(r.json()) == {"error", "code"}
+
+
+def test_head_of_a_page_is_answered_like_its_get(client: TestClient) -> None:
+    """A link checker asks HEAD /: it was 405."""
+    for path in ("/", "/rules"):
+        get, head = client.get(path), client.head(path)
+        assert head.status_code == get.status_code == 200
+        assert head.headers["content-type"] == get.headers["content-type"] and not head.content

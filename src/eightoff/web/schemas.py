@@ -37,7 +37,8 @@ class Revisioned(Strict):
 
 class PlaceIn(Strict):
     kind: Literal["column", "cell", "foundation"]
-    index: int | None = None
+    # counted from 0: a negative index named "Column 0" in the refusal
+    index: Annotated[int, Field(ge=0)] | None = None
 
 
 class MoveIn(Revisioned):

@@ -27,7 +27,7 @@ def page(name: str) -> Response:
     return FileResponse(path, media_type="text/html")
 
 
-@router.get("/")
+@router.api_route("/", methods=["GET", "HEAD"])  # HEAD: what a link checker asks
 async def index() -> Response:
     return page("index.html")
 
@@ -38,7 +38,7 @@ async def notation_js() -> Response:
     return Response(NOTATION_JS, media_type="text/javascript")
 
 
-@router.get("/rules")
+@router.api_route("/rules", methods=["GET", "HEAD"])
 async def rules_page(request: Request, lang: str | None = None) -> Response:
     """The rules in the reader's language: ``?lang=de`` or ``Accept-Language``."""
     chosen = lang if lang in LANGUAGES else pick_language(request.headers.get("accept-language"))
