@@ -306,6 +306,11 @@ def test_the_hostile_pieces_are_refused_one_by_one(work: Path) -> None:
         ["play", "--deal", "5", "--db", str(work / "junk.db"), "--no-browser"],
         ["play", "--deal", "5", "--db", str(work / "folder")],
         ["deal", "1" * 5000],
+        # a deal number is ASCII digits alone (+5 and 1_000 were read as numbers)
+        ["deal", "+5"],
+        ["solve", "1_000"],
+        ["survey", "+1", "3", "--db", db],
+        ["play", "--terminal", "--deal", "+5"],
     ]
     for argv in cases:
         assert check(argv, work) >= 64, argv

@@ -459,3 +459,23 @@ def test_an_export_or_report_on_a_full_disk_leaves_the_old_file_whole(
             assert code == 73 and "No space left" in err and err.count("\n") == 1, err
             assert path.read_bytes() == before
         assert sorted(p.name for p in small.iterdir()) == ["filler", "out.csv", "out.png"]
+
+
+def test_a_report_picture_with_no_writable_config_folder_says_nothing_more(
+    tmp_path: Path,
+) -> None:
+    """With HOME and MPLCONFIGDIR where nothing can be written, ``--png`` printed two
+    of matplotlib's warnings on stderr around its one line."""
+    db, png = tmp_path / "s.db", tmp_path / "r.png"
+    env = {**os.environ, "MPLCONFIGDIR": "/proc/eightoff-none", "HOME": "/proc"}
+    run = [sys.executable, "-m", "eightoff.cli", "survey"]
+    done = subprocess.run([*run, "1", "20", "--db", str(db)], capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run(
+        [*run, "report", "--db", str(db), "--png", str(png)],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert png.read_bytes()[:4] == b"\x89PNG"

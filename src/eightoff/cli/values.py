@@ -54,8 +54,11 @@ def deal_number(text: str, what: str = "", high: int = MAX_DEAL, hint: Message |
             "cli.value.not_a_deal", lead=lead, token=quote(text), low=MIN_DEAL, high=high, hint=hint
         )
     )
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):  # no sign, no "_": as the README says
+        raise refusal
     try:
-        value = whole_number(text, "a deal number", MIN_DEAL, high)
+        value = whole_number(digits, "a deal number", MIN_DEAL, high)
         return check_deal_number(value)
     except (UsageError, DealNumberError):
         raise refusal from None

@@ -534,6 +534,11 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
     """Histograms of solution length (solved deals) and solve time (all deals), the
     deals per difficulty level when the survey rated them, the par histograms, and the
     family table by number of free cells when the store holds more than one."""
+    import logging
+
+    # matplotlib's own warnings (a config folder it cannot write, so a temporary one)
+    # would be lines of its words on the command's stderr: the picture is the same
+    logging.getLogger("matplotlib").setLevel(logging.ERROR)
     import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
