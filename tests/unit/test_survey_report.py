@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -151,6 +152,8 @@ def test_report_text_and_png(
     assert "100 deals surveyed" in out
     assert "lost deals (5): 7 13 29 41 88" in out
     assert "unknown deals (5): 3 50 61 77 99" in out
+    # the share is of the deals decided (90 solved of 95), and the line says so
+    assert re.search(r"winnable +94\.7368% of the deals decided ", out), out
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     import matplotlib.image
 
