@@ -549,3 +549,24 @@ def test_export_gives_each_deals_rules_rating_and_par(
     for r in rows.values():
         assert (r["cells"], r["foundation_retrieval"], r["strict_single"]) == ("8", "0", "1")
         assert r["par_single_lower"] == ""  # no single-card par asked
+
+
+def test_the_levels_table_stays_in_columns_in_german(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "Nicht gewinnbar" is longer than the other names: its count stood two places to
+    the right of the others."""
+    from eightoff.i18n import words
+
+    db = str(tmp_path / "s.sqlite3")
+    assert main(["1", "6", "--rate", "--db", db, "--workers", "1", "--no-progress"]) == 0
+    capsys.readouterr()
+    with SurveyStore(db, create=False) as store:
+        report = build_report(store, preset("eightoff"))
+    for lang in ("en", "de"):
+        said = words(lang)
+        labels = [said.text(f"level.{name}") for name in report.levels]
+        lines = report.text(said).splitlines()
+        rows = [line for line in lines if line.strip().rsplit(None, 2)[0] in labels]
+        assert len(rows) == len(labels) == 6  # Easy … Not winnable
+        assert len({len(row) for row in rows}) == 1, rows  # counts and shares in columns

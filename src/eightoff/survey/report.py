@@ -410,9 +410,10 @@ class SurveyReport(_Counted):
                 older=older,
             )
         ]
+        labels = {name: words.text(f"level.{name}") for name in self.levels}
+        width = max(13, *(len(label) + 1 for label in labels.values()))  # "Nicht gewinnbar"
         for name, n in self.levels.items():
-            label = words.text(f"level.{name}")
-            lines.append(f"    {label:<13}{n:>10}  {100 * n / self.rated:6.2f}%")
+            lines.append(f"    {labels[name]:<{width}}{n:>10}  {100 * n / self.rated:6.2f}%")
         return lines
 
 
