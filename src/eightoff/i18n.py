@@ -413,6 +413,8 @@ def quote(token: object, limit: int = MAX_TOKEN) -> str:
     (a list or object is named, not printed: it may be huge or nested deep)."""
     if isinstance(token, list | tuple | dict | set):
         return f"a {type(token).__name__} of {len(token)}"
+    if token is None or isinstance(token, bool):  # from JSON: written as JSON writes it
+        return {None: "null", True: "true", False: "false"}[token]
     if isinstance(token, int) and not isinstance(token, bool) and token.bit_length() > 128:
         return f"a number of about {int(token.bit_length() * 0.30103)} digits"
     if isinstance(token, str):

@@ -159,6 +159,10 @@ def test_malformed_fcs_names_line_and_token(edit, message: str) -> None:  # type
         (lambda d: d["foundations"].update(X=1), "foundations: 'X' is not a suit"),
         (lambda d: d["foundations"].update(S=14), r"foundations.S: 14 is not a top rank"),
         (lambda d: d["cells"].__setitem__(4, "JD"), "more often than the pack holds them: J♦"),
+        # JSON's words for JSON's values (it said "True is not a variant id")
+        (lambda d: d.update(variant=True), "variant: true is not a variant id"),
+        (lambda d: d["columns"][2].__setitem__(0, None), r"columns\[2\]\[0\]: null is not"),
+        (lambda d: d.update(strict_single="yes"), "strict_single: strict_single must be true"),
     ],
 )
 def test_malformed_json_board_names_the_field(edit, message: str) -> None:  # type: ignore[no-untyped-def]
