@@ -399,7 +399,19 @@ def test_the_png_shows_winnability_by_number_of_cells(tmp_path: Path) -> None:
     heights = [bar.get_height() for bar in cells.patches if isinstance(bar, Rectangle)]
     assert heights == pytest.approx([25.0, 50.0, 90.0])
     labels = [t.get_text() for t in cells.get_xticklabels()]
-    assert labels == ["0\n1 of 4", "2\n1 of 3\n1 unknown", "4\n90 of 100"]
+    assert labels == ["0\n1/4", "2\n1/3\n1 unknown", "4\n90/100"]
+    # each share is written above its interval's top, not on its whisker
+    shares = {t.get_text(): t.xy[1] for t in cells.texts}
+    assert shares == pytest.approx(
+        {
+            "25.0%": 100 * report.by_cells[0].ci95[1],
+            "50.0%": 100 * report.by_cells[1].ci95[1],
+            "90.0%": 100 * report.by_cells[2].ci95[1],
+        }
+    )
+    # two panels a row at most, the cells panel a row of its own: not one long row
+    width, height = figure(report).get_size_inches()
+    assert width < 14 and height > width / 2
     # without other cell counts stored there is no such panel
     fill(tmp_path / "one.sqlite3", "freecell", {1: "solved", 2: "lost"})
     alone = build_report(tmp_path / "one.sqlite3", fc)

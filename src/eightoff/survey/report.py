@@ -546,13 +546,24 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
 
     words = words or _english()
     t = words.text
-    listed = report.length_count != "player"
+    # an empty store has no counts to tell: its axis says player moves, as a survey's will
+    listed = report.length_count != "player" and bool(report.length_hist)
     length_axis = t("survey.png.length_axis_listed" if listed else "survey.png.length_axis")
     pars = [p for p in report.par.values() if p.hist]
     panels = (3 if report.rated else 2) + len(pars) + (1 if report.by_cells else 0)
-    fig = Figure(figsize=(5.5 * panels, 4.6), dpi=110)
+    # two panels a row (one long row of five was 3000 pixels wide, its words small), an
+    # odd one out spanning its row; the cells panel a row of its own, for its nine bars
+    paired = panels - (1 if report.by_cells else 0)
+    rows = math.ceil(paired / 2) + (1 if report.by_cells else 0)
+    fig = Figure(figsize=(12.8, 4.8 * rows + 0.6), dpi=110)
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, panels)
+    grid = fig.add_gridspec(rows, 2)
+    axes = [
+        fig.add_subplot(grid[i // 2, :] if i == paired - 1 and paired % 2 else grid[i // 2, i % 2])
+        for i in range(paired)
+    ]
+    if report.by_cells:
+        axes.append(fig.add_subplot(grid[rows - 1, :]))
     ax_len, ax_time = axes[0], axes[1]
     w = report.winnability
     low, high = report.ci95
@@ -584,7 +595,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         width = max(1, math.ceil((hi - lo + 1) / 80))
         bins = np.arange(lo, hi + width + 1, width) - 0.5
         shown = lengths <= cut
-        ax_len.hist(lengths[shown], bins=bins, weights=counts[shown], color="#3a6ea5")
+        ax_len.hist(lengths[shown], bins=bins.tolist(), weights=counts[shown], color="#3a6ea5")
         med = _weighted_median(report.length_hist) or 0
         ax_len.axvline(
             med, color="#c0392b", linestyle="--", label=t("survey.png.median", value=med)
@@ -614,7 +625,7 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         if hi <= lo:
             hi = lo * 2
         bins = np.geomspace(lo, hi * 1.0001, 60)
-        ax_time.hist(secs, bins=bins, weights=counts, color="#27ae60")
+        ax_time.hist(secs, bins=bins.tolist(), weights=counts, color="#27ae60")
         ax_time.set_xscale("log")
         med_time = (_weighted_median(report.time_hist) or 1) / 1e6
         ax_time.axvline(
@@ -624,8 +635,11 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
             label=t("survey.png.median", value=duration(med_time)),
         )
         ax_time.legend(loc="upper right", fontsize="small")
+        ax_time.set_xlabel(t("survey.png.time_axis"))
+    else:
+        none = t("survey.png.no_deals")
+        ax_time.text(0.5, 0.5, none, ha="center", va="center", transform=ax_time.transAxes)
     ax_time.set_title(t("survey.png.time"))
-    ax_time.set_xlabel(t("survey.png.time_axis"))
     ax_time.set_ylabel(t("survey.png.deals"))
     if report.rated:
         ax_lv = axes[2]
@@ -635,6 +649,8 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         ax_lv.set_title(t("survey.png.levels", rated=grouped(report.rated)))
         ax_lv.set_xlabel(t("survey.png.levels_axis", formula=formula_version(report.variant)))
         ax_lv.set_ylabel(t("survey.png.deals"))
+    from matplotlib.ticker import MaxNLocator
+
     first_par = 3 if report.rated else 2
     for k, summary in enumerate(pars):
         ax_par = axes[first_par + k]
@@ -644,19 +660,18 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
         ax_par.axvline(
             med_par, color="#2c3e50", linestyle="--", label=t("survey.png.median", value=med_par)
         )
-        ax_par.legend(loc="upper right", fontsize="small")
+        ax_par.legend(loc="best", fontsize="small")
+        ax_par.xaxis.set_major_locator(MaxNLocator(integer=True))  # par is a whole number
         ax_par.set_title(
             t("survey.png.par", proven=grouped(summary.proven), deals=grouped(summary.deals))
         )
         ax_par.set_xlabel(t("survey.png.par_axis", count=t(f"survey.count.{summary.count}")))
         ax_par.set_ylabel(t("survey.png.deals"))
-    from matplotlib.ticker import MaxNLocator
-
     for ax in axes[: first_par + len(pars)]:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if report.by_cells:
         _cells_panel(axes[-1], report.by_cells, words)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))  # room for the title
     return fig
 
 
@@ -684,18 +699,18 @@ def _cells_panel(ax: Axes, rows: list[CellsRow], words: Words) -> None:
         ],
         fontsize="small",
     )
-    for x, share, row in zip(xs, shares, rows, strict=True):
+    for x, share, above, row in zip(xs, shares, highs, rows, strict=True):
         if row.winnability is not None:
-            ax.annotate(
-                f"{share:.2f}%",
-                (x, share),
+            ax.annotate(  # above the interval's top, not on its whisker
+                f"{share:.1f}%",
+                (x, share + above),
                 ha="center",
                 va="bottom",
                 fontsize="small",
                 xytext=(0, 3),
                 textcoords="offset points",
             )
-    ax.set_ylim(0, 110)
+    ax.set_ylim(0, 112)
     ax.set_title(t("survey.png.cells"))
     ax.set_xlabel(t("survey.png.cells_axis"))
     ax.set_ylabel(t("survey.png.cells_share"))
