@@ -535,7 +535,8 @@ def test_a_survey_under_house_rules_says_so_everywhere(
     assert main(["report", "--db", db]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "Eight Off (eightoff): no deals surveyed yet",
-        "  (4 stored rows of eightoff under other rules are not counted)",
+        "  (4 stored rows of eightoff under other rules are not counted: 4 under Eight Off"
+        " · single-card moves; ask for those rules, e.g. --cells N, --strict, --retrieval)",
     ]
 
 

@@ -222,6 +222,9 @@ class SurveyReport(_Counted):
     solver_versions: dict[str, int] = field(default_factory=dict)
     other_rules_rows: int = 0
     """Rows of this variant stored under other rules (not counted here)."""
+    other_rules: tuple[tuple[Rules | None, int], ...] = ()
+    """Those rows by the rules they were stored under, most first (None: rules this
+    eightoff cannot name, a house rule it no longer has)."""
     levels: dict[str, int] = field(default_factory=dict)
     """Level name → deals rated so with the current rating formula (every level, in
     order from Easy to Not winnable, when any deal is rated; empty otherwise)."""
@@ -314,9 +317,7 @@ class SurveyReport(_Counted):
                 lines.extend(self._cells_lines(words))
                 lines.append(words.text("survey.by_cells_hint", variant=self.variant))
             elif self.other_rules_rows:  # stored only with house rules (--strict, ...)
-                lines.append(
-                    words.text("survey.other_rules", n=self.other_rules_rows, variant=self.variant)
-                )
+                lines.append(self._other_rules_line(words))
             return "\n".join(lines)
         if self.deals == 0:
             lines = [words.text("survey.no_verdicts", name=name, variant=self.variant)]
@@ -375,10 +376,26 @@ class SurveyReport(_Counted):
         )
         lines.append(words.text("survey.solver", versions=versions, signature=self.signature))
         if self.other_rules_rows:
-            lines.append(
-                words.text("survey.other_rules", n=self.other_rules_rows, variant=self.variant)
-            )
+            lines.append(self._other_rules_line(words))
         return "\n".join(lines)
+
+    def _other_rules_line(self, words: Words) -> str:
+        """The rows not counted, named by their rules: what to ask for to see them."""
+        which = ", ".join(
+            words.text(
+                "survey.other_rules_one",
+                name=(
+                    with_house_rules(cells_named(r, words.lang), r, words.lang)
+                    if r is not None
+                    else words.text("survey.other_rules_unnamed")
+                ),
+                n=n,
+            )
+            for r, n in self.other_rules
+        )
+        return words.text(
+            "survey.other_rules", n=self.other_rules_rows, variant=self.variant, which=which
+        )
 
     def _cells_lines(self, words: Words) -> list[str]:
         """The table by number of cells (none when only one count is stored)."""
@@ -440,7 +457,11 @@ def build_report(
 def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
     sig = rules_signature(rules)
     counts = store.counts(rules.id, sig)
-    others = sum(n for s, n in store.signatures(rules.id).items() if s != sig)
+    stored = store.signatures(rules.id)
+    others = sum(n for s, n in stored.items() if s != sig)
+    named = {rules_signature(r): r for r in _house_rules_of(rules)}
+    by_rules = sorted(((n, s) for s, n in stored.items() if s != sig), reverse=True)
+    other_rules = tuple((named.get(s), n) for n, s in by_rules)
     ratings = store.rating_counts(rules.id, sig)
     version = formula_version(rules.id)
     current = {level: n for (formula, level), n in ratings.items() if formula == version}
@@ -462,6 +483,7 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         total_seconds=store.total_seconds(rules.id, sig),
         solver_versions=store.solver_versions(rules.id, sig),
         other_rules_rows=others,
+        other_rules=other_rules,
         levels=levels,
         other_formula_ratings=sum(ratings.values()) - sum(current.values()),
         by_cells=_by_cells(store, rules),
@@ -469,6 +491,18 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         length_count=count,
         uncounted=uncounted,
     )
+
+
+def _house_rules_of(rules: Rules) -> list[Rules]:
+    """The variant under every combination of house rules: each number of cells, with
+    and without foundation retrieval and single-card moves."""
+    base = preset(rules.id)
+    return [
+        base.with_options(cells=n, foundation_retrieval=retrieval, strict_single=strict)
+        for n in range(base.least_cells, MAX_CELLS + 1)
+        for retrieval in (False, True)
+        for strict in (False, True)
+    ]
 
 
 def _by_cells(store: SurveyStore, rules: Rules) -> list[CellsRow]:
