@@ -28,6 +28,7 @@ JSON_KEYS = {
     "single_card_moves",
     "states",
     "seconds",
+    "reason",
 }
 MOVE_KEYS = {"notation", "card", "count", "source", "target"}
 
@@ -149,7 +150,8 @@ def test_a_limit_gives_unknown_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert code == 2
     assert "unknown: state limit reached" in out
     code, out, _ = run(capsys, "1", "--max-states", "3", "--json")
-    assert code == 2 and json.loads(out)["verdict"] == "unknown"
+    row = json.loads(out)  # why it stopped, as --optimal's JSON says it
+    assert code == 2 and (row["verdict"], row["reason"]) == ("unknown", "state limit reached")
 
 
 def test_deals_a_limit_stopped_end_with_the_option_that_goes_further(

@@ -153,6 +153,7 @@ def _reference_json(start: Position, number: int, moves: tuple[Move, ...], o: Ou
         "single_card_moves": c.single_card,
         "states": o.states,
         "seconds": round(o.seconds, 6),
+        "reason": None,  # solved: the search did not stop at a limit
     }
     return json.dumps(obj) + "\n"
 

@@ -221,7 +221,7 @@ def _json_str(value: str) -> str:
 def json_line(variant: str, number: int | None, outcome: Outcome) -> bytes:
     """The ``--json`` output of one deal: one object on one line, as ``json.dumps``
     writes it (``player_moves``, ``single_card_moves``: the solution's two counts, null
-    without one)."""
+    without one; ``reason``: why the search of an unknown deal stopped, else null)."""
     n = outcome.counts
     deal = "null" if number is None else int(number)
     head = (
@@ -233,9 +233,11 @@ def json_line(variant: str, number: int | None, outcome: Outcome) -> bytes:
         if n is None
         else (f'{n.player}, "single_card_moves": {n.single_card}')
     )
+    # why an unknown deal's search stopped, as --optimal's JSON says it (null otherwise)
+    reason = _json_str(outcome.reason) if outcome.verdict is Verdict.UNKNOWN else "null"
     tail = (
         f'], "player_moves": {counts}, "states": {outcome.states},'
-        f' "seconds": {round(outcome.seconds, 6)!r}}}\n'
+        f' "seconds": {round(outcome.seconds, 6)!r}, "reason": {reason}}}\n'
     ).encode()
     if not outcome.keys:
         return head + tail
