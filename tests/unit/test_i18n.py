@@ -509,3 +509,11 @@ def test_a_refusal_names_the_variant_in_its_own_language() -> None:
     assert message is not None
     assert "Double FreeCell, 4 cells" in Words("en")(message)
     assert "Doppel-FreeCell, 4 Zellen" in Words("de")(message)
+
+
+def test_the_terminal_games_help_fits_an_80_column_terminal() -> None:
+    """The key list wrapped between "n" and "new deal" at 80 columns (German, every
+    line past the first)."""
+    for lang in LANGUAGES:
+        lines = translate(Message("terminal.help"), lang).splitlines()
+        assert max(len(line) for line in lines) < 80, (lang, lines)
