@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -89,6 +90,16 @@ def served(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str, 
         yield proc, base, token
     finally:
         stop(proc)
+
+
+def another_programs_database(path: Path) -> bytes:
+    """An SQLite file of another program at PATH (a table of its own, one row); returns
+    its bytes, to check that eightoff left it as it was."""
+    with sqlite3.connect(path) as c:
+        c.execute("CREATE TABLE contacts (name TEXT)")
+        c.execute("INSERT INTO contacts VALUES ('Ada')")
+    c.close()
+    return path.read_bytes()
 
 
 @contextmanager

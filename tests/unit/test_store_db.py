@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from eightoff.store.db import Schema, StoreError, connect, default_data_dir
-from tests.servers import read_only
+from tests.servers import another_programs_database, read_only
 
 NOTES = Schema(
     "notes",
@@ -278,13 +278,9 @@ def test_another_programs_database_is_refused_and_left_unchanged(tmp_path: Path)
     from eightoff.survey.store import SurveyStore
 
     other = tmp_path / "other.sqlite3"
-    with sqlite3.connect(other) as c:
-        c.execute("CREATE TABLE mydata (x)")
-        c.execute("INSERT INTO mydata VALUES (1)")
-    c.close()
-    before = other.read_bytes()
+    before = another_programs_database(other)
     for opener in (Store, SurveyStore, lambda p: connect(p, NOTES)):
-        with pytest.raises(StoreDamaged, match=r"another program's database .*mydata"):
+        with pytest.raises(StoreDamaged, match=r"another program's database .*contacts"):
             opener(other)
         assert other.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]

@@ -23,6 +23,7 @@ from eightoff.survey import build_report, wilson_interval
 from eightoff.survey.report import survey_interval
 from eightoff.survey.store import SurveyStore, rules_signature
 from eightoff.verdict import Verdict
+from tests.servers import another_programs_database
 from tests.surveys import survey_main as main
 
 Z = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
@@ -274,11 +275,7 @@ def test_report_on_another_programs_database_leaves_it_as_it_was(
     import sqlite3
 
     foreign = tmp_path / "foreign.sqlite3"
-    with sqlite3.connect(foreign) as c:
-        c.execute("CREATE TABLE contacts (name TEXT)")
-        c.execute("INSERT INTO contacts VALUES ('Ada')")
-    c.close()
-    before = foreign.read_bytes()
+    before = another_programs_database(foreign)
     assert main(["report", "--db", str(foreign)]) == 66
     assert "not a survey store" in capsys.readouterr().err
     assert foreign.read_bytes() == before
