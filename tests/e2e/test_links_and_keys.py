@@ -127,11 +127,23 @@ status at its longest, every rule named in the line above the verdict."""
 PENDING = {"state": "pending", "text": "", "short": "", "count": "player", "solution": False}
 
 
+def resize(page: Any, viewport: dict[str, int]) -> None:
+    """The page at ``viewport``, once it has fitted itself to it: the status line fits
+    its verdict again in the frame after a resize (draw.js), so a look straight after
+    the resize could see the layout before that (two frames: the refit's, and its
+    layout's)."""
+    page.set_viewport_size(viewport)
+    page.evaluate(TWO_FRAMES)
+
+
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def _tops(page: Any) -> dict[str, float]:
     """Where the table begins (the play bar's bottom) at each of the five sizes."""
     tops: dict[str, float] = {}
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
+        resize(page, viewport)
         tops[size] = page.evaluate(TABLE_TOP)
     return tops
 
@@ -156,7 +168,7 @@ def test_par_arriving_keeps_the_play_bar_height_at_every_size(
             expect(page.locator("#st-house")).to_contain_text(words(page, "rules.house.strict"))
         before = _tops(page)
         for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
+            resize(page, viewport)
             table.screenshot(f"par-status-{rules}-{size}-{lang}-before")
         # the search "works" until the test lets it answer
         page.route(
@@ -168,7 +180,7 @@ def test_par_arriving_keeps_the_play_bar_height_at_every_size(
         expect(status).to_have_text(words(page, "par.working"))
         assert _tops(page) == before
         for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
+            resize(page, viewport)
             table.screenshot(f"par-status-{rules}-{size}-{lang}-working")
         page.unroute("**/api/games/*/par?*")
         expect(status).to_have_text("Par 14", timeout=60_000)
@@ -177,7 +189,7 @@ def test_par_arriving_keeps_the_play_bar_height_at_every_size(
         expect(link).to_have_accessible_name(words(page, "par.show_solution"))
         assert _tops(page) == before
         for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
+            resize(page, viewport)
             assert _overlaps(page) == [], (size, _overlaps(page))
             assert _off_screen_or_over_the_table(page) == [], size
             assert in_view(status) and in_view(link), size
