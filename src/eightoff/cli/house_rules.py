@@ -32,19 +32,16 @@ from eightoff.i18n import Count, Message
 from eightoff.position import Position
 from eightoff.rules import MAX_CELLS, CellsError, Rules, rule_options
 
+FLAGS: Final = {"foundation_retrieval": "retrieval", "strict_single": "strict"}
+"""Each house rule switched on by a flag, and the flag's name (``--retrieval``): the one
+table the parser, :func:`apply` and :func:`flags` read."""
+
 
 def add_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """Add ``--retrieval`` and ``--strict`` to a command's parser (or argument group)."""
-    parser.add_argument(
-        "--retrieval",
-        action="store_true",
-        help=text("cli.help.retrieval"),
-    )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help=text("cli.help.strict"),
-    )
+    """Add ``--retrieval``, ``--strict`` and ``--cells`` to a command's parser (or
+    argument group)."""
+    for flag in FLAGS.values():
+        parser.add_argument(f"--{flag}", action="store_true", help=text(f"cli.help.{flag}"))
     parser.add_argument(
         "--cells",
         type=_cells,
@@ -67,11 +64,8 @@ def _cells(given: str) -> int:
 def apply(rules: Rules, args: argparse.Namespace) -> Rules:
     """``rules`` with the house rules the flags switch on (the variant's own otherwise).
     ValueError names a number of cells the variant cannot have."""
-    return rules.with_options(
-        foundation_retrieval=True if getattr(args, "retrieval", False) else None,
-        strict_single=True if getattr(args, "strict", False) else None,
-        cells=getattr(args, "cells", None),
-    )
+    on = {name: True if getattr(args, flag, False) else None for name, flag in FLAGS.items()}
+    return rules.with_options(**on, cells=getattr(args, "cells", None))
 
 
 def flags(rules: Rules) -> str:
@@ -79,12 +73,8 @@ def flags(rules: Rules) -> str:
     the variant's own)."""
     given = [f"--cells {rules.cells}"] if rules.cells_changed else []
     on = rule_options(rules)
-    given += [flag for name, flag in FLAGS.items() if on.get(name)]
+    given += [f"--{flag}" for name, flag in FLAGS.items() if on.get(name)]
     return " ".join(given)
-
-
-FLAGS: Final = {"foundation_retrieval": "--retrieval", "strict_single": "--strict"}
-"""The flag of each house rule that is switched on or off."""
 
 
 def on_board(position: Position, args: argparse.Namespace) -> Position:

@@ -266,11 +266,11 @@ def optimal(
 
     def run(
         seconds: float, upper: int, beam: int = 0, max_states: int = 0, threads: int = 1
-    ) -> tuple[int, int, int, list[Move]]:
-        """One call of the compiled search: (status, lower bound, states, steps). The
-        state limit is the whole par search's: each call may store what the calls
-        before it left (at least one state: then it stops at once, "state limit
-        reached"), and its states are added to ``states``."""
+    ) -> tuple[int, int, list[Move]]:
+        """One call of the compiled search: (status, lower bound, steps). The state
+        limit is the whole par search's: each call may store what the calls before it
+        left (at least one state: then it stops at once, "state limit reached"), and
+        its states are added to ``states``."""
         nonlocal states
         if not max_states and limits.states is not None:
             max_states = max(1, limits.states - states)
@@ -289,7 +289,7 @@ def optimal(
             compact=compact,
         )
         states += n
-        return status, lower, n, [move_of(s << 16 | d << 8 | k) for s, d, k in steps]
+        return status, lower, [move_of(s << 16 | d << 8 | k) for s, d, k in steps]
 
     def take(steps: list[Move]) -> None:
         """A solution of the compiled search, played and counted again: the best if
@@ -304,7 +304,7 @@ def optimal(
 
     timed = limits.seconds is not None
     try:
-        _status, root, _n, _steps = run(left() if timed else 0.0, 0, max_states=1)
+        _status, root, _steps = run(left() if timed else 0.0, 0, max_states=1)
     except ValueError as e:
         return Par(which, best, length, 0, False, False, states, time.perf_counter() - t0, str(e))
     # A* first: a proof takes what it takes whatever the upper bound (A* expands every
@@ -314,7 +314,7 @@ def optimal(
     # where A* is stopped, the beam looks for shorter solutions, narrowing "par is L to
     # U" (and proving par when it finds one of A*'s lower bound).
     beam = timed and (length is None or length - root > _BEAM_GAP)
-    status, lower, _n, steps = run(
+    status, lower, steps = run(
         left() * (1 - _BEAM_SHARE) if beam else left(), length or 0, threads=max(1, limits.threads)
     )
     if status in _STOPPED:
@@ -340,7 +340,7 @@ def optimal(
 
 
 def _beam(
-    run: Callable[..., tuple[int, int, int, list[Move]]],
+    run: Callable[..., tuple[int, int, list[Move]]],
     take: Callable[[list[Move]], None],
     length: Callable[[], int | None],
     until: float,
@@ -351,7 +351,7 @@ def _beam(
     width, idle, shortened = _FIRST_BEAM, 0, False
     while (rest := until - time.perf_counter()) > 0.01 and (idle < _BEAM_IDLE or not shortened):
         before = length()
-        b_status, _b_lower, _n, steps = run(rest, before or 0, beam=width)
+        b_status, _b_lower, steps = run(rest, before or 0, beam=width)
         if steps:
             take(steps)
         if b_status not in (_BEAM_FOUND, _BEAM_DRY):

@@ -220,11 +220,10 @@ class SurveyReport(_Counted):
     """Solve time in whole microseconds → deals."""
     total_seconds: float = 0.0
     solver_versions: dict[str, int] = field(default_factory=dict)
-    other_rules_rows: int = 0
-    """Rows of this variant stored under other rules (not counted here)."""
     other_rules: tuple[tuple[Rules | None, int], ...] = ()
-    """Those rows by the rules they were stored under, most first (None: rules this
-    eightoff cannot name, a house rule it no longer has)."""
+    """Rows of this variant stored under other rules (not counted here), by the rules
+    they were stored under, most first (None: rules this eightoff cannot name, a house
+    rule it no longer has)."""
     levels: dict[str, int] = field(default_factory=dict)
     """Level name → deals rated so with the current rating formula (every level, in
     order from Easy to Not winnable, when any deal is rated; empty otherwise)."""
@@ -309,7 +308,7 @@ class SurveyReport(_Counted):
         """The report for people, in the language of ``words`` (English by default)."""
         words = words or _english()
         # with the house rules, stored apart from the plain variant's rows
-        name = with_house_rules(cells_named(self.rules, words.lang), self.rules, words.lang)
+        name = _titled(self.rules, words.lang)
         if self.deals == 0 and not self.par:
             lines = [words.text("survey.none", name=name, variant=self.variant)]
             if self.by_cells:
@@ -379,16 +378,17 @@ class SurveyReport(_Counted):
             lines.append(self._other_rules_line(words))
         return "\n".join(lines)
 
+    @property
+    def other_rules_rows(self) -> int:
+        """Rows of this variant stored under other rules (not counted here)."""
+        return sum(n for _, n in self.other_rules)
+
     def _other_rules_line(self, words: Words) -> str:
         """The rows not counted, named by their rules: what to ask for to see them."""
         which = ", ".join(
             words.text(
                 "survey.other_rules_one",
-                name=(
-                    with_house_rules(cells_named(r, words.lang), r, words.lang)
-                    if r is not None
-                    else words.text("survey.other_rules_unnamed")
-                ),
+                name=_titled(r, words.lang) if r else words.text("survey.other_rules_unnamed"),
                 n=n,
             )
             for r, n in self.other_rules
@@ -458,7 +458,6 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
     sig = rules_signature(rules)
     counts = store.counts(rules.id, sig)
     stored = store.signatures(rules.id)
-    others = sum(n for s, n in stored.items() if s != sig)
     named = {rules_signature(r): r for r in _house_rules_of(rules)}
     by_rules = sorted(((n, s) for s, n in stored.items() if s != sig), reverse=True)
     other_rules = tuple((named.get(s), n) for n, s in by_rules)
@@ -482,7 +481,6 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         time_hist=store.time_histogram(rules.id, sig),
         total_seconds=store.total_seconds(rules.id, sig),
         solver_versions=store.solver_versions(rules.id, sig),
-        other_rules_rows=others,
         other_rules=other_rules,
         levels=levels,
         other_formula_ratings=sum(ratings.values()) - sum(current.values()),
@@ -491,6 +489,11 @@ def _build(store: SurveyStore, rules: Rules) -> SurveyReport:
         length_count=count,
         uncounted=uncounted,
     )
+
+
+def _titled(rules: Rules, lang: str) -> str:
+    """The rules' name with their house rules ("FreeCell, 3 cells · single-card moves")."""
+    return with_house_rules(cells_named(rules, lang), rules, lang)
 
 
 def _house_rules_of(rules: Rules) -> list[Rules]:
