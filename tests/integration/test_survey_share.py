@@ -145,7 +145,7 @@ def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
     import threading
 
     from eightoff.rules import preset
-    from eightoff.survey import run_survey
+    from eightoff.survey import Progress, run_survey
     from eightoff.survey.store import STALE_SECONDS, SurveyStore, rules_signature
 
     db = tmp_path / "s.sqlite3"
@@ -157,8 +157,11 @@ def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
         held = other.claim(owner, rules.id, rules_signature(rules), 5, 10, 6)
         assert held.runs == ((5, 10),)
     results = []
+    seen: list[Progress] = []
     b = threading.Thread(
-        target=lambda: results.append(run_survey(1, 20, db=db, workers=1, limits=TINY))
+        target=lambda: results.append(
+            run_survey(1, 20, db=db, workers=1, limits=TINY, progress=seen.append)
+        )
     )
     b.start()
     try:
@@ -166,6 +169,7 @@ def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
         assert count_rows(db) == 14  # all but the other's claim
         b.join(timeout=3)
         assert b.is_alive(), "the survey finished while another one's claims were unsolved"
+        assert seen[-1].waiting == 6  # its progress says what it waits for
     finally:  # the other survey stops renewing its lease: it is dead
         with sqlite3.connect(db, timeout=30) as c:
             old = time.time() - STALE_SECONDS - 1

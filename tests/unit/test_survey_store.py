@@ -255,7 +255,7 @@ def test_a_survey_renews_its_heartbeat_while_its_own_process_solves(
     with store:
         owner = store.register_owner()
         monkeypatch.setattr(store, "heartbeat", lambda o: beats.set() if o == owner else None)
-        heart = survey._Heartbeat(store, owner)
+        heart = survey.Heartbeat(store, owner)
         try:
             assert beats.wait(30)  # while this thread does something else
         finally:

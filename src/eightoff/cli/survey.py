@@ -441,7 +441,7 @@ class _ProgressBar:
         )
         self._progress.start()
         self._task = self._progress.add_task(
-            self.title, total=p.total, completed=p.done, rate="", counts=_counts(p.new)
+            self.title, total=p.total, completed=p.done, rate="", counts=_counts(p)
         )
 
     def update(self, p: Any) -> None:
@@ -449,7 +449,7 @@ class _ProgressBar:
             self._plain.update(p)
         if self._progress is None:
             return
-        self._progress.update(self._task, completed=p.done, counts=_counts(p.new))
+        self._progress.update(self._task, completed=p.done, counts=_counts(p))
         speed = self._progress.tasks[0].speed
         rate = "" if speed is None else text("cli.survey.speed", speed=grouped(speed, 1))
         self._progress.update(self._task, rate=rate)
@@ -486,13 +486,17 @@ class _PlainProgress:
             percent=100 * p.done / p.total,
             rate=rate,
             eta=eta,
-            counts=_counts(p.new),
+            counts=_counts(p),
         )
         print(say(line), file=sys.stderr, flush=True)
 
 
-def _counts(c: Any) -> str:
-    return text("cli.survey.counts", solved=c.solved, lost=c.lost, unknown=c.unknown)
+def _counts(p: Any) -> str:
+    """A survey's verdicts so far, and what it waits for when another survey on the
+    store holds the deals left (a bar that stands still says why)."""
+    c = p.new
+    counts = text("cli.survey.counts", solved=c.solved, lost=c.lost, unknown=c.unknown)
+    return counts + (text("cli.survey.waiting", n=p.waiting) if p.waiting else "")
 
 
 # -- report / export -------------------------------------------------------------
@@ -504,7 +508,12 @@ def _run_par(args: argparse.Namespace) -> int:
     from eightoff.counts import MoveCount
     from eightoff.rules import preset
     from eightoff.survey import check_range, default_workers
-    from eightoff.survey.par import SURVEY_MEMORY_MB, ParSurveyInterrupted, run_par_survey
+    from eightoff.survey.par import (
+        SURVEY_MEMORY_MB,
+        ParProgress,
+        ParSurveyInterrupted,
+        run_par_survey,
+    )
 
     for flag, given in (
         ("--scheduler", args.scheduler),
@@ -531,12 +540,13 @@ def _run_par(args: argparse.Namespace) -> int:
     which = MoveCount(args.par)
     last = [0.0]
 
-    def progress(done: int, total: int, proven: int) -> None:
+    def progress(p: ParProgress) -> None:
         now = time.monotonic()
-        if not args.no_progress and (now - last[0] > 5 or done == total):
+        if not args.no_progress and (now - last[0] > 5 or p.done == p.total):
             last[0] = now
-            line = text("cli.survey.par_progress", done=done, total=total, proven=proven)
-            print(line, file=sys.stderr)
+            line = text("cli.survey.par_progress", done=p.done, total=p.total, proven=p.proven)
+            wait = text("cli.survey.par_waiting", n=p.waiting) if p.waiting else ""
+            print(line + wait, file=sys.stderr)
 
     try:
         result = run_par_survey(
@@ -580,6 +590,7 @@ def _run_par(args: argparse.Namespace) -> int:
             else "",
         ),
         db=str(result.db),
+        shared=Message("cli.survey.par_shared", n=result.by_others) if result.by_others else "",
     )
     print(say(line, lang))
     return EX_OK

@@ -373,6 +373,9 @@ class Progress:
     """Deals of the range stored (before this run and by it)."""
     new: Counts
     """Verdicts stored by this run so far."""
+    waiting: int = 0
+    """Deals of the range another survey holds claimed while this one, with nothing
+    left to claim, waits for them to be stored (0 while it solves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,7 +469,7 @@ def _resolve_rules(variant: str | Rules) -> Rules:
     return preset(variant) if isinstance(variant, str) else variant
 
 
-class _Heartbeat:
+class Heartbeat:
     """Renews a survey owner's heartbeat every HEARTBEAT_SECONDS from a thread of its
     own (the compiled search lets it run) until :meth:`stop`; a store that is busy
     or failing is left to the survey's own next write to report."""
@@ -578,7 +581,7 @@ def run_survey(
             raise
         # renewed from a thread, so that a batch solved in this process (--workers 1)
         # for longer than the lease never looks dead to a survey on another host
-        beats = _Heartbeat(store, owner)
+        beats = Heartbeat(store, owner)
 
         in_flight: dict[int, Runs] = {}
         next_key = 0
@@ -656,6 +659,10 @@ def run_survey(
                 if not in_flight:
                     if cursor > end:
                         break  # every deal of the range is stored
+                    if progress is not None:  # say what it waits for
+                        held = store.claimed_by_others(owner, rules.id, signature, cursor, end)
+                        done = already + sum(tally.values()) + rated_only
+                        progress(Progress(total, done, summary().new, held))
                     time.sleep(CLAIM_POLL_SECONDS)  # wait for the other survey's claims
                 for key, result in backend.wait(0.5) if in_flight else ():
                     runs = in_flight.pop(key)

@@ -13,6 +13,7 @@ all finished deals: :class:`ParSurveyInterrupted`).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -43,6 +44,21 @@ class ParRun:
     lost: int = 0
     """Deals searched this run proven lost: no solution, so no par."""
     lost_before: int = 0
+    by_others: int = 0
+    """Deals of the range that other par surveys on the same store stored (or still
+    hold claimed) while this one ran: work shared, not repeated."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParProgress:
+    """Where a par survey stands: deals done (stored before and this run), the range,
+    deals proven this run, and the deals another survey holds while this one waits for
+    them (0 while it searches)."""
+
+    done: int
+    total: int
+    proven: int
+    waiting: int = 0
 
 
 class ParSurveyInterrupted(KeyboardInterrupt):
@@ -76,12 +92,18 @@ def run_par_survey(
     memory_mb: int = SURVEY_MEMORY_MB,
     workers: int | None = None,
     retry_unknown: bool = False,
-    progress: Callable[[int, int, int], None] | None = None,
+    progress: Callable[[ParProgress], None] | None = None,
 ) -> ParRun:
     """Search par for the deals start…end with no stored par (with ``retry_unknown``,
-    those not proven either); store each as it finishes.  ``progress(done, total,
-    proven)`` after each deal."""
-    from eightoff.survey import solver_version
+    those not proven either); store each as it finishes.  ``progress`` after each deal,
+    and about once a second while this survey waits for deals another survey holds.
+
+    Deals are claimed in the store before they are searched, one a worker, as a verdict
+    survey claims its batches (:meth:`SurveyStore.claim`, apart per count): two par
+    surveys of one store share the work, and a survey whose deals are all stored or
+    held by another waits for the other's to be stored (or its claims to be taken back
+    when it dies) before it ends."""
+    from eightoff.survey import CLAIM_POLL_SECONDS, Heartbeat, solver_version
 
     n_workers = workers or max(1, (os.cpu_count() or 1))
     with SurveyStore(db) as store:
@@ -91,7 +113,6 @@ def run_par_survey(
         settled = {d for d, optimal, lost, *_ in stored if optimal or lost}
         lost_before = sum(1 for _, _, lost, *_ in stored if lost)
         done = {row[0] for row in stored} if not retry_unknown else settled
-        todo = [n for n in range(start, end + 1) if n not in done]
         run = store.start_run(
             solver_version=solver_version(),
             time_limit=seconds,
@@ -99,41 +120,95 @@ def run_par_survey(
             backend=f"par ({count.value} moves), local x{n_workers}",
         )
         total = end - start + 1
-        searched = proven = lost = 0
+        searched = proven = lost = by_others = 0
+        kept = 0  # deals searched this run that count as done (with retry_unknown: settled)
 
         def so_far() -> ParRun:
             before = len(settled) - lost_before
-            return ParRun(total, len(done), searched, proven, db, before, lost, lost_before)
+            return ParRun(
+                total, len(done), searched, proven, db, before, lost, lost_before, by_others
+            )
 
-        with ProcessPoolExecutor(max_workers=n_workers) as pool:
-            queue = iter(todo)
-            running: set[Future[ParRow]] = set()
+        def tell(waiting: int = 0) -> None:
+            if progress is not None:
+                progress(ParProgress(len(done) + searched, total, proven, waiting))
 
-            def fill() -> None:
-                while len(running) < n_workers:
-                    n = next(queue, None)
-                    if n is None:
-                        return
-                    running.add(pool.submit(par_of, rules, n, count.value, seconds, memory_mb))
-
-            try:
-                fill()
-                while running:
-                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        running.discard(fut)
-                        row = fut.result()
-                        store.write_par(rules.id, signature, run, count.value, [row])
-                        searched += 1
-                        lost += row[2]
-                        proven += row[1] and not row[2]
-                        if progress is not None:
-                            progress(len(done) + searched, total, proven)
-                    fill()
-            except BaseException as stop:
-                for fut in running:
-                    fut.cancel()
-                if isinstance(stop, KeyboardInterrupt):
-                    raise ParSurveyInterrupted(so_far()) from None
-                raise
+        owner = store.register_owner()
+        beats = Heartbeat(store, owner)
+        try:
+            with ProcessPoolExecutor(max_workers=n_workers) as pool:
+                running: dict[Future[ParRow], int] = {}
+                cursor = start
+                exhausted = False  # nothing to claim now: the rest is stored or claimed
+                polled = time.monotonic()
+                try:
+                    while True:
+                        if exhausted and time.monotonic() - polled >= CLAIM_POLL_SECONDS:
+                            exhausted = False  # another survey's deals: stored, or taken back
+                        while not exhausted and cursor <= end and len(running) < n_workers:
+                            claim = store.claim(
+                                owner,
+                                rules.id,
+                                signature,
+                                cursor,
+                                end,
+                                1,
+                                retry_unknown=retry_unknown,
+                                par=count.value,
+                            )
+                            cursor = claim.cursor
+                            if not claim.runs:
+                                exhausted = True
+                                polled = time.monotonic()
+                                break
+                            n = claim.runs[0][0]
+                            task = pool.submit(par_of, rules, n, count.value, seconds, memory_mb)
+                            running[task] = n
+                        if not running:
+                            if cursor > end:
+                                break  # every deal of the range is stored
+                            tell(
+                                store.claimed_by_others(
+                                    owner, rules.id, signature, cursor, end, par=count.value
+                                )
+                            )
+                            time.sleep(CLAIM_POLL_SECONDS)
+                            continue
+                        finished, _ = wait(
+                            running, timeout=CLAIM_POLL_SECONDS, return_when=FIRST_COMPLETED
+                        )
+                        for task in finished:
+                            n = running.pop(task)
+                            row = task.result()
+                            store.write_par(
+                                rules.id,
+                                signature,
+                                run,
+                                count.value,
+                                [row],
+                                claimed=(owner, ((n, n),)),
+                            )
+                            searched += 1
+                            lost += row[2]
+                            proven += row[1] and not row[2]
+                            kept += not retry_unknown or row[1] or row[2]
+                            tell()
+                except BaseException:
+                    for task in running:
+                        task.cancel()
+                    raise
+        except KeyboardInterrupt:
+            beats.stop()
+            store.release(owner)
+            raise ParSurveyInterrupted(so_far()) from None
+        except BaseException:
+            beats.stop()
+            store.release(owner)
+            raise
+        beats.stop()
+        store.release(owner)
+        now = store.stored_or_claimed(
+            rules.id, signature, start, end, retry_unknown=retry_unknown, par=count.value
+        )  # claimed: still being searched by another survey
+        by_others = max(0, now - len(done) - kept)
     return so_far()

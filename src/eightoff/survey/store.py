@@ -403,11 +403,21 @@ PENDING_CHUNK = 1 << 18
 """Deal numbers :meth:`SurveyStore.pending` reads at a time (see there)."""
 
 
-def _done(retry_unknown: bool, formula: str | None) -> tuple[str, tuple[object, ...]]:
+def _done(
+    retry_unknown: bool, formula: str | None, par: str | None = None
+) -> tuple[str, tuple[object, ...]]:
     """The deals of ``variant``, ``rules``, lo…hi that a survey has nothing left to do
     for, as SQL over ``survey_results s`` (``WHERE`` included; its parameters are
     variant, rules, lo, hi, then the returned ones): stored (with ``retry_unknown``:
-    with a verdict) and, when the survey rates (``formula``), rated with ``formula``."""
+    with a verdict) and, when the survey rates (``formula``), rated with ``formula``.
+    A par survey's (``par``, the count): its par stored in that count (with
+    ``retry_unknown``: proven, or the deal proven lost), over ``survey_par s``."""
+    if par is not None:
+        sql = (
+            "FROM survey_par s WHERE s.variant = ? AND s.rules = ? AND s.deal BETWEEN ? AND ?"
+            " AND s.count = ?"
+        )
+        return sql + (" AND (s.optimal OR s.lost)" if retry_unknown else ""), (par,)
     sql = "FROM survey_results s WHERE s.variant = ? AND s.rules = ? AND s.deal BETWEEN ? AND ?"
     params: tuple[object, ...] = ()
     if retry_unknown:
@@ -419,6 +429,14 @@ def _done(retry_unknown: bool, formula: str | None) -> tuple[str, tuple[object, 
         )
         params = (formula,)
     return sql, params
+
+
+def _claims_key(signature: str, par: str | None) -> str:
+    """What ``survey_claims.rules`` holds for a survey of the rules ``signature``: the
+    signature, or for a par survey the signature and the count (a par survey and a
+    verdict survey of the same deals do different work, so neither waits on the other's
+    claims)."""
+    return signature if par is None else f"{signature} par:{par}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -669,12 +687,7 @@ class SurveyStore:
                     [(variant, signature, d, lv, sc, f) for d, lv, sc, f in ratings],
                 )
                 if claimed is not None:
-                    owner, runs = claimed
-                    c.executemany(
-                        "DELETE FROM survey_claims WHERE variant = ? AND rules = ?"
-                        " AND first = ? AND owner = ?",
-                        [(variant, signature, a, owner) for a, _ in runs],
-                    )
+                    self._unclaim(c, variant, signature, *claimed)
         except sqlite3.Error as exc:
             raise StoreError(
                 Message("survey.cannot_store", db=str(self.path), error=str(exc))
@@ -684,10 +697,17 @@ class SurveyStore:
         return changed
 
     def write_par(
-        self, variant: str, signature: str, run: int, count: str, rows: Sequence[ParRow]
+        self,
+        variant: str,
+        signature: str,
+        run: int,
+        count: str,
+        rows: Sequence[ParRow],
+        claimed: tuple[int, Runs] | None = None,
     ) -> int:
         """Store a batch of par results in one transaction; return how many rows were
-        new or improved (a proven par is never replaced)."""
+        new or improved (a proven par is never replaced). ``claimed`` = (owner, runs):
+        the par survey's claims on them, deleted in the same transaction."""
         try:
             with self.transaction() as c:
                 before = c.total_changes
@@ -698,7 +718,10 @@ class SurveyStore:
                         for d, o, lo, lb, ub, st, t in rows
                     ],
                 )
-                return c.total_changes - before
+                changed = c.total_changes - before
+                if claimed is not None:
+                    self._unclaim(c, variant, _claims_key(signature, count), *claimed)
+                return changed
         except sqlite3.Error as exc:
             raise StoreError(
                 Message("survey.cannot_store_par", db=str(self.path), error=str(exc))
@@ -755,6 +778,14 @@ class SurveyStore:
             (owner, socket.gethostname(), pid, _process_start(pid), now),
         )
 
+    @staticmethod
+    def _unclaim(c: sqlite3.Connection, variant: str, key: str, owner: int, runs: Runs) -> None:
+        """Delete ``owner``'s claims on ``runs`` (inside the transaction that stores them)."""
+        c.executemany(
+            "DELETE FROM survey_claims WHERE variant = ? AND rules = ? AND first = ? AND owner = ?",
+            [(variant, key, a, owner) for a, _ in runs],
+        )
+
     def release(self, owner: int) -> None:
         """Forget ``owner`` and every claim it holds (a survey that ends, or stops)."""
         with self.transaction() as c:
@@ -790,19 +821,22 @@ class SurveyStore:
         *,
         retry_unknown: bool = False,
         formula: str | None = None,
+        par: str | None = None,
     ) -> Claim:
         """Claim for ``owner`` up to ``count`` deals of lo…hi, lowest first, that are
         neither stored (with ``retry_unknown``: stored with a verdict; with ``formula``,
-        a rating survey's: stored and rated with that formula) nor claimed by another
-        live survey. One transaction: two surveys never claim the same deal."""
-        done, extra = _done(retry_unknown, formula)
+        a rating survey's: stored and rated with that formula; with ``par``, a par
+        survey's: par stored in that count) nor claimed by another live survey of the
+        same kind. One transaction: two surveys never claim the same deal."""
+        done, extra = _done(retry_unknown, formula, par)
+        key = _claims_key(signature, par)
         with self.transaction() as c:
             self._reap(c)
             self._renew(c, owner)  # a claim is a heartbeat too
             claims = c.execute(
                 "SELECT first, last, owner FROM survey_claims WHERE variant = ? AND rules = ?"
                 " AND last >= ? AND first <= ? ORDER BY first",
-                (variant, signature, lo, hi),
+                (variant, key, lo, hi),
             ).fetchall()
             stored = c.execute(
                 f"SELECT s.deal {done} ORDER BY s.deal", (variant, signature, lo, hi, *extra)
@@ -840,7 +874,7 @@ class SurveyStore:
             c.executemany(
                 "INSERT INTO survey_claims (variant, rules, first, last, owner)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(variant, signature, a, b, owner) for a, b in runs],
+                [(variant, key, a, b, owner) for a, b in runs],
             )
             known: list[tuple[int, Verdict]] = []
             if formula is not None:  # stored deals claimed to be rated
@@ -865,11 +899,13 @@ class SurveyStore:
         *,
         retry_unknown: bool = False,
         formula: str | None = None,
+        par: str | None = None,
     ) -> int:
         """How many deals of lo…hi are done (stored; with ``retry_unknown`` with a
-        verdict; with ``formula`` rated with it) or claimed by a live survey, counted in
-        one transaction (a batch moving from claimed to stored meanwhile is counted once)."""
-        done, extra = _done(retry_unknown, formula)
+        verdict; with ``formula`` rated with it; with ``par`` their par stored in that
+        count) or claimed by a live survey of the same kind, counted in one transaction
+        (a batch moving from claimed to stored meanwhile is counted once)."""
+        done, extra = _done(retry_unknown, formula, par)
         with self.transaction() as c:
             self._reap(c)
             stored = c.execute(
@@ -878,9 +914,24 @@ class SurveyStore:
             claimed = c.execute(
                 "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
                 " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ?",
-                (hi, lo, variant, signature, lo, hi),
+                (hi, lo, variant, _claims_key(signature, par), lo, hi),
             ).fetchone()[0]
         return int(stored) + int(claimed)
+
+    def claimed_by_others(
+        self, owner: int, variant: str, signature: str, lo: int, hi: int, *, par: str | None = None
+    ) -> int:
+        """How many deals of lo…hi live surveys other than ``owner`` hold claimed (of the
+        same kind: a par survey's in the count ``par``): what a survey that has nothing
+        left to claim waits for."""
+        with self.transaction() as c:
+            self._reap(c)
+            held = c.execute(
+                "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
+                " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ? AND owner != ?",
+                (hi, lo, variant, _claims_key(signature, par), lo, hi, owner),
+            ).fetchone()[0]
+        return int(held)
 
     # -- reading ------------------------------------------------------------------
 
