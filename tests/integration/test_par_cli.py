@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -213,6 +212,7 @@ def test_survey_par_goes_on_after_an_interrupt_and_retries_unproven_deals_when_a
     searched yet, not the ones stored unproven (they would end at the same limit), and
     ``--retry-unknown`` searches those again."""
     import eightoff.survey.par as par_survey
+    from eightoff.survey import local
 
     db = str(tmp_path / "s.db")
     argv = ["survey", "1", "4", "--par", "--db", db, "--workers", "1", "--no-progress"]
@@ -223,17 +223,19 @@ def test_survey_par_goes_on_after_an_interrupt_and_retries_unproven_deals_when_a
     unproven = [d for d, optimal in stored.items() if not optimal]
     assert 4 in unproven  # 89 000 states: not within a millisecond
 
-    real = par_survey.par_of
+    real = par_survey.par_batch
     searched: list[int] = []
 
-    def par_of_then_stop(rules: object, number: int, *rest: object) -> object:
+    def par_batch_then_stop(rules: Any, runs: Any, *rest: Any) -> Any:
+        ((number, _),) = runs
         if number == 2:
             raise KeyboardInterrupt
         searched.append(number)
-        return real(rules, number, *rest)  # type: ignore[arg-type]
+        return real(rules, runs, *rest)
 
-    monkeypatch.setattr(par_survey, "ProcessPoolExecutor", _InProcess)
-    monkeypatch.setattr(par_survey, "par_of", par_of_then_stop)
+    # the worker's task run in this process, so that the stand-in above is the one called
+    monkeypatch.setattr(local, "LocalPool", lambda workers, task: local.InlinePool(task))
+    monkeypatch.setattr(par_survey, "par_batch", par_batch_then_stop)
     code, _, err = run(capsys, *argv)
     assert code == 130 and searched == [1]
     assert err == (
@@ -242,11 +244,11 @@ def test_survey_par_goes_on_after_an_interrupt_and_retries_unproven_deals_when_a
     )
     searched.clear()
 
-    def par_of_noted(rules: object, number: int, *rest: object) -> object:
-        searched.append(number)
-        return real(rules, number, *rest)  # type: ignore[arg-type]
+    def par_batch_noted(rules: Any, runs: Any, *rest: Any) -> Any:
+        searched.extend(n for a, b in runs for n in range(a, b + 1))
+        return real(rules, runs, *rest)
 
-    monkeypatch.setattr(par_survey, "par_of", par_of_noted)
+    monkeypatch.setattr(par_survey, "par_batch", par_batch_noted)
     code, out, _ = run(capsys, *argv)
     assert code == 0 and searched == [2] and "3 were stored before" in out
     searched.clear()
@@ -261,28 +263,6 @@ def _par_rows(db: str) -> list[tuple[int, int]]:
         rows = c.execute("SELECT deal, optimal FROM survey_par ORDER BY deal").fetchall()
     c.close()
     return [(int(d), int(o)) for d, o in rows]
-
-
-class _InProcess:
-    """A ProcessPoolExecutor that runs each task at once in this process (so that a
-    test's stand-in for a worker's task is the one called)."""
-
-    def __init__(self, max_workers: int) -> None:
-        pass
-
-    def __enter__(self) -> _InProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def submit(self, fn: Any, *args: Any) -> Future[Any]:
-        fut: Future[Any] = Future()
-        try:
-            fut.set_result(fn(*args))
-        except KeyboardInterrupt:
-            raise
-        return fut
 
 
 def test_survey_par_refuses_options_of_the_verdict_survey(

@@ -321,6 +321,42 @@ def test_dask_cluster_gives_the_same_rows_as_the_local_pool(tmp_path: Path) -> N
     assert sorted(stored(dask_db)) == list(range(1, 11))
 
 
+def test_a_par_survey_on_a_dask_cluster_stores_the_par_the_local_workers_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``survey --par --scheduler``: the deals' par searched on the cluster's workers is
+    the par the local workers find, proven the same; local workers beside a cluster
+    are refused in one line."""
+    distributed = pytest.importorskip("distributed")
+    from tests.surveys import survey_main as main
+
+    def par(db: Path) -> list[tuple[int, int, int, int | None, int | None]]:
+        with sqlite3.connect(db) as c:
+            got = c.execute(
+                "SELECT deal, optimal, lost, lower_bound, upper_bound FROM survey_par ORDER BY deal"
+            ).fetchall()
+        c.close()
+        return got
+
+    local_db, dask_db = tmp_path / "local.sqlite3", tmp_path / "dask.sqlite3"
+    argv = ["1", "4", "--par", "--no-progress"]
+    assert main([*argv, "--db", str(local_db), "--workers", "2"]) == 0
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+        dashboard_address=None, scheduler_kwargs={"host": "127.0.0.1"},
+    ) as cluster:  # fmt: skip
+        capsys.readouterr()
+        assert main([*argv, "--db", str(dask_db), "--scheduler", cluster.scheduler_address]) == 0
+        out = capsys.readouterr().out
+        code = main([*argv, "--db", str(dask_db), "--scheduler", cluster.scheduler_address,
+                     "--workers", "2"])  # fmt: skip
+    assert "par (player moves) searched for 4 deals, 4 proven" in out
+    assert par(dask_db) == par(local_db) and [row[0] for row in par(dask_db)] == [1, 2, 3, 4]
+    assert all(row[1] for row in par(dask_db))
+    err = capsys.readouterr().err
+    assert code == 64 and err.count("\n") == 1 and "the cluster brings its own workers" in err
+
+
 def test_dask_missing_gives_an_install_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -456,7 +456,8 @@ def test_a_failed_batch_is_reported_in_the_command_lines_language() -> None:
 
     pool = InlinePool(broken)
     with pytest.raises(SurveyWorkerError) as failed:
-        pool.submit(1, preset("freecell"), ((5, 9), (12, 12)), DEFAULT_LIMITS)
+        runs = ((5, 9), (12, 12))
+        pool.submit(1, runs, (preset("freecell"), runs, DEFAULT_LIMITS))
     message = reason(failed.value)
     assert message is not None
     assert str(failed.value) == "solving deals 5–9, 12 failed: disk on fire"
@@ -477,8 +478,8 @@ def test_a_batch_failed_on_a_worker_thread_is_reported_as_this_process_reports_i
         return "fine"
 
     pool = ThreadPool(2, broken)
-    pool.submit(1, preset("freecell"), ((1, 9),), DEFAULT_LIMITS)
-    pool.submit(2, preset("freecell"), ((20, 29),), DEFAULT_LIMITS)
+    for key, runs in ((1, ((1, 9),)), (2, ((20, 29),))):
+        pool.submit(key, runs, (preset("freecell"), runs, DEFAULT_LIMITS))
     done: list[tuple[int, object]] = []
     with pytest.raises(SurveyWorkerError) as failed:
         while len(done) < 2:

@@ -516,7 +516,6 @@ def _run_par(args: argparse.Namespace) -> int:
     )
 
     for flag, given in (
-        ("--scheduler", args.scheduler),
         ("--states", args.states),
         ("--batch-size", args.batch_size),
         ("--rate", args.rate or None),
@@ -538,6 +537,15 @@ def _run_par(args: argparse.Namespace) -> int:
     seconds = 10.0 if args.time_limit is None else seconds_limit(args.time_limit)
     memory = SURVEY_MEMORY_MB if args.memory is None else memory_limit(args.memory)
     which = MoveCount(args.par)
+    if args.scheduler is not None:
+        from eightoff.survey.cluster import SchedulerAddressError, check_address
+
+        if args.workers is not None:
+            raise UsageError(Message("survey.workers_or_cluster"))
+        try:
+            check_address(args.scheduler)
+        except SchedulerAddressError as e:
+            raise UsageError(said(e)) from None
     last = [0.0]
 
     def progress(p: ParProgress) -> None:
@@ -558,6 +566,7 @@ def _run_par(args: argparse.Namespace) -> int:
             seconds=seconds,
             memory_mb=memory,
             workers=workers,
+            scheduler=args.scheduler,
             retry_unknown=args.retry_unknown,
             progress=progress,
         )

@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, TypeVar
 
 from eightoff._lazy import lazy_names
 from eightoff.deals import deal as deal_position
@@ -430,24 +430,23 @@ class SurveyInterrupted(KeyboardInterrupt):
         self.run = run
 
 
-class _Backend(Protocol):
+_Result = TypeVar("_Result")
+
+
+class Backend(Protocol[_Result]):
+    """Where a survey's batches run (:mod:`eightoff.survey.local`,
+    :mod:`eightoff.survey.cluster`): a verdict survey's and a par survey's alike."""
+
     @property
     def capacity(self) -> int: ...
 
     @property
     def description(self) -> str: ...
 
-    def submit(
-        self,
-        key: int,
-        rules: Rules,
-        runs: tuple[tuple[int, int], ...],
-        limits: Limits,
-        rate: bool = False,
-        stored: tuple[tuple[int, Verdict], ...] = (),
-    ) -> None: ...
+    def submit(self, key: int, runs: Runs, args: tuple[Any, ...]) -> None:
+        """Run the backend's task on ``args`` for the batch of deals ``runs``."""
 
-    def wait(self, timeout: float) -> list[tuple[int, BatchResult]]: ...
+    def wait(self, timeout: float) -> list[tuple[int, _Result]]: ...
 
     def close(self, abort: bool) -> None: ...
 
@@ -467,6 +466,16 @@ def check_range(start: int, end: int) -> None:
 
 def _resolve_rules(variant: str | Rules) -> Rules:
     return preset(variant) if isinstance(variant, str) else variant
+
+
+def same_solver(theirs: str, ours: str) -> None:
+    """Raise SurveyWorkerError unless a batch was solved by this machine's solver (a
+    cluster's workers must run the same eightoff: what is stored names one version)."""
+    if theirs != ours:
+        raise SurveyWorkerError(
+            f"the workers run solver version {theirs!r} but this"
+            f" machine has {ours!r}: install the same eightoff on both"
+        )
 
 
 class Heartbeat:
@@ -550,7 +559,7 @@ def run_survey(
         if not pending:
             return SurveyRun(rules.id, start, end, str(path), already, new, 0.0, "none")
 
-        backend: _Backend
+        backend: Backend[BatchResult]
         if scheduler is not None:
             from eightoff.survey.cluster import DaskBackend
 
@@ -653,7 +662,8 @@ def run_survey(
                         polled = time.monotonic()
                         break
                     remaining -= sum(b - a + 1 for a, b in claim.runs)
-                    backend.submit(next_key, rules, claim.runs, limits, rate, claim.stored)
+                    args = (rules, claim.runs, limits, rate, claim.stored)
+                    backend.submit(next_key, claim.runs, args)
                     in_flight[next_key] = claim.runs
                     next_key += 1
                 if not in_flight:
@@ -666,11 +676,7 @@ def run_survey(
                     time.sleep(CLAIM_POLL_SECONDS)  # wait for the other survey's claims
                 for key, result in backend.wait(0.5) if in_flight else ():
                     runs = in_flight.pop(key)
-                    if result.solver != version:
-                        raise SurveyWorkerError(
-                            f"the workers run solver version {result.solver!r} but this"
-                            f" machine has {version!r}: install the same eightoff on both"
-                        )
+                    same_solver(result.solver, version)
                     blocks = result.row_blocks()
                     store.write(
                         rules.id,

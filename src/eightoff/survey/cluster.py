@@ -1,7 +1,8 @@
 """The Dask backend: the same batches on an existing ``distributed`` cluster.
 
 Needs the optional extra ``eightoff[dask]`` here, and eightoff installed on every
-worker of the cluster (the task is :func:`eightoff.survey.solve_batch`).
+worker of the cluster (the task is :func:`eightoff.survey.solve_batch`, or for a par
+survey :func:`eightoff.survey.par.par_batch`).
 """
 
 from __future__ import annotations
@@ -17,11 +18,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from eightoff.i18n import Message, quote, reason
-from eightoff.rules import Rules
-from eightoff.solver import Limits
 from eightoff.survey.errors import SurveyUnavailableError, SurveyWorkerError
-from eightoff.survey.local import _runs_text
-from eightoff.verdict import Verdict
+from eightoff.survey.local import Runs, _runs_text
 
 PER_THREAD = 2
 """Batches queued per worker thread of the cluster."""
@@ -121,8 +119,8 @@ class DaskBackend:
     def __init__(
         self, address: str, task: Callable[..., Any], *, timeout: float = CLIENT_SECONDS
     ) -> None:
-        """A client of the Dask scheduler at ``address`` whose workers run ``task`` (the
-        survey's ``solve_batch``)."""
+        """A client of the Dask scheduler at ``address`` whose workers run ``task`` (a
+        verdict survey's ``solve_batch``, a par survey's ``par_batch``) on each batch."""
         self._task = task
         check_address(address)
         if not _installed("distributed"):
@@ -169,22 +167,10 @@ class DaskBackend:
             self._capacity_checked = now
         return self._capacity
 
-    def submit(
-        self,
-        key: int,
-        rules: Rules,
-        runs: tuple[tuple[int, int], ...],
-        limits: Limits,
-        rate: bool = False,
-        stored: tuple[tuple[int, Verdict], ...] = (),
-    ) -> None:
+    def submit(self, key: int, runs: Runs, args: tuple[Any, ...]) -> None:
         future = self._client.submit(
             self._task,
-            rules,
-            runs,
-            limits,
-            rate,
-            stored,
+            *args,
             key=f"{self._prefix}-{key}",
             pure=False,
             retries=1,

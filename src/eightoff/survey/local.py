@@ -1,4 +1,7 @@
-"""The local backends: workers on this machine, two batches queued per worker.
+"""The local backends: workers on this machine, two batches queued per worker.  A
+backend runs its task (a verdict survey's ``solve_batch``, a par survey's
+``par_batch``) on each batch it is given: ``submit(key, runs, args)`` calls
+``task(*args)`` for the batch of deals ``runs``, and ``wait`` hands back (key, result).
 
 * :class:`ThreadPool`, for batches solved in the compiled core (a survey without
   rating or the short search): the workers are threads of this process.  A block of
@@ -23,22 +26,22 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from eightoff.i18n import Message
-from eightoff.rules import Rules
-from eightoff.solver import Limits
 from eightoff.survey.errors import SurveyWorkerError
-from eightoff.verdict import Verdict
 
 if TYPE_CHECKING:  # multiprocessing is imported by LocalPool, the one pool that uses it
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
+Runs = tuple[tuple[int, int], ...]
+"""A batch's deals, as runs of numbers (first, last)."""
+
 PER_WORKER = 2
 """Batches queued per worker: one being solved, one waiting, so no worker idles."""
 
 
-def _worker_main(conn: Connection, solve_batch: Callable[..., Any]) -> None:
-    """A worker's loop: receive (key, rules, runs, limits, rate, stored), send (key,
-    solve_batch's result, error)."""
+def _worker_main(conn: Connection, task: Callable[..., Any]) -> None:
+    """A worker's loop: receive (key, the task's arguments), send (key, the task's
+    result, error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
@@ -47,13 +50,9 @@ def _worker_main(conn: Connection, solve_batch: Callable[..., Any]) -> None:
             return  # the parent is gone
         if message is None:
             return
-        key, rules, runs, limits, rate, stored = message
+        key, args = message
         try:
-            reply: tuple[int, Any, str | None] = (
-                key,
-                solve_batch(rules, runs, limits, rate, stored),
-                None,
-            )
+            reply: tuple[int, Any, str | None] = (key, task(*args), None)
         except Exception as exc:
             reply = (key, None, str(exc) or type(exc).__name__)
         try:
@@ -71,7 +70,7 @@ class _Worker:
         )
         self.process.start()
         child.close()
-        self.outstanding: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.outstanding: dict[int, Runs] = {}
 
 
 class LocalPool:
@@ -93,17 +92,9 @@ class LocalPool:
         self.capacity = PER_WORKER * workers
         self.description = f"local:{workers}"
 
-    def submit(
-        self,
-        key: int,
-        rules: Rules,
-        runs: tuple[tuple[int, int], ...],
-        limits: Limits,
-        rate: bool = False,
-        stored: tuple[tuple[int, Verdict], ...] = (),
-    ) -> None:
+    def submit(self, key: int, runs: Runs, args: tuple[Any, ...]) -> None:
         worker = min(self._workers, key=lambda w: len(w.outstanding))
-        worker.conn.send((key, rules, runs, limits, rate, stored))
+        worker.conn.send((key, args))
         worker.outstanding[key] = runs
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:
@@ -164,7 +155,7 @@ def deal_span(start: int, end: int) -> str:
     return str(start) if start == end else f"{start}–{end}"
 
 
-def _runs_text(runs: tuple[tuple[int, int], ...]) -> str:
+def _runs_text(runs: Runs) -> str:
     return ", ".join(deal_span(a, b) for a, b in runs)
 
 
@@ -173,7 +164,7 @@ def _why(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _solving_failed(runs: tuple[tuple[int, int], ...], why: str) -> SurveyWorkerError:
+def _solving_failed(runs: Runs, why: str) -> SurveyWorkerError:
     """A batch solved in this process (a thread of it, or itself) failed."""
     return SurveyWorkerError(Message("survey.solving_failed", deals=_runs_text(runs), error=why))
 
@@ -191,17 +182,9 @@ class InlinePool:
         self._task = task
         self._done: list[tuple[int, Any]] = []
 
-    def submit(
-        self,
-        key: int,
-        rules: Rules,
-        runs: tuple[tuple[int, int], ...],
-        limits: Limits,
-        rate: bool = False,
-        stored: tuple[tuple[int, Verdict], ...] = (),
-    ) -> None:
+    def submit(self, key: int, runs: Runs, args: tuple[Any, ...]) -> None:
         try:
-            result = self._task(rules, runs, limits, rate, stored)
+            result = self._task(*args)
         except Exception as exc:
             raise _solving_failed(runs, _why(exc)) from exc
         self._done.append((key, result))
@@ -214,7 +197,7 @@ class InlinePool:
         self._done.clear()
 
 
-_Reply = tuple[int, tuple[tuple[int, int], ...], Any, str | None]
+_Reply = tuple[int, Runs, Any, str | None]
 """A worker thread's answer: the batch's key and runs, its result or its error."""
 
 
@@ -234,7 +217,9 @@ class ThreadPool:
 
     def __init__(self, workers: int, task: Callable[..., Any]) -> None:
         self._task = task
-        self._todo: queue.SimpleQueue[tuple[int, tuple[Any, ...]] | None] = queue.SimpleQueue()
+        self._todo: queue.SimpleQueue[tuple[int, Runs, tuple[Any, ...]] | None] = (
+            queue.SimpleQueue()
+        )
         self._done: queue.SimpleQueue[_Reply] = queue.SimpleQueue()
         self._closed = threading.Event()
         self._threads = [
@@ -252,24 +237,15 @@ class ThreadPool:
             item = self._todo.get()
             if item is None or self._closed.is_set():
                 return
-            key, args = item
-            runs = args[1]
+            key, runs, args = item
             try:
                 reply: _Reply = (key, runs, self._task(*args), None)
             except Exception as exc:
                 reply = (key, runs, None, _why(exc))
             self._done.put(reply)
 
-    def submit(
-        self,
-        key: int,
-        rules: Rules,
-        runs: tuple[tuple[int, int], ...],
-        limits: Limits,
-        rate: bool = False,
-        stored: tuple[tuple[int, Verdict], ...] = (),
-    ) -> None:
-        self._todo.put((key, (rules, runs, limits, rate, stored)))
+    def submit(self, key: int, runs: Runs, args: tuple[Any, ...]) -> None:
+        self._todo.put((key, runs, args))
 
     def wait(self, timeout: float) -> list[tuple[int, Any]]:
         done: list[tuple[int, Any]] = []

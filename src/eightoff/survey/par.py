@@ -6,8 +6,9 @@ bounds, beside the deal's verdict and apart per count.  Resumable: a deal whose 
 stored is skipped, so a run stopped half-way goes on with the deals not searched yet;
 with ``retry_unknown`` (``--retry-unknown``, e.g. with a larger ``--time-limit``) a deal
 stored unproven is searched again and keeps the tighter bounds.  Runs on local worker
-processes, one deal each at a time; every result is stored as it comes (Ctrl+C keeps
-all finished deals: :class:`ParSurveyInterrupted`).
+processes (:class:`eightoff.survey.local.LocalPool`) or on a Dask cluster
+(:class:`eightoff.survey.cluster.DaskBackend`), one deal a batch; every result is stored
+as it comes (Ctrl+C keeps all finished deals: :class:`ParSurveyInterrupted`).
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from eightoff.counts import MoveCount
 from eightoff.rules import Rules
 
-from .store import ParRow, SurveyStore, rules_signature
+from .store import ParRow, Runs, SurveyStore, rules_signature
+
+if TYPE_CHECKING:
+    from eightoff.survey import Backend
 
 SURVEY_MEMORY_MB: Final = 1024
 """The memory a survey's par search takes a deal by default (one per worker)."""
@@ -70,15 +73,37 @@ class ParSurveyInterrupted(KeyboardInterrupt):
         self.done = done
 
 
-def par_of(rules: Rules, number: int, count: str, seconds: float, memory_mb: int) -> ParRow:
-    """One deal's par, as the store keeps it (the task of a worker)."""
+class ParBatch(NamedTuple):
+    """What a worker hands back for a batch of deals: the solver version that searched
+    them (a cluster's workers must run this machine's) and a row a deal."""
+
+    solver: str
+    rows: list[ParRow]
+
+
+def par_batch(rules: Rules, runs: Runs, count: str, seconds: float, memory_mb: int) -> ParBatch:
+    """The par of each deal of ``runs``, as the store keeps it (the task of a worker)."""
     from eightoff.deals import deal
     from eightoff.solver.optimal import ParLimits, optimal
+    from eightoff.survey import solver_version
 
-    par = optimal(
-        deal(rules, number), MoveCount(count), ParLimits(seconds=seconds, memory_mb=memory_mb)
-    )
-    return (number, par.optimal, par.lost, par.lower_bound, par.length, par.states, par.seconds)
+    rows: list[ParRow] = []
+    limits = ParLimits(seconds=seconds, memory_mb=memory_mb)
+    for first, last in runs:
+        for number in range(first, last + 1):
+            par = optimal(deal(rules, number), MoveCount(count), limits)
+            rows.append(
+                (
+                    number,
+                    par.optimal,
+                    par.lost,
+                    par.lower_bound,
+                    par.length,
+                    par.states,
+                    par.seconds,
+                )
+            )
+    return ParBatch(solver_version(), rows)
 
 
 def run_par_survey(
@@ -91,124 +116,157 @@ def run_par_survey(
     seconds: float = 10.0,
     memory_mb: int = SURVEY_MEMORY_MB,
     workers: int | None = None,
+    scheduler: str | None = None,
     retry_unknown: bool = False,
     progress: Callable[[ParProgress], None] | None = None,
 ) -> ParRun:
     """Search par for the deals start…end with no stored par (with ``retry_unknown``,
-    those not proven either); store each as it finishes.  ``progress`` after each deal,
-    and about once a second while this survey waits for deals another survey holds.
+    those not proven either) on ``workers`` local processes or on the Dask cluster at
+    ``scheduler``; store each as it finishes.  ``progress`` after each deal, and about
+    once a second while this survey waits for deals another survey holds.
 
-    Deals are claimed in the store before they are searched, one a worker, as a verdict
-    survey claims its batches (:meth:`SurveyStore.claim`, apart per count): two par
-    surveys of one store share the work, and a survey whose deals are all stored or
-    held by another waits for the other's to be stored (or its claims to be taken back
-    when it dies) before it ends."""
-    from eightoff.survey import CLAIM_POLL_SECONDS, Heartbeat, solver_version
+    Deals are claimed in the store before they are searched, as a verdict survey claims
+    its batches (:meth:`SurveyStore.claim`, apart per count): two par surveys of one
+    store share the work, and a survey whose deals are all stored or held by another
+    waits for the other's to be stored (or its claims to be taken back when it dies)
+    before it ends."""
+    from eightoff.survey import solver_version
 
-    n_workers = workers or max(1, (os.cpu_count() or 1))
-    with SurveyStore(db) as store:
-        signature = rules_signature(rules)
-        store.register_rules(rules)
-        stored = store.par_rows(rules.id, signature, count.value, start, end)
-        settled = {d for d, optimal, lost, *_ in stored if optimal or lost}
-        lost_before = sum(1 for _, _, lost, *_ in stored if lost)
-        done = {row[0] for row in stored} if not retry_unknown else settled
-        run = store.start_run(
-            solver_version=solver_version(),
-            time_limit=seconds,
-            state_limit=None,
-            backend=f"par ({count.value} moves), local x{n_workers}",
-        )
-        total = end - start + 1
-        searched = proven = lost = by_others = 0
-        kept = 0  # deals searched this run that count as done (with retry_unknown: settled)
+    backend: Backend[ParBatch]
+    if scheduler is not None:
+        from eightoff.survey.cluster import DaskBackend
 
-        def so_far() -> ParRun:
-            before = len(settled) - lost_before
-            return ParRun(
-                total, len(done), searched, proven, db, before, lost, lost_before, by_others
-            )
+        backend = DaskBackend(scheduler, par_batch)
+    else:
+        from eightoff.survey.local import LocalPool
 
-        def tell(waiting: int = 0) -> None:
-            if progress is not None:
-                progress(ParProgress(len(done) + searched, total, proven, waiting))
+        backend = LocalPool(workers or max(1, (os.cpu_count() or 1)), par_batch)
+    search = _Search(rules, count, seconds, memory_mb, retry_unknown, solver_version())
+    try:
+        with SurveyStore(db) as store:
+            result = _run(start, end, db, store, backend, search, progress)
+    except BaseException:
+        backend.close(abort=True)
+        raise
+    backend.close(abort=False)
+    return result
 
-        owner = store.register_owner()
-        beats = Heartbeat(store, owner)
-        try:
-            with ProcessPoolExecutor(max_workers=n_workers) as pool:
-                running: dict[Future[ParRow], int] = {}
-                cursor = start
-                exhausted = False  # nothing to claim now: the rest is stored or claimed
-                polled = time.monotonic()
-                try:
-                    while True:
-                        if exhausted and time.monotonic() - polled >= CLAIM_POLL_SECONDS:
-                            exhausted = False  # another survey's deals: stored, or taken back
-                        while not exhausted and cursor <= end and len(running) < n_workers:
-                            claim = store.claim(
-                                owner,
-                                rules.id,
-                                signature,
-                                cursor,
-                                end,
-                                1,
-                                retry_unknown=retry_unknown,
-                                par=count.value,
-                            )
-                            cursor = claim.cursor
-                            if not claim.runs:
-                                exhausted = True
-                                polled = time.monotonic()
-                                break
-                            n = claim.runs[0][0]
-                            task = pool.submit(par_of, rules, n, count.value, seconds, memory_mb)
-                            running[task] = n
-                        if not running:
-                            if cursor > end:
-                                break  # every deal of the range is stored
-                            tell(
-                                store.claimed_by_others(
-                                    owner, rules.id, signature, cursor, end, par=count.value
-                                )
-                            )
-                            time.sleep(CLAIM_POLL_SECONDS)
-                            continue
-                        finished, _ = wait(
-                            running, timeout=CLAIM_POLL_SECONDS, return_when=FIRST_COMPLETED
-                        )
-                        for task in finished:
-                            n = running.pop(task)
-                            row = task.result()
-                            store.write_par(
-                                rules.id,
-                                signature,
-                                run,
-                                count.value,
-                                [row],
-                                claimed=(owner, ((n, n),)),
-                            )
-                            searched += 1
-                            lost += row[2]
-                            proven += row[1] and not row[2]
-                            kept += not retry_unknown or row[1] or row[2]
-                            tell()
-                except BaseException:
-                    for task in running:
-                        task.cancel()
-                    raise
-        except KeyboardInterrupt:
-            beats.stop()
-            store.release(owner)
-            raise ParSurveyInterrupted(so_far()) from None
-        except BaseException:
-            beats.stop()
-            store.release(owner)
-            raise
+
+class _Search(NamedTuple):
+    """What every deal of a par survey is searched with."""
+
+    rules: Rules
+    moves: MoveCount
+    seconds: float
+    memory_mb: int
+    retry_unknown: bool
+    version: str
+
+
+def _run(
+    start: int,
+    end: int,
+    db: str,
+    store: SurveyStore,
+    backend: Backend[ParBatch],
+    search: _Search,
+    progress: Callable[[ParProgress], None] | None,
+) -> ParRun:
+    """The par survey in ``store`` (see :func:`run_par_survey`)."""
+    from eightoff.survey import CLAIM_POLL_SECONDS, Heartbeat, same_solver
+
+    rules, count, seconds, memory_mb, retry_unknown, version = search
+
+    signature = rules_signature(rules)
+    store.register_rules(rules)
+    stored = store.par_rows(rules.id, signature, count.value, start, end)
+    settled = {d for d, optimal, lost, *_ in stored if optimal or lost}
+    lost_before = sum(1 for _, _, lost, *_ in stored if lost)
+    done = {row[0] for row in stored} if not retry_unknown else settled
+    run = store.start_run(
+        solver_version=version,
+        time_limit=seconds,
+        state_limit=None,
+        backend=f"par ({count.value} moves), {backend.description}",
+    )
+    total = end - start + 1
+    searched = proven = lost = by_others = 0
+    kept = 0  # deals searched this run that count as done (with retry_unknown: settled)
+
+    def so_far() -> ParRun:
+        before = len(settled) - lost_before
+        return ParRun(total, len(done), searched, proven, db, before, lost, lost_before, by_others)
+
+    def tell(waiting: int = 0) -> None:
+        if progress is not None:
+            progress(ParProgress(len(done) + searched, total, proven, waiting))
+
+    owner = store.register_owner()
+    beats = Heartbeat(store, owner)
+    in_flight: dict[int, Runs] = {}
+    key = 0
+    cursor = start
+    exhausted = False  # nothing to claim now: the rest is stored or claimed
+    polled = time.monotonic()
+    try:
+        while True:
+            if exhausted and time.monotonic() - polled >= CLAIM_POLL_SECONDS:
+                exhausted = False  # another survey's deals: stored, or taken back
+            while not exhausted and cursor <= end and len(in_flight) < backend.capacity:
+                claim = store.claim(
+                    owner,
+                    rules.id,
+                    signature,
+                    cursor,
+                    end,
+                    1,
+                    retry_unknown=retry_unknown,
+                    par=count.value,
+                )
+                cursor = claim.cursor
+                if not claim.runs:
+                    exhausted = True
+                    polled = time.monotonic()
+                    break
+                backend.submit(
+                    key, claim.runs, (rules, claim.runs, count.value, seconds, memory_mb)
+                )
+                in_flight[key] = claim.runs
+                key += 1
+            if not in_flight:
+                if cursor > end:
+                    break  # every deal of the range is stored
+                tell(
+                    store.claimed_by_others(
+                        owner, rules.id, signature, cursor, end, par=count.value
+                    )
+                )
+                time.sleep(CLAIM_POLL_SECONDS)
+                continue
+            for finished, batch in backend.wait(CLAIM_POLL_SECONDS):
+                same_solver(batch.solver, version)
+                runs = in_flight.pop(finished)
+                store.write_par(
+                    rules.id, signature, run, count.value, batch.rows, claimed=(owner, runs)
+                )
+                for row in batch.rows:
+                    searched += 1
+                    lost += row[2]
+                    proven += row[1] and not row[2]
+                    kept += not retry_unknown or row[1] or row[2]
+                tell()
+    except KeyboardInterrupt:
         beats.stop()
         store.release(owner)
-        now = store.stored_or_claimed(
-            rules.id, signature, start, end, retry_unknown=retry_unknown, par=count.value
-        )  # claimed: still being searched by another survey
-        by_others = max(0, now - len(done) - kept)
+        raise ParSurveyInterrupted(so_far()) from None
+    except BaseException:
+        beats.stop()
+        store.release(owner)
+        raise
+    beats.stop()
+    store.release(owner)
+    now = store.stored_or_claimed(
+        rules.id, signature, start, end, retry_unknown=retry_unknown, par=count.value
+    )  # claimed: still being searched by another survey
+    by_others = max(0, now - len(done) - kept)
     return so_far()
