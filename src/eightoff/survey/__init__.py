@@ -77,6 +77,7 @@ from eightoff.survey.errors import (
 from eightoff.survey.store import (
     HEARTBEAT_SECONDS,
     MAX_STORED_DEAL,
+    Claim,
     Counts,
     RatingRow,
     Row,
@@ -502,6 +503,69 @@ class Heartbeat:
         self._thread.join()
 
 
+class Kind(NamedTuple):
+    """Which deals a survey claims (:meth:`SurveyStore.claim`): those of ``variant``
+    and the rules ``signature`` not done yet, as ``retry_unknown``, ``formula`` (a
+    rating survey's) and ``par`` (a par survey's count) say."""
+
+    variant: str
+    signature: str
+    retry_unknown: bool = False
+    formula: str | None = None
+    par: str | None = None
+
+
+def share_work(
+    store: SurveyStore,
+    owner: int,
+    backend: Backend[_Result],
+    kind: Kind,
+    start: int,
+    end: int,
+    *,
+    size: Callable[[], int],
+    submitted: Callable[[Claim], tuple[Any, ...]],
+    stored: Callable[[Runs, _Result], None],
+    waiting: Callable[[int], None],
+) -> None:
+    """A survey's work, shared with the other surveys of ``store``: claim batches of
+    start…end for ``owner`` (``size()`` deals at most, lowest first, skipping what is
+    done or claimed by others), keep ``backend`` busy with them (the task's arguments
+    ``submitted(claim)``) and hand each finished batch to ``stored(runs, result)``,
+    which stores it with its claim; until every deal of the range is stored. While the
+    rest is only claimed by other surveys, ``waiting(deals they hold)`` about once a
+    second, and look again: when they are stored they are done, and when their owner
+    dies (no heartbeat within the lease) :meth:`SurveyStore.claim` takes them."""
+    in_flight: dict[int, Runs] = {}
+    key = 0
+    cursor = start
+    exhausted = False  # nothing to claim now: the rest is stored or claimed
+    polled = time.monotonic()
+    variant, signature, retry_unknown, formula, par = kind
+    while True:
+        if exhausted and time.monotonic() - polled >= CLAIM_POLL_SECONDS:
+            exhausted = False
+        while not exhausted and cursor <= end and len(in_flight) < backend.capacity:
+            claim = store.claim(owner, variant, signature, cursor, end, size(),
+                                retry_unknown=retry_unknown, formula=formula, par=par)  # fmt: skip
+            cursor = claim.cursor
+            if not claim.runs:
+                exhausted = True  # the rest is stored, or claimed by live surveys
+                polled = time.monotonic()
+                break
+            backend.submit(key, claim.runs, submitted(claim))
+            in_flight[key] = claim.runs
+            key += 1
+        if not in_flight:
+            if cursor > end:
+                return  # every deal of the range is stored
+            waiting(store.claimed_by_others(owner, variant, signature, cursor, end, par=par))
+            time.sleep(CLAIM_POLL_SECONDS)  # wait for the other survey's claims
+            continue
+        for finished, result in backend.wait(0.5):
+            stored(in_flight.pop(finished), result)
+
+
 def run_survey(
     start: int,
     end: int,
@@ -592,8 +656,6 @@ def run_survey(
         # for longer than the lease never looks dead to a survey on another host
         beats = Heartbeat(store, owner)
 
-        in_flight: dict[int, Runs] = {}
-        next_key = 0
         work_seconds = 0.0
         work_cpu = 0.0
         work_deals = 0
@@ -602,7 +664,6 @@ def run_survey(
         rated_only = 0
         errors: list[tuple[int, str]] = []
         remaining = pending.remaining  # this run's view: not stored, not claimed by it
-        cursor = start
         others = 0
 
         def next_size() -> int:
@@ -637,78 +698,63 @@ def run_survey(
                 tuple(sorted(errors)),
             )
 
+        def submitted(claim: Claim) -> tuple[Any, ...]:
+            nonlocal remaining
+            remaining -= sum(b - a + 1 for a, b in claim.runs)
+            return (rules, claim.runs, limits, rate, claim.stored)
+
+        def stored(runs: Runs, result: BatchResult) -> None:
+            nonlocal work_seconds, work_cpu, work_deals, largest_done, rated_only
+            same_solver(result.solver, version)
+            blocks = result.row_blocks()
+            store.write(
+                rules.id,
+                signature,
+                run_id,
+                result.rows,
+                blocks=blocks,
+                claimed=(owner, runs),
+                ratings=result.ratings,
+            )
+            work_seconds += result.seconds
+            work_cpu += result.cpu_seconds
+            work_deals += result.deals
+            largest_done = max(largest_done, result.deals)
+            rated_only += result.rated_only
+            errors.extend(result.errors)
+            for row in result.rows:
+                tally[row[1]] += 1
+            for block in blocks:
+                for verdict in Verdict:
+                    tally[verdict] += block.verdicts.count(verdict)
+            tell()
+
+        def tell(waiting: int = 0) -> None:
+            if progress is not None:
+                done = already + sum(tally.values()) + rated_only
+                progress(Progress(total, done, summary().new, waiting))
+
         try:
-            exhausted = False  # nothing to claim now: the rest is stored or claimed
-            polled = time.monotonic()
-            while True:
-                if exhausted and cursor <= end and time.monotonic() - polled >= CLAIM_POLL_SECONDS:
-                    # another survey's claims are left: when stored they are done; when
-                    # their owner dies (no heartbeat within the lease) claim() takes them
-                    exhausted = False
-                while not exhausted and cursor <= end and len(in_flight) < backend.capacity:
-                    claim = store.claim(
-                        owner,
-                        rules.id,
-                        signature,
-                        cursor,
-                        end,
-                        next_size(),
-                        retry_unknown=retry_unknown,
-                        formula=formula,
-                    )
-                    cursor = claim.cursor
-                    if not claim.runs:
-                        exhausted = True  # the rest is stored, or claimed by live surveys
-                        polled = time.monotonic()
-                        break
-                    remaining -= sum(b - a + 1 for a, b in claim.runs)
-                    args = (rules, claim.runs, limits, rate, claim.stored)
-                    backend.submit(next_key, claim.runs, args)
-                    in_flight[next_key] = claim.runs
-                    next_key += 1
-                if not in_flight:
-                    if cursor > end:
-                        break  # every deal of the range is stored
-                    if progress is not None:  # say what it waits for
-                        held = store.claimed_by_others(owner, rules.id, signature, cursor, end)
-                        done = already + sum(tally.values()) + rated_only
-                        progress(Progress(total, done, summary().new, held))
-                    time.sleep(CLAIM_POLL_SECONDS)  # wait for the other survey's claims
-                for key, result in backend.wait(0.5) if in_flight else ():
-                    runs = in_flight.pop(key)
-                    same_solver(result.solver, version)
-                    blocks = result.row_blocks()
-                    store.write(
-                        rules.id,
-                        signature,
-                        run_id,
-                        result.rows,
-                        blocks=blocks,
-                        claimed=(owner, runs),
-                        ratings=result.ratings,
-                    )
-                    work_seconds += result.seconds
-                    work_cpu += result.cpu_seconds
-                    work_deals += result.deals
-                    largest_done = max(largest_done, result.deals)
-                    rated_only += result.rated_only
-                    errors.extend(result.errors)
-                    for row in result.rows:
-                        tally[row[1]] += 1
-                    for block in blocks:
-                        for verdict in Verdict:
-                            tally[verdict] += block.verdicts.count(verdict)
-                    if progress is not None:
-                        done = already + sum(tally.values()) + rated_only
-                        progress(Progress(total, done, summary().new))
+            share_work(
+                store,
+                owner,
+                backend,
+                Kind(rules.id, signature, retry_unknown, formula),
+                start,
+                end,
+                size=next_size,
+                submitted=submitted,
+                stored=stored,
+                waiting=tell,
+            )
         except KeyboardInterrupt:
             backend.close(abort=True)
             beats.stop()
             store.release(owner)
             # A batch may have been committed just before Ctrl+C was felt, its tally not
             # yet counted: the store says what this run saved.
-            stored = store.run_counts(run_id)
-            tally.update(stored.by_verdict())
+            saved = store.run_counts(run_id)
+            tally.update(saved.by_verdict())
             raise SurveyInterrupted(summary(interrupted=True)) from None
         except BaseException:
             backend.close(abort=True)

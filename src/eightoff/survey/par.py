@@ -14,15 +14,14 @@ as it comes (Ctrl+C keeps all finished deals: :class:`ParSurveyInterrupted`).
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from eightoff.counts import MoveCount
 from eightoff.rules import Rules
 
-from .store import ParRow, Runs, SurveyStore, rules_signature
+from .store import Claim, ParRow, Runs, SurveyStore, rules_signature
 
 if TYPE_CHECKING:
     from eightoff.survey import Backend
@@ -173,16 +172,16 @@ def _run(
     progress: Callable[[ParProgress], None] | None,
 ) -> ParRun:
     """The par survey in ``store`` (see :func:`run_par_survey`)."""
-    from eightoff.survey import CLAIM_POLL_SECONDS, Heartbeat, same_solver
+    from eightoff.survey import Heartbeat, Kind, same_solver, share_work
 
     rules, count, seconds, memory_mb, retry_unknown, version = search
 
     signature = rules_signature(rules)
     store.register_rules(rules)
-    stored = store.par_rows(rules.id, signature, count.value, start, end)
-    settled = {d for d, optimal, lost, *_ in stored if optimal or lost}
-    lost_before = sum(1 for _, _, lost, *_ in stored if lost)
-    done = {row[0] for row in stored} if not retry_unknown else settled
+    before = store.par_rows(rules.id, signature, count.value, start, end)
+    settled = {d for d, optimal, lost, *_ in before if optimal or lost}
+    lost_before = sum(1 for _, _, lost, *_ in before if lost)
+    done = {row[0] for row in before} if not retry_unknown else settled
     run = store.start_run(
         solver_version=version,
         time_limit=seconds,
@@ -194,77 +193,40 @@ def _run(
     kept = 0  # deals searched this run that count as done (with retry_unknown: settled)
 
     def so_far() -> ParRun:
-        before = len(settled) - lost_before
-        return ParRun(total, len(done), searched, proven, db, before, lost, lost_before, by_others)
+        proven_before = len(settled) - lost_before
+        return ParRun(
+            total, len(done), searched, proven, db, proven_before, lost, lost_before, by_others
+        )
 
     def tell(waiting: int = 0) -> None:
         if progress is not None:
             progress(ParProgress(len(done) + searched, total, proven, waiting))
 
+    def submitted(claim: Claim) -> tuple[Any, ...]:
+        return (rules, claim.runs, count.value, seconds, memory_mb)
+
+    def stored(runs: Runs, batch: ParBatch) -> None:
+        nonlocal searched, lost, proven, kept
+        same_solver(batch.solver, version)
+        store.write_par(rules.id, signature, run, count.value, batch.rows, claimed=(owner, runs))
+        for row in batch.rows:
+            searched += 1
+            lost += row[2]
+            proven += row[1] and not row[2]
+            kept += not retry_unknown or row[1] or row[2]
+        tell()
+
     owner = store.register_owner()
     beats = Heartbeat(store, owner)
-    in_flight: dict[int, Runs] = {}
-    key = 0
-    cursor = start
-    exhausted = False  # nothing to claim now: the rest is stored or claimed
-    polled = time.monotonic()
     try:
-        while True:
-            if exhausted and time.monotonic() - polled >= CLAIM_POLL_SECONDS:
-                exhausted = False  # another survey's deals: stored, or taken back
-            while not exhausted and cursor <= end and len(in_flight) < backend.capacity:
-                claim = store.claim(
-                    owner,
-                    rules.id,
-                    signature,
-                    cursor,
-                    end,
-                    1,
-                    retry_unknown=retry_unknown,
-                    par=count.value,
-                )
-                cursor = claim.cursor
-                if not claim.runs:
-                    exhausted = True
-                    polled = time.monotonic()
-                    break
-                backend.submit(
-                    key, claim.runs, (rules, claim.runs, count.value, seconds, memory_mb)
-                )
-                in_flight[key] = claim.runs
-                key += 1
-            if not in_flight:
-                if cursor > end:
-                    break  # every deal of the range is stored
-                tell(
-                    store.claimed_by_others(
-                        owner, rules.id, signature, cursor, end, par=count.value
-                    )
-                )
-                time.sleep(CLAIM_POLL_SECONDS)
-                continue
-            for finished, batch in backend.wait(CLAIM_POLL_SECONDS):
-                same_solver(batch.solver, version)
-                runs = in_flight.pop(finished)
-                store.write_par(
-                    rules.id, signature, run, count.value, batch.rows, claimed=(owner, runs)
-                )
-                for row in batch.rows:
-                    searched += 1
-                    lost += row[2]
-                    proven += row[1] and not row[2]
-                    kept += not retry_unknown or row[1] or row[2]
-                tell()
+        kind = Kind(rules.id, signature, retry_unknown, par=count.value)
+        share_work(store, owner, backend, kind, start, end, size=lambda: 1,
+                   submitted=submitted, stored=stored, waiting=tell)  # fmt: skip
     except KeyboardInterrupt:
-        beats.stop()
-        store.release(owner)
         raise ParSurveyInterrupted(so_far()) from None
-    except BaseException:
-        beats.stop()
+    finally:
+        beats.stop()  # before the owner is released: a renewal after would record it again
         store.release(owner)
-        raise
-    beats.stop()
-    store.release(owner)
     now = store.stored_or_claimed(
         rules.id, signature, start, end, retry_unknown=retry_unknown, par=count.value
     )  # claimed: still being searched by another survey
