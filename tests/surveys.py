@@ -3,7 +3,9 @@ racing in one process, and a Ctrl+C felt after a given number of stored batches.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,3 +62,32 @@ def interrupt_after(batches: int) -> Callable[[Progress], None]:
             raise KeyboardInterrupt
 
     return progress
+
+
+def elsewhere_owner(db: Path) -> int:
+    """A survey owner on another machine (a host name not this one's) in the store DB."""
+    from eightoff.survey.store import SurveyStore
+
+    with SurveyStore(db) as other:
+        owner = other.register_owner()
+        with other.transaction() as c:
+            c.execute("UPDATE survey_owners SET host = 'elsewhere' WHERE id = ?", (owner,))
+    return owner
+
+
+def lease_runs_out(db: Path, owner: int) -> None:
+    """The survey ``owner`` stopped renewing its lease: the others take it for dead."""
+    from eightoff.survey.store import STALE_SECONDS
+
+    with sqlite3.connect(db, timeout=30) as c:
+        old = time.time() - STALE_SECONDS - 1
+        c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (old, owner))
+    c.close()
+
+
+def claims_left(db: Path) -> int:
+    """How many claims the store DB holds."""
+    with sqlite3.connect(db, timeout=30) as c:
+        n = int(c.execute("SELECT COUNT(*) FROM survey_claims").fetchone()[0])
+    c.close()
+    return n

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from eightoff.rules import preset
 from eightoff.survey.par import ParProgress, ParRun, run_par_survey
-from eightoff.survey.store import STALE_SECONDS, SurveyStore, rules_signature
+from eightoff.survey.store import SurveyStore, rules_signature
+from tests.surveys import claims_left, elsewhere_owner, lease_runs_out
 
 
 def par_deals(db: Path) -> list[int]:
@@ -60,9 +61,7 @@ def test_two_par_surveys_at_once_search_each_deal_once(tmp_path: Path) -> None:
     for run_, size in ((runs["a"], 12), (runs["b"], 12)):
         assert run_.already + run_.searched + run_.by_others == size
     assert runs["a"].by_others > 0  # B searched some of A's range while A waited
-    with sqlite3.connect(db) as c:
-        assert c.execute("SELECT COUNT(*) FROM survey_claims").fetchone()[0] == 0
-    c.close()
+    assert claims_left(db) == 0
 
 
 def test_a_par_survey_waits_for_another_ones_deals_and_takes_over_when_it_dies(
@@ -74,10 +73,8 @@ def test_a_par_survey_waits_for_another_ones_deals_and_takes_over_when_it_dies(
     db = tmp_path / "s.sqlite3"
     rules = preset("eightoff")
     signature = rules_signature(rules)
+    owner = elsewhere_owner(db)
     with SurveyStore(db) as other:
-        owner = other.register_owner()
-        with other.transaction() as c:
-            c.execute("UPDATE survey_owners SET host = 'elsewhere' WHERE id = ?", (owner,))
         assert other.claim(owner, rules.id, signature, 3, 4, 2, par="player").runs == ((3, 4),)
         assert other.claim(owner, rules.id, signature, 1, 6, 6).runs == ((1, 6),)
     waiting = threading.Event()
@@ -102,15 +99,10 @@ def test_a_par_survey_waits_for_another_ones_deals_and_takes_over_when_it_dies(
         survey.join(timeout=3)
         assert survey.is_alive(), "the survey finished while another held two deals"
     finally:  # the other survey stops renewing its lease: it is dead
-        with sqlite3.connect(db, timeout=30) as c:
-            old = time.time() - STALE_SECONDS - 1
-            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (old, owner))
-        c.close()
+        lease_runs_out(db, owner)
         survey.join(timeout=120)
     assert not survey.is_alive()
     (run,) = results
     assert (run.searched, run.by_others) == (6, 0)  # it took over and searched all six
     assert par_deals(db) == list(range(1, 7))
-    with sqlite3.connect(db) as c:
-        assert c.execute("SELECT COUNT(*) FROM survey_claims").fetchone()[0] == 0
-    c.close()
+    assert claims_left(db) == 0

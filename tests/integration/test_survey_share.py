@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from eightoff.solver import Limits
-from tests.surveys import race
+from tests.surveys import claims_left, elsewhere_owner, lease_runs_out, race
 
 TINY = Limits(seconds=None, states=2)
 
@@ -146,14 +146,12 @@ def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
 
     from eightoff.rules import preset
     from eightoff.survey import Progress, run_survey
-    from eightoff.survey.store import STALE_SECONDS, SurveyStore, rules_signature
+    from eightoff.survey.store import SurveyStore, rules_signature
 
     db = tmp_path / "s.sqlite3"
     rules = preset("eightoff")
+    owner = elsewhere_owner(db)
     with SurveyStore(db) as other:  # a survey on another machine claims 5-10
-        owner = other.register_owner()
-        with other.transaction() as c:
-            c.execute("UPDATE survey_owners SET host = 'elsewhere' WHERE id = ?", (owner,))
         held = other.claim(owner, rules.id, rules_signature(rules), 5, 10, 6)
         assert held.runs == ((5, 10),)
     results = []
@@ -171,15 +169,10 @@ def test_a_survey_waits_for_claims_it_did_not_make_and_takes_over_dead_ones(
         assert b.is_alive(), "the survey finished while another one's claims were unsolved"
         assert seen[-1].waiting == 6  # its progress says what it waits for
     finally:  # the other survey stops renewing its lease: it is dead
-        with sqlite3.connect(db, timeout=30) as c:
-            old = time.time() - STALE_SECONDS - 1
-            c.execute("UPDATE survey_owners SET heartbeat = ? WHERE id = ?", (old, owner))
-        c.close()
+        lease_runs_out(db, owner)
         b.join(timeout=120)
     assert not b.is_alive()
     (run,) = results
     assert run.new.total == 20 and run.by_others == 0  # it took over and solved all 20
     assert deals_stored(db) == list(range(1, 21))
-    with sqlite3.connect(db) as c:
-        assert c.execute("SELECT COUNT(*) FROM survey_claims").fetchone()[0] == 0
-    c.close()
+    assert claims_left(db) == 0
