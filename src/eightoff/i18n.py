@@ -276,6 +276,11 @@ class Words:
     def __init__(self, lang: str) -> None:
         self.catalogue = catalogue(lang)
         self.lang = self.catalogue.lang
+        self.decimal = str(self.template("number.decimal"))
+        """What this language writes a number's decimal point as ("." or ",")."""
+        self.plain = _PLAIN if self.decimal == "." else _TEXT
+        """The parameter types a message takes as they are (numbers too where the
+        language writes them as Python does)."""
 
     def template(self, msg_id: str) -> Any:
         try:
@@ -326,9 +331,21 @@ class Words:
             return name
         return f"{name}, {self.text('rules.cells', cells=Count(rules.cells, 'cell'))}"
 
+    def number(self, text: str) -> str:
+        """A number written with a point (Python's way) as this language writes it:
+        German puts a comma where English puts the point ("0.974" -> "0,974")."""
+        return text if self.decimal == "." else text.replace(".", self.decimal)
+
+    def percent(self, share: float, spec: str = ".1f") -> str:
+        """A percentage (``share`` in percent) as this language writes it: "12.5%",
+        "12,5 %"; ``spec`` is its format ("9.3f" right-aligns it in 9 places)."""
+        return self.text("number.percent", n=self.number(format(share, spec)))
+
     def format_param(self, value: object, spec: str) -> str:
         if isinstance(value, Message):
             return self(value)
+        if isinstance(value, Figure):
+            return self.number(format(str(value), spec))
         if isinstance(value, tuple):
             sep = self.text("list.separator")
             return sep.join(self(cast(Message, m)) for m in value)
@@ -343,7 +360,9 @@ class Words:
             return self.suit(value, spec)
         if isinstance(value, Count):
             return self.count(value)
-        if isinstance(value, int | float | str):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return self.number(format(value, spec))
+        if isinstance(value, str | bool):
             return format(value, spec)
         if hasattr(value, "cells_changed") and hasattr(value, "id"):
             return self.variant(cast(_VariantLike, value))
@@ -367,6 +386,7 @@ class _Field:
 
 
 _PLAIN: Final = frozenset({int, float, str})
+_TEXT: Final = frozenset({str})
 
 
 class _Fields(Mapping[str, object]):
@@ -384,7 +404,7 @@ class _Fields(Mapping[str, object]):
 
     def __getitem__(self, key: str) -> object:
         value = self.params[key]
-        if type(value) in _PLAIN:  # not a subclass: a card is text with a rank and a suit
+        if type(value) in self.words.plain:  # not a subclass: a card is text with a rank and a suit
             return value
         return _Field(self.words, value)
 
@@ -423,19 +443,29 @@ def quote(token: object, limit: int = MAX_TOKEN) -> str:
     return text[:limit] + "…" if len(text) > limit else text
 
 
-def grouped(n: float, decimals: int = 0) -> str:
-    """A number as the messages write it in every language: its thousands set apart by
-    spaces, with ``decimals`` places.
+class Figure(str):
+    """A number written for people (:func:`grouped`, :func:`duration`): text whose
+    decimal point a message in another language writes its own way (German a comma,
+    :meth:`Words.number`); as plain text (JSON, English) it is the point."""
+
+    __slots__ = ()
+
+
+def grouped(n: float, decimals: int = 0) -> Figure:
+    """A number as the messages write it: its thousands set apart by spaces (in every
+    language: DIN 5008 groups German digits so too), with ``decimals`` places.
 
     >>> grouped(5_000_000), grouped(2051.08, 1), grouped(10**20 - 1)
     ('5 000 000', '2 051.1', '99 999 999 999 999 999 999')
+    >>> Words("de")(Message("survey.spread", median=1, mean=grouped(2051.08, 1), min=1, max=9))
+    'Median 1, Mittel 2 051,1, Min. 1, Max. 9'
     """
     if isinstance(n, int) and not decimals:  # exact: a float rounds past 2^53 (10^20 - 1)
-        return f"{n:,}".replace(",", " ")
-    return f"{n:,.{decimals}f}".replace(",", " ")
+        return Figure(f"{n:,}".replace(",", " "))
+    return Figure(f"{n:,.{decimals}f}".replace(",", " "))
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float) -> Figure:
     """A time as the messages write it in every language, in the unit that suits it:
     microseconds below a millisecond, milliseconds to one place below a second, seconds
     to two places below an hour (thousands apart), then hours.
@@ -444,12 +474,12 @@ def duration(seconds: float) -> str:
     ('61 µs', '17.7 ms', '2 051.08 s', '4.92 h')
     """
     if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
+        return Figure(f"{seconds * 1e6:.0f} µs")
     if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
+        return Figure(f"{seconds * 1e3:.1f} ms")
     if seconds < 3600:
-        return f"{grouped(seconds, 2)} s"
-    return f"{grouped(seconds / 3600, 2)} h"
+        return Figure(f"{grouped(seconds, 2)} s")
+    return Figure(f"{grouped(seconds / 3600, 2)} h")
 
 
 def reason(error: BaseException) -> Message | None:
@@ -464,6 +494,7 @@ __all__ = [
     "MAX_TOKEN",
     "Catalogue",
     "Count",
+    "Figure",
     "Lang",
     "Message",
     "Param",

@@ -138,7 +138,7 @@ def test_solve_and_rate_lines_in_german_json_unchanged(
     code, out, _ = run(capsys, "solve", "11982", "--variant", "freecell", "-q")
     assert code == 1 and out.startswith("FreeCell · deal #11982: lost: no sequence")  # for scripts
     code, out, _ = run(capsys, "rate", "2")
-    assert code == 0 and out.startswith("Eight Off · Spiel Nr. 2: Leicht (Punktzahl 0.974;")
+    assert code == 0 and out.startswith("Eight Off · Spiel Nr. 2: Leicht (Punktzahl 0,974;")
     assert "Löser: gelöst" in out
     # what machines read is not translated
     german_json = run(capsys, "solve", "2", "--json")[1]
@@ -184,14 +184,15 @@ def test_a_survey_in_german(
     monkeypatch.setenv("LANG", GERMAN)
     code, out, _ = run(capsys, "survey", "1", "3", "--db", db, "--workers", "1", "--no-progress")
     assert code == 0
-    assert re.match(r"Eight Off 1–3: 3 Spiele in \d+\.\d s untersucht \(", out)
+    # German writes the decimal point as a comma
+    assert re.match(r"Eight Off 1–3: 3 Spiele in \d+,\d s untersucht \([\d ]+,\d Spiele/s", out)
     assert "3 gelöst, 0 verloren, 0 unbekannt; 0 waren schon gespeichert (Datenbank: " in out
     code, out, _ = run(capsys, "survey", "1", "3", "--db", db, "--no-progress")
     assert code == 0 and out.startswith("Eight Off 1–3: alle 3 Spiele schon gespeichert")
     code, out, _ = run(capsys, "survey", "report", "--db", db)
     assert code == 0 and out.startswith("Eight Off (eightoff): 3 Spiele untersucht")
     code, out, _ = run(capsys, "survey", "1", "4", "--db", db, "--workers", "1", "--no-progress")
-    assert code == 0 and re.match(r"Eight Off 1–4: 1 Spiel in \d+\.\d s untersucht \(", out)
+    assert code == 0 and re.match(r"Eight Off 1–4: 1 Spiel in \d+,\d s untersucht \(", out)
     assert "; 3 waren schon gespeichert (Datenbank: " in out
     code, out, _ = run(capsys, "survey", "4", "4", "--db", db, "--no-progress")
     assert code == 0 and out.startswith("Eight Off 4: das Spiel ist schon gespeichert (Datenbank: ")

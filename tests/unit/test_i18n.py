@@ -517,3 +517,21 @@ def test_the_terminal_games_help_fits_an_80_column_terminal() -> None:
     for lang in LANGUAGES:
         lines = translate(Message("terminal.help"), lang).splitlines()
         assert max(len(line) for line in lines) < 80, (lang, lines)
+
+
+def test_german_writes_a_numbers_decimal_point_as_a_comma() -> None:
+    """Numbers in German messages: "0,974", "2 051,1", "12,5 %", "17,7 ms"; English
+    keeps the point; whole numbers and text are untouched."""
+    from eightoff.i18n import Message, Words, duration, grouped
+
+    de, en = Words("de"), Words("en")
+    basis = Message("rating.basis", score=0.974, games="—", unproven="False")
+    assert de(basis).startswith("Punktzahl 0,974;") and en(basis).startswith("score 0.974;")
+    spread = Message("survey.spread", median=21, mean=grouped(2051.08, 1), min=1, max=9)
+    assert de(spread) == "Median 21, Mittel 2 051,1, Min. 1, Max. 9"
+    assert en(spread).startswith("median 21, mean 2 051.1")
+    assert (de.percent(12.5), en.percent(12.5)) == ("12,5 %", "12.5%")
+    assert de.percent(3.25, ">7.3f") == "  3,250 %"
+    assert de(Message("cli.survey.par_progress", done=1, total=3, proven=1)).startswith("Par: 1")
+    assert de.format_param(duration(0.0177), "") == "17,7 ms"
+    assert de.format_param("v1.2.3", "") == "v1.2.3"  # text is not a number

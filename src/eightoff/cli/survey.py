@@ -50,7 +50,7 @@ from eightoff.cli.kept import KeptWatch, report_kept
 from eightoff.cli.say import language, said, say, text
 from eightoff.cli.values import MAX_STATES, deal_number, seconds_limit
 from eightoff.explain import variant_name
-from eightoff.i18n import Lang, Message, duration, grouped, quote, words
+from eightoff.i18n import Figure, Lang, Message, duration, grouped, quote, words
 from eightoff.rules import DEFAULT_VARIANT, Rules
 
 ACTIONS: Final = ("report", "export")
@@ -342,7 +342,7 @@ def _run(args: argparse.Namespace) -> int:
             span=span,
             n=n.total,
             seconds=result.seconds,
-            rate=grouped(result.rate, 1) if result.rate >= 0.1 else f"{result.rate:.2g}",
+            rate=grouped(result.rate, 1) if result.rate >= 0.1 else Figure(f"{result.rate:.2g}"),
             backend=result.backend,
             cpu=duration(result.cpu_seconds / n.total),
             solved=n.solved,

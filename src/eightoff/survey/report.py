@@ -112,7 +112,7 @@ def _figures(hist: Mapping[int, int]) -> tuple[int, float, int, int]:
 def _spread(hist: Mapping[int, int], words: Words) -> str:
     """ "median 21, mean 22.4, min 9, max 40" of a histogram (value -> how many)."""
     median, mean, low, high = _figures(hist)
-    return words.text("survey.spread", median=median, mean=f"{mean:.1f}", min=low, max=high)
+    return words.text("survey.spread", median=median, mean=grouped(mean, 1), min=low, max=high)
 
 
 def _english() -> Words:
@@ -154,7 +154,7 @@ class ParSummary:
                 count=words.text(f"survey.count.{self.count}"),
                 deals=Count(self.deals, "deal"),
                 proven=self.proven,
-                share=f"{100 * self.proven / self.deals:.1f}",
+                share=grouped(100 * self.proven / self.deals, 1),
                 lost=self.lost,
             )
         ]
@@ -188,13 +188,14 @@ class CellsRow(_Counted):
         return {"cells": self.cells, **self.counts_json()}
 
     def text(self, words: Words | None = None) -> str:
+        words = words or _english()
         w = self.winnability
         low, high = self.ci95
         return (
             f"    {self.cells:>5} {self.deals:>10} {self.solved:>10} {self.lost:>10}"
             f" {self.unknown:>8} "
-            + (_not_applicable(words or _english()) if w is None else f"{100 * w:>9.3f}%")
-            + f"   {100 * low:.3f}% – {100 * high:.3f}%"
+            + (_not_applicable(words) if w is None else words.percent(100 * w, ">9.3f"))
+            + f"   {words.percent(100 * low, '.3f')} – {words.percent(100 * high, '.3f')}"
         )
 
 
@@ -332,9 +333,13 @@ class SurveyReport(_Counted):
             words.text("survey.unknown", n=self.unknown),
             words.text(
                 "survey.winnable",
-                share=_not_applicable(words).rjust(12) if w is None else f"{100 * w:>12.4f}%",
-                low=f"{100 * low:.4f}%",
-                high=f"{100 * high:.4f}%",
+                share=(
+                    _not_applicable(words).rjust(12)
+                    if w is None
+                    else words.percent(100 * w, ">12.4f")
+                ),
+                low=words.percent(100 * low, ".4f"),
+                high=words.percent(100 * high, ".4f"),
                 unknowns=self.unknown,
             ),
         ]
@@ -430,7 +435,9 @@ class SurveyReport(_Counted):
         labels = {name: words.text(f"level.{name}") for name in self.levels}
         width = max(13, *(len(label) + 1 for label in labels.values()))  # "Nicht gewinnbar"
         for name, n in self.levels.items():
-            lines.append(f"    {labels[name]:<{width}}{n:>10}  {100 * n / self.rated:6.2f}%")
+            lines.append(
+                f"    {labels[name]:<{width}}{n:>10}  {words.percent(100 * n / self.rated, '6.2f')}"
+            )
         return lines
 
 
@@ -612,10 +619,10 @@ def figure(report: SurveyReport, words: Words | None = None) -> Figure:
             winnable=(
                 t("survey.png.undecided")
                 if w is None
-                else t("survey.png.winnable", share=f"{100 * w:.4f}")
+                else t("survey.png.winnable", share=grouped(100 * w, 4))
             ),
-            low=f"{100 * low:.4f}",
-            high=f"{100 * high:.4f}",
+            low=grouped(100 * low, 4),
+            high=grouped(100 * high, 4),
             lost=grouped(report.lost),
             unknown=grouped(report.unknown),
         )
@@ -739,7 +746,7 @@ def _cells_panel(ax: Axes, rows: list[CellsRow], words: Words) -> None:
     for x, share, above, row in zip(xs, shares, highs, rows, strict=True):
         if row.winnability is not None:
             ax.annotate(  # above the interval's top, not on its whisker
-                f"{share:.1f}%",
+                words.percent(share),
                 (x, share + above),
                 ha="center",
                 va="bottom",
