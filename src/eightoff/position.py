@@ -489,13 +489,21 @@ class Position:
 
         With same-suit building every card that can go home is safe. With
         alternate colours a card is safe when it is an Ace or a 2, or when every
-        opposite-colour card one rank lower is already home.
+        opposite-colour card one rank lower is already home. With two packs the
+        card's twin must be able to follow it as well: every foundation of its suit
+        is at least one rank below it (else the twin would need the foundation this
+        card takes: with two K♦ out and the ♦ foundations at Q and J, the first K♦
+        sent home would leave the other one no Q♦ to go on).
         """
         if self.foundation_for(card) is None:
             return False
+        rank = card >> 2
+        if len(self.foundations) > 4 and any(
+            self.foundations[f] < rank - 1 for f in range(card & 3, len(self.foundations), 4)
+        ):
+            return False
         if self.rules.build is Build.SUIT:
             return True
-        rank = card >> 2
         if rank <= 2:
             return True
         opposite = 0 if card & 2 else 2

@@ -91,19 +91,23 @@ VARIANTS = {
     "seahaven-towers": PRESETS["seahaven-towers"],
     "freecell+retrieval": PRESETS["freecell"].with_options(foundation_retrieval=True),
     "eightoff+strict": PRESETS["eightoff"].with_options(strict_single=True),
+    "double-freecell": PRESETS["double-freecell"],
 }
 
 
 @st.composite
 def small_positions(draw: st.DrawFn, rules: Rules, most: int = 6) -> Position:
     """A few suits' high cards left out of the foundations, dealt at random into two or
-    three columns and some of the cells (the other columns empty)."""
-    # how many cards of each suit are left out: 1 to ``most`` in all, drawn without a filter
-    # (a filter on four free counts throws most draws away when ``most`` is small)
-    left = [0, 0, 0, 0]
+    three columns and some of the cells (the other columns empty). With two packs, each
+    foundation's own (foundation f builds suit f mod 4): a suit's two foundations may
+    stand at different heights, so that both copies of a card are out and only one
+    foundation is ready for them."""
+    # how many cards of each foundation are left out: 1 to ``most`` in all, drawn without
+    # a filter (a filter on four free counts throws most draws away when ``most`` is small)
+    left = [0] * rules.foundations
     for _ in range(draw(st.integers(1, most))):
-        left[draw(st.sampled_from([s for s in range(4) if left[s] < 4]))] += 1
-    cards = [Card.of(r, s) for s in range(4) for r in range(14 - left[s], 14)]
+        left[draw(st.sampled_from([f for f, n in enumerate(left) if n < 4]))] += 1
+    cards = [Card.of(r, f & 3) for f, n in enumerate(left) for r in range(14 - n, 14)]
     cards = draw(st.permutations(cards))
     cells: list[Card | None] = [None] * rules.cells
     columns: list[list[Card]] = [[] for _ in range(rules.columns)]

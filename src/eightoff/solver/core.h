@@ -101,22 +101,25 @@ static inline int eo_limit(const eo_rules *r, const eo_state *s, int to_empty) {
     return (e + 1) << c;
 }
 
+/* Two packs: can the card's twin follow it home (every foundation of its suit at least
+ * one rank below it)? Else the twin needs the foundation this card would take. */
+static inline int eo_twin_follows(const eo_rules *r, const eo_state *s, int card) {
+    if (r->nfound == 4) return 1;
+    for (int f = card & 3; f < r->nfound; f += 4)
+        if (s->found[f] < (card >> 2) - 1) return 0;
+    return 1;
+}
+
 /* May this exposed card go home now without any risk (the search's auto-moves)?
- * Mirrors Position.is_safe_home for one pack, and is more conservative where that
- * rule has no proof: two packs built in suit (both copies of the card one rank
- * lower must be home), and foundation retrieval (Aces only). */
+ * Mirrors Position.is_safe_home (its twin's foundation free with two packs), and is
+ * more conservative where that rule has no proof: foundation retrieval (Aces only). */
 static inline int eo_safe(const eo_rules *r, const eo_state *s, int card) {
     if (eo_foundation_for(r, s, card) < 0) return 0;
     int rank = card >> 2;
     if (rank == 1) return 1;
     if (r->safe_mode == 0) return 0;
-    if (!r->alt) {
-        if (r->nfound == 4) return 1;
-        if (rank <= 2) return 1;
-        for (int f = card & 3; f < r->nfound; f += 4)
-            if (s->found[f] < rank - 1) return 0;
-        return 1;
-    }
+    if (!eo_twin_follows(r, s, card)) return 0;
+    if (!r->alt) return 1;
     if (rank <= 2) return 1;
     int opposite = (card & 2) ? 0 : 2;
     for (int f = 0; f < r->nfound; f++)
@@ -127,6 +130,7 @@ static inline int eo_safe(const eo_rules *r, const eo_state *s, int card) {
 /* The same rule as Position.is_safe_home (for the differential test). */
 static inline int eo_engine_safe(const eo_rules *r, const eo_state *s, int card) {
     if (eo_foundation_for(r, s, card) < 0) return 0;
+    if (!eo_twin_follows(r, s, card)) return 0;
     if (!r->alt) return 1;
     int rank = card >> 2;
     if (rank <= 2) return 1;
