@@ -531,3 +531,52 @@ def test_a_deal_number_past_2_to_the_53_is_opened_shown_and_linked_exactly(
             page.locator("#btn-copy-link").click()
             copied = page.evaluate("() => navigator.clipboard.readText()")
             assert copied == f"{server.url}/?variant=eightoff&deal={number}"
+
+
+# ----- 1280×720 at 200 % zoom, and small phones on their side --------------------------------
+COVERED_CARDS = """() => {
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                     && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const panel = document.getElementById('panel').getBoundingClientRect();
+  return [...document.querySelectorAll('#board .card:not(.under)')]
+    .filter((c) => hit(c.getBoundingClientRect(), panel))
+    .map((c) => c.getAttribute('aria-label'));
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(640, 360), (720, 400)])
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_a_short_narrow_window_keeps_the_status_readable_and_the_replay_in_reach(
+    chromium_browser: Any, server: Server, width: int, height: int, lang: str
+) -> None:
+    """Between 561 and 760 px wide and at most 500 px high (1280×720 at 200 % zoom, a
+    small phone on its side) the phone's rules and the short screen's both applied: the
+    status was 0 px wide beside a full-width row of buttons, a word a line over the
+    Solution button, and the play bar took half the height; the replay panel opened
+    below the cards, its Step and Close buttons off the screen."""
+    viewport = {"width": width, "height": height}
+    for table in _table(
+        chromium_browser, server, viewport, locale=LANGS[lang], device_scale_factor=2
+    ):
+        page = table.page
+        table.open()
+        start(table, HOUSE_RULES)  # the status at its longest
+        status = page.locator("#status").bounding_box()
+        assert status is not None and status["width"] >= width * 0.3, status
+        bar = page.locator(".playbar").bounding_box()
+        # a third at most, in German with every house rule named (a quarter in English)
+        assert bar is not None and bar["height"] <= height / 3, bar
+        assert _overlaps(page) == []
+        assert _off_screen_or_over_the_table(page) == []
+        table.screenshot(f"short-narrow-{width}x{height}-{lang}")
+        page.locator("#frame").focus()
+        page.keyboard.press("s")
+        step = page.locator("#btn-replay-step")
+        expect(step).to_be_enabled(timeout=30_000)
+        table.screenshot(f"short-narrow-{width}x{height}-{lang}-replay")
+        for button in ("#btn-replay-back", "#btn-replay-step", "#btn-replay-close"):
+            assert in_view(page.locator(button)), button
+        table.wait_ready()
+        page.evaluate(TWO_FRAMES)
+        assert page.evaluate(COVERED_CARDS) == []
+        table.screenshot(f"short-narrow-{width}x{height}-{lang}-replay")
