@@ -18,7 +18,7 @@ from eightoff.i18n import Message, translate
 from eightoff.position import IllegalMoveError, Move, Place
 from eightoff.rules import preset
 
-from .conftest import DESKTOP, PHONE, Server, TablePage, _table
+from .conftest import DESKTOP, PHONE, Server, TablePage, _table, spoken
 from .test_a11y import violations
 from .test_layout import start
 from .test_table_issue23 import wait_codes
@@ -474,7 +474,7 @@ def test_a_foundations_card_comes_back_by_keyboard_announced(
     expect(page.locator("#board .place.foundation .card.selected")).to_have_count(1)
     cell = next(i for i, c in enumerate(pos.cells) if c is None)
     move = Move(Place.foundation(home), Place.cell(cell))
-    said = translate(describe_move(pos, move), lang)
+    said = spoken(translate(describe_move(pos, move), lang), lang)
     page.keyboard.press("abcdefgi"[cell])
     game.play(move)
     wait_codes(table, game.position)
@@ -496,7 +496,7 @@ def test_a_foundations_card_comes_back_by_keyboard_announced(
     page.keyboard.press("Shift+H")
     page.keyboard.press(str(home + 1))
     page.keyboard.press(str(refused.target.index + 1))  # type: ignore[operator]
-    expect(announce).to_have_text(translate(refusal.value.reason, lang))
+    expect(announce).to_have_text(spoken(translate(refusal.value.reason, lang), lang))
     wait_codes(table, pos)
     table.screenshot(f"i23-keyboard-retrieval-{lang}")
     # a foundation's heading is a button too (a pointer or a screen reader's cursor): it
