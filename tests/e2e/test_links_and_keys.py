@@ -580,3 +580,21 @@ def test_a_short_narrow_window_keeps_the_status_readable_and_the_replay_in_reach
         page.evaluate(TWO_FRAMES)
         assert page.evaluate(COVERED_CARDS) == []
         table.screenshot(f"short-narrow-{width}x{height}-{lang}-replay")
+
+
+# ----- the printed rules ---------------------------------------------------------------------
+PDF_PAGES = re.compile(rb"/Type\s*/Page[^s]")
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_printed_rules_take_as_many_pages_in_german_as_in_english(
+    table: TablePage, paper: str
+) -> None:
+    """The German rules printed on 6 A4 pages, the English on 4: the main variant's box
+    was kept whole (page 1 left nearly blank) and A4 was forced on Letter paper too."""
+    pages = {}
+    for lang in ("en", "de"):
+        table.page.goto(table.server.page_url(f"/rules?lang={lang}"))
+        pdf = table.page.pdf(format=paper)
+        pages[lang] = len(PDF_PAGES.findall(pdf))
+    assert pages["de"] <= pages["en"] + 1, pages
