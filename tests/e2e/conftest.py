@@ -25,7 +25,8 @@ from typing import Any
 
 import pytest
 
-from eightoff.cards import Card
+from eightoff.cards import Card, deck
+from eightoff.i18n import words
 from eightoff.position import Kind, Move, Place, Position
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -377,6 +378,15 @@ class TablePage:
 
     def screenshot(self, name: str) -> Path:
         return shot(self.page, name)
+
+
+def spoken(text: str, lang: str = "en") -> str:
+    """A text as the live region says it: each card's symbol ("2♥", German "D♠") by its
+    name ("2 of Hearts", "Pik-Dame"), as the page's ui.js say() does."""
+    w = words(lang)
+    for card in deck():
+        text = re.sub(rf"(?<![\w]){re.escape(w.card_symbol(card))}", w.card_name(card), text)
+    return text
 
 
 def move_card_name(pos: Position, move: Move) -> str:

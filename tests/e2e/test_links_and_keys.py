@@ -18,7 +18,7 @@ from eightoff.i18n import Message, translate
 from eightoff.position import IllegalMoveError, Move, Place
 from eightoff.rules import preset
 
-from .conftest import DESKTOP, PHONE, Server, TablePage, _table
+from .conftest import DESKTOP, PHONE, Server, TablePage, _table, spoken
 from .test_a11y import violations
 from .test_layout import start
 from .test_table_issue23 import wait_codes
@@ -474,7 +474,7 @@ def test_a_foundations_card_comes_back_by_keyboard_announced(
     expect(page.locator("#board .place.foundation .card.selected")).to_have_count(1)
     cell = next(i for i, c in enumerate(pos.cells) if c is None)
     move = Move(Place.foundation(home), Place.cell(cell))
-    said = translate(describe_move(pos, move), lang)
+    said = spoken(translate(describe_move(pos, move), lang), lang)
     page.keyboard.press("abcdefgi"[cell])
     game.play(move)
     wait_codes(table, game.position)
@@ -496,7 +496,7 @@ def test_a_foundations_card_comes_back_by_keyboard_announced(
     page.keyboard.press("Shift+H")
     page.keyboard.press(str(home + 1))
     page.keyboard.press(str(refused.target.index + 1))  # type: ignore[operator]
-    expect(announce).to_have_text(translate(refusal.value.reason, lang))
+    expect(announce).to_have_text(spoken(translate(refusal.value.reason, lang), lang))
     wait_codes(table, pos)
     table.screenshot(f"i23-keyboard-retrieval-{lang}")
     # a foundation's heading is a button too (a pointer or a screen reader's cursor): it
@@ -531,3 +531,70 @@ def test_a_deal_number_past_2_to_the_53_is_opened_shown_and_linked_exactly(
             page.locator("#btn-copy-link").click()
             copied = page.evaluate("() => navigator.clipboard.readText()")
             assert copied == f"{server.url}/?variant=eightoff&deal={number}"
+
+
+# ----- 1280×720 at 200 % zoom, and small phones on their side --------------------------------
+COVERED_CARDS = """() => {
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                     && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const panel = document.getElementById('panel').getBoundingClientRect();
+  return [...document.querySelectorAll('#board .card:not(.under)')]
+    .filter((c) => hit(c.getBoundingClientRect(), panel))
+    .map((c) => c.getAttribute('aria-label'));
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(640, 360), (720, 400)])
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_a_short_narrow_window_keeps_the_status_readable_and_the_replay_in_reach(
+    chromium_browser: Any, server: Server, width: int, height: int, lang: str
+) -> None:
+    """Between 561 and 760 px wide and at most 500 px high (1280×720 at 200 % zoom, a
+    small phone on its side) the phone's rules and the short screen's both applied: the
+    status was 0 px wide beside a full-width row of buttons, a word a line over the
+    Solution button, and the play bar took half the height; the replay panel opened
+    below the cards, its Step and Close buttons off the screen."""
+    viewport = {"width": width, "height": height}
+    for table in _table(
+        chromium_browser, server, viewport, locale=LANGS[lang], device_scale_factor=2
+    ):
+        page = table.page
+        table.open()
+        start(table, HOUSE_RULES)  # the status at its longest
+        status = page.locator("#status").bounding_box()
+        assert status is not None and status["width"] >= width * 0.3, status
+        bar = page.locator(".playbar").bounding_box()
+        # a third at most, in German with every house rule named (a quarter in English)
+        assert bar is not None and bar["height"] <= height / 3, bar
+        assert _overlaps(page) == []
+        assert _off_screen_or_over_the_table(page) == []
+        table.screenshot(f"short-narrow-{width}x{height}-{lang}")
+        page.locator("#frame").focus()
+        page.keyboard.press("s")
+        step = page.locator("#btn-replay-step")
+        expect(step).to_be_enabled(timeout=30_000)
+        table.screenshot(f"short-narrow-{width}x{height}-{lang}-replay")
+        for button in ("#btn-replay-back", "#btn-replay-step", "#btn-replay-close"):
+            assert in_view(page.locator(button)), button
+        table.wait_ready()
+        page.evaluate(TWO_FRAMES)
+        assert page.evaluate(COVERED_CARDS) == []
+        table.screenshot(f"short-narrow-{width}x{height}-{lang}-replay")
+
+
+# ----- the printed rules ---------------------------------------------------------------------
+PDF_PAGES = re.compile(rb"/Type\s*/Page[^s]")
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_printed_rules_take_as_many_pages_in_german_as_in_english(
+    table: TablePage, paper: str
+) -> None:
+    """The German rules printed on 6 A4 pages, the English on 4: the main variant's box
+    was kept whole (page 1 left nearly blank) and A4 was forced on Letter paper too."""
+    pages = {}
+    for lang in ("en", "de"):
+        table.page.goto(table.server.page_url(f"/rules?lang={lang}"))
+        pdf = table.page.pdf(format=paper)
+        pages[lang] = len(PDF_PAGES.findall(pdf))
+    assert pages["de"] <= pages["en"] + 1, pages

@@ -118,7 +118,7 @@ def test_a_win_says_par_and_the_par_solution_replays(
     assert took > 14  # the ordinary solver's moves, not the fewest
     said = translate(par_message(optimal=True, lower=14, upper=14, took=took), lang)
     assert said == (
-        f"Par 14 — you took {took}" if lang == "en" else f"Par 14 — du hast {took} gebraucht"
+        f"Par 14 — you took {took}" if lang == "en" else f"Par 14 – du hast {took} gebraucht"
     )
     expect(dialog.locator("#won-par")).to_have_text(said, timeout=30_000)
     expect(table.page.locator("#st-par")).to_have_text("Par 14")  # short: the moves are beside it
@@ -281,7 +281,8 @@ def test_the_par_key_asks_for_par_as_the_button_does_and_says_it(
     page.keyboard.press("?")
     keys = page.locator("#dlg-keys")
     expect(keys).to_be_visible()
-    row = keys.locator("tr", has=page.locator("th", has_text="Shift+P"))
+    shift = {"en": "Shift", "de": "Umschalt"}[lang]  # the key's name on German keyboards
+    row = keys.locator("tr", has=page.locator("th", has_text=f"{shift}+P"))
     expect(row.locator("td")).to_have_text(words(table, lang, "keys.par"))
     table.screenshot(f"par-{size}-{lang}-keys")
     page.keyboard.press("Escape")

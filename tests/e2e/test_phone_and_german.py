@@ -4,6 +4,7 @@ height used by the cards."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -198,3 +199,95 @@ def test_an_upright_phone_uses_its_height(phone: TablePage) -> None:
     # taller (a bridge card's shape), the columns fanned out to about 80% of the height
     assert got["cw"] >= 45, got
     assert got["bottom"] > 0.75 * got["H"], got
+
+
+# ----- numbers, dates and words in the table's language -----------------------------------------
+MONTHS = {
+    "en": "January February March April May June July August September October November December",
+    "de": "Januar Februar März April Mai Juni Juli August September Oktober November Dezember",
+}
+STATS = {
+    "eightoff": {
+        "name": "Eight Off",
+        "variant": "eightoff",
+        "played": 3,
+        "won": 1,
+        "assisted": 0,
+        "win_rate": 1 / 3,
+        "streak": 0,
+        "best_streak": 1,
+        "fewest_moves": 44,
+        "over_par": {"games": 1, "average": 2.5, "best": 1},
+        "hints": 0,
+        "levels": {},
+    }
+}
+WRITTEN = {
+    "en": {"rate": "33.3%", "over_par": "avg. 2.5 · best 1", "shift": "Shift", "ctrl": "Ctrl"},
+    "de": {"rate": "33,3 %", "over_par": "Ø 2,5 · Bestwert 1", "shift": "Umschalt", "ctrl": "Strg"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_numbers_dates_and_key_names_are_written_as_the_language_writes_them(
+    chromium_browser: Any, server: Server, lang: str
+) -> None:
+    """German showed "Gewinnquote 33.3 %", "Spiel des Tages 2026-12-07", "Gruppengröße:
+    1280 Karten" at a FreeCell win (the rule's number, with no cards left to move), and
+    "Shift" and "Ctrl" in the key help where its tooltips say "Umschalt" and "Strg"."""
+    written = WRITTEN[lang]
+    for table in _table(
+        chromium_browser, server, DESKTOP, locale={"en": "en-GB", "de": "de-DE"}[lang]
+    ):
+        page = table.page
+        table.open()
+        game = start(table, {"variant": "eightoff", "daily": True})
+        year, month, day = (int(part) for part in game["daily"].split("-"))
+        when = MONTHS[lang].split()[month - 1]
+        date = f"{day} {when} {year}" if lang == "en" else f"{day}. {when} {year}"
+        expect(page.locator("#st-rating")).to_contain_text(date)
+        # one card left: the group limit says no more than the cards in play
+        start(
+            table,
+            {"board": {**ONE_FROM_WIN, "variant": "freecell"}},
+        )
+        expect(page.locator("#st-limit")).to_contain_text(
+            {"en": "Group limit: 1 card ·", "de": "Gruppengröße: 1 Karte ·"}[lang]
+        )
+        page.route("**/api/stats", lambda route: route.fulfill(json=STATS))
+        page.locator("#btn-stats").click()
+        body = page.locator("#stats-body")
+        expect(body).to_contain_text(written["rate"])
+        expect(body).to_contain_text(written["over_par"])
+        shot(page, f"written-stats-{lang}")
+        page.keyboard.press("Escape")
+        press(table, "?")
+        keys = page.locator("#dlg-keys")
+        expect(keys.locator("kbd", has_text=written["shift"])).not_to_have_count(0)
+        expect(keys.locator("kbd", has_text=written["ctrl"])).not_to_have_count(0)
+        if lang == "de":
+            expect(keys.locator("kbd", has_text="Shift")).to_have_count(0)
+        shot(page, f"written-keys-{lang}")
+
+
+def test_the_german_words_are_one_set(german_table: TablePage) -> None:
+    """ "Freizelle" on the rules page, "Zelle" at the table; "N Karten können ziehen";
+    "Gewonnen – 66 Züge" beside "Par 39 — du hast …" (German sets the en dash)."""
+    table = german_table
+    page = table.page
+    table.open()
+    start(table, {"variant": "eightoff", "deal": 1})
+    press(table, "t")
+    expect(table.message).to_contain_text("Karten können bewegt werden")
+    start(table, {"board": ONE_FROM_WIN})
+    press(table, "1")
+    page.keyboard.press("h")
+    dialog = page.locator("#dlg-won")
+    expect(dialog).to_be_visible()
+    won = re.compile(r"^Eight Off in \d+ (Zug|Zügen) gewonnen\.$")  # "in 66 Zügen"
+    expect(dialog.locator("#won-text")).to_have_text(won)
+    shot(page, "german-won")
+    page.goto(table.server.page_url("/rules?lang=de"))
+    text = page.locator("body").inner_text()
+    assert "Freizelle" not in text and "freie Zellen" in text
+    assert "—" not in text

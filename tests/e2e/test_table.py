@@ -19,7 +19,7 @@ from eightoff.lessons import LESSONS
 from eightoff.position import IllegalMoveError, Kind, Move, Place, Position
 from eightoff.rules import PRESETS
 
-from .conftest import SHOTS, Server, TablePage, _table, move_card_name, shot
+from .conftest import SHOTS, Server, TablePage, _table, move_card_name, shot, spoken
 
 SELECTED = re.compile(r"\bselected\b")
 TARGET = re.compile(r"\btarget\b")
@@ -69,7 +69,7 @@ def test_play_part_of_deal_1_with_clicks(table: TablePage) -> None:
         table.wait_board(game.position)
         table.expect_moves(game.player_moves)
         # the move is announced in the live region, in the engine's words
-        expect(table.page.locator("#announce")).to_contain_text(describe(pos, move))
+        expect(table.page.locator("#announce")).to_contain_text(spoken(describe(pos, move)))
     expect(table.page.locator("#st-deal")).to_have_text("Deal 1 · Eight Off")
     expect(table.page.locator("#st-limit")).to_have_text(
         re.compile(r"^Group limit: \d+ cards? · free cells \+ one$")
@@ -112,7 +112,7 @@ def test_illegal_click_shows_the_rule(table: TablePage) -> None:
     table.screenshot("desktop-illegal-move")
     table.wait_board(pos)
     table.expect_moves(0)
-    expect(table.page.locator("#announce")).to_have_text("6♦ needs the 7♦")
+    expect(table.page.locator("#announce")).to_have_text("6 of Diamonds needs the 7 of Diamonds")
 
 
 def test_undo_redo_restart(table: TablePage) -> None:

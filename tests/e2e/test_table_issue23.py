@@ -18,7 +18,7 @@ from eightoff.game import Game
 from eightoff.i18n import translate
 from eightoff.position import IllegalMoveError, Kind, Move, Place
 
-from .conftest import DESKTOP, Server, TablePage, _table
+from .conftest import DESKTOP, Server, TablePage, _table, spoken
 from .test_layout import start
 
 LANGS = {"en": "en-GB", "de": "de-DE"}
@@ -373,7 +373,7 @@ def test_a_keyboard_only_game_announces_every_move_and_refusal(
         expect(page.locator("#board .card.selected")).not_to_have_count(0)
         expect(announce).to_contain_text(re.compile("picked up|aufgenommen"))
         page.keyboard.press(text[1])
-        said = translate(describe_move(game.position, move), lang)
+        said = spoken(translate(describe_move(game.position, move), lang), lang)
         game.play(move)
         wait_codes(table, game.position)
         expect(announce).to_contain_text(said)
@@ -389,7 +389,7 @@ def test_a_keyboard_only_game_announces_every_move_and_refusal(
     with pytest.raises(IllegalMoveError) as refusal:
         pos.check(refused)
     assert refusal.value.reason is not None
-    reason = translate(refusal.value.reason, lang)
+    reason = spoken(translate(refusal.value.reason, lang), lang)
     page.keyboard.press(str(refused)[0])
     page.keyboard.press(str(refused)[1])
     expect(announce).to_have_text(reason)

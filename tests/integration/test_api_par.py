@@ -122,7 +122,7 @@ def test_after_a_win_par_is_said_beside_the_moves_taken_and_kept(
     monkeypatch.setattr(oracle_module, "optimal", no_search)
     again = client.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
     assert again["state"] == "proven" and again["par"] == 14
-    assert again["text"].startswith("Par 14 — du hast")
+    assert again["text"].startswith("Par 14 – du hast")
     # a new game of the same deal finds it too
     other = new_game(client, variant="eightoff", deal=2)
     assert par_of(client, other["id"])["text"] == "Par 14"
@@ -159,7 +159,7 @@ def test_a_win_with_auto_move_off_is_compared_with_par_as_par_counts_it(
     assert answer["short"] == "Par 14"
     german = client.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
     assert german["text"] == (
-        f"Par 14 — du hast {as_par} gebraucht (gezählt wie Par, mit automatischem Ablegen;"
+        f"Par 14 – du hast {as_par} gebraucht (gezählt wie Par, mit automatischem Ablegen;"
         f" der Zähler zeigte ohne automatisches Ablegen {shown})"
     )
     stats = client.get("/api/stats").json()["eightoff"]

@@ -48,7 +48,7 @@ def test_a_german_locale_prints_the_deal_in_german() -> None:
     out = proc.stdout
     assert "Eight Off · Spiel Nr. 5" in out
     assert "Ablage " in out and "Zellen " in out
-    assert "Gruppengröße: 5 Karten: 4 leere Zellen + 1" in out
+    assert "Gruppengröße: 5 Karten: 4 freie Zellen + 1" in out
     assert "Bewertung: Großmeister" in out and "die Spieler gewannen Tiefe 0 0/16" in out
     assert "D♠" in out and "Q♠" not in out  # German writes B, D, K for J, Q, K
     assert "deal #" not in out and "Group limit" not in out
@@ -174,7 +174,7 @@ def test_a_malformed_board_is_refused_in_german(tmp_path: Path) -> None:
     german = eightoff("solve", "--board", str(board), LANG=GERMAN)
     assert german.returncode == english.returncode == 65
     assert english.stderr.endswith("line 1: '2S' — the 2♠ is already on the board (line 1)\n")
-    assert german.stderr.endswith("Zeile 1: '2S' — 2♠ kommt schon vor (Zeile 1)\n")
+    assert german.stderr.endswith("Zeile 1: '2S' – 2♠ kommt schon vor (Zeile 1)\n")
 
 
 def test_a_survey_in_german(

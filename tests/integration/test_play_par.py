@@ -70,7 +70,7 @@ def test_the_terminal_says_par_in_german(
     lines = [line.removeprefix("Zug> ") for line in out.splitlines()]  # the German prompt
     asked = lines.index("Par wird ermittelt (bis zu 20 Sekunden)…")
     assert lines[asked + 1] == "Par 14"
-    assert lines[-1] == "Par 14 — du hast Par erreicht!"
+    assert lines[-1] == "Par 14 – du hast Par erreicht!"
 
 
 def test_the_terminal_names_the_memory_limit_when_it_stopped_par(

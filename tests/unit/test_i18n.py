@@ -251,7 +251,7 @@ def test_reasons_in_both_languages() -> None:
     assert str(e.value) == "Only 3 cards can move: 2 empty cells + 1"
     assert e.value.reason is not None
     assert translate(e.value.reason, "de") == (
-        "Es können nur 3 Karten auf einmal ziehen: 2 leere Zellen + 1"
+        "Es können nur 3 Karten auf einmal bewegt werden: 2 freie Zellen + 1"
     )
 
 
@@ -262,10 +262,10 @@ def test_group_limit_words_in_german() -> None:
         == "12 cards: (2 empty cells + 1) doubled for 2 empty columns"
     )
     assert translate(fc.group_limit_message(2, 2), "de") == (
-        "12 Karten: (2 leere Zellen + 1), verdoppelt für jede der 2 leeren Spalten"
+        "12 Karten: (2 freie Zellen + 1), verdoppelt für jede der 2 leeren Spalten"
     )
     assert translate(fc.group_limit_message(1, 1), "de") == (
-        "4 Karten: (1 leere Zelle + 1), verdoppelt für 1 leere Spalte"
+        "4 Karten: (1 freie Zelle + 1), verdoppelt für 1 leere Spalte"
     )
     strict = fc.with_options(strict_single=True)
     assert translate(strict.group_limit_message(3, 1), "de") == "1 Karte: nur Einzelkartenzüge"
@@ -444,7 +444,7 @@ def test_the_german_rules_page_has_every_part_of_the_english_one() -> None:
     english_rows = (STATIC / "rules.html").read_text("utf-8").count("<tr>")
     assert (STATIC / "rules.de.html").read_text("utf-8").count("<tr>") == english_rows
     german = " ".join(de.texts)
-    for word in ("Freizelle", "Ablagestapel", "Spalte", "Bube", "Dame", "König", "Kreuz", "Pik"):
+    for word in ("freie Zelle", "Ablagestapel", "Spalte", "Bube", "Dame", "König", "Kreuz", "Pik"):
         assert word in german, word
     english = re.compile(r"\b(the|and|card|cards|column|free cell|foundation|move)\b")
     leftovers = [t for t in de.texts if english.search(t) and "Baker's Game" not in t]
@@ -455,7 +455,7 @@ def _keys(html: str) -> set[str]:
     """Every key (``<kbd>``) named in a page's list of keys, ``Umschalt``/``Strg`` read
     as ``Shift``/``Ctrl``."""
     names = {"Umschalt": "Shift", "Strg": "Ctrl"}
-    return {names.get(k, k) for k in re.findall(r"<kbd>([^<]+)</kbd>", html)}
+    return {names.get(k, k) for k in re.findall(r"<kbd[^>]*>([^<]+)</kbd>", html)}
 
 
 def test_the_printable_rules_list_every_key_the_tables_key_help_lists() -> None:

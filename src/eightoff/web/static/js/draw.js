@@ -3,9 +3,10 @@
 // and the side panel.
 
 import { cardSVG, placeholderSVG, RANKS } from "./cards.js";
-import { cardName, rankIndex, t } from "./i18n.js";
+import { cardName, formatDate, rankIndex, t } from "./i18n.js";
 import { cardOffset, columnRoom, computeLayout } from "./layout.js";
 import { placeNotation } from "./notation.js";
+import { setDisabled, setHidden } from "./ui.js";
 import { $, foundationCode, legalFrom, lessonOf, placeTitle, plural, reducedMotion, state, variantName } from "./state.js";
 
 function makeCard(code, key, { depth = 0 } = {}) {
@@ -269,27 +270,31 @@ export function renderStatus() {
   $("st-deal").textContent = t("status.deal_and_variant", { deal, variant: g.variant_name || variantName(g.variant) });
   // the deal's rating (none for lessons and custom boards), and the date of a daily deal
   const rating = g.rating ? t("status.rating", { level: t(`level.${g.rating.level}`) }) : "";
-  const daily = g.daily ? t("status.daily", { date: g.daily }) : "";
+  const daily = g.daily ? t("status.daily", { date: formatDate(g.daily) }) : "";
   $("st-rating").hidden = !rating && !daily;
   $("st-rating").textContent = [daily, rating].filter(Boolean).join(" · ");
   // player moves (README, "Two move counts"): the cards auto-move sends home are free
   $("st-moves").textContent = t("status.moves", { n: g.player_moves });
   $("st-moves").title = t("status.moves_title");
   const gl = g.group_limit || {};
-  $("st-limit").textContent = t("status.group_limit", { cards: plural(gl.cards ?? 1, "card"), formula: gl.formula || "" });
+  // no more than the cards still in play (the rule's 1280 at a FreeCell win said nothing)
+  const inPlay = g.columns.reduce((n, col) => n + col.length, 0) + g.cells.filter(Boolean).length;
+  const limit = Math.min(gl.cards ?? 1, Math.max(1, inPlay));
+  $("st-limit").textContent = t("status.group_limit", { cards: plural(limit, "card"), formula: gl.formula || "" });
   // the house rules this game is played with (beyond its variant's own)
   const house = (g.house_rules || []).map((name) => t(name === "strict_single" ? "rules.house.strict" : "rules.house.retrieval"));
   $("st-house").hidden = !house.length;
   $("st-house").textContent = house.length ? t("status.house_rules", { rules: house.join(", ") }) : "";
   $("st-limit").title = gl.words || "";
   const over = Boolean(g.finished);
-  $("btn-undo").disabled = over || !g.can_undo;
-  $("btn-redo").disabled = over || !g.can_redo;
-  $("btn-restart").disabled = over || !g.can_undo;
-  $("btn-hint").disabled = over;
-  $("btn-solve").disabled = over;
+  // a focused button that goes (Undo at the start, Restart) hands the focus to the table
+  setDisabled($("btn-undo"), over || !g.can_undo);
+  setDisabled($("btn-redo"), over || !g.can_redo);
+  setDisabled($("btn-restart"), over || !g.can_undo);
+  setDisabled($("btn-hint"), over);
+  setDisabled($("btn-solve"), over);
   // the server says when the win is certain (every column in order)
-  $("btn-finish").hidden = !(!over && g.can_auto_complete);
+  setHidden($("btn-finish"), !(!over && g.can_auto_complete));
   const name = g.variant_name || variantName(g.variant);
   document.title = t("page.title_game", { deal, variant: name });
   $("brand-name").textContent = name; // the header names the variant being played
@@ -339,14 +344,14 @@ window.addEventListener("resize", () => {
 /** Show the side panel with the lesson or the replay ("lesson" | "replay"). */
 export function showPanel(which) {
   $("panel").hidden = false;
-  $("lesson-panel").hidden = which !== "lesson";
-  $("replay-panel").hidden = which !== "replay";
+  setHidden($("lesson-panel"), which !== "lesson");
+  setHidden($("replay-panel"), which !== "replay");
   document.body.classList.add("with-panel");
   if (state.game) renderBoard({ animate: false });
 }
 
 export function hidePanel() {
-  $("panel").hidden = true;
+  setHidden($("panel"), true);
   document.body.classList.remove("with-panel");
   if (state.game) renderBoard({ animate: false });
 }

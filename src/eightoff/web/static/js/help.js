@@ -6,7 +6,7 @@ import { applyHighlights, hidePanel, movingCardKeys, showPanel } from "./draw.js
 import { t } from "./i18n.js";
 import { setGame, showFailure } from "./play.js";
 import { $, describeTurn, lessonOf, onGameChange, plural, reducedMotion, sleep, state } from "./state.js";
-import { say, showMessage } from "./ui.js";
+import { releaseFocus, say, showMessage } from "./ui.js";
 
 // ----- hints ------------------------------------------------------------------------------------
 /** A hint: level 1 lights every card that can move, level 2 shows the solver's move.
@@ -226,6 +226,7 @@ export function closeReplayPanel() {
   if (state.replay) state.replay.playing = false;
   state.replay = null;
   if (!$("replay-panel").hidden) {
+    releaseFocus($("replay-panel")); // Close replay, or a step's button, had the focus
     if (lessonOf(state.game)) showPanel("lesson");
     else hidePanel();
   }

@@ -42,6 +42,19 @@ export function cardName(code) {
   return words ? words.cardName(code) : code;
 }
 
+const SUIT_SYMBOLS = { "♣": "C", "♠": "S", "♥": "H", "♦": "D" };
+const RANK_CODES = "_A23456789TJQK";
+
+/** Text to read out: each card written with its symbol ("2♥", "D♠") named in words
+ * ("2 of Hearts", "Pik-Dame"), as the cards' own names are. */
+export function speakable(text) {
+  if (!words) return text;
+  const ranks = words.template("card.ranks");
+  const letters = ranks.filter(Boolean).sort((a, b) => b.length - a.length).join("|");
+  const symbol = new RegExp(`(?<![\\p{L}\\p{N}])(${letters})([♣♠♥♦])`, "gu");
+  return String(text).replace(symbol, (whole, rank, suit) => cardName(RANK_CODES[ranks.indexOf(rank)] + SUIT_SYMBOLS[suit]));
+}
+
 /** The rank on a card's corner: "Q" / "D" (Dame), "J" / "B" (Bube); "A", "10" in both. */
 export function rankIndex(code) {
   return words ? words.rankLetter(code) : String(code).slice(0, -1).replace("T", "10");
@@ -50,6 +63,11 @@ export function rankIndex(code) {
 /** "Column 3" / "Spalte 3"; the foundations as a target: "the foundations" / "die Ablagen". */
 export function placeTitle(place) {
   return words ? words.placeTitle(place) : `${place.kind} ${(place.index ?? 0) + 1}`;
+}
+
+/** A calendar date ("2026-12-07") in the page's language: "7 December 2026". */
+export function formatDate(iso) {
+  return words ? words.date(iso) : String(iso);
 }
 
 /** "3 cards" / "3 Karten" (noun: card, move, step). */

@@ -4,12 +4,12 @@
 
 import { cardName, t } from "./i18n.js";
 import { applyHighlights, placeElement, renderBoard } from "./draw.js";
-import { hint, openReplay, replayBack, replayPlay, replayStep } from "./help.js";
+import { closeReplayPanel, hint, openReplay, replayBack, replayPlay, replayStep } from "./help.js";
 import { CELL_KEYS, COLUMN_KEYS, HOME_KEY, placeNotation } from "./notation.js";
 import { parKey } from "./par.js";
 import { autoHome, openNewGame, redo, sendMove, undo } from "./play.js";
 import { $, cardsOf, legalFrom, placeKey, placeTitle, plural, samePlace, state } from "./state.js";
-import { hideMessage, say, showMessage } from "./ui.js";
+import { hideMessage, openKeys, releaseFocus, say, showMessage } from "./ui.js";
 
 const DOUBLE_TAP_MS = 400;
 const DRAG_THRESHOLD = 6;
@@ -269,7 +269,8 @@ function onKey(e) {
   if (document.body.dataset.ready !== "true") return; // still loading: no game to act on
   const tag = e.target && e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") {
-    if (e.key === "Escape") e.target.blur();
+    // Esc leaves a field for the table (not for the page's body)
+    if (e.key === "Escape") releaseFocus(e.target);
     return;
   }
   const k = e.key;
@@ -290,6 +291,11 @@ function onKey(e) {
   pickingFoundation = false; // a foundation's number, or any other key, ends the question
   if (k === "Escape") {
     if (state.selection || picking) say(t("announce.put_back"));
+    else if (!$("replay-panel").hidden) {
+      // with nothing picked up, Esc closes the solution replay
+      closeReplayPanel();
+      say(t("announce.replay_closed"));
+    }
     state.selection = null;
     state.hintMarks = null;
     hideMessage();
@@ -298,7 +304,7 @@ function onKey(e) {
   }
   if (k === "?") {
     e.preventDefault();
-    $("dlg-keys").showModal();
+    openKeys();
     return;
   }
   const g = state.game;

@@ -5,7 +5,7 @@ import { hidePanel, showPanel } from "./draw.js";
 import { t } from "./i18n.js";
 import { startGame } from "./play.js";
 import { $, lessonOf, onGameChange, reducedMotion, state } from "./state.js";
-import { say } from "./ui.js";
+import { say, setHidden } from "./ui.js";
 
 const lessonCount = () => state.lessons.length || 4;
 
@@ -28,7 +28,7 @@ function renderLesson(game) {
   );
   const done = Boolean(lesson.complete);
   const wasDone = !$("lesson-success").hidden;
-  $("lesson-success").hidden = !done;
+  setHidden($("lesson-success"), !done); // Next lesson, focused, hands the focus to the table
   if (!done) return;
   const last = nextLessonId(lesson) === null;
   const text = last ? t("lesson.done_last") : t("lesson.done", { title: nextLessonTitle(lesson) });

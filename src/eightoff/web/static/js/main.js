@@ -17,11 +17,11 @@ import { dragging, wireInput } from "./input.js";
 import { frameSize } from "./layout.js";
 import { nextLesson, openLessons } from "./lessons.js";
 import { initWords, rememberChoice, t } from "./i18n.js";
-import { LINK_KEYS, applySettings, catchUp, changeVariant, copyLink, lastWonGame, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
+import { LINK_KEYS, applySettings, catchUp, wireVariantChoice, copyLink, lastWonGame, linkRequest, showsLink, finish, newGame, openDeal, openNewGame, redo, restart, saveSettings, setGame, showFailure, startGame, undo, watchOtherWindows } from "./play.js";
 import { $, plural, state } from "./state.js";
 import { askPar, searchLonger, showParSolution } from "./par.js";
 import { openStats } from "./stats.js";
-import { closeMenu, hideMessage, say, showMessage, toggleMenu, wireMessages } from "./ui.js";
+import { closeMenu, hideMessage, openKeys, say, showMessage, toggleMenu, wireMessages } from "./ui.js";
 
 function on(id, fn) {
   $(id).addEventListener("click", () => fn());
@@ -51,7 +51,7 @@ function wire() {
   on("btn-new", openNewGame);
   $("language").addEventListener("change", changeLanguage);
   $("deal-form").addEventListener("submit", openDeal);
-  $("variant").addEventListener("change", changeVariant);
+  wireVariantChoice($("variant"));
   $("opt-auto").addEventListener("change", saveSettings);
   $("opt-winnable").addEventListener("change", saveSettings);
   on("btn-lessons", () => {
@@ -67,7 +67,7 @@ function wire() {
     $("dlg-settings").showModal();
   });
   for (const id of ["opt-hint-solver", "opt-large", "opt-four-colour"]) $(id).addEventListener("change", saveSettings);
-  on("btn-keys", () => $("dlg-keys").showModal());
+  on("btn-keys", openKeys);
   on("btn-replay-step", replayStep);
   on("btn-replay-back", replayBack);
   on("btn-replay-play", replayPlay);

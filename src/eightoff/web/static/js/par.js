@@ -13,7 +13,7 @@ import { t } from "./i18n.js";
 import { loadReplay } from "./help.js";
 import { confirmLeave, setGame, showFailure } from "./play.js";
 import { $, inProgress, lessonOf, onGameChange, sleep, state } from "./state.js";
-import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
+import { closeMenu, hideMessage, say, setHidden, showMessage } from "./ui.js";
 
 const par = { gameId: null, token: 0, answer: null };
 
@@ -45,7 +45,7 @@ function render() {
   const text = a ? a.text : asking ? t("par.working") : "";
   const none = !g || lessonOf(g);
   $("par-slot").hidden = Boolean(none);
-  $("btn-par").hidden = Boolean(none || text);
+  setHidden($("btn-par"), Boolean(none || text)); // Par? said: the focus goes to the table
   // the status line says it short ("Par 14"), the win dialog and the tooltip in full
   $("st-par").hidden = !text || again || longer;
   $("st-par").textContent = a ? a.short || a.text : text;

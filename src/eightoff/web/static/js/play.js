@@ -6,7 +6,7 @@ import { api, enqueue, gameCall, staleMessage } from "./api.js";
 import { dealAnimation, renderBoard, renderStatus, setVerdict, winAnimation } from "./draw.js";
 import { t } from "./i18n.js";
 import { $, describeTurn, inProgress, lessonOf, notifyGameChange, plural, reducedMotion, sleep, state, variantName } from "./state.js";
-import { closeMenu, hideMessage, say, showMessage } from "./ui.js";
+import { closeMenu, hideMessage, releaseFocus, say, showMessage } from "./ui.js";
 
 // The game this tab showed last (its id, for this tab's life: sessionStorage), so that a
 // reload after a win shows the won game again instead of dealing a new one at once.
@@ -52,8 +52,9 @@ export function setGame(game, { announce = null, animate = true, fromReplay = fa
   renderBoard({ animate: animate && sameGame });
   renderStatus();
   showLink(game);
-  notifyGameChange(game, previous, { fromReplay });
+  // the move first, then what it led to (a lesson done, a win: said by the listeners)
   if (announce) say(announce);
+  notifyGameChange(game, previous, { fromReplay });
   refreshStatus();
   if (game.won && state.wonShownFor !== game.id) {
     state.wonShownFor = game.id;
@@ -236,15 +237,16 @@ export function watchOtherWindows({ dragging, onSettings }) {
 function onWon(game) {
   if (lessonOf(game)) return; // the lesson panel says it
   const moves = plural(game.player_moves, "move");
+  const movesIn = plural(game.player_moves, "move_dative"); // "in 66 Zügen"
   const hasDeal = game.deal !== null && game.deal !== undefined;
   $("won-text").textContent = game.replay
     ? t("par.replay_won", { moves })
     : hasDeal
-      ? t("won.text", { variant: game.variant_name, deal: game.deal, moves })
-      : t("won.text_no_deal", { variant: game.variant_name, moves });
+      ? t("won.text", { variant: game.variant_name, deal: game.deal, moves_in: movesIn })
+      : t("won.text_no_deal", { variant: game.variant_name, moves_in: movesIn });
   // a game the solver's solution was shown for is finished with help, not won (stats: assisted)
   $("won-title").textContent = t(game.assisted ? "won.title_assisted" : "won.title");
-  say(game.assisted ? t("won.title_assisted") : t("won.announce", { moves }));
+  say(game.assisted ? t("won.title_assisted") : t("won.announce", { moves_in: movesIn }));
   const celebration = winAnimation();
   setTimeout(() => {
     const dlg = $("dlg-won");
@@ -519,15 +521,58 @@ export async function openDeal(ev) {
   }
   const ok = await startGame({ variant: $("variant").value, deal: dealValue(raw), winnable_only: false, lesson: null, ...houseRulesBody() });
   if (ok) {
-    $("deal-number").blur();
+    releaseFocus($("deal-number")); // the deal is open: the keys play on the table
     state.openedByNumber = state.game.id;
   }
 }
 
-export async function changeVariant() {
+async function changeVariant() {
   const variant = $("variant").value;
   const ok = await startGame({ variant, deal: null, winnable_only: state.settings.winnable_only, lesson: null, ...houseRulesBody() });
   if (!ok && state.game) $("variant").value = state.game.variant;
+}
+
+/**
+ * The Variant menu deals its variant when the choice is made, not at each step towards
+ * it: browsers fire "change" at every arrow key on a closed menu (ArrowDown asked at once
+ * whether to leave the game, and Esc put the menu back, so FreeCell was out of the keys'
+ * reach). A choice by pointer or from the open list deals at once; one stepped to with
+ * the keys deals on Enter, or when the focus leaves the menu; Esc puts the menu back.
+ */
+export function wireVariantChoice(select) {
+  let stepping = false; // the value changed by keys on the closed menu, not yet chosen
+  let choosing = false; // the choice is being dealt (the confirm dialog takes the focus)
+  const shown = () => (state.game ? state.game.variant : select.value);
+  const choose = async () => {
+    stepping = false;
+    if (choosing || select.value === shown()) return;
+    choosing = true;
+    try {
+      await changeVariant();
+    } finally {
+      choosing = false;
+    }
+  };
+  select.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      choose();
+    } else if (e.key === "Escape") {
+      stepping = false;
+      select.value = shown();
+    } else if ((/^Arrow(Up|Down|Left|Right)$|^(Home|End|PageUp|PageDown)$/.test(e.key) && !e.altKey) || (e.key.length === 1 && e.key !== " ")) {
+      stepping = true; // a step on the closed menu (Space, Alt+↓ and F4 open its list)
+    }
+  });
+  select.addEventListener("pointerdown", () => {
+    stepping = false;
+  });
+  select.addEventListener("change", () => {
+    if (!stepping) choose();
+  });
+  select.addEventListener("blur", () => {
+    if (stepping) choose();
+  });
 }
 
 /** Show the stored settings (at the start, after a change here or in another window). */
@@ -544,7 +589,16 @@ export function applySettings(settings) {
   if (state.game && Boolean(before.large_cards) !== Boolean(s.large_cards)) renderBoard({ animate: false });
 }
 
-export function saveSettings() {
+/** The setting a checkbox changed, in words: "Four-colour suits: …: on". */
+function settingWords(box) {
+  const label = box.closest("label");
+  const setting = (label ? label.textContent : box.id).replace(/\s+/g, " ").trim();
+  return t("announce.setting", { setting, state: t(box.checked ? "announce.on" : "announce.off") });
+}
+
+/** Store the settings; a change of one checkbox (event) says which and how it is now. */
+export function saveSettings(event = null) {
+  const changed = event && event.target && event.target.type === "checkbox" ? event.target : null;
   return enqueue(async () => {
     const body = {
       auto_move: $("opt-auto").checked,
@@ -555,12 +609,7 @@ export function saveSettings() {
     };
     try {
       applySettings(await api("PUT", "/api/settings", body));
-      say(
-        t("announce.settings", {
-          auto: t(state.settings.auto_move ? "announce.auto_on" : "announce.auto_off"),
-          deals: t(state.settings.winnable_only ? "announce.winnable_only" : "announce.any_deal"),
-        }),
-      );
+      say(changed ? settingWords(changed) : t("announce.settings_saved"));
     } catch (e) {
       showMessage(e.message, "error");
     }

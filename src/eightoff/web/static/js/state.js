@@ -87,12 +87,20 @@ export function variantName(id) {
   return v ? v.name : id;
 }
 
+/** The cards a turn sends home after its move that are still named one by one; more
+ * are counted ("…; then 13 cards went home"): a screen reader read 21 clauses once. */
+export const NAMED_AFTER_MOVE = 3;
+
+/** A turn in words: its move, then what auto-move did after it. */
 export function describeTurn(moves) {
   if (!moves || !moves.length) return "";
   const [first, ...auto] = moves;
-  let text = first.text || first.notation;
-  if (auto.length) text = t("turn.then", { first: text, rest: auto.map((m) => m.text || m.notation).join(t("list.separator")) });
-  return text;
+  const text = first.text || first.notation;
+  if (!auto.length) return text;
+  if (auto.length > NAMED_AFTER_MOVE && auto.every((m) => m.target && m.target.kind === "foundation")) {
+    return t("turn.then_home", { first: text, cards: plural(auto.length, "card") });
+  }
+  return t("turn.then", { first: text, rest: auto.map((m) => m.text || m.notation).join(t("list.separator")) });
 }
 
 // ----- the game -------------------------------------------------------------------------------

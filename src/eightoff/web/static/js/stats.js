@@ -2,7 +2,7 @@
 // player's own wins; "Assisted" the games finished after the solver's solution was shown.
 
 import { api } from "./api.js";
-import { language, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { $, variantName } from "./state.js";
 
 const HEADINGS = ["stats.variant", "stats.played", "stats.won", "stats.assisted", "stats.win_rate", "stats.streak", "stats.best_streak", "stats.fewest_moves", "par.stats_heading", "stats.hints"];
@@ -16,8 +16,7 @@ function percent(rate) {
 /** Moves over par of the won games whose par is proven: "avg. 2.5 · best 0", or "–". */
 function overPar(over) {
   if (!over || !over.games) return "–";
-  const n = new Intl.NumberFormat(language(), { maximumFractionDigits: 1 });
-  return t("par.stats_value", { average: n.format(over.average), best: n.format(over.best) });
+  return t("par.stats_value", { average: Math.round(over.average * 10) / 10, best: over.best });
 }
 
 /** "Eight Off" or "Eight Off · single-card moves": the line's variant and house rules. */

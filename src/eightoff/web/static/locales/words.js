@@ -12,6 +12,8 @@
 // "other". The browser's languages choose; a choice made with rememberLanguage() wins.
 
 export const LANGUAGES = ["en", "de"];
+/** The locale each language writes its numbers and dates in (British English). */
+const LOCALES = { en: "en-GB", de: "de-DE" };
 export const DEFAULT_LANGUAGE = "en";
 const STORE_KEY = "eightoff.language";
 const RANKS = "_A23456789TJQK";
@@ -64,6 +66,21 @@ export class Words {
     this.lang = lang;
     this.messages = messages;
     this.plurals = new Intl.PluralRules(lang);
+    // numbers as the language writes them ("33.3" / "33,3"), never grouped: a deal's
+    // number is a name ("Deal 11982", not "11,982")
+    this.numbers = new Intl.NumberFormat(LOCALES[lang] || lang, { useGrouping: false, maximumFractionDigits: 20 });
+    this.dates = new Intl.DateTimeFormat(LOCALES[lang] || lang, { dateStyle: "long", timeZone: "UTC" });
+  }
+
+  /** A number in this language's digits: "33.3" / "33,3" (the one place the table formats them). */
+  number(n) {
+    return this.numbers.format(n);
+  }
+
+  /** A calendar date ("2026-12-07") as this language writes it: "7 December 2026" / "7. Dezember 2026". */
+  date(iso) {
+    const day = new Date(`${iso}T00:00:00Z`);
+    return Number.isNaN(day.getTime()) ? String(iso) : this.dates.format(day);
   }
 
   template(key) {
@@ -86,11 +103,13 @@ export class Words {
     return t;
   }
 
-  /** A message with its parameters ({name} or {name:spec}; numbers and text). */
+  /** A message with its parameters ({name} or {name:spec}; numbers, in this language's
+   * digits, and text). */
   t(key, params = {}) {
     return this.choose(this.template(key), params).replace(/\{([a-z_]+)(?::[a-z]+)?\}/g, (whole, name) => {
       if (!(name in params)) throw new Error(`message ${key}: no parameter ${name}`);
-      return String(params[name]);
+      const value = params[name];
+      return typeof value === "number" ? this.number(value) : String(value);
     });
   }
 
