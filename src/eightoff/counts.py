@@ -58,7 +58,7 @@ from enum import Enum
 from functools import cache
 from typing import Final
 
-from eightoff.i18n import Message
+from eightoff.i18n import Count, Message
 from eightoff.position import Kind, Move, Place, Position
 from eightoff.rules import EmptyColumn
 
@@ -80,6 +80,10 @@ class MoveCount(Enum):
     def words(self) -> str:
         """:attr:`message` in English."""
         return str(self.message)
+
+    def moves(self, n: int) -> Count:
+        """``n`` moves in this count: "1 player move", "31 player moves" (``noun.*``)."""
+        return Count(n, f"{self.value}_move")
 
 
 @dataclass(frozen=True, slots=True)

@@ -598,3 +598,48 @@ def test_the_printed_rules_take_as_many_pages_in_german_as_in_english(
         pdf = table.page.pdf(format=paper)
         pages[lang] = len(PDF_PAGES.findall(pdf))
     assert pages["de"] <= pages["en"] + 1, pages
+
+
+# ----- the printed table -----------------------------------------------------------------
+BOARD_BOX = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const frame = box(document.getElementById('frame'));
+  const cards = [...document.querySelectorAll('#board .card')].map(box);
+  return {
+    frame: [frame.width, frame.height],
+    outside: cards.filter((c) => c.right > frame.right + 1 || c.bottom > frame.bottom + 1
+      || c.left < frame.left - 1).length,
+    cards: cards.length,
+    cardWidth: cards.length ? cards[0].width : 0,
+  };
+}"""
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_table_prints_its_board_on_one_page_without_its_controls(
+    table: TablePage, paper: str
+) -> None:
+    """Printed, the table was the screen on paper: a dark green page of buttons with the
+    right-hand foundations cut off. Now the board is laid out again for the page (18 cm
+    wide, inside A4's and Letter's margins), on white, under its deal's status, and laid
+    out for the window again after."""
+    page = table.page
+    table.open("/?variant=freecell&deal=617")
+    on_screen = page.evaluate(BOARD_BOX)
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    page.emulate_media(media="print")
+    printed = page.evaluate(BOARD_BOX)
+    assert printed["cards"] == 52 and printed["outside"] == 0, printed
+    assert abs(printed["frame"][0] - 180 / 25.4 * 96) < 2  # 18 cm
+    for control in ("#btn-new", "#btn-undo", "#btn-hint", "#btn-par", "#variant"):
+        assert not page.locator(control).is_visible(), control
+    assert page.locator("#st-deal").is_visible()
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(255, 255, 255)"
+    pdf = page.pdf(format=paper, print_background=True)
+    assert len(PDF_PAGES.findall(pdf)) == 1
+    page.emulate_media(media="screen")
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    page.wait_for_function(
+        f"() => ({BOARD_BOX})().cardWidth === {on_screen['cardWidth']}", timeout=10_000
+    )

@@ -272,3 +272,21 @@ def test_survey_par_refuses_options_of_the_verdict_survey(
         capsys, "survey", "1", "3", "--par", "--rate", "--db", str(tmp_path / "s.db")
     )
     assert code == 64 and "--rate does not apply to --par" in err
+
+
+def test_a_par_of_one_move_is_one_move_and_two_packs_send_the_right_twin_home(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A Double FreeCell board whose two K♦ need the ♦ foundation at Q: the K♦ on J♦ goes
+    first (the player's one move), then the rest goes home by itself ("1 player move",
+    not "1 player moves"); in single-card moves four."""
+    board = tmp_path / "twins.json"
+    board.write_text(
+        '{"variant": "double-freecell", "columns": [["QD"], ["JD", "KD"], [], [], [], [],'
+        ' [], [], [], []], "cells": ["KD", null, null, null, null, null], "foundations":'
+        ' {"C": [13, 13], "S": [13, 13], "H": [13, 13], "D": [12, 10]}}'
+    )
+    code, out, _ = run(capsys, "solve", "--board", str(board), "--optimal")
+    assert code == 0 and out.splitlines()[-1].startswith("optimal: yes — par is 1 player move (")
+    code, out, _ = run(capsys, "solve", "--board", str(board), "--optimal", "--count", "single")
+    assert code == 0 and "par is 4 single-card moves (" in out.splitlines()[-1]

@@ -249,9 +249,9 @@ def par_words(par: Par) -> Message:
     if par.lost:
         return Message("cli.par.none")
     if par.optimal:
-        return Message("cli.par.is", n=par.length or 0, count=count)
+        return Message("cli.par.is", moves=par.count.moves(par.length or 0))
     if par.length is None:
-        return Message("cli.par.at_least", n=par.lower_bound, count=count)
+        return Message("cli.par.at_least", moves=par.count.moves(par.lower_bound))
     return Message("cli.par.between", low=par.lower_bound, high=par.length, count=count)
 
 

@@ -99,6 +99,13 @@ function wire() {
       renderBoard({ animate: false });
     }, 40);
   }).observe($("frame"));
+  // printed: the board laid out again for a page (style.css, "paper"), and back after
+  const drawnFor = (printing) => {
+    document.body.classList.toggle("printing", printing);
+    if (state.game && !dragging()) renderBoard({ animate: false });
+  };
+  window.addEventListener("beforeprint", () => drawnFor(true));
+  window.addEventListener("afterprint", () => drawnFor(false));
 }
 
 function fillVariants(variants) {
