@@ -99,8 +99,8 @@ def test_the_tables_messages_in_german(page: Any) -> None:
     )
     assert said == [
         "Züge: 12",
-        "1 Karte kann ziehen (markiert). Drücke noch einmal „Tipp“ für den Zug des Lösers.",
-        "4 Karten können ziehen (markiert). Drücke noch einmal „Tipp“ für den Zug des Lösers.",
+        "1 Karte kann bewegt werden (markiert). Drücke noch einmal „Tipp“ für den Zug des Lösers.",
+        "4 Karten können bewegt werden (markiert). Drücke noch einmal „Tipp“ für den Zug des Lösers.",
         "Schritt 2 von 5 (insgesamt 9 Züge)",
         "BDK",
     ]
