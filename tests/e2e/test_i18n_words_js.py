@@ -85,6 +85,9 @@ def test_the_table_names_cards_and_places_as_the_engine_does(page: Any, lang: st
     assert table["counts"] == [engine.text("noun.card", n=n) for n in (0, 1, 2, 21)]
 
 
+AGAIN = "Drücke noch einmal „Tipp“ für den Zug des Lösers."
+
+
 def test_the_tables_messages_in_german(page: Any) -> None:
     said = js(
         page,
@@ -99,8 +102,8 @@ def test_the_tables_messages_in_german(page: Any) -> None:
     )
     assert said == [
         "Züge: 12",
-        "1 Karte kann bewegt werden (markiert). Drücke noch einmal „Tipp“ für den Zug des Lösers.",
-        "4 Karten können bewegt werden (markiert). Drücke noch einmal „Tipp“ für den Zug des Lösers.",
+        "1 Karte kann bewegt werden (markiert). " + AGAIN,
+        "4 Karten können bewegt werden (markiert). " + AGAIN,
         "Schritt 2 von 5 (insgesamt 9 Züge)",
         "BDK",
     ]
