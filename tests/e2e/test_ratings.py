@@ -45,6 +45,10 @@ def daily(table: TablePage, button: str, new_game: str) -> int:
     return int(found.group(1))
 
 
+MONTHS_EN = "January February March April May June July August September October November December"
+MONTHS_DE = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember"
+
+
 def test_the_daily_deal_is_the_same_in_two_browsers(chromium_browser: Any, server: Any) -> None:
     today = dt.datetime.now(dt.UTC).date()
     pages = []
@@ -56,12 +60,16 @@ def test_the_daily_deal_is_the_same_in_two_browsers(chromium_browser: Any, serve
             pages.append((context, TablePage(page, server)))
         (_, en), (_, de) = pages
         first = daily(en, "Daily deal", "New game")
+        # the date written out as each language writes it
+        month = today.month - 1
+        in_en = f"{today.day} {MONTHS_EN.split()[month]} {today.year}"
+        in_de = f"{today.day}. {MONTHS_DE.split()[month]} {today.year}"
         expect(en.page.locator("#st-rating")).to_have_text(
-            re.compile(rf"^Daily deal {today.isoformat()} · Rating: \w")
+            re.compile(rf"^Daily deal {in_en} · Rating: \w")
         )
         second = daily(de, "Spiel des Tages", "Neues Spiel")
         expect(de.page.locator("#st-rating")).to_have_text(
-            re.compile(rf"^Spiel des Tages {today.isoformat()} · Schwierigkeit: \w")
+            re.compile(rf"^Spiel des Tages {in_de} · Schwierigkeit: \w")
         )
         assert first == second == daily_deal("eightoff", today)
         assert not en.errors and not de.errors
