@@ -258,6 +258,10 @@ def test_esc_closes_the_replay_and_the_key_help_opens_at_its_top(
     expect(page.get_by_role("application")).to_have_attribute("id", "frame")
     press(table, "s")
     expect(page.locator("#btn-replay-step")).to_be_enabled(timeout=30_000)
+    # said first (the dative in German: "in 39 Schritten"); Esc in the same frame would
+    # be read with it, as one text
+    found = {"en": r"in \d+ steps\.", "de": r"in \d+ Schritten\."}[lang]
+    expect(page.locator("#announce")).to_have_text(re.compile(found))
     page.keyboard.press("Escape")
     expect(page.locator("#replay-panel")).to_be_hidden()
     expect(page.locator("#announce")).to_have_text(

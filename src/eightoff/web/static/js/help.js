@@ -132,7 +132,7 @@ export function loadReplay(sol, { heading = null, found = "replay.found" } = {})
   // player moves, counted by the server in the table's auto-move setting (README: "Two move counts")
   state.replay.total = Number.isInteger(sol.player_moves) ? sol.player_moves : turns.length;
   renderReplay();
-  say(t(found, { moves: plural(state.replay.total, "move"), steps: plural(turns.length, "step") }));
+  say(t(found, { moves: plural(state.replay.total, "move"), steps: plural(turns.length, "step_dative") }));
 }
 
 /** The game on the table is over (won, or finished elsewhere). */
