@@ -222,7 +222,7 @@ def test_a_deal_too_hard_for_the_limit_gets_bounds_not_a_500(tmp_path: Path) -> 
         assert answer["short"] == f"Par {low}–{high}"  # the whole words are "text"
         assert answer["longer_seconds"] == 3  # the table's time stopped it: six times more
         german = c.get(f"/api/games/{g['id']}/par", headers=GERMAN).json()
-        said = f"Par liegt zwischen {low} und {high} (in 0.5 Sekunden nicht bewiesen)"
+        said = f"Par liegt zwischen {low} und {high} (in 0,5 Sekunden nicht bewiesen)"
         assert german["text"] == said
         refused = c.post(f"/api/games/{g['id']}/par/replay", json={})
         assert refused.status_code == 409 and refused.json()["code"] == "no_par_solution"
