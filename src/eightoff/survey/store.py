@@ -439,6 +439,21 @@ def _claims_key(signature: str, par: str | None) -> str:
     return signature if par is None else f"{signature} par:{par}"
 
 
+def _claimed(
+    c: sqlite3.Connection, variant: str, key: str, lo: int, hi: int, but: int | None = None
+) -> int:
+    """How many deals of lo…hi the claims under ``key`` hold (those of owners other than
+    ``but``, when given)."""
+    sql = (
+        "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
+        " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ?"
+    )
+    params: tuple[object, ...] = (hi, lo, variant, key, lo, hi)
+    if but is not None:
+        sql, params = sql + " AND owner != ?", (*params, but)
+    return int(c.execute(sql, params).fetchone()[0])
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     solved: int = 0
@@ -911,12 +926,8 @@ class SurveyStore:
             stored = c.execute(
                 f"SELECT COUNT(*) {done}", (variant, signature, lo, hi, *extra)
             ).fetchone()[0]
-            claimed = c.execute(
-                "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
-                " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ?",
-                (hi, lo, variant, _claims_key(signature, par), lo, hi),
-            ).fetchone()[0]
-        return int(stored) + int(claimed)
+            claimed = _claimed(c, variant, _claims_key(signature, par), lo, hi)
+        return int(stored) + claimed
 
     def claimed_by_others(
         self, owner: int, variant: str, signature: str, lo: int, hi: int, *, par: str | None = None
@@ -926,12 +937,7 @@ class SurveyStore:
         left to claim waits for."""
         with self.transaction() as c:
             self._reap(c)
-            held = c.execute(
-                "SELECT TOTAL(MIN(last, ?) - MAX(first, ?) + 1) FROM survey_claims"
-                " WHERE variant = ? AND rules = ? AND last >= ? AND first <= ? AND owner != ?",
-                (hi, lo, variant, _claims_key(signature, par), lo, hi, owner),
-            ).fetchone()[0]
-        return int(held)
+            return _claimed(c, variant, _claims_key(signature, par), lo, hi, but=owner)
 
     # -- reading ------------------------------------------------------------------
 
