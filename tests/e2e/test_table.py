@@ -397,7 +397,11 @@ def test_server_killed_and_restarted_resumes(table: TablePage) -> None:
     expect(table.message).to_contain_text("lost contact")
     table.wait_board(pos)
     table.server.start()
-    table.reload()
+    # a new token for the new server: the tab's old one, a leak's worth, opens nothing; the
+    # tab is sent to /access, and the address the table printed opens the game as it was
+    table.page.reload()
+    expect(table.page).to_have_url(f"{table.server.url}/access")
+    table.open()
     table.wait_board(game.position)
     table.expect_moves(game.player_moves)
     table.click_move(pos, move)

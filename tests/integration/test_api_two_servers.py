@@ -4,6 +4,7 @@ two servers with clients racing on one game without losing or mixing a move."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -16,12 +17,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2
 import pytest
 
 from eightoff.store import Store
-from tests.servers import ENV, auth, play, read_only, served, stop, wait_ready
+from tests.servers import ENV, auth, play, read_only, served, stop, token_of, wait_ready
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes")
 
@@ -264,11 +266,13 @@ def test_the_runtime_file_holds_the_token_for_this_user_only(tmp_path: Path) -> 
     # any file removes the stale file, and this file's next server writes its own
     with served(tmp_path / "other.sqlite3"):
         assert not info.exists()
-    with served(db) as (again, _b, token2):
+    with served(db) as (again, base2, token2):
         assert json.loads(info.read_text())["pid"] == again.pid
-        assert token2 == token  # the file's token for the session: an open tab keeps working
-    token_file = info.with_suffix(".token")
-    assert token_file.read_text() == token and token_file.stat().st_mode & 0o777 == 0o600
+        # a new token: one left in a tab or a page after its server ended opens nothing
+        assert token2 != token
+        assert httpx2.get(base2 + "/api/games/current", headers=auth(token)).status_code == 403
+        assert httpx2.get(base2 + "/api/settings", headers=auth(token2)).status_code == 200
+    assert not list(info.parent.glob("*.token"))  # no token kept beside the runtime files
 
 
 def _wal(db: Path) -> bytes:
@@ -311,3 +315,45 @@ def test_a_database_locked_by_another_process_stalls_only_the_writes(tmp_path: P
         writer.join(timeout=60)
         assert answers and answers[0].status_code == 200, answers  # then it is made
         assert answers[0].json()["revision"] == g["revision"] + 1
+
+
+def _opened(record: Path, proc: subprocess.Popen[str]) -> list[str]:
+    """The arguments the stand-in browser was started with, once it has been."""
+    for _ in range(1200):
+        if record.exists() and record.read_text().endswith("\n"):
+            return record.read_text().splitlines()
+        assert proc.poll() is None, proc.communicate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=0.05)
+    raise AssertionError("the browser was not opened")
+
+
+def test_the_browser_is_opened_at_a_private_page_not_at_the_token(tmp_path: Path) -> None:
+    """Every user of the machine can read a program's arguments (``ps``), so the browser
+    is not given the table's address with its token (it was, by the first ``eightoff
+    play`` and by a second one pointing to it) but a page only this user can read
+    (mode 0600) that sends it on there."""
+    record = tmp_path / "argv.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{record}"\n')
+    browser.chmod(0o755)
+    env = {**ENV, "BROWSER": str(browser)}
+    db = tmp_path / "games.sqlite3"
+    cli = [sys.executable, "-m", "eightoff.cli", "play", "--db", str(db)]
+    proc = subprocess.Popen(cli, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        base, token = token_of(proc.stdout.readline())
+        for opener in ("first", "second"):
+            argv = _opened(record, proc)
+            assert len(argv) == 1 and token not in argv[0], (opener, argv)
+            page = Path(urlsplit(argv[0]).path)
+            assert argv[0] == page.as_uri() and page.stat().st_mode & 0o777 == 0o600
+            assert f'content="0;url={base}/?token={token}"' in page.read_text()
+            record.unlink()
+            if opener == "first":  # a second `eightoff play` on the file points to the first
+                second = subprocess.run(cli, capture_output=True, text=True, env=env, timeout=60)
+                assert second.returncode == 0 and "already open" in second.stdout, second
+    finally:
+        stop(proc)

@@ -219,3 +219,56 @@ def test_play_stopped_by_sigterm_keeps_every_move(tmp_path: Path) -> None:
     with served(db) as (_p, base, token):
         back = httpx2.get(base + "/api/games/current", headers=auth(token), timeout=30).json()
         assert back["id"] == game["id"] and back["turns"] == moved.json()["turns"]
+
+
+def _at_the_prompt(proc: subprocess.Popen[str]) -> None:
+    """The terminal game is waiting for an entry: its prompt is out."""
+    assert proc.stdout is not None
+    seen = ""
+    while not seen.endswith("move> "):
+        c = proc.stdout.read(1)
+        assert c, (seen, proc.communicate())
+        seen += c
+
+
+def test_ctrl_c_at_the_terminal_games_prompt_is_130_in_one_line() -> None:
+    """Ctrl+C is an interrupt, not a quit (which is 0): a script can tell them apart; and
+    the line does not say a game was saved (the terminal game keeps none)."""
+    proc = subprocess.Popen(
+        [*CLI, "play", "--terminal", "--deal", "3"], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )  # fmt: skip
+    try:
+        _at_the_prompt(proc)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
+    assert proc.returncode == 130
+    assert "interrupted (the terminal game keeps no games)" in one_line(err)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="reads /dev/zero")
+def test_an_endless_line_into_the_terminal_game_is_65_in_one_line() -> None:
+    """An entry is read a piece at a time, never a whole line of any length (it grew to
+    gigabytes and ended in a MemoryError); a line past 1 MiB ends the game in one line."""
+    with open("/dev/zero") as zeros:
+        done = subprocess.run(
+            [*CLI, "play", "--terminal", "--deal", "3"], stdin=zeros, capture_output=True,
+            text=True, timeout=60, env=ENV,
+        )  # fmt: skip
+    assert done.returncode == 65
+    assert "a line of more than 1048576 characters on standard input" in one_line(done.stderr)
+
+
+def test_an_empty_host_is_refused_not_every_interface(tmp_path: Path) -> None:
+    """``--host ""`` (an unset variable) listened on every interface and printed the
+    address http://:PORT/."""
+    for host in ("", " 127.0.0.1"):
+        done = run("play", "--no-browser", "--host", host, "--db", str(tmp_path / "g.db"))
+        assert done.returncode == 64
+        assert "is not a host name or address" in one_line(done.stderr)
+    assert not (tmp_path / "g.db").exists()

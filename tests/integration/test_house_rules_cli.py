@@ -3,7 +3,9 @@ survey change the game that is dealt, solved and stored."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -141,6 +143,6 @@ def test_play_with_house_rules_opens_the_table_on_them(
 def test_play_in_the_terminal_names_the_house_rules(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("builtins.input", lambda prompt="": "q")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     code, out, _ = run(capsys, "play", "--terminal", "--deal", "1", "--strict")
     assert code == 0 and "deal #1 · moves 0 · single-card moves" in out

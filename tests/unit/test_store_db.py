@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -289,3 +290,27 @@ def test_another_programs_database_is_refused_and_left_unchanged(tmp_path: Path)
     for path in (empty, tmp_path / "new.sqlite3"):
         with connect(path, NOTES) as db, db.read() as c:
             assert c.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.skipif(not hasattr(os, "umask"), reason="POSIX modes")
+def test_a_new_database_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:
+    """Games and statistics were readable by every user of the machine (0644 files in a
+    0755 folder, with the usual umask); a new database is 0600 with its log, and a folder
+    made for it 0700. A database that exists keeps its mode."""
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "made" / "n.sqlite3"
+        with connect(path, NOTES) as db:
+            with db.transaction() as c:
+                c.execute("INSERT INTO notes (text) VALUES ('mine')")
+            wal = path.with_name(path.name + "-wal")
+            assert wal.exists() and wal.stat().st_mode & 0o777 == 0o600
+        assert path.stat().st_mode & 0o777 == 0o600
+        assert path.parent.stat().st_mode & 0o777 == 0o700
+        shared = tmp_path / "shared.sqlite3"
+        connect(shared, NOTES).close()
+        shared.chmod(0o644)  # its owner's choice
+        connect(shared, NOTES).close()
+        assert shared.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)

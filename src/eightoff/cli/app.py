@@ -37,7 +37,14 @@ from eightoff.cli.exits import (
     fail,
 )
 from eightoff.cli.say import said, text
-from eightoff.cli.values import DEFAULT_HOST, db_file, deal_number_arg, port_number, variant_arg
+from eightoff.cli.values import (
+    DEFAULT_HOST,
+    db_file,
+    deal_number_arg,
+    host_arg,
+    port_number,
+    variant_arg,
+)
 from eightoff.deals import DealNumberError
 from eightoff.i18n import Message, quote
 from eightoff.rules import DEFAULT_VARIANT, PRESETS, CellsError, UnknownVariantError
@@ -84,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--deal", type=deal_number_arg, default=None, help=text("cli.help.deal_to_start")
     )
-    p.add_argument("--host", default=DEFAULT_HOST, help=text("cli.help.host"))
+    p.add_argument("--host", type=host_arg, default=DEFAULT_HOST, help=text("cli.help.host"))
     p.add_argument("--port", type=port_number, default=None, help=text("cli.help.port"))
     p.add_argument("--db", type=db_file, default=None, help=text("cli.help.db"))
     p.add_argument("--no-browser", action="store_true", help=text("cli.help.no_browser"))

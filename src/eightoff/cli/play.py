@@ -4,6 +4,7 @@ moves, hints and the solver's verdict after each move, as the web table has them
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -13,7 +14,7 @@ from rich.text import Text
 
 from eightoff.cli import house_rules
 from eightoff.cli.board import TerminalConsole, render_board, titled
-from eightoff.cli.exits import EX_USAGE, Terminated, fail
+from eightoff.cli.exits import EX_DATAERR, EX_INTERRUPTED, EX_USAGE, Terminated, fail
 from eightoff.cli.say import language, say, text
 from eightoff.cli.values import DEFAULT_HOST
 from eightoff.counts import count
@@ -115,8 +116,56 @@ def play_terminal(
     oracle = oracle or Oracle(status_seconds=2.0, hint_seconds=5.0)
     try:
         return _terminal_loop(variant, number, console, oracle)
+    except Terminated:
+        raise  # SIGTERM: 143 from main()
+    except KeyboardInterrupt:  # Ctrl+C, at the prompt or in a search: 130, as everywhere
+        console.print()
+        print(text("cli.play.terminal_interrupted", prog="eightoff"), file=sys.stderr)
+        return EX_INTERRUPTED
+    except EntryTooLong:
+        print(text("cli.play.entry_too_long", prog="eightoff", n=ENTRY_LIMIT), file=sys.stderr)
+        return EX_DATAERR
     finally:
         oracle.close()
+
+
+class EntryTooLong(Exception):
+    """A line of standard input too long to be an entry of the game (not a terminal)."""
+
+
+ENTRY_LIMIT = 1 << 20
+"""The longest line of standard input the game reads when it is not a terminal (on a
+terminal the kernel bounds a typed line): a longer one ends the game (EX_DATAERR). Of a
+line over 4096 characters the first 4097 are the entry (refused, as any entry of more
+than MAX_ENTRY characters is), the rest is read and dropped."""
+
+
+def read_entry(prompt: str) -> str:
+    """The next entry. On a terminal ``input()``, with line editing (readline: arrow keys,
+    history; an end of file typed in a line's middle no longer loses a character); from a
+    pipe or a file at most :data:`ENTRY_LIMIT` characters of a line, never the whole of an
+    endless one (``< /dev/zero``). Raises EOFError at the end, EntryTooLong."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        with contextlib.suppress(ImportError):  # not on every platform
+            import readline  # noqa: F401  (input() uses it once imported)
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    if sys.stdin is None:
+        raise EOFError
+    line = sys.stdin.readline(4097)
+    if not line:
+        raise EOFError
+    read = len(line)
+    rest = line
+    while not rest.endswith("\n"):  # the rest of a long line: read a piece at a time, dropped
+        rest = sys.stdin.readline(4096)
+        read += len(rest)
+        if not rest:
+            break
+        if read > ENTRY_LIMIT:
+            raise EntryTooLong
+    return line.rstrip("\r\n")
 
 
 class _Screen:
@@ -249,10 +298,8 @@ def _terminal_loop(
                 offer_longer("terminal.par_longer_won")
                 screen.draw()
                 try:
-                    entry = input(text("terminal.prompt")).strip().lower()
-                except Terminated:
-                    raise
-                except (EOFError, KeyboardInterrupt):
+                    entry = read_entry(text("terminal.prompt")).strip().lower()
+                except EOFError:
                     console.print()
                     entry = ""
                 if entry in ("pl", "par longer"):
@@ -263,10 +310,8 @@ def _terminal_loop(
             screen.note(Message("terminal.no_moves_left"), style="yellow")
         screen.draw()
         try:
-            entry = input(text("terminal.prompt")).strip()
-        except Terminated:
-            raise  # SIGTERM: 143 from main(), not a quit
-        except (EOFError, KeyboardInterrupt):
+            entry = read_entry(text("terminal.prompt")).strip()
+        except EOFError:  # Ctrl+D, the end of a file of moves: a quit
             console.print()
             return 0
         if not entry:

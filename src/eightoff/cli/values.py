@@ -170,6 +170,14 @@ def port(text: str) -> int:
     return whole_number(text, Message("cli.what.port"), 1, MAX_PORT)
 
 
+def host(text: str) -> str:
+    """An address to listen on (``--host``): a host name or an IP address, without spaces
+    (an empty one would listen on every interface, as 0.0.0.0 does, unasked)."""
+    if not text or text != text.strip() or any(c.isspace() for c in text):
+        raise UsageError(Message("cli.value.not_host", token=quote(text, MAX_PATH)))
+    return text
+
+
 variant_arg = argument(variant)
 deal_number_arg = argument(deal_number)
 seconds_arg = argument(seconds_limit)
@@ -178,4 +186,5 @@ memory_arg = argument(memory_limit)
 disk_arg = argument(disk_limit)
 disk_dir_arg = argument(disk_dir)
 port_number = argument(port)
+host_arg = argument(host)
 db_file = argument(database_path)

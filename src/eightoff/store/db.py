@@ -52,6 +52,7 @@ line naming the file and what to do.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -118,6 +119,15 @@ def _read_only_media(path: str) -> bool:
         return False
 
 
+def _made_private(path: str) -> None:
+    """Create the database file ``path``, if it does not exist, readable and writable by
+    its owner alone (mode 0600, whatever the umask): games and statistics are nobody
+    else's business. SQLite gives its journal and write-ahead log the file's mode. A file
+    that exists keeps its mode; one that cannot be made is left for SQLite to refuse."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
@@ -147,13 +157,15 @@ class Database:
     def _open(self) -> None:
         timeout_ms = self._timeout_ms
         if self.path != ":memory:":
-            try:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            try:  # a folder made for it is the user's alone, as the runtime folder is
+                Path(self.path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             except OSError as e:
                 why = str(e.strerror or e)
                 raise StoreError(
                     Message("store.no_folder", path=str(self.path), error=why)
                 ) from None
+            if not self.immutable:
+                _made_private(self.path)
         with self.errors("open"):
             self._conn = self._connection()
         try:

@@ -14,9 +14,14 @@ holds:
   kernel drops it when the process ends, killed or not, so a lock is never stale);
 * ``table-DEV-INODE.json`` (mode 0600: it holds the access token): the server's pid,
   URL with its token, and the database's path;
-* ``table-DEV-INODE.token`` (mode 0600): the file's access token, kept for the login
-  session so that a server started again on the file has the same one (an open tab
-  keeps working).
+* ``table-DEV-INODE.html`` (mode 0600): the page the browser is opened at, which sends
+  it on to the table's address with its token. A browser is a program started with the
+  address as an argument, and every user of the machine can read a program's arguments
+  (``ps``); so the argument is this file's name, never the token (Jupyter's redirect file).
+
+Each server makes a new access token when it starts: a token is worth nothing once its
+server has ended (a tab left open on a stopped table sends it to whatever listens on
+that port next, and a page served there can read what the tab kept).
 
 A second ``eightoff play`` on the same file (by any of its names) finds the lock taken,
 reads the file and points to the first server. Files left by a killed server are
@@ -26,6 +31,7 @@ removed the next time a table starts.
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
 import secrets
@@ -55,15 +61,10 @@ def runtime_dir() -> Path:
     """The user's runtime folder for eightoff, created with mode 0700. Raises
     :class:`RuntimeDirError` if it is another user's or open to others and not ours to fix."""
     given = os.environ.get(RUNTIME_ENV)
-    if given:
-        folder = Path(given).expanduser()
-    else:
-        import platformdirs
-
-        with warnings.catch_warnings():  # "XDG_RUNTIME_DIR is not set": its fallback is fine
-            warnings.simplefilter("ignore")
-            folder = platformdirs.user_runtime_path("eightoff", appauthor=False)
+    folder = Path(given).expanduser() if given else None
     try:
+        if folder is None:
+            folder = _platform_runtime_dir()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = folder.stat()
         if info.st_uid != os.geteuid():
@@ -74,10 +75,22 @@ def runtime_dir() -> Path:
             folder.chmod(0o700)
     except OSError as e:
         why = str(e.strerror or e)
+        where = str(folder) if folder else "$XDG_RUNTIME_DIR"  # platformdirs' fallback refused
         raise RuntimeDirError(
-            Message("cli.play.runtime_folder", folder=str(folder), error=why, env=RUNTIME_ENV)
+            Message("cli.play.runtime_folder", folder=where, error=why, env=RUNTIME_ENV)
         ) from None
     return folder
+
+
+def _platform_runtime_dir() -> Path:
+    """platformdirs' runtime folder for eightoff (``$XDG_RUNTIME_DIR/eightoff``, or its
+    fallback ``/tmp/runtime-UID/eightoff``, which it refuses, with a PermissionError, when
+    another user made that folder first)."""
+    import platformdirs
+
+    with warnings.catch_warnings():  # "XDG_RUNTIME_DIR is not set": its fallback is fine
+        warnings.simplefilter("ignore")
+        return platformdirs.user_runtime_path("eightoff", appauthor=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,21 +127,9 @@ class Claim:
         self.file = file
         self._fd = fd
         self.info = folder / f"{file.stem}.json"
-
-    def token(self) -> str:
-        """The file's access token: made once (random, 32 characters) and kept in
-        ``table-DEV-INODE.token`` (mode 0600) for the session, so that a tab left open
-        keeps working when the server is started again (after a crash, a reboot of the
-        server alone); a new login session (a new runtime folder) makes a new one."""
-        path = self.folder / f"{self.file.stem}.token"
-        with contextlib.suppress(OSError, ValueError):
-            kept = path.read_text(encoding="ascii").strip()
-            if len(kept) >= 32 and kept.replace("-", "").replace("_", "").isalnum():
-                return kept
-        made = secrets.token_urlsafe(24)
-        with written_whole(path, mode=0o600) as out:
-            out.write(made)
-        return made
+        self.token: Final = secrets.token_urlsafe(24)
+        """This server's access token (random, 32 characters): made when it starts, so
+        that one left in a tab or a page after the server ended opens nothing."""
 
     def publish(self, pid: int, url: str, db: Path) -> None:
         """Write the runtime file (mode 0600), whole or not at all."""
@@ -137,8 +138,9 @@ class Claim:
             json.dump(data, out)
 
     def release(self) -> None:
-        with contextlib.suppress(OSError):
-            self.info.unlink()
+        for done in (self.info, self.info.with_suffix(".html")):
+            with contextlib.suppress(OSError):
+                done.unlink()
         if self._fd is not None:
             with contextlib.suppress(OSError):
                 (self.folder / f"{self.file.stem}.lock").unlink()
@@ -203,17 +205,37 @@ def claim(db: Path, *, wait: float = 10.0) -> Claim | Running | None:
         time.sleep(0.1)
 
 
+def browser_page(db: Path, url: str) -> Path:
+    """The page (mode 0600, in the runtime folder) to open the browser at for ``url`` (the
+    table's address with its token) of the database file ``db``: it sends the browser on
+    to ``url`` and shows it as a link. Raises OSError or RuntimeDirError."""
+    shown = html.escape(url, quote=True)
+    page = (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        f'<meta http-equiv="refresh" content="0;url={shown}">'
+        f'<title>eightoff</title></head><body><p><a href="{shown}">eightoff</a></p>'
+        "</body></html>\n"
+    )
+    path = runtime_dir() / f"{FileId.of(db).stem}.html"
+    with written_whole(path, mode=0o600) as out:
+        out.write(page)
+    return path
+
+
 def _sweep(folder: Path) -> None:
-    """Remove the files of servers that ended without removing them (killed)."""
+    """Remove the files of servers that ended without removing them (killed), and the
+    access tokens older versions kept for the session (``table-*.token``)."""
     for lock in folder.glob("table-*.lock"):
         fd = _lock_once(lock)
         if fd is None:
             continue
-        with contextlib.suppress(OSError):
-            lock.with_suffix(".json").unlink()
-        with contextlib.suppress(OSError):
-            lock.unlink()
+        for left in (lock.with_suffix(".json"), lock.with_suffix(".html"), lock):
+            with contextlib.suppress(OSError):
+                left.unlink()
         os.close(fd)
+    for kept in folder.glob("table-*.token"):
+        with contextlib.suppress(OSError):
+            kept.unlink()
 
 
 def _lock_once(path: Path) -> int | None:

@@ -167,8 +167,24 @@ def store_failed(error: StoreError) -> int:
 def _point_to(url: str, db_path: Path, open_browser: bool) -> int:
     print(text("cli.play.already_open", prog=PROG, db=str(db_path), url=url), flush=True)
     if open_browser:
-        webbrowser.open(url)
+        _open_browser(db_path, url)
     return EX_OK
+
+
+def _open_browser(db_path: Path, url: str) -> None:
+    """Open the browser at ``url`` (the table's address with its token) through a page of
+    the runtime folder (:func:`runtime.browser_page`): the browser's command line, which
+    every user can read, names that file, not the token. A browser that stays in the
+    foreground holds this process for 5 s at most."""
+    try:
+        page = runtime.browser_page(db_path, url)
+    except (OSError, runtime.RuntimeDirError) as e:
+        why = said(e) if isinstance(e, runtime.RuntimeDirError) else str(e.strerror or e)
+        print(text("cli.play.no_browser_page", prog=PROG, error=why), file=sys.stderr, flush=True)
+        return
+    opener = threading.Thread(target=webbrowser.open, args=(page.as_uri(),), daemon=True)
+    opener.start()
+    opener.join(5)
 
 
 def serve(
@@ -196,7 +212,7 @@ def serve(
     except (runtime.RuntimeDirError, OSError) as e:
         if store is not None:
             store.close()
-        why = said(e) if isinstance(e, runtime.RuntimeDirError) else f"{db_path}: {e.strerror}"
+        why = said(e) if isinstance(e, runtime.RuntimeDirError) else f"{db_path}: {e.strerror or e}"
         print(f"{PROG}: {why}", file=sys.stderr)
         return EX_CANTCREAT
     if not isinstance(claim, runtime.Claim):
@@ -257,10 +273,7 @@ def _serve_claimed(
         why = str(e.strerror or e)
         return give_up(EX_CANTCREAT, text("cli.play.runtime_file", prog=PROG, error=why))
 
-    try:
-        token = claim.token()
-    except OSError as e:
-        return runtime_file_refused(e)
+    token = claim.token
     base = url_for(host, actual_port)
     url = f"{base}?token={token}"
     try:
@@ -300,7 +313,10 @@ def _serve_claimed(
             there = f"{url_for(lan, actual_port)}?token={token}"
             print(text("cli.play.lan", prog=PROG, url=there))
     if open_browser:
-        threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
+        opener = threading.Thread(
+            target=_open_when_started, args=(server, db_path, url), daemon=True
+        )
+        opener.start()
     try:
         server.run(sockets=[sock])
     finally:
@@ -311,12 +327,12 @@ def _serve_claimed(
     return EX_OK
 
 
-def _open_when_started(server: uvicorn.Server, url: str) -> None:
+def _open_when_started(server: uvicorn.Server, db_path: Path, url: str) -> None:
     deadline = time.monotonic() + 30
     while not server.started and time.monotonic() < deadline and not server.should_exit:
         time.sleep(0.05)
     if server.started:
-        webbrowser.open(url)
+        _open_browser(db_path, url)
 
 
 def main(argv: list[str] | None = None) -> int:
