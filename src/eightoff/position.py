@@ -127,8 +127,9 @@ class Move:
         return not (self.source.kind is Kind.CELL and self.target.kind is Kind.CELL)
 
     @staticmethod
-    def parse(text: str) -> Move:
-        """Read a move in the notation; raise MoveSyntaxError saying what is wrong."""
+    def parse(text: str, rules: Rules | None = None) -> Move:
+        """Read a move in the notation; raise MoveSyntaxError saying what is wrong (with
+        ``rules``, naming the places those rules have)."""
         raw = text
         t = text.strip().lower().replace(" ", "")
         count = 1
@@ -137,16 +138,28 @@ class Move:
             if not n.isdigit() or int(n) < 1:
                 raise MoveSyntaxError(Message("syntax.count", move=repr(raw)))
             count = int(n)
-        source, rest = _parse_place(t, raw, as_source=True)
+        source, rest = _parse_place(t, raw, rules, as_source=True)
         if not rest:
             raise MoveSyntaxError(Message("syntax.no_target", move=repr(raw)))
-        target, rest = _parse_place(rest, raw, as_source=False)
+        target, rest = _parse_place(rest, raw, rules, as_source=False)
         if rest:
             raise MoveSyntaxError(Message("syntax.unexpected", move=repr(raw), rest=repr(rest)))
         return Move(source, target, count)
 
 
-def _parse_place(t: str, raw: str, *, as_source: bool) -> tuple[Place, str]:
+def places(rules: Rules | None) -> Message:
+    """The places of the notation the rules have, in words: "columns 1–8, cells a–d, home
+    h"; without rules, every place the notation has."""
+    columns = rules.columns if rules is not None else len(COLUMN_LABELS)
+    cells = rules.cells if rules is not None else len(CELL_LABELS)
+    return Message(
+        "syntax.places",
+        columns=Message("syntax.columns", n=columns, last=COLUMN_LABELS[columns - 1]),
+        cells=Message("syntax.cells", n=cells, last=CELL_LABELS[max(cells, 1) - 1]),
+    )
+
+
+def _parse_place(t: str, raw: str, rules: Rules | None, *, as_source: bool) -> tuple[Place, str]:
     if not t:
         raise MoveSyntaxError(Message("syntax.empty", move=repr(raw)))
     ch = t[0]
@@ -157,12 +170,17 @@ def _parse_place(t: str, raw: str, *, as_source: bool) -> tuple[Place, str]:
     if ch == HOME_LABEL:
         if as_source:
             if len(t) < 2 or not t[1].isdigit() or t[1] == "0":
-                raise MoveSyntaxError(Message("syntax.foundation_source", move=repr(raw)))
+                last = rules.foundations if rules is not None else 8
+                raise MoveSyntaxError(
+                    Message("syntax.foundation_source", move=repr(raw), last=last)
+                )
             return Place.foundation(int(t[1]) - 1), t[2:]
         if len(t) > 1 and t[1].isdigit() and t[1] != "0":
             return Place.foundation(int(t[1]) - 1), t[2:]  # a named foundation: "ah2"
         return HOME, t[1:]
-    raise MoveSyntaxError(Message("syntax.not_a_place", move=repr(raw), place=repr(ch)))
+    raise MoveSyntaxError(
+        Message("syntax.not_a_place", move=repr(raw), place=repr(ch), places=places(rules))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -529,7 +547,7 @@ class Position:
 
         Raises MoveSyntaxError for bad text, IllegalMoveError when no such move is legal.
         """
-        move = Move.parse(text)
+        move = Move.parse(text, self.rules)
         if "x" in text.lower() or move.source.kind is not Kind.COLUMN:
             self.check(move)
             return move

@@ -344,3 +344,31 @@ def test_a_survey_starts_without_loading_the_terminals_board(tmp_path: Path) -> 
     assert run("survey", "report", "--db", db, line=-1) == "False True True"
     assert run("solve", "1", "--variant", "freecell", "--quiet") == "0 False False"
     assert run("deal", "1") == "0 True True"
+
+
+@pytest.mark.parametrize(
+    ("variant", "extra", "places"),
+    [
+        ("freecell", (), "columns 1–8, cells a–d, home h"),
+        ("double-freecell", ("--cells", "0"), "columns 1–9 and 0, no cells, home h"),
+        ("freecell", ("--cells", "1"), "columns 1–8, cell a, home h"),
+        ("eightoff", (), "columns 1–8, cells a–g and i, home h"),
+    ],
+)
+def test_the_terminal_game_names_the_places_its_variant_has(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variant: str,
+    extra: tuple[str, ...],
+    places: str,
+) -> None:
+    """The help and a refusal named ten columns and eight cells in FreeCell (and
+    foundations h1…h8 where there are four)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("zz\nha\nq\n"))
+    code, out, _ = run(capsys, "play", "--terminal", "--variant", variant, "--deal", "3", *extra)
+    assert code == 0
+    flat = " ".join(out.split())  # the refusals wrap at the console's width
+    assert f"Moves: source then target: {places}." in flat
+    assert f"'zz': 'z' is not a place ({places})" in flat
+    last = 8 if variant == "double-freecell" else 4
+    assert f"is written h1…h{last} (the foundation's number)" in flat

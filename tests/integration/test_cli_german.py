@@ -158,11 +158,11 @@ def test_the_terminal_game_in_german(
     monkeypatch.setattr(sys, "stdin", io.StringIO("b8\nzz\n1h\nu\nq\n"))
     code, out, _ = run(capsys, "play", "--terminal", "--deal", "1")
     assert code == 0
-    assert "Züge: Quelle, dann Ziel." in out  # the help
+    assert "Züge: Quelle, dann Ziel: Spalten 1–8, Zellen a–g und i, Ablage h." in out  # the help
     assert "Eight Off · Spiel Nr. 1 · Züge 0" in out
     assert "9♣ von Zelle 2 nach Spalte 8" in out
     assert "6♦ darf erst nach 5♦ auf den Ablagestapel. Versuch es noch einmal" in out
-    assert "'zz': 'z' ist kein Platz (Spalten 1–9 und 0, Zellen a–g und i, Ablage h)" in out
+    assert "'zz': 'z' ist kein Platz (Spalten 1–8, Zellen a–g und i, Ablage h)" in out
     assert "Zurückgenommen: 0 Züge gemacht." in out
     assert "Gewinnbar" in out and "Winnable" not in out
 

@@ -22,7 +22,7 @@ from eightoff.deals import deal, random_deal_number
 from eightoff.explain import describe, hint_message, par_message, variant_name
 from eightoff.game import Game
 from eightoff.i18n import Message, quote, reason
-from eightoff.position import IllegalMoveError, MoveSyntaxError, Position
+from eightoff.position import IllegalMoveError, MoveSyntaxError, Position, places
 from eightoff.rules import DEFAULT_VARIANT, Rules, preset
 
 if TYPE_CHECKING:
@@ -31,7 +31,10 @@ if TYPE_CHECKING:
     from eightoff.store import StoredPar
 
 
-TERMINAL_HELP = Message("terminal.help")
+def terminal_help(rules: Rules) -> Message:
+    """The terminal game's help: the places of these rules and the keys."""
+    return Message("terminal.help", places=places(rules))
+
 
 MAX_ENTRY = 40
 """The longest entry read as a move or a key (a move is at most 6 characters)."""
@@ -245,7 +248,9 @@ def _terminal_loop(
 ) -> int:
     number = number if number is not None else random_deal_number()
     screen = _Screen(console)
-    screen.note(TERMINAL_HELP, style="dim")
+    screen.note(
+        terminal_help(variant if isinstance(variant, Rules) else preset(variant)), style="dim"
+    )
 
     def new_deal(n: int) -> Game:
         game, home = dealt(variant, n)
@@ -326,7 +331,7 @@ def _terminal_loop(
             moves = game.position.legal_moves()
             listed = Message("terminal.legal_moves", moves=" ".join(str(m) for m in moves))
             screen.note(listed if moves else Message("terminal.no_legal_moves"))
-            screen.note(TERMINAL_HELP, style="dim")
+            screen.note(terminal_help(game.rules), style="dim")
             continue
         if cmd in ("t", "hint"):
             screen.note(hint(oracle, game.position, game.positions()), style="cyan")
