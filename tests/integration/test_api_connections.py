@@ -22,11 +22,10 @@ CAP = 8
 WAIT = 30.0  # the longest any socket waits for the server to act (the limits are 1 s)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
+def _serve(db: Path, seconds: int) -> Iterator[tuple[str, int]]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "eightoff.web.server", "--no-browser", "--db",
-         str(tmp_path / "g.sqlite3"), "--header-timeout", "1", "--body-timeout", "1",
+        [sys.executable, "-m", "eightoff.web.server", "--no-browser", "--db", str(db),
+         "--header-timeout", str(seconds), "--body-timeout", str(seconds),
          "--max-connections", str(CAP)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
     )  # fmt: skip
@@ -37,6 +36,18 @@ def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
         yield base, int(base.rsplit(":", 1)[1])
     finally:
         stop(proc)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """A table whose clients have 1 s for a request's headers, and for its body."""
+    yield from _serve(tmp_path / "g.sqlite3", 1)
+
+
+@pytest.fixture
+def patient_server(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """A table whose clients have a minute (longer than any test here waits)."""
+    yield from _serve(tmp_path / "g.sqlite3", 60)
 
 
 def half_request(port: int, part: bytes) -> socket.socket:
@@ -105,3 +116,26 @@ def test_headers_sent_a_byte_at_a_time_are_dropped(server: tuple[str, int]) -> N
             except ConnectionResetError:
                 return
     raise AssertionError("the server kept a trickling connection open")
+
+
+def test_connections_left_open_and_silent_do_not_keep_the_player_out(
+    patient_server: tuple[str, int],
+) -> None:
+    """Any local user could fill the cap with connections that send nothing, or half a
+    request, and the player's requests were closed at once until the timeouts ran out
+    (and again after each reconnection). Now the connection that waited longest makes
+    room for a new one."""
+    base, port = patient_server
+    with ExitStack() as stack:
+        silent = [
+            stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=WAIT))
+            for _ in range(CAP // 2)
+        ]
+        halves = [stack.enter_context(half_request(port, HEAD)) for _ in range(CAP // 2)]
+        for _ in range(3):  # each a new connection: each makes room
+            with httpx2.Client(timeout=WAIT) as player:
+                assert player.get(base + "/api/server").json()["app"] == "eightoff"
+        # the one that waited longest made room; the newest stays open
+        assert closed_by_server(silent[0])
+        halves[-1].settimeout(0.5)
+        assert not closed_by_server(halves[-1])

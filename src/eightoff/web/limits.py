@@ -8,7 +8,12 @@ ever. :class:`Limited` is uvicorn's h11 protocol with three more rules:
 * a request's headers must all have arrived within ``header_timeout`` seconds of its
   first byte (of the connection, for the first request);
 * its body within ``body_timeout`` seconds of its headers;
-* a connection beyond ``max_connections`` open at once is closed at once.
+* beyond ``max_connections`` open at once, the connection that has waited longest
+  without a whole request in (silent since it opened, idle between requests, or halfway
+  through a request) is closed to make room; when every other one is being answered, the
+  new one is closed at once. So connections left open and silent (a few dozen of any
+  local user's, no token needed) cannot keep the player out: the player's next
+  connection takes one of their places.
 
 A connection that breaks a rule is closed without an answer (a request that never
 finished has no one to answer). Answering is not bounded here: the solver's calls have
@@ -47,6 +52,7 @@ class Limited(H11Protocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._phase: Phase = None
+        self._active = 0.0  # the loop's time of the last bytes in or answer out
 
     @classmethod
     def with_limits(cls, limits: Limits) -> type[Limited]:
@@ -86,18 +92,36 @@ class Limited(H11Protocol):
             self._enter(None)  # a whole request is in (being answered), or none begun
 
     # ----- uvicorn's protocol ----------------------------------------------------------
+    def _waiting(self) -> bool:
+        """Open without a whole request in: one may be closed to make room."""
+        return self.conn.their_state is not h11.DONE and not self.transport.is_closing()
+
+    def _make_room(self) -> bool:
+        """Close the connection that has waited longest (:meth:`_waiting`, least recently
+        active) for this one; False if every other one is being answered."""
+        waiting = [c for c in self.connections if isinstance(c, Limited) and c is not self]
+        oldest = min((c for c in waiting if c._waiting()), key=lambda c: c._active, default=None)
+        if oldest is None:
+            return False
+        oldest._cancel()
+        oldest.transport.close()
+        return True
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.limits.max_connections:
+        self._active = self.loop.time()
+        if len(self.connections) > self.limits.max_connections and not self._make_room():
             transport.close()
             return
         self._enter("headers")
 
     def data_received(self, data: bytes) -> None:
+        self._active = self.loop.time()
         super().data_received(data)
         self._follow()
 
     def on_response_complete(self) -> None:
+        self._active = self.loop.time()
         self._enter(None)  # idle between requests: uvicorn's keep-alive timeout
         super().on_response_complete()
         if not self.transport.is_closing():
