@@ -146,3 +146,15 @@ def test_play_in_the_terminal_names_the_house_rules(
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     code, out, _ = run(capsys, "play", "--terminal", "--deal", "1", "--strict")
     assert code == 0 and "deal #1 · moves 0 · single-card moves" in out
+
+
+def test_solve_and_rate_json_record_the_rules_they_ran_under(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Lines of runs under different house rules could not be told apart in ``solve
+    --json`` (``rate --json`` names them)."""
+    args = ("3", "--variant", "freecell", "--cells", "2", "--strict", "--json")
+    rows = [json.loads(run(capsys, command, *args)[1]) for command in ("solve", "rate")]
+    for row in rows:
+        assert (row["cells"], row["house_rules"]) == (2, ["strict_single"]), row
+    assert json.loads(run(capsys, "solve", "3", "--json")[1])["house_rules"] == []

@@ -49,6 +49,12 @@ def test_solve_optimal_json_gives_a_proven_par_that_replays(
         p = p.apply(m)
     assert p.is_won()
     assert count(start, moves).player == row["par"] == sum(m["counts"] for m in row["moves"])
+    # the keys of solve --json are there too: a script reading them works in either mode
+    plain = json.loads(run(capsys, "solve", "2", "--json")[1])
+    assert set(plain) - {"seconds", "states"} <= set(row)
+    assert (row["verdict"], row["player_moves"]) == ("solved", row["par"])
+    assert row["single_card_moves"] == count(start, moves).single_card
+    assert (row["cells"], row["house_rules"]) == (plain["cells"], plain["house_rules"]) == (8, [])
 
 
 def test_solve_optimal_json_of_a_lost_deal_claims_no_par_and_no_bound(
@@ -59,7 +65,8 @@ def test_solve_optimal_json_of_a_lost_deal_claims_no_par_and_no_bound(
     )
     assert code == 1  # proven lost
     row = json.loads(out)
-    assert row["lost"] is True and row["moves"] == []
+    assert row["lost"] is True and row["moves"] == [] and row["verdict"] == "lost"
+    assert (row["player_moves"], row["single_card_moves"], row["cells"]) == (None, None, 0)
     assert (row["optimal"], row["par"], row["lower_bound"], row["upper_bound"]) == (
         False,
         None,

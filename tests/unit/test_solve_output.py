@@ -22,7 +22,7 @@ from eightoff.counts import count, counted_moves
 from eightoff.deals import deal
 from eightoff.explain import describe
 from eightoff.position import Move, Position
-from eightoff.rules import Rules, preset
+from eightoff.rules import Rules, house_rules_on, preset
 from eightoff.solver import (
     DEFAULT_LIMITS,
     Solved,
@@ -154,6 +154,8 @@ def _reference_json(start: Position, number: int, moves: tuple[Move, ...], o: Ou
         "states": o.states,
         "seconds": round(o.seconds, 6),
         "reason": None,  # solved: the search did not stop at a limit
+        "cells": start.rules.cells,  # the rules it was solved under
+        "house_rules": house_rules_on(start.rules),
     }
     return json.dumps(obj) + "\n"
 
@@ -174,7 +176,7 @@ def test_text_and_json_from_the_keys_are_the_positions_own(
         assert text(title, outcome).decode() == _reference_text(
             start, title, moves, str(summary(outcome))
         )
-        assert json_line(rules.id, number, outcome).decode() == _reference_json(
+        assert json_line(rules, number, outcome).decode() == _reference_json(
             start, number, moves, outcome
         )
         # the counts per move add up to the summary's
@@ -194,14 +196,14 @@ def test_a_board_and_short_solutions_render_the_same_way() -> None:
 
 def test_lost_and_unknown_have_no_moves_and_null_counts() -> None:
     lost = Outcome(Verdict.LOST, 1000, 0.5)
-    line = json.loads(json_line("freecell", 11982, lost))
+    line = json.loads(json_line(preset("freecell"), 11982, lost))
     assert line["moves"] == [] and line["player_moves"] is None
     assert line["single_card_moves"] is None and line["verdict"] == "lost"
     unknown = Outcome(Verdict.UNKNOWN, 50, 2.0, reason="state limit reached")
     assert (
         text("t", unknown) == b"t\nunknown: state limit reached (50 states, 2.00 s); no verdict\n"
     )
-    assert json.loads(json_line("eightoff", None, unknown))["deal"] is None
+    assert json.loads(json_line(preset("eightoff"), None, unknown))["deal"] is None
 
 
 def test_a_refused_solution_is_never_described() -> None:

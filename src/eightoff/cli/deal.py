@@ -19,7 +19,7 @@ from eightoff.deals import deal
 from eightoff.explain import describe_rules, variant_name
 from eightoff.i18n import Message, grouped
 from eightoff.position import Position
-from eightoff.rules import PRESETS, house_rules_on, preset
+from eightoff.rules import PRESETS, preset
 
 if TYPE_CHECKING:
     from eightoff.rating import Rating
@@ -69,8 +69,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
     """Each deal's rating and the measurements behind it, one line (or JSON object) each."""
     ranges = deal_ranges(args.deals)
     rules, lang = house_rules.apply(preset(args.variant), args), language()
-    # the rules it was rated under, as survey report --json names them
-    played_under = {"cells": rules.cells, "house_rules": house_rules_on(rules)}
+    played_under = house_rules.played_under(rules)
     for numbers in ranges:
         for number in numbers:
             rating = _rating_of(deal(rules, number))

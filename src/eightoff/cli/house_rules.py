@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Final
+from typing import Any, Final
 
 from eightoff.cli.say import text
 from eightoff.i18n import Count, Message
 from eightoff.position import Position
-from eightoff.rules import MAX_CELLS, CellsError, Rules, rule_options
+from eightoff.rules import MAX_CELLS, CellsError, Rules, house_rules_on, rule_options
 
 FLAGS: Final = {"foundation_retrieval": "retrieval", "strict_single": "strict"}
 """Each house rule switched on by a flag, and the flag's name (``--retrieval``): the one
@@ -96,3 +96,10 @@ def on_board(position: Position, args: argparse.Namespace) -> Position:
         )
     cells = tuple(cards) + (None,) * (rules.cells - len(cards))
     return dataclasses.replace(position, rules=rules, cells=cells)
+
+
+def played_under(rules: Rules) -> dict[str, Any]:
+    """The rules a deal was solved or rated under, for JSON readers (the variant apart):
+    ``{"cells": 4, "house_rules": ["strict_single"]}``, as ``survey report --json`` names
+    them."""
+    return {"cells": rules.cells, "house_rules": house_rules_on(rules)}

@@ -233,14 +233,26 @@ def move_json(position: Position, move: Move) -> dict[str, Any]:
 
 
 def par_json(start: Position, number: int | None, par: Par) -> dict[str, Any]:
-    """One deal's par: the bounds, and the best solution known, each move with what it
-    counts for (``"counts": 0`` for a card auto-move or auto-complete sends home)."""
+    """One deal's par: the keys of ``solve --json`` (the verdict, the best solution's two
+    counts, the rules), the bounds, and that solution, each move with what it counts
+    for in the count searched (``"counts": 0`` for a card auto-move or auto-complete
+    sends home)."""
     moves = []
     pos = start
-    for move, counts in zip(par.moves, counted_moves(start, par.moves), strict=True):
+    each = counted_moves(start, par.moves)
+    for move, counts in zip(par.moves, each, strict=True):
         moves.append(move_json(pos, move) | {"counts": counts.of(par.count)})
         pos = pos.apply_unchecked(move)
-    return {"variant": start.rules.id, "deal": number} | par.to_json() | {"moves": moves}
+    found = par.length is not None
+    verdict = Verdict.LOST if par.lost else Verdict.SOLVED if found else Verdict.UNKNOWN
+    total = sum(each, Counts(0, 0)).to_json() if found else dict.fromkeys(Counts(0, 0).to_json())
+    return (
+        {"variant": start.rules.id, "deal": number, "verdict": verdict.value}
+        | par.to_json()
+        | total
+        | house_rules.played_under(start.rules)
+        | {"moves": moves}
+    )
 
 
 def par_words(par: Par) -> Message:
@@ -326,7 +338,7 @@ def _title(name: str, number: int, lang: Lang, house: str) -> str:
     return say(Message("terminal.deal_title", variant=name, deal=number), lang) + house
 
 
-Done = tuple[str, int | None, str, output.Outcome]
+Done = tuple[Rules, int | None, str, output.Outcome]
 """One deal's (or board's) outcome: the variant id, the deal number, the title."""
 
 BLOCK_SECONDS: Final = 0.05
@@ -349,7 +361,7 @@ def _blocks(args: argparse.Namespace, limits: Limits, keep_moves: bool) -> Itera
                 outcome = _outcome(position, result)
             except SolutionError as e:
                 raise SolutionError(f"{title}: {said(e)}") from None
-            yield iter(((position.rules.id, number, title, outcome),))
+            yield iter(((position.rules, number, title, outcome),))
         return
     rules = house_rules.apply(preset(args.variant or DEFAULT_VARIANT), args)
     lang = _language(args)
@@ -417,7 +429,7 @@ def _block_outcomes(
             moves = () if keys is None else keys[at : at + length]
             at += length
             yield (
-                rules.id,
+                rules,
                 number,
                 title,
                 output.Outcome(Verdict.SOLVED, states, seconds, moves, counts),
@@ -429,11 +441,11 @@ def _block_outcomes(
                 " replay: a bug in the solver, please report it"
             )
         elif status == LOST:
-            yield rules.id, number, title, output.Outcome(Verdict.LOST, states, seconds)
+            yield rules, number, title, output.Outcome(Verdict.LOST, states, seconds)
         else:
             reason = reason_of(status)
             yield (
-                rules.id,
+                rules,
                 number,
                 title,
                 output.Outcome(Verdict.UNKNOWN, states, seconds, reason=reason),
@@ -480,12 +492,12 @@ def run(args: argparse.Namespace) -> int:
                 for block in _blocks(args, limits, not args.quiet):
                     pieces: list[bytes] = []
                     try:
-                        for variant, number, title, outcome in block:
+                        for rules, number, title, outcome in block:
                             verdicts.add(outcome.verdict)
                             if outcome.verdict == Verdict.UNKNOWN:
                                 stopped[outcome.reason] += 1
                             if args.json:
-                                pieces.append(output.json_line(variant, number, outcome))
+                                pieces.append(output.json_line(rules, number, outcome))
                             elif args.quiet:  # English: see _jobs
                                 pieces.append(output.summary_line(title, outcome))
                             else:

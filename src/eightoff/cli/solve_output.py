@@ -28,6 +28,7 @@ from typing import Final
 
 from eightoff._join import Pieces
 from eightoff.cards import Card
+from eightoff.cli.house_rules import played_under
 from eightoff.counts import Counts
 from eightoff.explain import describe_played, moved_cards
 from eightoff.i18n import (
@@ -40,6 +41,7 @@ from eightoff.i18n import (
     translate,
     words,
 )
+from eightoff.rules import Rules
 from eightoff.solver import Played, move_of, place_of
 from eightoff.solver import _core as core
 from eightoff.verdict import Verdict
@@ -218,14 +220,22 @@ def _json_str(value: str) -> str:
     return json.dumps(value)
 
 
-def json_line(variant: str, number: int | None, outcome: Outcome) -> bytes:
+@cache
+def _played_under(rules: Rules) -> str:
+    """``, "cells": 4, "house_rules": []``: the end of a deal's JSON object."""
+    return ", " + json.dumps(played_under(rules))[1:-1]
+
+
+def json_line(rules: Rules, number: int | None, outcome: Outcome) -> bytes:
     """The ``--json`` output of one deal: one object on one line, as ``json.dumps``
     writes it (``player_moves``, ``single_card_moves``: the solution's two counts, null
-    without one; ``reason``: why the search of an unknown deal stopped, else null)."""
+    without one; ``reason``: why the search of an unknown deal stopped, else null;
+    ``cells`` and ``house_rules``: the rules it was solved under, as ``rate --json``
+    names them)."""
     n = outcome.counts
     deal = "null" if number is None else int(number)
     head = (
-        f'{{"variant": {_json_str(variant)}, "deal": {deal},'
+        f'{{"variant": {_json_str(rules.id)}, "deal": {deal},'
         f' "verdict": {_json_str(outcome.verdict)}, "moves": ['
     ).encode()
     counts = (
@@ -237,7 +247,8 @@ def json_line(variant: str, number: int | None, outcome: Outcome) -> bytes:
     reason = _json_str(outcome.reason) if outcome.verdict is Verdict.UNKNOWN else "null"
     tail = (
         f'], "player_moves": {counts}, "states": {outcome.states},'
-        f' "seconds": {round(outcome.seconds, 6)!r}, "reason": {reason}}}\n'
+        f' "seconds": {round(outcome.seconds, 6)!r}, "reason": {reason}'
+        f"{_played_under(rules)}}}\n"
     ).encode()
     if not outcome.keys:
         return head + tail
