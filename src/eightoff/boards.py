@@ -235,8 +235,21 @@ def to_json(position: Position) -> dict[str, Any]:
     return out
 
 
-def from_json(data: Any, rules: Rules | str | None = None) -> Position:
-    """Read a JSON board (a dict or its text); raise BoardError naming the field and token."""
+JSON_FIELDS: Final = (
+    "variant",
+    "columns",
+    "cells",
+    "foundations",
+    "free_cells",
+    *HOUSE_RULE_FIELDS,
+)
+"""The fields of a JSON board."""
+
+
+def from_json(data: Any, rules: Rules | str | None = None, *, typed: bool = False) -> Position:
+    """Read a JSON board (a dict or its text); raise BoardError naming the field and token.
+    ``typed``: a board a person wrote, where a field not of :data:`JSON_FIELDS` is a typo
+    (``"freecells": 2`` would play with the variant's own cells) and is refused."""
     if isinstance(data, str | bytes):
         _check_size(data)
         try:
@@ -250,6 +263,9 @@ def from_json(data: Any, rules: Rules | str | None = None) -> Position:
             raise BoardError(Message("board.huge_number")) from None
     if not isinstance(data, dict):
         raise BoardError(Message("board.not_object"))
+    if typed and (unknown := [k for k in data if k not in JSON_FIELDS]):
+        known = ", ".join(JSON_FIELDS)
+        raise BoardError(Message("board.unknown_field", field=quote(unknown[0]), known=known))
     if rules is None:
         variant = data.get("variant", "eightoff")
         if not isinstance(variant, str):
@@ -345,5 +361,5 @@ def parse_board(text: str, rules: Rules | str | None = None) -> Position:
     refuses), else Freecell Solver text; a byte order mark before it is skipped."""
     text = text.removeprefix("\ufeff")
     if text.lstrip().startswith(("{", "[")):
-        return from_json(text, rules)
+        return from_json(text, rules, typed=True)
     return parse_fcs(text, rules if rules is not None else "eightoff")

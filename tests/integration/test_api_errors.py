@@ -322,6 +322,7 @@ NEW_GAME_BAD: list[tuple[Any, int, str, str]] = [
         "already home",
     ),
     ({"board": {"columns": []}, "deal": 1}, 400, "bad_request", "not both"),
+    ({"board": {"columns": [], "freecells": 2}}, 400, "bad_board", "'freecells' is not a field"),
     ({"strict_single": 1}, 422, "bad_request", "strict_single"),
     ({"colour": "blue"}, 422, "bad_request", "colour"),
 ]

@@ -172,6 +172,20 @@ def test_malformed_json_board_names_the_field(edit, message: str) -> None:  # ty
         from_json(data)
 
 
+def test_a_typed_json_board_with_an_unknown_field_is_refused() -> None:
+    """A typo ("freecells", "strict") was ignored: the board was played with the
+    variant's own cells and rules, without a word. The stored boards the program wrote
+    itself are read as before."""
+    data = to_json(deal("freecell", 1)) | {"freecells": 2}
+    with pytest.raises(BoardError, match="'freecells' is not a field of a JSON board"):
+        parse_board(json.dumps(data))
+    with pytest.raises(BoardError, match="'strict' is not a field"):
+        from_json(to_json(deal("freecell", 1)) | {"strict": True}, typed=True)
+    assert from_json(data) == deal("freecell", 1)
+    ruled = deal(preset("freecell").with_options(cells=2, strict_single=True), 1)
+    assert parse_board(json.dumps(to_json(ruled))) == ruled  # every field to_json writes
+
+
 def test_foundations_in_board_text_take_their_cards_off_the_board() -> None:
     p = deal("eightoff", 3)
     # play the four Aces... simpler: a board with all spades home but the King

@@ -208,7 +208,7 @@ def _board(body: NewGame) -> Position:
     rules = rules.with_options(**Rules.parse_options(body.model_dump()))
     try:
         if isinstance(body.board, dict):
-            position = from_json(body.board, rules)
+            position = from_json(body.board, rules, typed=True)
         else:
             assert body.board is not None
             position = parse_board(body.board, rules)
