@@ -19,7 +19,7 @@ from eightoff.deals import deal
 from eightoff.explain import describe_rules, variant_name
 from eightoff.i18n import Message, grouped
 from eightoff.position import Position
-from eightoff.rules import PRESETS, preset
+from eightoff.rules import DEFAULT_VARIANT, PRESETS, preset
 
 if TYPE_CHECKING:
     from eightoff.rating import Rating
@@ -40,7 +40,10 @@ def cmd_deal(args: argparse.Namespace) -> int:
     position = deal(house_rules.apply(preset(args.variant), args), args.number)
     if args.format == "fcs":
         sys.stdout.write(format_fcs(position))
-        if given := house_rules.flags(position.rules):  # the text names no house rule
+        # the text names neither the variant nor a house rule: read back without them, it
+        # would be played as Eight Off
+        variant = [] if position.rules.id == DEFAULT_VARIANT else [f"--variant {position.rules.id}"]
+        if given := " ".join([*variant, house_rules.flags(position.rules)]).strip():
             print(say(Message("cli.deal.fcs_rules", flags=given), language()), file=sys.stderr)
     elif args.format == "json":
         print(json.dumps(to_json(position)))
