@@ -34,6 +34,7 @@ def test_deal_and_solve_with_fewer_cells(capsys: pytest.CaptureFixture[str]) -> 
         (["--variant", "eightoff", "--cells", "3"], "Eight Off can be played with 4 to 8 free"),
         (["--variant", "freecell", "--cells", "9"], "9 cells: a game has 0 to 8 free cells"),
         (["--variant", "freecell", "--cells", "two"], "'two' is not a number of cells"),
+        (["--variant", "freecell", "--cells", "٣"], "'٣' is not a number of cells"),
     ],
 )
 def test_a_number_of_cells_the_variant_cannot_take_is_one_line(

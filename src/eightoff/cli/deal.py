@@ -6,20 +6,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from eightoff.boards import format_fcs, to_json
 from eightoff.cli import house_rules
 from eightoff.cli.board import TerminalConsole, render_board, titled
+from eightoff.cli.exits import interrupted_status, interrupted_word
 from eightoff.cli.say import language, say
 from eightoff.cli.values import deal_ranges
 from eightoff.deals import deal
 from eightoff.explain import describe_rules, variant_name
-from eightoff.i18n import Message, grouped
+from eightoff.i18n import Lang, Message, grouped
 from eightoff.position import Position
-from eightoff.rules import DEFAULT_VARIANT, PRESETS, preset
+from eightoff.rules import DEFAULT_VARIANT, PRESETS, Rules, preset
 
 if TYPE_CHECKING:
     from eightoff.rating import Rating
@@ -73,10 +74,22 @@ def cmd_rate(args: argparse.Namespace) -> int:
     ranges = deal_ranges(args.deals)
     rules, lang = house_rules.apply(preset(args.variant), args), language()
     played_under = house_rules.played_under(rules)
+    try:
+        _rate_each(ranges, rules, lang, played_under, as_json=args.json)
+    except KeyboardInterrupt:  # Ctrl+C or SIGTERM: rate keeps nothing, so says only that
+        print(f"eightoff rate: {say(interrupted_word(), lang)}", file=sys.stderr)
+        return interrupted_status()
+    return 0
+
+
+def _rate_each(
+    ranges: list[range], rules: Rules, lang: Lang, played_under: dict[str, Any], *, as_json: bool
+) -> None:
+    """``rate``'s lines, one a deal as it is rated."""
     for numbers in ranges:
         for number in numbers:
             rating = _rating_of(deal(rules, number))
-            if args.json:
+            if as_json:
                 print(json.dumps({"deal": number, **rating.to_json(), **played_under}), flush=True)
             else:
                 name = variant_name(rules, lang)
@@ -91,4 +104,3 @@ def cmd_rate(args: argparse.Namespace) -> int:
                     states=grouped(rating.solver_states),
                 )
                 print(say(line, lang), flush=True)
-    return 0

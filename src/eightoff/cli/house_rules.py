@@ -51,11 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> 
 
 
 def _cells(given: str) -> int:
-    try:
-        n = int(given)
-    except ValueError:
+    token = given.strip()
+    if not (token.isascii() and token.isdigit()):  # ASCII digits, as every number option
         refusal = text("cli.house.not_cells", value=repr(given), high=MAX_CELLS)
-        raise argparse.ArgumentTypeError(refusal) from None
+        raise argparse.ArgumentTypeError(refusal)
+    n = int(token)
     if not 0 <= n <= MAX_CELLS:
         raise argparse.ArgumentTypeError(text("cli.house.cells_range", n=n, high=MAX_CELLS))
     return n
