@@ -135,6 +135,8 @@ class Move:
         count = 1
         if GROUP_MARK in t:
             t, _, n = t.partition(GROUP_MARK)
+            if not t:  # "x", "x3": no move before the count
+                raise MoveSyntaxError(Message("syntax.no_target", move=repr(raw)))
             if not n.isdigit() or int(n) < 1:
                 raise MoveSyntaxError(Message("syntax.count", move=repr(raw)))
             count = int(n)

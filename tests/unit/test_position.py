@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from eightoff.deals import deal
 from eightoff.explain import describe
+from eightoff.i18n import reason
 from eightoff.position import HOME, IllegalMoveError, Kind, Move, MoveSyntaxError, Place
 from tests.sketch import make
 
@@ -163,6 +165,28 @@ def test_bad_notation_is_a_syntax_error_not_an_illegal_move(bad: str) -> None:
     with pytest.raises(MoveSyntaxError):
         Move.parse(bad)
     assert not issubclass(MoveSyntaxError, IllegalMoveError)
+
+
+@pytest.mark.parametrize("bad", ["x", "x3"])
+def test_a_count_without_a_move_is_not_a_move(bad: str) -> None:
+    """'x' was told "the count after 'x' must be a whole number"."""
+    with pytest.raises(MoveSyntaxError) as refused:
+        Move.parse(bad)
+    assert (
+        str(reason(refused.value)) == f"{bad!r}: a move names a source and a target, e.g. 3a or 5h"
+    )
+
+
+def test_the_places_a_refusal_names_are_the_variants() -> None:
+    """A place that is none, in FreeCell: its 8 columns and 4 cells, not the notation's
+    10 and 8 (and h1…h4 for its 4 foundations)."""
+    pos = deal("freecell", 1)
+    with pytest.raises(MoveSyntaxError) as refused:
+        pos.parse_move("z1")
+    assert "(columns 1–8, cells a–d, home h)" in str(reason(refused.value))
+    with pytest.raises(MoveSyntaxError) as refused:
+        pos.parse_move("ha")
+    assert "written h1…h4" in str(reason(refused.value))
 
 
 def test_typed_move_finds_the_run_that_fits() -> None:
