@@ -98,11 +98,12 @@ def _stopped(
     args: list[str],
     sig: int,
     working: Callable[[subprocess.Popen[str]], None] = _first_line_out,
+    stdin: int | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """The command, sent ``sig`` once ``working`` says it is at work."""
     proc = subprocess.Popen(
-        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-        preexec_fn=ctrl_c_as_at_a_terminal,
+        [*CLI, *args], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=ENV, preexec_fn=ctrl_c_as_at_a_terminal,
     )  # fmt: skip
     try:
         working(proc)
@@ -234,21 +235,10 @@ def _at_the_prompt(proc: subprocess.Popen[str]) -> None:
 def test_ctrl_c_at_the_terminal_games_prompt_is_130_in_one_line() -> None:
     """Ctrl+C is an interrupt, not a quit (which is 0): a script can tell them apart; and
     the line does not say a game was saved (the terminal game keeps none)."""
-    proc = subprocess.Popen(
-        [*CLI, "play", "--terminal", "--deal", "3"], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-        preexec_fn=ctrl_c_as_at_a_terminal,
-    )  # fmt: skip
-    try:
-        _at_the_prompt(proc)
-        proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(30)
-    assert proc.returncode == 130
-    assert "interrupted (the terminal game keeps no games)" in one_line(err)
+    args = ["play", "--terminal", "--deal", "3"]
+    done = _stopped(args, signal.SIGINT, _at_the_prompt, stdin=subprocess.PIPE)
+    assert done.returncode == 130
+    assert "interrupted (the terminal game keeps no games)" in one_line(done.stderr)
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="reads /dev/zero")
