@@ -29,6 +29,8 @@ JSON_KEYS = {
     "states",
     "seconds",
     "reason",
+    "cells",  # the rules it was solved under, as rate --json names them
+    "house_rules",
 }
 MOVE_KEYS = {"notation", "card", "count", "source", "target"}
 
@@ -116,6 +118,7 @@ def test_json_lines_replay_and_say_lost(capsys: pytest.CaptureFixture[str]) -> N
     assert [r["deal"] for r in rows] == [3, 4, LOST_EIGHTOFF]
     for row in rows:
         assert set(row) == JSON_KEYS and row["variant"] == "eightoff"
+        assert (row["cells"], row["house_rules"]) == (8, [])
         assert isinstance(row["states"], int) and row["states"] > 0
         assert isinstance(row["seconds"], float)
     for row in rows[:2]:
