@@ -262,10 +262,3 @@ def test_an_empty_host_is_refused_not_every_interface(tmp_path: Path) -> None:
         assert done.returncode == 64
         assert "is not a host name or address" in one_line(done.stderr)
     assert not (tmp_path / "g.db").exists()
-
-
-def test_rate_stopped_by_ctrl_c_says_so_and_nothing_of_saving() -> None:
-    """``rate`` keeps nothing: it said "what was saved stays saved"."""
-    done = _stopped(["rate", "1-1000", "--json"], signal.SIGINT)
-    assert done.returncode == 130
-    assert one_line(done.stderr) == "eightoff rate: interrupted\n"

@@ -123,8 +123,9 @@ def test_deal_board_formats_stay_boards(capsys: pytest.CaptureFixture[str]) -> N
 def test_ctrl_c_during_rate_says_so_in_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A command that has no words of its own for Ctrl+C still says why it stopped (it
-    once ended with 130 and nothing on stderr)."""
+    """Ctrl+C during ``rate`` says why it stopped (it once ended with 130 and nothing on
+    stderr), and nothing of saving: it keeps nothing (it said "what was saved stays
+    saved")."""
     import eightoff.cli.deal as deal_cli
 
     rated: list[int] = []
@@ -140,4 +141,4 @@ def test_ctrl_c_during_rate_says_so_in_one_line(
     code, out, err = run(capsys, "rate", "1-5")
     assert code == 130
     assert len(out.splitlines()) == 1  # the deal rated before the interrupt is shown
-    assert err == "eightoff: interrupted; what was saved stays saved\n"
+    assert err == "eightoff rate: interrupted\n"
