@@ -339,7 +339,8 @@ def _title(name: str, number: int, lang: Lang, house: str) -> str:
 
 
 Done = tuple[Rules, int | None, str, output.Outcome]
-"""One deal's (or board's) outcome: the variant id, the deal number, the title."""
+"""One deal's (or board's) outcome: the rules it was solved under, the deal number, the
+title."""
 
 BLOCK_SECONDS: Final = 0.05
 """A block of deals solved in one call (solve_deals) grows while it takes less than this
